@@ -1,0 +1,92 @@
+# urbscope - one plain Makefile.
+#
+#   make          build ./urbscope
+#   make deps     install missing Debian packages (as root), else print how
+#   make run      deps + build + open the main job
+#   make test     everything CI runs (unit, golden, end-to-end, tshark)
+#   make bench    speed and memory comparisons (not part of test)
+#   make clean
+
+CC	?= cc
+PKG_CONFIG ?= pkg-config
+
+WARN	= -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
+	  -Wshadow -Wpointer-arith -Wwrite-strings -Wundef
+ifeq ($(CI),true)
+WARN	+= -Werror
+endif
+
+CPPFLAGS += -D_GNU_SOURCE -I.
+CFLAGS	?= -O2 -g
+CFLAGS	+= -std=c11 $(WARN)
+SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	   -fno-sanitize-recover=undefined
+
+# Libraries: every module links into the one binary.
+LIBS	=
+
+MAIN_SRC = tui/urbscope.c
+SRCS	= $(filter-out $(MAIN_SRC),$(sort $(wildcard capture/*.c decode/*.c \
+	  core/*.c hcd/*.c tui/*.c)))
+HDRS	= $(wildcard */*.h)
+OBJS	= $(SRCS:%.c=build/%.o)
+AOBJS	= $(SRCS:%.c=build/asan/%.o)
+
+UNIT_SRCS = $(sort $(wildcard tests/unit/test-*.c))
+UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%)
+TOOL_SRCS = $(sort $(wildcard tests/tools/*.c))
+TOOL_BINS = $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
+
+# Debian packages: to build, and to run the tests.
+DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev
+DEPS_TEST  = libcmocka-dev tshark tmux python3
+
+.PHONY: all deps run test bench clean unit tools
+
+all: urbscope
+
+urbscope: $(OBJS) build/$(MAIN_SRC:.c=.o)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+
+build/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+build/asan/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SANFLAGS) -c -o $@ $<
+
+# The sanitized binary the golden and end-to-end tests run.
+build/asan/urbscope: $(AOBJS) build/asan/$(MAIN_SRC:.c=.o)
+	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
+
+build/asan/tests/%: tests/unit/%.c $(AOBJS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -Wno-missing-prototypes $(SANFLAGS) \
+	    -o $@ $< $(AOBJS) $(LIBS) \
+	    $$($(PKG_CONFIG) --cflags --libs cmocka libpcap)
+
+# Helper programs for tests and benchmarks (capture generator, libpcap
+# baseline), built optimised.
+build/tools/%: tests/tools/%.c $(OBJS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(OBJS) $(LIBS) \
+	    $$($(PKG_CONFIG) --cflags --libs libpcap)
+
+unit: $(UNIT_BINS)
+tools: $(TOOL_BINS)
+
+deps:
+	@sh tests/deps.sh $(DEPS_BUILD) $(DEPS_TEST)
+
+run: deps all
+	./urbscope read samples/hid-keyboard.pcap
+
+test: urbscope build/asan/urbscope unit tools
+	@sh tests/run.sh
+
+bench: urbscope tools
+	@sh tests/bench.sh
+
+clean:
+	rm -rf build urbscope

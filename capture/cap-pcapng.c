@@ -1,0 +1,626 @@
+/*
+ * capture/cap-pcapng.c - pcapng files of Linux USB captures.  The reader
+ * walks blocks: a section header (SHB) sets the byte order of everything
+ * up to the next one, interface descriptions (IDB) give link type, name
+ * and timestamp resolution, and enhanced, simple and obsolete packet
+ * blocks carry the usbmon packets; other blocks (name resolution,
+ * statistics, secrets, custom) are skipped.  Every length is checked
+ * before it is used.  The writer emits one section, one link type 220
+ * interface and enhanced packet blocks.
+ *
+ * Facts: shared/spec/usbmon-and-pcap.md 3.2, 3.5; the pcapng draft
+ * (draft-ietf-opsawg-pcapng) sections 4.1-4.4 and 4.6 for the layouts.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+
+#define NG_SHB		0x0a0d0d0a	/* the same in both byte orders */
+#define NG_IDB		1
+#define NG_PB		2		/* obsolete packet block */
+#define NG_SPB		3
+#define NG_ISB		5
+#define NG_EPB		6
+#define NG_BOM		0x1a2b3c4d
+#define NG_ABSURD	(256U * 1024 * 1024)
+#define NG_MAX_IFS	65536
+#define NG_SNAPLEN	262144
+
+#define OPT_END		0
+#define OPT_SHB_USERAPPL 4
+#define OPT_IF_NAME	2
+#define OPT_IF_TSRESOL	9
+#define OPT_IF_TSOFFSET	14
+
+#define PAD4(n)		(((n) + 3) & ~(uint32_t)3)
+
+static uint16_t
+rd16(const uint8_t *p, int be)
+{
+	return be ? get_be16(p) : get_le16(p);
+}
+
+static uint32_t
+rd32(const uint8_t *p, int be)
+{
+	return be ? get_be32(p) : get_le32(p);
+}
+
+static uint64_t
+rd64(const uint8_t *p, int be)
+{
+	return be ? get_be64(p) : get_le64(p);
+}
+
+static void
+wr16(uint8_t *p, uint16_t v, int be)
+{
+	if (be) {
+		p[0] = (uint8_t)(v >> 8);
+		p[1] = (uint8_t)v;
+	} else
+		put_le16(p, v);
+}
+
+static void
+wr32(uint8_t *p, uint32_t v, int be)
+{
+	if (be) {
+		p[0] = (uint8_t)(v >> 24);
+		p[1] = (uint8_t)(v >> 16);
+		p[2] = (uint8_t)(v >> 8);
+		p[3] = (uint8_t)v;
+	} else
+		put_le32(p, v);
+}
+
+static const uint64_t ng_pow10[] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL
+};
+
+/* ------------------------------------------------------------------------
+ * Reader.
+ */
+struct ng_if {
+	uint32_t	 linktype;
+	uint32_t	 snaplen;
+	uint8_t		 tsresol;	/* if_tsresol byte; 6 when absent */
+	int64_t		 tsoffset;	/* if_tsoffset, seconds */
+	char		 name[48];	/* if_name, printable, or "" */
+};
+
+struct ng_rd {
+	int		 be;		/* this section is big-endian */
+	int		 swap;		/* ... not the host's order */
+	uint64_t	 section;	/* 1-based */
+	struct ng_if	*ifs;		/* this section's interfaces */
+	uint32_t	 nifs;
+	uint32_t	 capifs;
+	uint32_t	 ifbase;	/* global index of ifs[0] */
+	struct urb_iso	 iso[URB_ISO_MAX];
+};
+
+/* A timestamp in if_tsresol units as ns since the epoch. */
+static int64_t
+ng_ts_ns(const struct ng_if *ifp, uint64_t ts)
+{
+	uint64_t	 ns, sec, frac;
+	unsigned int	 n;
+
+	if (ifp->tsresol & 0x80) {
+		/* 2^-n seconds */
+		n = ifp->tsresol & 0x7f;
+		sec = n < 64 ? ts >> n : 0;
+		frac = n < 64 ? ts & ((1ULL << n) - 1) : ts;
+		if (n > 30) {
+			frac = n - 30 < 64 ? frac >> (n - 30) : 0;
+			n = 30;
+		}
+		ns = sec * 1000000000 + ((frac * 1000000000) >> n);
+	} else {
+		n = ifp->tsresol;
+		if (n <= 9)
+			ns = ts * ng_pow10[9 - n];
+		else
+			ns = ts / ng_pow10[n - 9];	/* checked at the IDB */
+	}
+	return (int64_t)(ns + (uint64_t)ifp->tsoffset * 1000000000);
+}
+
+static int
+ng_probe(const char *name, const uint8_t *head, size_t n)
+{
+	(void)name;
+	if (n < 12 || get_le32(head) != NG_SHB)
+		return 0;
+	if (get_le32(head + 8) != NG_BOM && get_be32(head + 8) != NG_BOM)
+		return 0;
+	return 100;
+}
+
+static const char *
+ng_block_name(uint32_t type)
+{
+	switch (type) {
+	case NG_SHB:
+		return "section header";
+	case NG_IDB:
+		return "interface description";
+	case NG_PB:
+		return "packet";
+	case NG_SPB:
+		return "simple packet";
+	case NG_ISB:
+		return "interface statistics";
+	case NG_EPB:
+		return "enhanced packet";
+	default:
+		return "a";
+	}
+}
+
+/*
+ * The whole block at the current offset into *p: 1, 0 at the end of the
+ * input, or a negative error.  Sets the byte order when it is an SHB.
+ */
+static int
+ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
+    uint32_t *blen)
+{
+	struct ng_rd	*rd = src->priv;
+	uint64_t	 off, recno;
+	uint32_t	 trailer;
+	long		 n;
+	int		 be = rd->be;
+
+	off = cap_in_offset(&src->in);
+	recno = src->recno + 1;
+	if ((n = cap_in_peek(&src->in, 12, p)) < 0)
+		return cap_error(src, (int)n, recno, off, "read error: %s",
+		    strerror(src->in.err));
+	if (n == 0)
+		return 0;
+	if (n < 8)
+		return cap_error(src, UE_TRUNCATED, recno, off, "the file "
+		    "ends inside a block header (%ld bytes)", n);
+	if (get_le32(*p) == NG_SHB) {
+		*type = NG_SHB;
+		if (n < 12)
+			return cap_error(src, UE_TRUNCATED, recno, off, "the "
+			    "file ends inside a section header (%ld bytes)",
+			    n);
+		if (get_le32(*p + 8) == NG_BOM)
+			be = 0;
+		else if (get_be32(*p + 8) == NG_BOM)
+			be = 1;
+		else
+			return cap_error(src, UE_BADREC, recno, off, "section "
+			    "header with a bad byte-order magic 0x%08" PRIx32,
+			    get_le32(*p + 8));
+	} else
+		*type = rd32(*p, be);
+	*blen = rd32(*p + 4, be);
+	if (*blen < 12 || *blen % 4 != 0)
+		return cap_error(src, UE_BADREC, recno, off, "%s block of "
+		    "type 0x%08" PRIx32 " has length %" PRIu32 ", not a "
+		    "multiple of 4 of at least 12", ng_block_name(*type),
+		    *type, *blen);
+	if (*blen > NG_ABSURD)
+		return cap_error(src, UE_BADREC, recno, off, "%s block of "
+		    "%" PRIu32 " bytes is larger than any capture holds",
+		    ng_block_name(*type), *blen);
+	if ((n = cap_in_peek(&src->in, *blen, p)) < 0)
+		return cap_error(src, (int)n, recno, off, "read error: %s",
+		    strerror(src->in.err));
+	if ((size_t)n < *blen)
+		return cap_error(src, UE_TRUNCATED, recno, off, "the file "
+		    "ends inside %s%s block (%ld of %" PRIu32 " bytes)",
+		    *type == NG_SHB || *type == NG_IDB || *type == NG_PB ||
+		    *type == NG_SPB || *type == NG_ISB || *type == NG_EPB ?
+		    "the " : "", ng_block_name(*type), n, *blen);
+	trailer = rd32(*p + *blen - 4, be);
+	if (trailer != *blen)
+		return cap_error(src, UE_BADREC, recno, off, "%s block "
+		    "length %" PRIu32 " differs from its trailer's %" PRIu32,
+		    ng_block_name(*type), *blen, trailer);
+	if (*type == NG_SHB) {
+		rd->be = be;
+		rd->swap = be == host_is_le();
+	}
+	return 1;
+}
+
+static int
+ng_shb(struct cap_source *src, const uint8_t *p, uint32_t blen)
+{
+	struct ng_rd	*rd = src->priv;
+	uint64_t	 off;
+	uint16_t	 major, minor;
+
+	off = cap_in_offset(&src->in);
+	if (blen < 28)
+		return cap_error(src, UE_BADREC, src->recno + 1, off,
+		    "section header of %" PRIu32 " bytes is shorter than 28",
+		    blen);
+	major = rd16(p + 12, rd->be);
+	minor = rd16(p + 14, rd->be);
+	if (major != 1)
+		return cap_error(src, UE_NOTSUP, src->recno + 1, off,
+		    "pcapng version %u.%u is not supported (only 1.x is)",
+		    major, minor);
+	rd->ifbase += rd->nifs;
+	rd->nifs = 0;
+	rd->section++;
+	return 0;
+}
+
+static int
+ng_idb(struct cap_source *src, const uint8_t *p, uint32_t blen)
+{
+	struct ng_rd	*rd = src->priv;
+	struct ng_if	*ifp, *nifs;
+	const uint8_t	*o;
+	uint64_t	 off, recno;
+	uint32_t	 left, cap, olen, i, k;
+	uint16_t	 code;
+
+	off = cap_in_offset(&src->in);
+	recno = src->recno + 1;
+	if (blen < 20)
+		return cap_error(src, UE_BADREC, recno, off, "interface "
+		    "description of %" PRIu32 " bytes is shorter than 20",
+		    blen);
+	if (rd->nifs == NG_MAX_IFS)
+		return cap_error(src, UE_BADREC, recno, off, "more than %d "
+		    "interfaces in one section", NG_MAX_IFS);
+	if (rd->nifs == rd->capifs) {
+		cap = rd->capifs ? rd->capifs * 2 : 4;
+		if ((nifs = reallocarray(rd->ifs, cap, sizeof *nifs)) == NULL)
+			return cap_error(src, UE_NOMEM, recno, off, "%s",
+			    ue_strerror(UE_NOMEM));
+		rd->ifs = nifs;
+		rd->capifs = cap;
+	}
+	ifp = &rd->ifs[rd->nifs];
+	memset(ifp, 0, sizeof *ifp);
+	ifp->linktype = rd16(p + 8, rd->be);
+	ifp->snaplen = rd32(p + 12, rd->be);
+	ifp->tsresol = 6;
+
+	o = p + 16;
+	left = blen - 20;
+	while (left >= 4) {
+		code = rd16(o, rd->be);
+		olen = rd16(o + 2, rd->be);
+		if (code == OPT_END)
+			break;
+		if (PAD4(olen) > left - 4)
+			return cap_error(src, UE_BADREC, recno, off, "option "
+			    "%u of interface %" PRIu32 " (%" PRIu32 " bytes) "
+			    "runs past the end of its block", code, rd->nifs,
+			    olen);
+		switch (code) {
+		case OPT_IF_NAME:
+			for (i = k = 0; i < olen && o[4 + i] != '\0' &&
+			    k + 1 < sizeof ifp->name; i++) {
+				ifp->name[k++] = o[4 + i] >= 0x20 &&
+				    o[4 + i] < 0x7f ? (char)o[4 + i] : '?';
+			}
+			ifp->name[k] = '\0';
+			break;
+		case OPT_IF_TSRESOL:
+			if (olen < 1)
+				break;
+			ifp->tsresol = o[4];
+			if ((ifp->tsresol & 0x80) == 0 &&
+			    ifp->tsresol > 9 + 19)
+				return cap_error(src, UE_BADREC, recno, off,
+				    "if_tsresol 10^-%u of interface %" PRIu32
+				    " is out of range", ifp->tsresol,
+				    rd->nifs);
+			break;
+		case OPT_IF_TSOFFSET:
+			if (olen >= 8)
+				ifp->tsoffset = (int64_t)rd64(o + 4, rd->be);
+			break;
+		}
+		o += 4 + PAD4(olen);
+		left -= 4 + PAD4(olen);
+	}
+	rd->nifs++;
+	return 0;
+}
+
+static int
+ng_open(struct cap_source *src)
+{
+	const uint8_t	*p;
+	uint32_t	 type, blen;
+	int		 rc;
+
+	if ((rc = ng_block(src, &p, &type, &blen)) < 0)
+		return rc;
+	if (rc == 0 || type != NG_SHB)
+		return cap_error(src, UE_MAGIC, 0, 0, "not a pcapng file");
+	if ((rc = ng_shb(src, p, blen)) < 0)
+		return rc;
+	cap_in_skip(&src->in, blen);
+	return 0;
+}
+
+static int
+ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
+{
+	struct ng_rd	*rd = src->priv;
+	struct ng_if	*ifp;
+	const uint8_t	*p, *pkt;
+	const char	*lname;
+	uint64_t	 off, recno, ts = 0;
+	uint32_t	 type, blen, ifid, caplen, len;
+	size_t		 hdr_len;
+	int		 rc;
+
+	(void)ev;
+	for (;;) {
+		off = cap_in_offset(&src->in);
+		recno = src->recno + 1;
+		if ((rc = ng_block(src, &p, &type, &blen)) <= 0)
+			return rc == 0 ? CAP_END : rc;
+		switch (type) {
+		case NG_SHB:
+			if ((rc = ng_shb(src, p, blen)) < 0)
+				return rc;
+			cap_in_skip(&src->in, blen);
+			continue;
+		case NG_IDB:
+			if ((rc = ng_idb(src, p, blen)) < 0)
+				return rc;
+			cap_in_skip(&src->in, blen);
+			continue;
+		case NG_EPB:
+			if (blen < 32)
+				goto short_block;
+			ifid = rd32(p + 8, rd->be);
+			ts = (uint64_t)rd32(p + 12, rd->be) << 32 |
+			    rd32(p + 16, rd->be);
+			caplen = rd32(p + 20, rd->be);
+			len = rd32(p + 24, rd->be);
+			pkt = p + 28;
+			if (caplen > blen - 32)
+				goto long_packet;
+			break;
+		case NG_PB:
+			if (blen < 32)
+				goto short_block;
+			ifid = rd16(p + 8, rd->be);
+			ts = (uint64_t)rd32(p + 12, rd->be) << 32 |
+			    rd32(p + 16, rd->be);
+			caplen = rd32(p + 20, rd->be);
+			len = rd32(p + 24, rd->be);
+			pkt = p + 28;
+			if (caplen > blen - 32)
+				goto long_packet;
+			break;
+		case NG_SPB:
+			if (blen < 16)
+				goto short_block;
+			ifid = 0;
+			len = rd32(p + 8, rd->be);
+			caplen = len < blen - 16 ? len : blen - 16;
+			if (rd->nifs > 0 && rd->ifs[0].snaplen != 0 &&
+			    caplen > rd->ifs[0].snaplen)
+				caplen = rd->ifs[0].snaplen;
+			pkt = p + 12;
+			break;
+		default:
+			cap_in_skip(&src->in, blen);
+			continue;
+		}
+
+		if (ifid >= rd->nifs)
+			return cap_error(src, UE_BADREC, recno, off, "packet "
+			    "on interface %" PRIu32 ", but section %" PRIu64
+			    " describes %" PRIu32 " interfaces", ifid,
+			    rd->section, rd->nifs);
+		ifp = &rd->ifs[ifid];
+		if (ifp->linktype == 189)
+			hdr_len = URB_HDR48;
+		else if (ifp->linktype == 220)
+			hdr_len = URB_HDR64;
+		else {
+			lname = cap_linktype_name(ifp->linktype);
+			return cap_error(src, UE_LINKTYPE, recno, off, "packet "
+			    "on interface %" PRIu32 "%s%s%s of link type %"
+			    PRIu32 "%s%s%s, which is not a Linux usbmon "
+			    "capture; %s", ifid, ifp->name[0] ? " (" : "",
+			    ifp->name, ifp->name[0] ? ")" : "", ifp->linktype,
+			    lname ? " (" : "", lname ? lname : "",
+			    lname ? ")" : "", cap_linktypes_read);
+		}
+		if (caplen < hdr_len)
+			return cap_error(src, UE_BADREC, recno, off, "captured "
+			    "length %" PRIu32 " is shorter than the %zu-byte "
+			    "usbmon header", caplen, hdr_len);
+
+		cap_usbmon_packet(pkt, caplen, len, hdr_len, rd->swap,
+		    rd->iso, r);
+		if (type == NG_SPB)
+			r->ts_ns = (int64_t)((uint64_t)r->ts_sec * 1000000000 +
+			    (uint64_t)(int64_t)r->ts_usec * 1000);
+		else
+			r->ts_ns = ng_ts_ns(ifp, ts);
+		r->ifindex = rd->ifbase + ifid;
+		r->offset = off;
+		src->linktype = ifp->linktype;
+		cap_in_skip(&src->in, blen);
+		return CAP_URB;
+	}
+
+short_block:
+	return cap_error(src, UE_BADREC, recno, off, "%s block of %" PRIu32
+	    " bytes is too short for its fields", ng_block_name(type), blen);
+long_packet:
+	return cap_error(src, UE_BADREC, recno, off, "captured length %"
+	    PRIu32 " does not fit in the %" PRIu32 "-byte %s block", caplen,
+	    blen, ng_block_name(type));
+}
+
+static void
+ng_close(struct cap_source *src)
+{
+	struct ng_rd	*rd = src->priv;
+
+	free(rd->ifs);
+	rd->ifs = NULL;
+}
+
+const struct cap_source_ops cap_pcapng_source = {
+	.name = "pcapng",
+	.desc = "pcapng file, interfaces of link type 189 or 220",
+	.probe = ng_probe,
+	.priv_size = sizeof(struct ng_rd),
+	.open = ng_open,
+	.next = ng_next,
+	.close = ng_close,
+};
+
+/* ------------------------------------------------------------------------
+ * Writer.
+ */
+struct ng_wr {
+	int		 be;
+	uint32_t	 snaplen;
+	uint64_t	 tsdiv;		/* ns per if_tsresol unit */
+	uint8_t		 pre[URB_HDR64 + 16 * URB_ISO_MAX];
+};
+
+/* An option: code, length, value padded to 4.  Returns bytes written. */
+static size_t
+ng_opt(uint8_t *p, uint16_t code, const void *v, uint16_t len, int be)
+{
+	wr16(p, code, be);
+	wr16(p + 2, len, be);
+	memset(p + 4, 0, PAD4(len));
+	if (len > 0)
+		memcpy(p + 4, v, len);
+	return 4 + PAD4(len);
+}
+
+static int
+ng_wopen(struct cap_sink *sink)
+{
+	static const char appl[] = "urbscope";
+	struct ng_wr	*wr = sink->priv;
+	const char	*name;
+	uint8_t		 b[512];
+	size_t		 n, namelen;
+	uint8_t		 resol;
+	int		 rc;
+
+	wr->be = host_is_le() ? sink->opts.swap != 0 : sink->opts.swap == 0;
+	wr->snaplen = sink->opts.snaplen ? sink->opts.snaplen : NG_SNAPLEN;
+	if (wr->snaplen < URB_HDR64) {
+		snprintf(sink->err, sizeof sink->err, "%s: snaplen %" PRIu32
+		    " is smaller than the 64-byte usbmon header", sink->path,
+		    wr->snaplen);
+		return -UE_USAGE;
+	}
+	resol = sink->opts.tsresol ? (uint8_t)sink->opts.tsresol : 6;
+	if (sink->opts.tsresol < 0 || resol > 9) {
+		snprintf(sink->err, sizeof sink->err, "%s: timestamp "
+		    "resolution 10^-%d is not one of 10^-1 .. 10^-9",
+		    sink->path, sink->opts.tsresol);
+		return -UE_USAGE;
+	}
+	wr->tsdiv = ng_pow10[9 - resol];
+
+	/* Section header: version 1.0, section length unknown. */
+	wr32(b, NG_SHB, wr->be);
+	wr32(b + 8, NG_BOM, wr->be);
+	wr16(b + 12, 1, wr->be);
+	wr16(b + 14, 0, wr->be);
+	memset(b + 16, 0xff, 8);
+	n = 24;
+	n += ng_opt(b + n, OPT_SHB_USERAPPL, appl, sizeof appl - 1, wr->be);
+	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
+	wr32(b + 4, (uint32_t)n + 4, wr->be);
+	wr32(b + n, (uint32_t)n + 4, wr->be);
+	if ((rc = cap_out_write(&sink->out, b, n + 4)) != 0)
+		return rc;
+
+	/* The one interface. */
+	name = sink->opts.if_name ? sink->opts.if_name : "usbmon0";
+	namelen = strlen(name);
+	if (namelen > 255)
+		namelen = 255;
+	wr32(b, NG_IDB, wr->be);
+	wr16(b + 8, 220, wr->be);
+	wr16(b + 10, 0, wr->be);
+	wr32(b + 12, wr->snaplen, wr->be);
+	n = 16;
+	n += ng_opt(b + n, OPT_IF_NAME, name, (uint16_t)namelen, wr->be);
+	n += ng_opt(b + n, OPT_IF_TSRESOL, &resol, 1, wr->be);
+	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
+	wr32(b + 4, (uint32_t)n + 4, wr->be);
+	wr32(b + n, (uint32_t)n + 4, wr->be);
+	return cap_out_write(&sink->out, b, n + 4);
+}
+
+static int
+ng_write(struct cap_sink *sink, const struct urb_rec *r)
+{
+	static const uint8_t zero[4];
+	struct ng_wr	*wr = sink->priv;
+	uint8_t		 h[28], t[4];
+	uint64_t	 total, orig, exp, ts;
+	uint32_t	 caplen, npre, blen;
+	int		 rc;
+
+	/* the header goes in the file's order: swapped when not the host's */
+	npre = (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
+	    wr->pre);
+	exp = urb_data_expected(r);
+	total = (uint64_t)npre + r->data_len;
+	orig = (uint64_t)npre + (exp > r->data_len ? exp : r->data_len);
+	caplen = total > wr->snaplen ? wr->snaplen : (uint32_t)total;
+	blen = 32 + PAD4(caplen);
+	ts = r->ts_ns < 0 ? 0 : (uint64_t)r->ts_ns / wr->tsdiv;
+
+	wr32(h, NG_EPB, wr->be);
+	wr32(h + 4, blen, wr->be);
+	wr32(h + 8, 0, wr->be);
+	wr32(h + 12, (uint32_t)(ts >> 32), wr->be);
+	wr32(h + 16, (uint32_t)ts, wr->be);
+	wr32(h + 20, caplen, wr->be);
+	wr32(h + 24, orig > UINT32_MAX ? UINT32_MAX : (uint32_t)orig, wr->be);
+	wr32(t, blen, wr->be);
+	if ((rc = cap_out_write(&sink->out, h, sizeof h)) != 0)
+		return rc;
+	if (caplen <= npre)
+		rc = cap_out_write(&sink->out, wr->pre, caplen);
+	else if ((rc = cap_out_write(&sink->out, wr->pre, npre)) == 0)
+		rc = cap_out_write(&sink->out, r->data, caplen - npre);
+	if (rc != 0)
+		return rc;
+	if ((rc = cap_out_write(&sink->out, zero, PAD4(caplen) - caplen)) != 0)
+		return rc;
+	return cap_out_write(&sink->out, t, sizeof t);
+}
+
+const struct cap_sink_ops cap_pcapng_sink = {
+	.name = "pcapng",
+	.ext = ".pcapng",
+	.desc = "pcapng, one link type 220 interface (the default)",
+	.priv_size = sizeof(struct ng_wr),
+	.open = ng_wopen,
+	.write = ng_write,
+	.write_event = NULL,
+	.close = NULL,
+};

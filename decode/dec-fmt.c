@@ -1,0 +1,641 @@
+/*
+ * decode/dec-fmt.c - formatters: the one-line form of a record, -V, JSON
+ * lines and tshark-style -T fields.  Formatters only turn decoded structs
+ * and trees into text; they decide nothing about the bytes.
+ */
+#include <time.h>
+
+#include "decode.h"
+
+static const char *const xfer_short[4] = { "iso", "int", "ctrl", "bulk" };
+
+/* Timestamp column per the time mode. */
+static void
+fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
+{
+	struct tm tm;
+	time_t	 secs;
+	int64_t	 ns = r->ts_ns;
+
+	if (!f->have_t0) {
+		f->t0 = f->tprev = ns;
+		f->have_t0 = 1;
+	}
+	switch (f->time_mode) {
+	case DT_RELATIVE:
+		ns -= f->t0;
+		break;
+	case DT_DELTA:
+		ns -= f->tprev;
+		break;
+	case DT_ABSOLUTE:
+		if (r->flags & REC_F_NOTIME)
+			break;
+		secs = (time_t)(ns / 1000000000);
+		gmtime_r(&secs, &tm);
+		sb_printf(b, "%04d-%02d-%02d %02d:%02d:%02d.%06ld",
+		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		    tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));
+		f->tprev = r->ts_ns;
+		return;
+	case DT_EPOCH:
+		break;
+	}
+	f->tprev = r->ts_ns;
+	if (ns >= 0 && ns < 10000 * 1000000000LL) {
+		/* pad to 11 columns: "   0.000251" */
+		if (ns < 10 * 1000000000LL)
+			sb_puts(b, "   ");
+		else if (ns < 100 * 1000000000LL)
+			sb_puts(b, "  ");
+		else if (ns < 1000 * 1000000000LL)
+			sb_puts(b, " ");
+	}
+	sb_secs(b, ns, 6);
+}
+
+/* Latency as "0.251 ms" or "1.204 s". */
+static void
+fmt_latency(int64_t ns, struct sbuf *b)
+{
+	if (ns < 0)
+		ns = 0;
+	if (ns < 1000000000) {
+		/* ms with three decimals: ns / 1e6 as a "seconds" of 1e-3 */
+		sb_secs(b, ns * 1000, 3);
+		sb_puts(b, " ms");
+	} else {
+		sb_secs(b, ns, 3);
+		sb_puts(b, " s");
+	}
+}
+
+static void
+fmt_status(int32_t status, struct sbuf *b)
+{
+	const char *name;
+
+	if (status == 0)
+		sb_puts(b, "ok");
+	else if ((name = dec_status_name(status)) != NULL)
+		sb_puts(b, name);
+	else
+		sb_i64(b, status);
+}
+
+/* "55 53 42 43 ..." : the first bytes of the data. */
+static void
+fmt_preview(const uint8_t *p, uint32_t n, struct sbuf *b)
+{
+	static const char hx[] = "0123456789abcdef";
+	uint32_t i, max = n < 16 ? n : 16;
+
+	if (!sb_reserve(b, 3 * max + 4))
+		return;
+	for (i = 0; i < max; i++) {
+		if (i > 0)
+			b->s[b->len++] = ' ';
+		b->s[b->len++] = hx[p[i] >> 4];
+		b->s[b->len++] = hx[p[i] & 15];
+	}
+	b->s[b->len] = '\0';
+	if (n > max)
+		sb_puts(b, " ...");
+}
+
+static void
+fmt_cut(const struct urb_rec *r, struct sbuf *b)
+{
+	uint32_t want = urb_data_expected(r);
+
+	if (want > r->data_len) {
+		sb_puts(b, " (captured ");
+		sb_u64(b, r->data_len);
+		sb_puts(b, " of ");
+		sb_u64(b, want);
+		sb_puts(b, " bytes)");
+	}
+}
+
+/* Data of a record: class decode if any, else the first bytes. */
+static void
+fmt_data(const struct urb_rec *r, const struct dec_info *info,
+    struct sbuf *b)
+{
+	if (r->data_len == 0)
+		return;
+	sb_puts(b, ": ");
+	if (!(info->flags & DI_CLASS) || !dec_class_summary(info->cls,
+	    info->subcls, info->proto, r, b))
+		fmt_preview(r->data, r->data_len, b);
+}
+
+static void
+fmt_control(const struct urb_rec *r, const struct dec_info *info,
+    struct sbuf *b)
+{
+	char	 tmp[160];
+	size_t	 mark;
+
+	dec_setup_summary_class(&info->setup, dec_info_class(info), tmp,
+	    sizeof tmp);
+	sb_puts(b, tmp);
+	if (r->type == 'S') {
+		if (!urb_is_in(r))
+			fmt_data(r, info, b);
+		return;
+	}
+	sb_puts(b, " \xe2\x86\x92 ");	/* U+2192 RIGHTWARDS ARROW */
+	if (r->type == 'E') {
+		sb_puts(b, "submit failed ");
+		fmt_status(r->status, b);
+		return;
+	}
+	if (r->status != 0) {
+		fmt_status(r->status, b);
+		sb_puts(b, " after ");
+	} else if (SETUP_DIR_IN(&info->setup)) {
+		sb_u64(b, r->len_urb);
+		sb_puts(b, r->len_urb == 1 ? " byte, " : " bytes, ");
+	} else
+		sb_puts(b, "ok, ");
+	fmt_latency(info->latency_ns, b);
+	if (r->data_len == 0 || !SETUP_DIR_IN(&info->setup))
+		return;
+	if (SETUP_TYPE(&info->setup) != 2 &&
+	    info->setup.bRequest == USB_REQ_GET_DESCRIPTOR && r->status == 0) {
+		sb_puts(b, ": ");
+		mark = b->len;
+		dec_desc_summary(r->data, r->data_len, &info->setup, tmp,
+		    sizeof tmp);
+		sb_puts(b, tmp);
+		if (b->len == mark)
+			fmt_preview(r->data, r->data_len, b);
+		return;
+	}
+	fmt_data(r, info, b);
+}
+
+void
+dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
+    struct sbuf *b)
+{
+	const char *cname;
+
+	if (r->xfer_type == XFER_CTRL && (info->flags & DI_SETUP)) {
+		fmt_control(r, info, b);
+		fmt_cut(r, b);
+		return;
+	}
+	if (info->flags & DI_CLASS) {
+		sb_puts(b, "[intf ");
+		sb_u64(b, (uint64_t)info->intf);
+		sb_putc(b, ' ');
+		if ((cname = dec_name_find(dec_classes, info->cls)) != NULL)
+			sb_puts(b, cname);
+		else {
+			sb_puts(b, "class 0x");
+			sb_hex(b, info->cls, 2);
+		}
+		sb_puts(b, "] ");
+	}
+	if (r->xfer_type == XFER_ISO) {
+		sb_u64(b, r->niso);
+		sb_puts(b, r->niso == 1 ? " frame, " : " frames, ");
+	}
+	switch (r->type) {
+	case 'S':
+		if (urb_is_in(r)) {
+			sb_puts(b, "IN request ");
+			sb_u64(b, r->len_urb);
+		} else {
+			sb_puts(b, "OUT ");
+			sb_u64(b, r->len_urb);
+			sb_puts(b, r->len_urb == 1 ? " byte" : " bytes");
+			fmt_data(r, info, b);
+		}
+		break;
+	case 'E':
+		sb_puts(b, "submit failed ");
+		fmt_status(r->status, b);
+		break;
+	default:
+		if (r->status != 0) {
+			fmt_status(r->status, b);
+			sb_putc(b, ' ');
+		}
+		sb_u64(b, r->len_urb);
+		sb_puts(b, r->len_urb == 1 ? " byte" : " bytes");
+		if (!urb_is_in(r))
+			sb_puts(b, " sent");
+		if (info->flags & DI_PAIRED) {
+			sb_puts(b, ", ");
+			fmt_latency(info->latency_ns, b);
+		} else if (info->flags & DI_ORPHAN)
+			sb_puts(b, ", submit not captured");
+		if (urb_is_in(r))
+			fmt_data(r, info, b);
+		break;
+	}
+	fmt_cut(r, b);
+}
+
+/*
+ * Raw writers for the fixed columns of a line: the caller reserved room.
+ * Two digits at a time from a table, no capacity checks per character.
+ */
+static const char digits2[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+/* v right-aligned in width columns (at least its digits). */
+static char *
+put_uw(char *p, uint64_t v, int width)
+{
+	char	 tmp[24], *e = tmp + sizeof tmp, *q = e;
+	unsigned d;
+
+	while (v >= 100) {
+		d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--q = digits2[d + 1];
+		*--q = digits2[d];
+	}
+	if (v >= 10) {
+		*--q = digits2[v * 2 + 1];
+		*--q = digits2[v * 2];
+	} else
+		*--q = (char)('0' + v);
+	while (e - q < width)
+		*--q = ' ';
+	memcpy(p, q, (size_t)(e - q));
+	return p + (e - q);
+}
+
+/* Exactly n digits of v, zero-padded. */
+static char *
+put_uz(char *p, uint32_t v, int n)
+{
+	int	 i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + n;
+}
+
+static char *
+put_pad(char *p, const char *start, int width)
+{
+	while (p - start < width)
+		*p++ = ' ';
+	return p;
+}
+
+void
+dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
+{
+	const char	*st;
+	char		*p, *start;
+	int64_t		 ns;
+	size_t		 n;
+
+	/* number, time, address, direction, event, type, status, length */
+	if (!sb_reserve(b, 160))
+		return;
+	p = b->s + b->len;
+	p = put_uw(p, r->recno, 7);
+	*p++ = ' ';
+	if (f->time_mode == DT_RELATIVE && f->have_t0 &&
+	    (ns = r->ts_ns - f->t0) >= 0 && ns < 10000 * 1000000000LL) {
+		f->tprev = r->ts_ns;
+		p = put_uw(p, (uint64_t)ns / 1000000000, 4);
+		*p++ = '.';
+		p = put_uz(p, (uint32_t)(ns % 1000000000 / 1000), 6);
+	} else {
+		b->len = (size_t)(p - b->s);
+		fmt_time(f, r, b);
+		if (!sb_reserve(b, 128))
+			return;
+		p = b->s + b->len;
+	}
+	*p++ = ' ';
+	start = p;
+	p = put_uw(p, r->busnum, 0);
+	*p++ = '.';
+	p = put_uw(p, r->devnum, 0);
+	*p++ = '.';
+	p = put_uw(p, r->epnum & 0x0f, 0);
+	p = put_pad(p, start, 9);
+	memcpy(p, urb_is_in(r) ? " in  " : " out ", 5);
+	p += 5;
+	*p++ = (char)r->type;
+	*p++ = ' ';
+	st = r->xfer_type < 4 ? xfer_short[r->xfer_type] : "?";
+	start = p;
+	while (*st != '\0')
+		*p++ = *st++;
+	p = put_pad(p, start, 5);
+	start = p;
+	if (r->type == 'S')
+		*p++ = '-';
+	else if (r->status == 0) {
+		*p++ = 'o';
+		*p++ = 'k';
+	} else {
+		if ((st = dec_status_name(r->status)) == NULL)
+			st = "?";
+		n = strlen(st);
+		if (n > 16)
+			n = 16;
+		memcpy(p, st, n);
+		p += n;
+		if (*st == '?')
+			p = put_uw(p - 1, (uint64_t)-(int64_t)r->status, 0);
+	}
+	p = put_pad(p, start, 11);
+	p = put_uw(p, r->len_urb, 7);
+	*p++ = ' ';
+	*p++ = ' ';
+	b->len = (size_t)(p - b->s);
+	dec_fmt_summary(r, info, b);
+	sb_putc(b, '\n');
+}
+
+void
+dec_fmt_hexdump(const uint8_t *p, size_t n, int indent, struct sbuf *b)
+{
+	static const char hx[] = "0123456789abcdef";
+	size_t	 off, i;
+	int	 k;
+
+	for (off = 0; off < n; off += 16) {
+		for (k = 0; k < indent; k++)
+			sb_putc(b, ' ');
+		sb_hex(b, off, 4);
+		sb_puts(b, "  ");
+		for (i = 0; i < 16; i++) {
+			if (off + i < n) {
+				sb_putc(b, hx[p[off + i] >> 4]);
+				sb_putc(b, hx[p[off + i] & 15]);
+			} else
+				sb_puts(b, "  ");
+			sb_putc(b, ' ');
+			if (i == 7)
+				sb_putc(b, ' ');
+		}
+		sb_putc(b, ' ');
+		for (i = 0; i < 16 && off + i < n; i++)
+			sb_putc(b, p[off + i] >= 0x20 && p[off + i] < 0x7f ?
+			    (char)p[off + i] : '.');
+		sb_putc(b, '\n');
+	}
+}
+
+/* Raw value of a node the way tshark -T fields prints it. */
+static void
+node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
+{
+	const uint8_t *p;
+	uint64_t v;
+	uint32_t i;
+
+	if (n->f == NULL) {
+		if (n->str != NULL)
+			sb_puts(b, n->str);
+		return;
+	}
+	switch (n->f->kind) {
+	case DK_HEX:
+		/* tshark prints the field's width: 0xffff in a u8 is 0xff */
+		v = n->f->width > 0 && n->f->width < 8 ?
+		    n->value & ((1ULL << (8 * n->f->width)) - 1) : n->value;
+		sb_puts(b, "0x");
+		sb_hex(b, v, n->f->width ? n->f->width * 2 : 2);
+		break;
+	case DK_BCD:
+		sb_puts(b, "0x");
+		sb_hex(b, n->value, 4);
+		break;
+	case DK_INT:
+		sb_i64(b, (int64_t)n->value);
+		break;
+	case DK_CHAR:
+		sb_putc(b, '\'');
+		if (n->value >= 0x20 && n->value < 0x7f)
+			sb_putc(b, (char)n->value);
+		else {
+			sb_puts(b, "\\x");
+			sb_hex(b, n->value, 2);
+		}
+		sb_putc(b, '\'');
+		break;
+	case DK_TIME:
+		sb_secs(b, (int64_t)n->value, 9);
+		break;
+	case DK_BYTES:
+		p = n->buf == DB_SETUP ? r->setup : r->data;
+		if (n->buf == DB_NONE || (n->buf == DB_SETUP ?
+		    (uint64_t)n->off + n->len > 8 :
+		    (uint64_t)n->off + n->len > r->data_len))
+			break;
+		for (i = 0; i < n->len; i++)
+			sb_hex(b, p[n->off + i], 2);
+		break;
+	case DK_STRING:
+		if (n->str != NULL)
+			sb_puts(b, n->str);
+		break;
+	case DK_LABEL:
+		break;
+	default:
+		sb_u64(b, n->value);
+		break;
+	}
+}
+
+void
+dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, const struct dec_tree *t, struct sbuf *b)
+{
+	const struct dec_node *n;
+	char	 tmp[256];
+	size_t	 i;
+	int	 k;
+
+	sb_puts(b, "Record ");
+	sb_u64(b, r->recno);
+	sb_puts(b, " at offset ");
+	sb_u64(b, r->offset);
+	sb_puts(b, ", time ");
+	fmt_time(f, r, b);
+	sb_puts(b, ": ");
+	dec_fmt_summary(r, info, b);
+	sb_putc(b, '\n');
+	for (i = 0; i < t->n; i++) {
+		n = &t->node[i];
+		for (k = 0; k < n->depth + 1; k++)
+			sb_puts(b, "    ");
+		if (n->f == NULL || n->f->kind == DK_LABEL) {
+			sb_puts(b, n->str != NULL ? n->str :
+			    n->f != NULL ? n->f->name : "");
+		} else {
+			sb_puts(b, n->f->name);
+			sb_puts(b, ": ");
+			if (n->f->kind == DK_BYTES && n->len > 16) {
+				sb_u64(b, n->len);
+				sb_puts(b, " bytes");
+			} else if (n->f->kind == DK_BYTES)
+				node_raw(r, n, b);
+			else
+				sb_puts(b, dec_node_value(n, tmp,
+				    sizeof tmp));
+		}
+		if (n->note != NULL) {
+			sb_puts(b, n->flags & (DN_BAD | DN_CUT) ? " [" : " (");
+			sb_puts(b, n->note);
+			sb_puts(b, n->flags & (DN_BAD | DN_CUT) ? "]" : ")");
+		}
+		sb_putc(b, '\n');
+	}
+	if (t->overflow)
+		sb_puts(b, "    [decode tree cut: too many fields]\n");
+	if (r->flag_setup == 0 && r->xfer_type == XFER_CTRL &&
+	    r->type == 'S') {
+		sb_puts(b, "    Setup bytes:\n");
+		dec_fmt_hexdump(r->setup, 8, 8, b);
+	}
+	if (r->data_len > 0) {
+		sb_puts(b, "    Data (");
+		sb_u64(b, r->data_len);
+		sb_puts(b, r->data_len == 1 ? " byte):\n" : " bytes):\n");
+		dec_fmt_hexdump(r->data, r->data_len, 8, b);
+	}
+	sb_putc(b, '\n');
+}
+
+/* Index of the first node with this abbrev after i, or t->n. */
+static size_t
+find_abbrev(const struct dec_tree *t, size_t i, const char *abbrev)
+{
+	for (; i < t->n; i++) {
+		if (t->node[i].f != NULL && t->node[i].f->abbrev != NULL &&
+		    strcmp(t->node[i].f->abbrev, abbrev) == 0)
+			return i;
+	}
+	return t->n;
+}
+
+static int
+is_numeric(const struct dec_node *n)
+{
+	switch (n->f->kind) {
+	case DK_UINT:
+	case DK_INT:
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void
+json_value(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
+{
+	struct sbuf v = { 0 };
+
+	if (is_numeric(n)) {
+		node_raw(r, n, b);
+		return;
+	}
+	if (n->f->kind == DK_CHAR) {
+		sb_putc(&v, (char)n->value);
+		sb_json_str(b, v.s != NULL ? v.s : "", v.len);
+	} else {
+		node_raw(r, n, &v);
+		sb_json_str(b, v.s != NULL ? v.s : "", v.len);
+	}
+	sb_free(&v);
+}
+
+void
+dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, const struct dec_tree *t, struct sbuf *b)
+{
+	struct sbuf s = { 0 };
+	const char *ab;
+	size_t	 i, j, k, cnt;
+
+	(void)f;
+	sb_puts(b, "{\"frame.number\":");
+	sb_u64(b, r->recno);
+	sb_puts(b, ",\"frame.offset\":");
+	sb_u64(b, r->offset);
+	sb_puts(b, ",\"frame.time_epoch\":\"");
+	sb_secs(b, r->ts_ns, 9);
+	sb_puts(b, "\"");
+	if (r->flags & REC_F_SYNTHETIC)
+		sb_puts(b, ",\"synthetic\":true");
+	dec_fmt_summary(r, info, &s);
+	sb_puts(b, ",\"summary\":");
+	sb_json_str(b, s.s != NULL ? s.s : "", s.len);
+	sb_free(&s);
+	/* Every field with a Wireshark name; repeats become arrays. */
+	for (i = 0; i < t->n; i++) {
+		if (t->node[i].f == NULL || (ab = t->node[i].f->abbrev) == NULL ||
+		    t->node[i].f->kind == DK_LABEL)
+			continue;
+		if (find_abbrev(t, 0, ab) < i)
+			continue;	/* printed with its first occurrence */
+		for (cnt = 0, j = i; j < t->n; j = find_abbrev(t, j + 1, ab))
+			cnt++;
+		sb_puts(b, ",\"");
+		sb_puts(b, ab);
+		sb_puts(b, "\":");
+		if (cnt > 1)
+			sb_putc(b, '[');
+		for (k = 0, j = i; j < t->n; j = find_abbrev(t, j + 1, ab)) {
+			if (k++ > 0)
+				sb_putc(b, ',');
+			json_value(r, &t->node[j], b);
+		}
+		if (cnt > 1)
+			sb_putc(b, ']');
+	}
+	if (r->data_len > 0) {
+		sb_puts(b, ",\"data\":\"");
+		for (i = 0; i < r->data_len; i++)
+			sb_hex(b, r->data[i], 2);
+		sb_putc(b, '"');
+	}
+	sb_puts(b, "}\n");
+}
+
+void
+dec_fmt_fields(const struct urb_rec *r, const struct dec_tree *t,
+    const char *const *names, size_t nnames, struct sbuf *b)
+{
+	size_t	 i, j, k;
+
+	for (i = 0; i < nnames; i++) {
+		if (i > 0)
+			sb_putc(b, '\t');
+		if (strcmp(names[i], "frame.number") == 0) {
+			sb_u64(b, r->recno);
+			continue;
+		}
+		if (strcmp(names[i], "frame.time_epoch") == 0) {
+			sb_secs(b, r->ts_ns, 9);
+			continue;
+		}
+		for (k = 0, j = find_abbrev(t, 0, names[i]); j < t->n;
+		    j = find_abbrev(t, j + 1, names[i])) {
+			if (k++ > 0)
+				sb_putc(b, ',');
+			node_raw(r, &t->node[j], b);
+		}
+	}
+	sb_putc(b, '\n');
+}

@@ -1,0 +1,543 @@
+/*
+ * decode/dec-state.c - analysis across records: submit/complete pairing
+ * and per-device state learnt from the capture.
+ *
+ * Pairing follows spec/usbmon-and-pcap.md 6.4: a submit is keyed by (bus,
+ * URB id) until the next completion or error event with the same key ends
+ * it; ids are reused as soon as a URB completes (drivers resubmit from the
+ * completion handler), completions at the start of a capture have no
+ * submit, submits at its end have no completion.
+ *
+ * Device state follows what Wireshark does (spec 5.4) and what Linux does
+ * on the wire (spec 6.8): GET_DESCRIPTOR answers teach the device and
+ * configuration descriptors, SET_CONFIGURATION and SET_INTERFACE choose
+ * what is active, a successful SET_ADDRESS (sent to device 0) or a device
+ * descriptor that changes starts a new device under that number.
+ */
+#include <stdlib.h>
+
+#include "decode.h"
+
+/* A submit waiting for its completion. */
+struct pending {
+	uint64_t	 id;
+	uint64_t	 recno;
+	int64_t		 ts_ns;
+	uint16_t	 busnum;
+	uint8_t		 used;
+	uint8_t		 has_setup;
+	uint8_t		 setup[8];
+};
+
+struct dec_bus {
+	struct dec_dev	*dev[256];
+};
+
+struct dec_ctx {
+	struct pending	*pend;		/* open addressing, linear probing */
+	size_t		 pend_cap;	/* power of two */
+	size_t		 pend_n;
+	struct dec_bus	**bus;		/* indexed by busnum */
+	size_t		 nbus;
+};
+
+static uint64_t
+pend_hash(uint64_t id, uint16_t busnum)
+{
+	uint64_t	 x = id ^ ((uint64_t)busnum << 48);
+
+	/* splitmix64 finaliser */
+	x ^= x >> 30;
+	x *= 0xbf58476d1ce4e5b9ULL;
+	x ^= x >> 27;
+	x *= 0x94d049bb133111ebULL;
+	x ^= x >> 31;
+	return x;
+}
+
+struct dec_ctx *
+dec_ctx_new(void)
+{
+	struct dec_ctx	*ctx;
+
+	if ((ctx = calloc(1, sizeof *ctx)) == NULL)
+		return NULL;
+	ctx->pend_cap = 1024;
+	if ((ctx->pend = calloc(ctx->pend_cap, sizeof *ctx->pend)) == NULL) {
+		free(ctx);
+		return NULL;
+	}
+	return ctx;
+}
+
+static void
+dev_free(struct dec_dev *d)
+{
+	size_t	 i;
+
+	if (d == NULL)
+		return;
+	for (i = 0; i < DEC_MAX_CONFIGS; i++)
+		free(d->cfg[i]);
+	free(d);
+}
+
+void
+dec_ctx_free(struct dec_ctx *ctx)
+{
+	size_t	 b, d;
+
+	if (ctx == NULL)
+		return;
+	for (b = 0; b < ctx->nbus; b++) {
+		if (ctx->bus[b] == NULL)
+			continue;
+		for (d = 0; d < 256; d++)
+			dev_free(ctx->bus[b]->dev[d]);
+		free(ctx->bus[b]);
+	}
+	free(ctx->bus);
+	free(ctx->pend);
+	free(ctx);
+}
+
+/* Slot of (id, bus), or the empty slot where it would go. */
+static size_t
+pend_slot(const struct dec_ctx *ctx, uint64_t id, uint16_t busnum)
+{
+	size_t	 mask = ctx->pend_cap - 1;
+	size_t	 i = (size_t)pend_hash(id, busnum) & mask;
+
+	while (ctx->pend[i].used &&
+	    (ctx->pend[i].id != id || ctx->pend[i].busnum != busnum))
+		i = (i + 1) & mask;
+	return i;
+}
+
+static int
+pend_grow(struct dec_ctx *ctx)
+{
+	struct pending	*old = ctx->pend;
+	size_t		 oldcap = ctx->pend_cap, i;
+
+	ctx->pend = calloc(oldcap * 2, sizeof *ctx->pend);
+	if (ctx->pend == NULL) {
+		ctx->pend = old;
+		return -UE_NOMEM;
+	}
+	ctx->pend_cap = oldcap * 2;
+	for (i = 0; i < oldcap; i++) {
+		if (old[i].used)
+			ctx->pend[pend_slot(ctx, old[i].id, old[i].busnum)] =
+			    old[i];
+	}
+	free(old);
+	return 0;
+}
+
+/* Remove slot i, shifting the probe chain back (no tombstones). */
+static void
+pend_remove(struct dec_ctx *ctx, size_t i)
+{
+	size_t	 mask = ctx->pend_cap - 1, j = i, k;
+
+	ctx->pend[i].used = 0;
+	for (;;) {
+		j = (j + 1) & mask;
+		if (!ctx->pend[j].used)
+			break;
+		k = (size_t)pend_hash(ctx->pend[j].id, ctx->pend[j].busnum) &
+		    mask;
+		/* Leave j where it is if its home lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		ctx->pend[i] = ctx->pend[j];
+		ctx->pend[j].used = 0;
+		i = j;
+	}
+	ctx->pend_n--;
+}
+
+size_t
+dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos, size_t max)
+{
+	size_t	 i, n = 0, k;
+	uint64_t v;
+
+	/* Keep the max lowest record numbers, by insertion. */
+	for (i = 0; i < ctx->pend_cap; i++) {
+		if (!ctx->pend[i].used)
+			continue;
+		v = ctx->pend[i].recno;
+		if (n < max)
+			recnos[n++] = v;
+		else if (max > 0 && v < recnos[max - 1])
+			recnos[max - 1] = v;
+		else
+			continue;
+		for (k = (n < max ? n : max) - 1; k > 0 &&
+		    recnos[k] < recnos[k - 1]; k--) {
+			v = recnos[k];
+			recnos[k] = recnos[k - 1];
+			recnos[k - 1] = v;
+		}
+	}
+	return ctx->pend_n;
+}
+
+static struct dec_dev *
+dev_get(struct dec_ctx *ctx, uint16_t busnum, uint8_t devnum, int create)
+{
+	struct dec_bus	**nb;
+	struct dec_dev	*d;
+	size_t		 n;
+
+	if (busnum >= ctx->nbus) {
+		if (!create)
+			return NULL;
+		n = (size_t)busnum + 1;
+		if ((nb = realloc(ctx->bus, n * sizeof *nb)) == NULL)
+			return NULL;
+		memset(nb + ctx->nbus, 0, (n - ctx->nbus) * sizeof *nb);
+		ctx->bus = nb;
+		ctx->nbus = n;
+	}
+	if (ctx->bus[busnum] == NULL) {
+		if (!create)
+			return NULL;
+		if ((ctx->bus[busnum] = calloc(1, sizeof **nb)) == NULL)
+			return NULL;
+	}
+	d = ctx->bus[busnum]->dev[devnum];
+	if (d == NULL && create) {
+		if ((d = calloc(1, sizeof *d)) == NULL)
+			return NULL;
+		d->busnum = busnum;
+		d->devnum = devnum;
+		for (n = 0; n < 32; n++)
+			d->ep[n].intf = -1;
+		ctx->bus[busnum]->dev[devnum] = d;
+	}
+	return d;
+}
+
+const struct dec_dev *
+dec_ctx_device(const struct dec_ctx *ctx, uint16_t busnum, uint8_t devnum)
+{
+	return dev_get((struct dec_ctx *)ctx, busnum, devnum, 0);
+}
+
+/* Forget everything about a device: a new one took its number. */
+static void
+dev_reset(struct dec_dev *d, uint64_t recno)
+{
+	uint32_t gen = d->generation + 1;
+	uint16_t busnum = d->busnum;
+	uint8_t	 devnum = d->devnum;
+	size_t	 i;
+
+	for (i = 0; i < DEC_MAX_CONFIGS; i++)
+		free(d->cfg[i]);
+	memset(d, 0, sizeof *d);
+	d->busnum = busnum;
+	d->devnum = devnum;
+	d->generation = gen;
+	d->since = recno;
+	for (i = 0; i < 32; i++)
+		d->ep[i].intf = -1;
+}
+
+static int
+ep_index(uint8_t epaddr)
+{
+	return (epaddr & 0x0f) | ((epaddr & 0x80) ? 16 : 0);
+}
+
+/* The configuration descriptor that is (or is assumed) active. */
+static const uint8_t *
+dev_active_cfg(const struct dec_dev *d, size_t *len)
+{
+	size_t	 i;
+
+	for (i = 0; i < DEC_MAX_CONFIGS; i++) {
+		if (d->cfg[i] == NULL)
+			continue;
+		/* Before any SET_CONFIGURATION, assume the first one. */
+		if (!d->config_seen || d->cfg[i][5] == d->config) {
+			*len = d->cfg_len[i];
+			return d->cfg[i];
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Rebuild the endpoint map from the active configuration: endpoints of the
+ * selected alternate settings, and, where an endpoint only appears in
+ * another alternate setting, the first one that has it.
+ */
+static void
+dev_map_endpoints(struct dec_dev *d)
+{
+	const uint8_t	*p;
+	size_t		 len, off, pass;
+	int		 intf, alt, sel, cls, sub, proto;
+	struct dec_ep	*e;
+
+	for (off = 0; off < 32; off++)
+		d->ep[off].intf = -1;
+	if ((p = dev_active_cfg(d, &len)) == NULL)
+		return;
+	for (pass = 0; pass < 2; pass++) {
+		intf = -1;
+		alt = sel = cls = sub = proto = 0;
+		/*
+		 * A capture may cut the last descriptor (usbmon text keeps
+		 * 32 bytes): use what is there, as Wireshark does.
+		 */
+		for (off = 0; off + 2 <= len && p[off] >= 2; off += p[off]) {
+			if (p[off + 1] == USB_DT_INTERFACE && p[off] >= 9 &&
+			    off + 8 <= len) {
+				intf = p[off + 2];
+				alt = p[off + 3];
+				cls = p[off + 5];
+				sub = p[off + 6];
+				proto = p[off + 7];
+				if (cls == 0 && d->has_ddesc) {
+					/* 0 = the device's class (spec 5.4) */
+					cls = d->ddesc[4];
+					sub = d->ddesc[5];
+					proto = d->ddesc[6];
+				}
+				sel = intf < DEC_MAX_INTFS ?
+				    d->alt[intf] == alt : alt == 0;
+				continue;
+			}
+			if (p[off + 1] != USB_DT_ENDPOINT || p[off] < 7 ||
+			    intf < 0 || off + 3 > len)
+				continue;
+			e = &d->ep[ep_index(p[off + 2])];
+			if (pass == 0 ? e->intf != -1 : !sel)
+				continue;
+			e->intf = (int16_t)intf;
+			e->alt = (uint8_t)alt;
+			e->cls = (uint8_t)cls;
+			e->subcls = (uint8_t)sub;
+			e->proto = (uint8_t)proto;
+			e->attr = off + 4 <= len ? p[off + 3] : 0;
+			e->mps = off + 6 <= len ? get_le16(p + off + 4) : 0;
+		}
+	}
+}
+
+/* Class of interface number intf in the active configuration, or -1. */
+static int
+dev_intf_class(const struct dec_dev *d, int intf, uint8_t out[3])
+{
+	const uint8_t	*p;
+	size_t		 len, off;
+
+	if ((p = dev_active_cfg(d, &len)) == NULL)
+		return -1;
+	for (off = 0; off + 2 <= len && p[off] >= 2 && off + p[off] <= len;
+	    off += p[off]) {
+		if (p[off + 1] != USB_DT_INTERFACE || p[off] < 9 ||
+		    p[off + 2] != intf)
+			continue;
+		out[0] = p[off + 5];
+		out[1] = p[off + 6];
+		out[2] = p[off + 7];
+		if (out[0] == 0 && d->has_ddesc)
+			memcpy(out, d->ddesc + 4, 3);
+		return 0;
+	}
+	return -1;
+}
+
+/* Learn from a successful control transfer's completion. */
+static void
+learn_control(struct dec_ctx *ctx, struct dec_dev *d,
+    const struct urb_rec *r, const struct dec_setup *s)
+{
+	struct dec_dev	*nd;
+	uint8_t		*copy;
+	size_t		 idx, n;
+
+	if (SETUP_TYPE(s) != 0)
+		return;
+	switch (s->bRequest) {
+	case USB_REQ_GET_DESCRIPTOR:
+		if (!SETUP_DIR_IN(s) || SETUP_RECIP(s) != 0)
+			return;
+		if (s->wValue >> 8 == USB_DT_DEVICE && r->data_len >= 18 &&
+		    r->data[1] == USB_DT_DEVICE) {
+			if (d->has_ddesc && memcmp(d->ddesc, r->data, 18) != 0)
+				dev_reset(d, r->recno);
+			memcpy(d->ddesc, r->data, 18);
+			d->has_ddesc = 1;
+			return;
+		}
+		if ((s->wValue >> 8) != USB_DT_CONFIG || r->data_len < 9 ||
+		    r->data[1] != USB_DT_CONFIG)
+			return;
+		idx = s->wValue & 0xff;
+		if (idx >= DEC_MAX_CONFIGS || r->data_len <= d->cfg_len[idx])
+			return;
+		n = r->data_len;
+		if (n > get_le16(r->data + 2))
+			n = get_le16(r->data + 2);
+		if (n <= d->cfg_len[idx] || (copy = malloc(n)) == NULL)
+			return;
+		memcpy(copy, r->data, n);
+		free(d->cfg[idx]);
+		d->cfg[idx] = copy;
+		d->cfg_len[idx] = (uint16_t)n;
+		dev_map_endpoints(d);
+		return;
+	case USB_REQ_SET_CONFIGURATION:
+		d->config = (uint8_t)s->wValue;
+		d->config_seen = 1;
+		memset(d->alt, 0, sizeof d->alt);
+		dev_map_endpoints(d);
+		return;
+	case USB_REQ_SET_INTERFACE:
+		if (SETUP_RECIP(s) == 1 && s->wIndex < DEC_MAX_INTFS) {
+			d->alt[s->wIndex] = (uint8_t)s->wValue;
+			dev_map_endpoints(d);
+		}
+		return;
+	case USB_REQ_SET_ADDRESS:
+		/* A new device takes the address (Linux labels it 0 until
+		 * SET_ADDRESS has completed, spec 6.8). */
+		if (s->wValue == 0 || s->wValue > 127)
+			return;
+		nd = dev_get(ctx, r->busnum, (uint8_t)s->wValue, 1);
+		if (nd != NULL && nd != d)
+			dev_reset(nd, r->recno);
+		return;
+	}
+}
+
+static void
+fill_class(struct dec_info *info, const struct dec_ep *e)
+{
+	info->intf = e->intf;
+	info->cls = e->cls;
+	info->subcls = e->subcls;
+	info->proto = e->proto;
+	info->flags |= DI_CLASS;
+}
+
+/* Interface and class that own this record's traffic. */
+static void
+find_owner(const struct dec_dev *d, const struct urb_rec *r,
+    struct dec_info *info)
+{
+	const struct dec_setup *s = &info->setup;
+	const struct dec_ep *e;
+	uint8_t		 c[3];
+
+	if (r->xfer_type != XFER_CTRL) {
+		e = &d->ep[ep_index(r->epnum)];
+		if (e->intf >= 0)
+			fill_class(info, e);
+		return;
+	}
+	if (!(info->flags & DI_SETUP))
+		return;
+	switch (SETUP_RECIP(s)) {
+	case 1:
+		if (dev_intf_class(d, s->wIndex & 0xff, c) == 0) {
+			info->intf = s->wIndex & 0xff;
+			info->cls = c[0];
+			info->subcls = c[1];
+			info->proto = c[2];
+			info->flags |= DI_CLASS;
+		}
+		break;
+	case 2:
+		e = &d->ep[ep_index((uint8_t)s->wIndex)];
+		if (e->intf >= 0)
+			fill_class(info, e);
+		break;
+	}
+}
+
+int
+dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
+    struct dec_info *info)
+{
+	struct pending	*p;
+	struct dec_dev	*d;
+	size_t		 i;
+
+	memset(info, 0, sizeof *info);
+	info->intf = -1;
+	info->latency_ns = -1;
+
+	if (r->type == 'S') {
+		if (ctx->pend_n + 1 > ctx->pend_cap / 2 &&
+		    pend_grow(ctx) != 0)
+			return -UE_NOMEM;
+		i = pend_slot(ctx, r->id, r->busnum);
+		p = &ctx->pend[i];
+		if (p->used)
+			info->flags |= DI_RESUBMIT;
+		else
+			ctx->pend_n++;
+		p->used = 1;
+		p->id = r->id;
+		p->busnum = r->busnum;
+		p->recno = r->recno;
+		p->ts_ns = r->ts_ns;
+		p->has_setup = r->xfer_type == XFER_CTRL &&
+		    r->flag_setup == 0;
+		if (p->has_setup) {
+			memcpy(p->setup, r->setup, 8);
+			dec_setup(r->setup, &info->setup);
+			info->flags |= DI_SETUP;
+		}
+	} else {
+		i = pend_slot(ctx, r->id, r->busnum);
+		p = &ctx->pend[i];
+		if (p->used) {
+			info->flags |= DI_PAIRED;
+			info->pair_recno = p->recno;
+			info->latency_ns = r->ts_ns - p->ts_ns;
+			if (p->has_setup) {
+				dec_setup(p->setup, &info->setup);
+				info->flags |= DI_SETUP;
+			}
+			pend_remove(ctx, i);
+		} else
+			info->flags |= DI_ORPHAN;
+	}
+
+	d = dev_get(ctx, r->busnum, r->devnum, 1);
+	if (d == NULL)
+		return -UE_NOMEM;
+	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP))
+		learn_control(ctx, d, r, &info->setup);
+	find_owner(d, r, info);
+	if ((d->has_ddesc && d->ddesc[4] == 9) ||
+	    ((info->flags & DI_CLASS) && info->cls == 9) ||
+	    ((info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 1 &&
+	    SETUP_RECIP(&info->setup) == 3))
+		info->flags |= DI_HUB;
+	info->dev = d;
+	return 0;
+}
+
+int
+dec_info_class(const struct dec_info *info)
+{
+	const struct dec_dev *d = info->dev;
+
+	if ((info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 2 &&
+	    d != NULL && d->has_ddesc)
+		return dec_product_class(get_le16(d->ddesc + 8),
+		    get_le16(d->ddesc + 10));
+	if (info->flags & DI_HUB)
+		return 0x09;
+	return (info->flags & DI_CLASS) ? (int)info->cls : -1;
+}

@@ -1,0 +1,773 @@
+/*
+ * decode/decode.h - the record model and the pure decoders.
+ *
+ * Every source (capture/) produces struct urb_rec; every sink and front end
+ * consumes it.  Decoders here are pure functions: no I/O, no logging, no
+ * allocation, no globals.  Anomalies go into the record or the tree as
+ * flags, never to stderr.  Wire bytes are read with the explicit-endian
+ * accessors below, never by casting structs over them.
+ *
+ * Facts: shared/spec/usbmon-and-pcap.md (usbmon header, section 2.2),
+ * shared/spec/usb-core-and-ehci.md (chapter 9, section 8).
+ */
+#ifndef DECODE_H
+#define DECODE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------------
+ * Errors: one enum for the whole program.  0 is success, a negative value
+ * is -UE_xxx, a positive value is a count.
+ */
+#define UE_ERRORS							\
+	X(UE_NOMEM,	"out of memory")				\
+	X(UE_IO,	"I/O error")					\
+	X(UE_OPEN,	"cannot open")					\
+	X(UE_MAGIC,	"not a capture format urbscope knows")		\
+	X(UE_LINKTYPE,	"unsupported link type")			\
+	X(UE_TRUNCATED,	"file ends in the middle of a record")		\
+	X(UE_BADREC,	"record lengths are inconsistent")		\
+	X(UE_SYNTAX,	"line does not parse")				\
+	X(UE_SHORT,	"too few bytes")				\
+	X(UE_RANGE,	"value out of range")				\
+	X(UE_USAGE,	"bad usage")					\
+	X(UE_FULL,	"no room left")					\
+	X(UE_NOTSUP,	"not supported")
+
+enum ue_code {
+	UE_OK = 0,
+#define X(name, msg) name,
+	UE_ERRORS
+#undef X
+	UE__COUNT
+};
+
+/* Message for an error code; accepts err or -err. */
+const char	*ue_strerror(int err);
+
+/* ------------------------------------------------------------------------
+ * Explicit-endian accessors for unaligned wire bytes.
+ */
+static inline uint16_t
+get_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | p[1] << 8);
+}
+
+static inline uint32_t
+get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t
+get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+static inline uint16_t
+get_be16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] << 8 | p[1]);
+}
+
+static inline uint32_t
+get_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+	    (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+static inline uint64_t
+get_be64(const uint8_t *p)
+{
+	return (uint64_t)get_be32(p) << 32 | (uint64_t)get_be32(p + 4);
+}
+
+static inline void
+put_le16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+}
+
+static inline void
+put_le32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+static inline void
+put_le64(uint8_t *p, uint64_t v)
+{
+	put_le32(p, (uint32_t)v);
+	put_le32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* Host byte order, for the usbmon header written by this machine. */
+static inline int
+host_is_le(void)
+{
+	const uint16_t one = 1;
+	uint8_t b;
+
+	memcpy(&b, &one, 1);
+	return b == 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Names from tables: rows { value, "NAME" } ending { 0, NULL }.
+ */
+struct dec_name {
+	uint32_t	 value;
+	const char	*name;
+};
+
+/* The name of v in table t, or NULL. */
+const char	*dec_name_find(const struct dec_name *t, uint32_t v);
+
+/*
+ * The name of v in table t, or "UNKNOWN (0x%02x)" written into buf (which
+ * must hold 24 bytes).
+ */
+const char	*dec_name_or(const struct dec_name *t, uint32_t v, char *buf);
+
+/* Linux errno names for URB status ("-EPIPE"); NULL if unknown. */
+const char	*dec_status_name(int32_t status);
+
+/* ------------------------------------------------------------------------
+ * The URB record: exactly one usbmon event (spec section 2.2), plus where
+ * it came from.  Header fields are in host order whatever the source.
+ */
+enum {
+	XFER_ISO = 0,			/* usbmon numbering, not USB's */
+	XFER_INT = 1,
+	XFER_CTRL = 2,
+	XFER_BULK = 3,
+};
+
+#define URB_ISO_MAX	128		/* ndesc never exceeds this (K-BIN) */
+#define URB_HDR48	48
+#define URB_HDR64	64
+#define URB_EINPROGRESS	(-115)
+
+/* One ISO frame descriptor (spec 2.3), host order. */
+struct urb_iso {
+	int32_t		 status;
+	uint32_t	 off;
+	uint32_t	 len;
+};
+
+/* urb_rec.flags: anomalies and provenance, never printed to stderr. */
+#define REC_F_TRUNC	0x0001	/* data_len < the bytes the URB carried */
+#define REC_F_BADLEN	0x0002	/* header lengths disagree with the record */
+#define REC_F_SYNTHETIC	0x0004	/* made by urbscope, not seen on the bus */
+#define REC_F_TEXT	0x0008	/* from usbmon text: <=32 bytes, <=5 ISO */
+#define REC_F_HDR48	0x0010	/* source had the 48-byte header only */
+#define REC_F_NOTIME	0x0020	/* timestamp is relative, not wall clock */
+
+struct urb_rec {
+	/* usbmon header fields (spec 2.2) */
+	uint64_t	 id;		/* URB address; same on S and C/E */
+	uint8_t		 type;		/* 'S', 'C', 'E' */
+	uint8_t		 xfer_type;	/* XFER_* */
+	uint8_t		 epnum;		/* bit 7 = IN */
+	uint8_t		 devnum;
+	uint16_t	 busnum;
+	uint8_t		 flag_setup;	/* 0 = setup[] valid */
+	uint8_t		 flag_data;	/* 0 = data present */
+	int64_t		 ts_sec;	/* as in the header */
+	int32_t		 ts_usec;
+	int32_t		 status;
+	uint32_t	 len_urb;	/* S: buffer length, C: actual */
+	uint32_t	 len_cap;	/* header's len_cap: 16*ndesc + data */
+	uint8_t		 setup[8];	/* USB wire order, never swapped */
+	int32_t		 iso_error_count;
+	int32_t		 iso_numdesc;
+	int32_t		 interval;
+	int32_t		 start_frame;
+	uint32_t	 xfer_flags;
+	uint32_t	 ndesc;		/* header's ndesc */
+
+	/* derived by the source */
+	int64_t		 ts_ns;		/* timestamp in ns (pcapng may be ns) */
+	const struct urb_iso *iso;	/* niso descriptors actually present */
+	uint32_t	 niso;
+	const uint8_t	*data;		/* payload after the ISO descriptors */
+	uint32_t	 data_len;	/* bytes at data (after any cut) */
+	uint32_t	 flags;		/* REC_F_* */
+
+	/* provenance */
+	uint32_t	 ifindex;	/* pcapng interface, else 0 */
+	uint64_t	 recno;		/* 1-based record number in the source */
+	uint64_t	 offset;	/* byte offset of the record in the source */
+};
+
+/* Direction helpers. */
+static inline int
+urb_is_in(const struct urb_rec *r)
+{
+	return (r->epnum & 0x80) != 0;
+}
+
+/*
+ * Bytes the event carried in the kernel before any cut by a snaplen or the
+ * text interface: what a complete record's data would be.  0 when the flag
+ * says no data by design.
+ */
+uint32_t	 urb_data_expected(const struct urb_rec *r);
+
+/*
+ * Decode a usbmon binary header of hdr_len (48 or 64) bytes at p into r;
+ * swap when the bytes are in the other byte order (swap != 0).  Leaves the
+ * derived and provenance fields alone, except REC_F_HDR48 in flags, set
+ * for a 48-byte header (dec_usbmon_body needs it).  Returns 0 or
+ * -UE_SHORT.
+ */
+int		 dec_usbmon_hdr(const uint8_t *p, size_t len, size_t hdr_len,
+		     int swap, struct urb_rec *r);
+
+/*
+ * Encode r as a 64-byte usbmon header in host order into out[64], with
+ * len_cap and ndesc taken from niso and data_len (what actually follows).
+ */
+void		 enc_usbmon_hdr(const struct urb_rec *r, uint8_t out[64]);
+
+/*
+ * What a pcap/pcapng writer puts before the data: the header as
+ * enc_usbmon_hdr, then r's niso ISO descriptors, in host order or, when
+ * swap, the other one.  out must hold 64 + 16 * URB_ISO_MAX bytes.
+ * Returns the bytes written, 64 + 16 * niso.
+ */
+size_t		 enc_usbmon_prefix(const struct urb_rec *r, int swap,
+		     uint8_t *out);
+
+/*
+ * Decode what follows the header: ISO descriptors then data.  p/len are the
+ * bytes after the header in the record; iso is caller storage for
+ * URB_ISO_MAX entries.  Sets r->iso, r->niso, r->data, r->data_len and
+ * REC_F_BADLEN/REC_F_TRUNC.  Never reads past len.
+ */
+void		 dec_usbmon_body(const uint8_t *p, size_t len, int swap,
+		     struct urb_iso *iso, struct urb_rec *r);
+
+/*
+ * One line of the kernel's usbmon 'u' text interface for r, exactly as
+ * drivers/usb/mon/mon_text.c prints it (spec 1.2), without the newline:
+ * tag, stamp ((ts_sec & 0xfff) * 1000000 + usec), event, address, status or
+ * setup words, length, and up to 32 data bytes.  Returns the length
+ * written (NUL-terminated), or -UE_FULL when size is too small (256 is
+ * enough for every kernel line; 512 for any record, e.g. ISO events with
+ * five descriptors of extreme values).
+ */
+int		 dec_fmt_usbmon(const struct urb_rec *r, char *buf, size_t size);
+
+/*
+ * Parse one usbmon text line (the 'u' format, or the old 't' format when
+ * the address word has two colons) of n bytes, without its newline, into
+ * r.  Data bytes (at most 32) go to data[32], ISO descriptors (at most 5)
+ * to iso[5]; r points at them.  The stamp goes to ts_usec/ts_sec as printed
+ * (microseconds modulo 4096 s: unwrapping is the caller's).  Sets
+ * REC_F_TEXT and REC_F_TRUNC.  When the line has no data part (length 0),
+ * flag_data is what the binary interface says there: '<' on IN submits,
+ * '>' on OUT completions, 'E' on errors, else 0.  Returns 0, or
+ * -UE_SYNTAX with *col set to the 0-based column where parsing failed.
+ */
+int		 dec_usbmon_text(const char *line, size_t n, struct urb_rec *r,
+		     uint8_t data[32], struct urb_iso iso[5], size_t *col);
+
+/* ------------------------------------------------------------------------
+ * Driver events (filled by core/; carried through the same pipeline).
+ */
+enum drv_kind {
+	DRV_REGISTER = 1,	/* driver registered */
+	DRV_DEREGISTER,
+	DRV_MATCH,		/* id table entry tried against an interface */
+	DRV_PROBE,		/* probe called; result in .result */
+	DRV_DISCONNECT,
+	DRV_REGISTER_DEV,	/* minor allocated: .minor, .name, .node */
+	DRV_DEREGISTER_DEV,
+	DRV_SET_INTFDATA,	/* .ptr */
+	DRV_GET_INTFDATA,
+	DRV_OPEN,
+	DRV_RELEASE,
+	DRV_SUBMIT,		/* .urb_id, .ep, .length, .mem_flags, .context */
+	DRV_GIVEBACK,		/* .urb_id, .result = status, .length = actual */
+	DRV_UNLINK,
+	DRV_KILL,
+	DRV_RULE,		/* rule violation: .rule, .text */
+	DRV_LOG,		/* free text from a driver (dev_info etc.) */
+};
+
+struct drv_event {
+	int64_t		 ts_ns;
+	enum drv_kind	 kind;
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	int16_t		 intf;		/* -1 if none */
+	const char	*driver;	/* driver name or NULL */
+	const char	*func;		/* driver function it came from */
+	int32_t		 result;
+	uint64_t	 urb_id;
+	uint8_t		 ep;
+	uint32_t	 length;
+	uint32_t	 mem_flags;
+	uint32_t	 context;	/* task / atomic / interrupt */
+	uint64_t	 ptr;
+	int32_t		 minor;
+	const char	*rule;		/* rule id for DRV_RULE */
+	const char	*text;		/* human line: names, explanation */
+	uint64_t	 recno;
+};
+
+/* ------------------------------------------------------------------------
+ * SETUP packet and chapter 9 (decode/dec-ch9.c).  USB 2.0 section 9.3/9.4.
+ */
+struct dec_setup {
+	uint8_t		 bmRequestType;
+	uint8_t		 bRequest;
+	uint16_t	 wValue;
+	uint16_t	 wIndex;
+	uint16_t	 wLength;
+};
+
+/* bmRequestType fields */
+#define SETUP_DIR_IN(s)		(((s)->bmRequestType & 0x80) != 0)
+#define SETUP_TYPE(s)		(((s)->bmRequestType >> 5) & 3)	/* 0 std 1 class 2 vendor */
+#define SETUP_RECIP(s)		((s)->bmRequestType & 0x1f)	/* 0 dev 1 intf 2 ep 3 other */
+
+enum {
+	USB_REQ_GET_STATUS = 0,
+	USB_REQ_CLEAR_FEATURE = 1,
+	USB_REQ_SET_FEATURE = 3,
+	USB_REQ_SET_ADDRESS = 5,
+	USB_REQ_GET_DESCRIPTOR = 6,
+	USB_REQ_SET_DESCRIPTOR = 7,
+	USB_REQ_GET_CONFIGURATION = 8,
+	USB_REQ_SET_CONFIGURATION = 9,
+	USB_REQ_GET_INTERFACE = 10,
+	USB_REQ_SET_INTERFACE = 11,
+	USB_REQ_SYNCH_FRAME = 12,
+};
+
+enum {
+	USB_DT_DEVICE = 0x01,
+	USB_DT_CONFIG = 0x02,
+	USB_DT_STRING = 0x03,
+	USB_DT_INTERFACE = 0x04,
+	USB_DT_ENDPOINT = 0x05,
+	USB_DT_DEVICE_QUALIFIER = 0x06,
+	USB_DT_OTHER_SPEED_CONFIG = 0x07,
+	USB_DT_INTERFACE_POWER = 0x08,
+	USB_DT_OTG = 0x09,
+	USB_DT_DEBUG = 0x0a,
+	USB_DT_INTERFACE_ASSOCIATION = 0x0b,
+	USB_DT_BOS = 0x0f,
+	USB_DT_DEVICE_CAPABILITY = 0x10,
+	USB_DT_HID = 0x21,
+	USB_DT_HID_REPORT = 0x22,
+	USB_DT_CS_INTERFACE = 0x24,
+	USB_DT_CS_ENDPOINT = 0x25,
+	USB_DT_HUB = 0x29,
+	USB_DT_SS_ENDPOINT_COMP = 0x30,
+};
+
+/* Decode 8 setup bytes (little-endian on the wire). */
+void		 dec_setup(const uint8_t p[8], struct dec_setup *out);
+
+/* Name tables, each citing its spec table. */
+extern const struct dec_name dec_std_requests[];	/* USB 2.0 table 9-4 */
+extern const struct dec_name dec_hub_requests[];	/* USB 2.0 table 11-16 */
+extern const struct dec_name dec_desc_types[];		/* USB 2.0 table 9-5 + class */
+extern const struct dec_name dec_features[];		/* USB 2.0 table 9-6 */
+extern const struct dec_name dec_hub_features[];	/* USB 2.0 table 11-17 */
+extern const struct dec_name dec_classes[];		/* usb.org class codes */
+extern const struct dec_name dec_xfer_types[];		/* usbmon numbering */
+extern const struct dec_name dec_langids[];		/* common LANGIDs */
+
+/*
+ * Name of the request ("GET_DESCRIPTOR", "SET_FEATURE", for class requests
+ * of hubs "GET_PORT_STATUS" etc.), or NULL when not a known request.
+ * is_hub: the request goes to a hub-class device/interface.
+ */
+const char	*dec_request_name(const struct dec_setup *s, int is_hub);
+
+/*
+ * One-line summary of a SETUP packet into buf: the request name and its
+ * decoded arguments, e.g. "GET_DESCRIPTOR DEVICE len 18",
+ * "SET_FEATURE PORT_RESET port 1", "SET_CONFIGURATION 1",
+ * "CLEAR_FEATURE ENDPOINT_HALT ep 0x81", "GET_DESCRIPTOR STRING 2 lang 0x0409
+ * len 255", class/vendor requests as "CLASS req 0x0a intf 0 val 0x0000
+ * len 0".  Returns the length written (always NUL-terminated, truncated to
+ * size).
+ */
+int		 dec_setup_summary(const struct dec_setup *s, int is_hub,
+		     char *buf, size_t size);
+
+/*
+ * The same three (name, summary, tree) when the class of the recipient is
+ * known: cls is the USB class code of the interface (or device) the
+ * request goes to, -1 when unknown.  Class requests are named and split
+ * for hubs (0x09), HID (0x03: GET_REPORT, SET_IDLE, ...) and mass storage
+ * (0x08: GET_MAX_LUN, BULK_ONLY_RESET), with the Wireshark field names of
+ * that class (usbhub.*, usbhid.*, usbms.*).  The is_hub forms above are
+ * these with cls 0x09 or -1.
+ */
+struct dec_tree;
+/* Pseudo classes, above 0xff: vendor requests decoded by product. */
+#define DEC_CLS_FTDI	0x10403
+/* The pseudo class of a product (usb.product in Wireshark), or -1. */
+int		 dec_product_class(uint16_t vid, uint16_t pid);
+const char	*dec_request_name_class(const struct dec_setup *s, int cls);
+int		 dec_setup_summary_class(const struct dec_setup *s, int cls,
+		     char *buf, size_t size);
+void		 dec_setup_tree_class(const struct dec_setup *s, int cls,
+		     struct dec_tree *t);
+
+/* ------------------------------------------------------------------------
+ * The decoded tree (decode/dec-tree.c, dec-desc.c): what -V, JSON and the
+ * TUI's details and hex panes show.  Decoders append nodes to a tree the
+ * caller owns; they never allocate.
+ */
+enum dec_kind {
+	DK_LABEL,		/* a subtree heading, no value ("DEVICE descriptor") */
+	DK_UINT,		/* unsigned, shown in decimal */
+	DK_HEX,			/* unsigned, shown as 0x%0*x by width */
+	DK_BCD,			/* bcdUSB style: 0x0200 -> "2.00" */
+	DK_INT,			/* signed decimal */
+	DK_BYTES,		/* off/len bytes shown as hex */
+	DK_STRING,		/* text in node->str (UTF-8) */
+	DK_BOOL,		/* a bit, shown as set/not set */
+	DK_CHAR,		/* one ASCII character ('S') */
+	DK_TIME,		/* a duration in ns, shown in seconds */
+};
+
+/* Field metadata, like Wireshark's header-field registration. */
+struct dec_field {
+	const char		*name;	/* "idVendor", "bmAttributes" */
+	const char		*abbrev; /* Wireshark field name or NULL */
+	enum dec_kind		 kind;
+	uint8_t			 width;	/* bytes: 1, 2, 4, 8 (for HEX padding) */
+	const struct dec_name	*names;	/* value names or NULL */
+	uint32_t		 mask;	/* for bit fields, else 0 */
+};
+
+/* Which buffer a node's bytes are in. */
+enum {
+	DB_NONE = 0,
+	DB_SETUP = 1,		/* the 8 setup bytes */
+	DB_DATA = 2,		/* the record's data */
+};
+
+#define DN_BAD		0x01	/* malformed: bad length, cut, ... */
+#define DN_CUT		0x02	/* truncated by the capture */
+
+struct dec_node {
+	const struct dec_field	*f;	/* NULL for a free label (str) */
+	const char		*str;	/* label text or string value */
+	uint64_t		 value;
+	uint32_t		 off;	/* in buffer 'buf' */
+	uint32_t		 len;
+	uint8_t			 buf;	/* DB_* */
+	uint8_t			 depth;	/* 0 = top */
+	uint8_t			 flags;	/* DN_* */
+	const char		*note;	/* static text: "bLength too short" */
+};
+
+struct dec_tree {
+	struct dec_node	*node;		/* caller storage */
+	size_t		 max;
+	size_t		 n;
+	char		*arena;		/* caller storage for strings */
+	size_t		 arena_size;
+	size_t		 arena_used;
+	uint8_t		 depth;		/* depth of the next node */
+	int		 overflow;	/* nodes or arena ran out */
+};
+
+void		 dec_tree_init(struct dec_tree *t, struct dec_node *nodes,
+		     size_t max, char *arena, size_t arena_size);
+/* Append a node at the current depth; returns it, or NULL when full. */
+struct dec_node	*dec_tree_add(struct dec_tree *t, const struct dec_field *f,
+		     uint8_t buf, uint32_t off, uint32_t len, uint64_t value);
+/* Append a label node and descend one level below it. */
+struct dec_node	*dec_tree_push(struct dec_tree *t, const char *label,
+		     uint8_t buf, uint32_t off, uint32_t len);
+void		 dec_tree_pop(struct dec_tree *t);
+/* Copy s (n bytes) into the arena; NULL when full. */
+const char	*dec_tree_strdup(struct dec_tree *t, const char *s, size_t n);
+/* printf into the arena; NULL when full. */
+const char	*dec_tree_printf(struct dec_tree *t, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
+
+/*
+ * Value of a node as text ("0x046d", "2.00", "18", "HID (0x03)") into buf
+ * of size bytes; returns buf.
+ */
+const char	*dec_node_value(const struct dec_node *n, char *buf,
+		     size_t size);
+
+/* Setup packet fields as a subtree (bmRequestType bits, bRequest, wValue
+ * split by request, wIndex, wLength). */
+void		 dec_setup_tree(const struct dec_setup *s, int is_hub,
+		     struct dec_tree *t);
+
+/*
+ * Descriptors in p[0..len) as a subtree: one or many (a configuration
+ * hierarchy, a BOS with its capabilities).  req is the GET_DESCRIPTOR that
+ * asked for them (NULL when unknown); it tells string descriptor 0 (LANGIDs)
+ * from others and class descriptors (HID report) by recipient.  Bad
+ * lengths are flagged DN_BAD, never over-read.  Returns the number of
+ * descriptors decoded.
+ */
+int		 dec_desc_tree(const uint8_t *p, size_t len,
+		     const struct dec_setup *req, struct dec_tree *t);
+
+/*
+ * One-line summary of descriptors in p[0..len) for the list view:
+ * "DEVICE 046d:c52b class 0 mps 64 cfgs 1", "CONFIG 1 intf 2 total 59",
+ * "STRING \"USB Keyboard\"", "LANGIDs 0x0409".  Returns length written.
+ */
+int		 dec_desc_summary(const uint8_t *p, size_t len,
+		     const struct dec_setup *req, char *buf, size_t size);
+
+/*
+ * UTF-16LE (n bytes) to UTF-8 into out of size bytes, replacing invalid
+ * code units with U+FFFD and control characters with '.'.  Returns the
+ * length written (NUL-terminated).
+ */
+size_t		 dec_utf16le_to_utf8(const uint8_t *p, size_t n, char *out,
+		     size_t size);
+
+/* ------------------------------------------------------------------------
+ * Analysis across records (decode/dec-state.c): submit/complete pairing by
+ * (bus, URB id) and the per-device state learnt from the capture
+ * (descriptors, active configuration, alternate settings, endpoint ->
+ * interface -> class).  Feed every record in order to dec_analyze().
+ */
+struct dec_ctx;
+
+/* What one endpoint is, from the configuration descriptor. */
+struct dec_ep {
+	int16_t		 intf;		/* interface number, -1 = unknown */
+	uint8_t		 alt;
+	uint8_t		 cls;		/* interface class, subclass, protocol */
+	uint8_t		 subcls;
+	uint8_t		 proto;
+	uint8_t		 attr;		/* bmAttributes: transfer type */
+	uint16_t	 mps;
+};
+
+#define DEC_MAX_CONFIGS	8
+#define DEC_MAX_INTFS	32
+
+/* A device as the capture shows it, keyed by (bus, devnum). */
+struct dec_dev {
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	uint8_t		 has_ddesc;
+	uint8_t		 ddesc[18];	/* device descriptor */
+	uint8_t		 config;	/* active bConfigurationValue, 0 = none */
+	uint8_t		 config_seen;	/* a SET_CONFIGURATION was seen */
+	uint8_t		*cfg[DEC_MAX_CONFIGS];	/* full config descriptors */
+	uint16_t	 cfg_len[DEC_MAX_CONFIGS];
+	uint8_t		 alt[DEC_MAX_INTFS];	/* current alt per interface */
+	struct dec_ep	 ep[32];	/* index (epnum & 15) | (IN ? 16 : 0) */
+	uint64_t	 since;		/* record that (re)created this state */
+	uint32_t	 generation;	/* bumps on every re-enumeration */
+};
+
+/* dec_info.flags */
+#define DI_PAIRED	0x01	/* completion found its submit */
+#define DI_ORPHAN	0x02	/* completion without a submit in the capture */
+#define DI_RESUBMIT	0x04	/* submit replaced a submit never completed */
+#define DI_SETUP	0x08	/* setup holds the control request */
+#define DI_CLASS	0x10	/* intf/cls name the owner of the endpoint */
+#define DI_HUB		0x20	/* the request goes to a hub */
+
+/* What the analysis says about one record. */
+struct dec_info {
+	uint32_t	 flags;		/* DI_* */
+	uint64_t	 pair_recno;	/* the submit of a completion, or 0 */
+	int64_t		 latency_ns;	/* completion ts - submit ts */
+	struct dec_setup setup;		/* the request (a completion's too) */
+	int16_t		 intf;		/* owning interface, -1 */
+	uint8_t		 cls;		/* its class (0xff vendor) */
+	uint8_t		 subcls;
+	uint8_t		 proto;
+	const struct dec_dev *dev;	/* NULL if nothing is known */
+};
+
+/*
+ * The class a control request goes to, for the _class decoders: the
+ * recipient's interface class, 0x09 for hubs, a product's pseudo class
+ * (DEC_CLS_*) for vendor requests it decodes, -1 when unknown.
+ */
+int		 dec_info_class(const struct dec_info *info);
+
+/* A fresh context; NULL when out of memory. */
+struct dec_ctx	*dec_ctx_new(void);
+void		 dec_ctx_free(struct dec_ctx *ctx);
+
+/*
+ * Pair r with its submit, learn from it, and describe it in *info.  Records
+ * must come in capture order.  Returns 0 or -UE_NOMEM.
+ */
+int		 dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
+		     struct dec_info *info);
+
+/* The device state of (bus, devnum), or NULL. */
+const struct dec_dev *dec_ctx_device(const struct dec_ctx *ctx,
+		     uint16_t busnum, uint8_t devnum);
+
+/* Submits still waiting for their completion: count, and up to max of
+ * their record numbers (lowest first) into recnos. */
+size_t		 dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos,
+		     size_t max);
+
+/* ------------------------------------------------------------------------
+ * Formatting (decode/dec-fmt.c, dec-record.c): text lines, -V trees, JSON
+ * and tshark-style fields, into a growable buffer.
+ */
+struct sbuf {
+	char		*s;
+	size_t		 len;
+	size_t		 cap;
+	int		 oom;		/* an append failed; contents cut */
+};
+
+/* Make room for n more bytes (and the NUL); sets oom on failure. */
+void		 sb_grow(struct sbuf *b, size_t n);
+void		 sb_free(struct sbuf *b);
+void		 sb_printf(struct sbuf *b, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
+void		 sb_i64(struct sbuf *b, int64_t v);
+/* v right-aligned in width columns */
+void		 sb_u64w(struct sbuf *b, uint64_t v, int width);
+void		 sb_hex(struct sbuf *b, uint64_t v, int digits);
+/* seconds.micros (or nanos) of a ns count: "12.000251" */
+void		 sb_secs(struct sbuf *b, int64_t ns, int decimals);
+/* JSON string literal, quoted and escaped */
+void		 sb_json_str(struct sbuf *b, const char *s, size_t n);
+
+/* The appenders below are inline: formatting is the hot path of read. */
+static inline int
+sb_reserve(struct sbuf *b, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		sb_grow(b, n);
+	return !b->oom;
+}
+
+static inline void
+sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	char	*d;
+	size_t	 i;
+
+	if (!sb_reserve(b, n))
+		return;
+	d = b->s + b->len;
+	if (n <= 16) {
+		/* short pieces: a loop beats a call to memcpy */
+		for (i = 0; i < n; i++)
+			d[i] = s[i];
+	} else
+		memcpy(d, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+static inline void
+sb_putc(struct sbuf *b, char c)
+{
+	if (!sb_reserve(b, 1))
+		return;
+	b->s[b->len++] = c;
+	b->s[b->len] = '\0';
+}
+
+static inline void
+sb_puts(struct sbuf *b, const char *s)
+{
+	sb_putn(b, s, strlen(s));
+}
+
+static inline void
+sb_u64(struct sbuf *b, uint64_t v)
+{
+	char	 tmp[20];
+	int	 i = 20;
+
+	do {
+		tmp[--i] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	sb_putn(b, tmp + i, (size_t)(20 - i));
+}
+
+/* How records are printed. */
+enum dec_time_mode {
+	DT_RELATIVE,		/* seconds since the first record */
+	DT_ABSOLUTE,		/* date and time of day (UTC) */
+	DT_DELTA,		/* seconds since the previous record */
+	DT_EPOCH,		/* seconds since 1970 */
+};
+
+struct dec_fmt {
+	enum dec_time_mode time_mode;
+	int64_t		 t0;		/* ts of the first record */
+	int64_t		 tprev;		/* ts of the previous record */
+	int		 have_t0;
+};
+
+/*
+ * The one-line form of a record: number, time, bus.dev.ep, direction,
+ * event, transfer type, status, length, summary.  Appends a newline.
+ */
+void		 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
+		     const struct dec_info *info, struct sbuf *b);
+
+/* The summary column alone (also used by the TUI). */
+void		 dec_fmt_summary(const struct urb_rec *r,
+		     const struct dec_info *info, struct sbuf *b);
+
+/*
+ * The whole decoded tree of a record (pseudo-header with Wireshark's field
+ * names, pairing, interface, setup, descriptors, class data, payload).
+ */
+void		 dec_record_tree(const struct urb_rec *r,
+		     const struct dec_info *info, struct dec_tree *t);
+
+/* -V: the tree as indented text, then the payload as hex and ASCII. */
+void		 dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
+		     const struct dec_info *info, const struct dec_tree *t,
+		     struct sbuf *b);
+/* -T json: one object per line. */
+void		 dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
+		     const struct dec_info *info, const struct dec_tree *t,
+		     struct sbuf *b);
+/* -T fields: the named fields, tab-separated, repeats joined by ','. */
+void		 dec_fmt_fields(const struct urb_rec *r,
+		     const struct dec_tree *t, const char *const *names,
+		     size_t nnames, struct sbuf *b);
+/* Hex and ASCII dump, 16 bytes a line, each line indented. */
+void		 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent,
+		     struct sbuf *b);
+
+/*
+ * A short summary of class data (bulk/interrupt payloads, class requests)
+ * for interface class cls: BOT CBW/CSW with SCSI commands, HID boot
+ * reports.  Returns 1 when it wrote something, 0 when it knows nothing.
+ */
+int		 dec_class_summary(uint8_t cls, uint8_t subcls, uint8_t proto,
+		     const struct urb_rec *r, struct sbuf *b);
+
+#endif /* DECODE_H */

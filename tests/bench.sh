@@ -1,0 +1,179 @@
+#!/bin/sh
+# tests/bench.sh - speed and memory of `urbscope read` against tshark and
+# the bare libpcap loop (run by `make bench`, after ./urbscope and the
+# tools in build/tools are built).
+#
+# Writes a mixed capture of BENCH_N records (default 1000000) with
+# build/tools/capgen into BENCH_DIR (default build/bench), then measures
+# wall time (best of 3; tshark once, it is slow) and maximum RSS of
+#	tshark -r F > /dev/null
+#	./urbscope read F > /dev/null
+#	build/tools/pcaploop F
+# and the maximum RSS of `urbscope read` on BENCH_N/10 and BENCH_N records
+# (streaming: memory must not grow with the input).  Goals come from
+# shared/spec/peers-and-users.md 3.4.  Prints PASS or MISS per goal and
+# exits 0 either way: a slow machine is a report, not a failure.  Exits 1
+# only when the benchmark cannot run at all.  BENCH_KEEP=1 keeps the
+# captures; CAPGEN, PCAPLOOP and URBSCOPE override the programs' paths.
+
+cd "$(dirname "$0")/.." || exit 1
+
+N=${BENCH_N:-1000000}
+DIR=${BENCH_DIR:-build/bench}
+CAPGEN=${CAPGEN:-build/tools/capgen}
+PCAPLOOP=${PCAPLOOP:-build/tools/pcaploop}
+URBSCOPE=${URBSCOPE:-./urbscope}
+SPEED_GOAL=20		# urbscope at least 20x faster than tshark
+LOOP_GOAL=3		# at most 3x the bare pcap_next_ex loop
+RSS_NOISE=2048		# KiB of allocator noise allowed between sizes
+
+for t in "$CAPGEN" "$PCAPLOOP"; do
+	if [ ! -x "$t" ]; then
+		echo "bench: $t is missing: run 'make tools'" >&2
+		exit 1
+	fi
+done
+mkdir -p "$DIR" || exit 1
+BIG=$DIR/mixed-$N.pcap
+SMALL=$DIR/mixed-$((N / 10)).pcap
+TIMES=$DIR/time.out
+
+if [ -x /usr/bin/time ]; then
+	HAVE_TIME=1
+else
+	HAVE_TIME=0
+	echo "bench: /usr/bin/time is missing (Debian package 'time'):" \
+	    "no RSS figures"
+fi
+
+# measure RUNS CMD...: runs CMD with stdout to /dev/null; sets SECS (best
+# wall time in seconds, from date(1) in ns) and RSS (largest max RSS in
+# KiB from /usr/bin/time, "-" if unknown), or returns 1 if a run failed.
+measure() {
+	runs=$1
+	shift
+	SECS=
+	RSS=-
+	i=0
+	while [ "$i" -lt "$runs" ]; do
+		i=$((i + 1))
+		t0=$(date +%s%N)
+		if [ "$HAVE_TIME" -eq 1 ]; then
+			/usr/bin/time -o "$TIMES" -f '%M' "$@" >/dev/null \
+			    2>"$DIR/stderr.out"
+			rc=$?
+			m=$(tail -n 1 "$TIMES")
+		else
+			"$@" >/dev/null 2>"$DIR/stderr.out"
+			rc=$?
+			m=-
+		fi
+		t1=$(date +%s%N)
+		if [ "$rc" -ne 0 ]; then
+			echo "  $* failed (exit $rc):"
+			sed 's/^/    /' "$DIR/stderr.out" | head -n 5
+			return 1
+		fi
+		s=$(awk -v a="$t0" -v b="$t1" \
+		    'BEGIN { printf "%.3f", (b - a) / 1e9 }')
+		if [ -z "$SECS" ] || awk -v a="$s" -v b="$SECS" \
+		    'BEGIN { exit !(a < b) }'; then
+			SECS=$s
+		fi
+		if [ "$m" != - ] && { [ "$RSS" = - ] || [ "$m" -gt "$RSS" ]; }
+		then
+			RSS=$m
+		fi
+	done
+	return 0
+}
+
+# row LABEL NOTE: one line of the results table from SECS and RSS.
+row() {
+	printf '  %-22s %8s s %10s KiB  (%s)\n' "$1" "$SECS" "$RSS" "$2"
+}
+
+# verdict OK: PASS or MISS.
+verdict() {
+	if [ "$1" -eq 1 ]; then echo PASS; else echo MISS; fi
+}
+
+echo "generating $N records (capgen mixed) into $BIG"
+if ! "$CAPGEN" mixed -n "$N" -F pcap -w "$BIG"; then
+	echo "bench: capgen failed" >&2
+	exit 1
+fi
+if ! "$CAPGEN" mixed -n $((N / 10)) -F pcap -w "$SMALL"; then
+	echo "bench: capgen failed" >&2
+	exit 1
+fi
+echo "capture: $(wc -c <"$BIG" | awk '{ printf "%.0f MB", $1 / 1e6 }')," \
+    "$N records"
+echo
+
+T_TSHARK=
+T_URB=
+T_LOOP=
+echo "speed (wall time, max RSS):"
+if command -v tshark >/dev/null 2>&1; then
+	if measure 1 tshark -r "$BIG"; then
+		T_TSHARK=$SECS
+		row "tshark -r F" "1 run"
+	fi
+else
+	echo "  tshark: not installed, skipped (Debian package 'tshark')"
+fi
+if [ -x "$URBSCOPE" ]; then
+	if measure 3 "$URBSCOPE" read "$BIG"; then
+		T_URB=$SECS
+		row "urbscope read F" "best of 3"
+	fi
+else
+	echo "  urbscope: $URBSCOPE not built, skipped"
+fi
+if measure 3 "$PCAPLOOP" "$BIG"; then
+	T_LOOP=$SECS
+	row "pcap_next_ex loop" "best of 3"
+fi
+echo
+
+if [ -n "$T_URB" ] && [ -n "$T_TSHARK" ]; then
+	awk -v u="$T_URB" -v t="$T_TSHARK" -v g="$SPEED_GOAL" 'BEGIN {
+		if (u <= 0) u = 0.001
+		r = t / u
+		printf "urbscope is %.1fx faster than tshark", r
+		printf " (goal >= %dx): %s\n", g, (r >= g ? "PASS" : "MISS")
+	}'
+fi
+if [ -n "$T_URB" ] && [ -n "$T_LOOP" ]; then
+	awk -v u="$T_URB" -v l="$T_LOOP" -v g="$LOOP_GOAL" 'BEGIN {
+		if (l <= 0) l = 0.001
+		r = u / l
+		printf "urbscope / pcap_next_ex loop = %.1fx", r
+		printf " (goal <= %dx): %s\n", g, (r <= g ? "PASS" : "MISS")
+	}'
+fi
+echo
+
+if [ -x "$URBSCOPE" ] && [ "$HAVE_TIME" -eq 1 ]; then
+	echo "streaming memory (urbscope read, max RSS):"
+	if measure 1 "$URBSCOPE" read "$SMALL"; then
+		R_SMALL=$RSS
+		printf '  %8d records %10s KiB\n' $((N / 10)) "$R_SMALL"
+		if measure 1 "$URBSCOPE" read "$BIG"; then
+			R_BIG=$RSS
+			printf '  %8d records %10s KiB\n' "$N" "$R_BIG"
+			ok=0
+			[ $((R_BIG - R_SMALL)) -le "$RSS_NOISE" ] && ok=1
+			echo "  growth $((R_BIG - R_SMALL)) KiB for 10x the" \
+			    "records (goal: none, noise <= $RSS_NOISE KiB):" \
+			    "$(verdict $ok)"
+		fi
+	fi
+fi
+
+if [ "${BENCH_KEEP:-0}" != 1 ]; then
+	rm -f "$BIG" "$SMALL"
+fi
+rm -f "$TIMES" "$DIR/stderr.out"
+exit 0

@@ -1,0 +1,1737 @@
+/*
+ * tests/tools/capgen.c - a deterministic generator of realistic usbmon
+ * traffic, for the samples, the golden tests and the benchmarks.
+ *
+ *	capgen SCENARIO [-n RECORDS] [-F pcap|pcapng|usbmon] [--big-endian]
+ *	    -w OUT
+ *
+ * Every record goes through the capture sinks (capture/capture.h), so the
+ * pcap, pcapng and usbmon text files all come from one model of the
+ * traffic.  The model imitates what Linux 6.1 puts into usbmon: the hub
+ * driver's port requests, the enumeration sequence of
+ * shared/spec/usb-core-and-ehci.md 8.5 (device 0 until and including
+ * SET_ADDRESS), usbhid, usb-storage's bulk-only transport and
+ * snd-usb-audio's isochronous URBs, with the URB ids, transfer flags and
+ * lengths those drivers use.  The reference is the real capture in
+ * shared/captures/linux61-qemu/usbmon-0u.txt.  The usbmon event rules
+ * (which event carries data, len_urb, flags) are spec/usbmon-and-pcap.md
+ * 2.2-2.4.
+ *
+ * Output is a pure function of the arguments: a fixed seed, and a virtual
+ * clock in whole microseconds (usbmon has no finer time, spec usbmon 2.2)
+ * that starts at GEN_EPOCH.
+ */
+
+#include <err.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "decode/decode.h"
+
+/* Virtual clock start, 2023-11-14 22:13:20 UTC, and its units, in ns. */
+#define GEN_EPOCH	(1700000000ULL * 1000000000ULL)
+#define US		1000ULL
+#define MS		(1000 * US)
+
+#define GEN_SEED	0x5eed0f00d15ea5e5ULL
+#define GEN_BUFSZ	(128 * 1024)	/* payloads: 64 KiB + slack */
+#define GEN_ISO_MAX	8		/* frames per ISO URB here */
+#define GEN_BLOCK	512		/* disk block size */
+
+/* Linux errno values as usbmon reports them (spec usbmon 6, K-MISC). */
+enum {
+	ST_ENOENT = -2,
+	ST_EXDEV = -18,
+	ST_ENODEV = -19,
+	ST_EPIPE = -32,
+	ST_ESHUTDOWN = -108,
+	ST_EREMOTEIO = -121,
+};
+
+/* urb->transfer_flags (spec usb-core 4.3, usbmon 2.2). */
+#define UF_SHORT_NOT_OK	0x0001
+#define UF_ISO_ASAP	0x0002
+#define UF_NO_DMA_MAP	0x0004		/* URB_NO_TRANSFER_DMA_MAP */
+#define UF_DIR_IN	0x0200
+
+/* bmRequestType: direction | type | recipient (USB 2.0 9.3.1). */
+#define RT_DEV_IN	0x80
+#define RT_DEV_OUT	0x00
+#define RT_INTF_IN	0x81
+#define RT_INTF_OUT	0x01
+#define RT_EP_OUT	0x02
+#define RT_HUB_IN	0xa0		/* class, device: the hub itself */
+#define RT_PORT_IN	0xa3		/* class, other: a hub port */
+#define RT_PORT_OUT	0x23
+#define RT_CLS_INTF_IN	0xa1
+#define RT_CLS_INTF_OUT	0x21
+#define RT_CLS_EP_IN	0xa2
+#define RT_CLS_EP_OUT	0x22
+
+/* Standard feature selector ENDPOINT_HALT (USB 2.0 table 9-6). */
+#define FEAT_EP_HALT	0
+
+/* Hub port features, status and change bits (USB 2.0 11.24.2). */
+#define PF_RESET	4		/* table 11-17 */
+#define PF_POWER	8
+#define PF_C_CONNECTION	16
+#define PF_C_ENABLE	17
+#define PF_C_RESET	20
+#define PS_CONNECTION	0x0001		/* table 11-21 */
+#define PS_ENABLE	0x0002
+#define PS_POWER	0x0100
+#define PS_HIGH_SPEED	0x0400
+#define PC_CONNECTION	0x0001		/* table 11-22 */
+#define PC_ENABLE	0x0002
+#define PC_RESET	0x0010
+
+/* Class requests: HID 1.11 7.2, BOT 1.0 3.2, UAC 1.0 5.2.1. */
+#define HID_SET_REPORT	0x09
+#define HID_SET_IDLE	0x0a
+#define HID_RT_OUTPUT	0x02		/* report type: wValue 15:8 */
+#define BOT_GET_MAX_LUN	0xfe
+#define UAC_SET_CUR	0x01
+#define UAC_GET_CUR	0x81
+#define UAC_SAMPLING_FREQ 0x01		/* endpoint control selector */
+
+/* Bulk-only transport wrappers (BOT 1.0 5.1, 5.2). */
+#define CBW_LEN		31
+#define CSW_LEN		13
+#define CBW_IN		0x80		/* bmCBWFlags: data-in */
+
+/* SCSI operation codes (SPC-4, SBC-3). */
+#define SCSI_TUR	0x00
+#define SCSI_REQ_SENSE	0x03
+#define SCSI_INQUIRY	0x12
+#define SCSI_MODE_SENSE6 0x1a
+#define SCSI_READ_CAP10	0x25
+#define SCSI_READ10	0x28
+#define SCSI_WRITE10	0x2a
+
+/* Linux's SCSI_SENSE_BUFFERSIZE: the REQUEST SENSE allocation length
+ * usb-storage uses for devices with sane sense (the real capture). */
+#define SENSE_ALLOC	96
+
+/* ------------------------------------------------------------------------
+ * Descriptors.  Root hubs are copied from the real capture (Linux 6.1
+ * under QEMU); devices use pid.codes test ids 1209:0001-0004.
+ */
+
+static const uint8_t ehci_rh_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x09, 0x00, 0x00, 64,
+	0x6b, 0x1d, 0x02, 0x00, 0x01, 0x06, 3, 2, 1, 1
+};
+static const uint8_t ehci_rh_cfg[] = {
+	9, USB_DT_CONFIG, 25, 0, 1, 1, 0, 0xe0, 0,
+	9, USB_DT_INTERFACE, 0, 0, 1, 0x09, 0, 0, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x03, 4, 0, 0x0c
+};
+/* The EHCI root hub answers with the whole 15-byte struct (real capture). */
+static const uint8_t ehci_rh_hubdesc[15] = {
+	9, USB_DT_HUB, 6, 0x0a, 0x00, 0x0a, 0, 0x00, 0xff
+};
+
+static const uint8_t uhci_rh_dev[18] = {
+	18, USB_DT_DEVICE, 0x10, 0x01, 0x09, 0x00, 0x00, 64,
+	0x6b, 0x1d, 0x01, 0x00, 0x01, 0x06, 3, 2, 1, 1
+};
+static const uint8_t uhci_rh_cfg[] = {
+	9, USB_DT_CONFIG, 25, 0, 1, 1, 0, 0xe0, 0,
+	9, USB_DT_INTERFACE, 0, 0, 1, 0x09, 0, 0, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x03, 2, 0, 0xff
+};
+static const uint8_t uhci_rh_hubdesc[9] = {
+	9, USB_DT_HUB, 2, 0x0a, 0x00, 0x01, 0, 0x00, 0xff
+};
+
+/* HID boot keyboard, high speed, interrupt IN 0x81 every 2^(7-1) uframes. */
+static const uint8_t kbd_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x00, 0x00, 0x00, 64,
+	0x09, 0x12, 0x01, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t kbd_cfg[] = {
+	9, USB_DT_CONFIG, 34, 0, 1, 1, 0, 0xa0, 50,
+	9, USB_DT_INTERFACE, 0, 0, 1, 0x03, 0x01, 0x01, 0,
+	9, USB_DT_HID, 0x11, 0x01, 0, 1, USB_DT_HID_REPORT, 63, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x03, 8, 0, 7
+};
+/* The boot keyboard report descriptor of HID 1.11 appendix E.6. */
+static const uint8_t kbd_report[63] = {
+	0x05, 0x01, 0x09, 0x06, 0xa1, 0x01, 0x75, 0x01, 0x95, 0x08,
+	0x05, 0x07, 0x19, 0xe0, 0x29, 0xe7, 0x15, 0x00, 0x25, 0x01,
+	0x81, 0x02, 0x95, 0x01, 0x75, 0x08, 0x81, 0x01, 0x95, 0x05,
+	0x75, 0x01, 0x05, 0x08, 0x19, 0x01, 0x29, 0x05, 0x91, 0x02,
+	0x95, 0x01, 0x75, 0x03, 0x91, 0x01, 0x95, 0x06, 0x75, 0x08,
+	0x15, 0x00, 0x25, 0x65, 0x05, 0x07, 0x19, 0x00, 0x29, 0x65,
+	0x81, 0x00, 0xc0
+};
+
+/* BOT disk, high speed: class 8/6/0x50, bulk IN 0x81, OUT 0x02, 512 B. */
+static const uint8_t disk_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x00, 0x00, 0x00, 64,
+	0x09, 0x12, 0x02, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t disk_cfg[] = {
+	9, USB_DT_CONFIG, 32, 0, 1, 1, 0, 0x80, 250,
+	9, USB_DT_INTERFACE, 0, 0, 2, 0x08, 0x06, 0x50, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x02, 0x00, 0x02, 0,
+	7, USB_DT_ENDPOINT, 0x02, 0x02, 0x00, 0x02, 0
+};
+
+/* The same disk as a full-speed flash drive: 64-byte bulk packets. */
+static const uint8_t flash_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x00, 0x00, 0x00, 64,
+	0x09, 0x12, 0x03, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t flash_cfg[] = {
+	9, USB_DT_CONFIG, 32, 0, 1, 1, 0, 0x80, 50,
+	9, USB_DT_INTERFACE, 0, 0, 2, 0x08, 0x06, 0x50, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x02, 64, 0, 0,
+	7, USB_DT_ENDPOINT, 0x02, 0x02, 64, 0, 0
+};
+
+/*
+ * USB Audio 1.0 device, high speed: a stereo 48 kHz 16-bit microphone
+ * (interface 1, ISO IN 0x81, asynchronous) and speaker (interface 2, ISO
+ * OUT 0x02, adaptive), each with a zero-bandwidth alt setting 0 and the
+ * streaming alt setting 1 (UAC 1.0 4.3-4.6, frmts 2.2.5).  bInterval 4:
+ * one packet every 2^3 microframes.
+ */
+static const uint8_t audio_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x00, 0x00, 0x00, 64,
+	0x09, 0x12, 0x04, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+#define AUDIO_MAXP	200		/* 48 kHz * 4 B per ms + margin */
+#define AUDIO_FRAME	192		/* bytes per ms, 48 kHz stereo */
+static const uint8_t audio_cfg[] = {
+	9, USB_DT_CONFIG, 174, 0, 3, 1, 0, 0x80, 50,
+	/* interface 0: AudioControl, header + 2 input + 2 output terms */
+	9, USB_DT_INTERFACE, 0, 0, 0, 0x01, 0x01, 0x00, 0,
+	10, USB_DT_CS_INTERFACE, 0x01, 0x00, 0x01, 52, 0, 2, 1, 2,
+	12, USB_DT_CS_INTERFACE, 0x02, 1, 0x01, 0x02, 0, 2, 0x03, 0x00, 0, 0,
+	9, USB_DT_CS_INTERFACE, 0x03, 2, 0x01, 0x01, 0, 1, 0,
+	12, USB_DT_CS_INTERFACE, 0x02, 3, 0x01, 0x01, 0, 2, 0x03, 0x00, 0, 0,
+	9, USB_DT_CS_INTERFACE, 0x03, 4, 0x01, 0x03, 0, 3, 0,
+	/* interface 1: capture stream */
+	9, USB_DT_INTERFACE, 1, 0, 0, 0x01, 0x02, 0x00, 0,
+	9, USB_DT_INTERFACE, 1, 1, 1, 0x01, 0x02, 0x00, 0,
+	7, USB_DT_CS_INTERFACE, 0x01, 2, 1, 0x01, 0x00,
+	11, USB_DT_CS_INTERFACE, 0x02, 1, 2, 2, 16, 1, 0x80, 0xbb, 0x00,
+	9, USB_DT_ENDPOINT, 0x81, 0x05, AUDIO_MAXP, 0, 4, 0, 0,
+	7, USB_DT_CS_ENDPOINT, 0x01, 0x01, 0, 0, 0,
+	/* interface 2: playback stream */
+	9, USB_DT_INTERFACE, 2, 0, 0, 0x01, 0x02, 0x00, 0,
+	9, USB_DT_INTERFACE, 2, 1, 1, 0x01, 0x02, 0x00, 0,
+	7, USB_DT_CS_INTERFACE, 0x01, 3, 1, 0x01, 0x00,
+	11, USB_DT_CS_INTERFACE, 0x02, 1, 2, 2, 16, 1, 0x80, 0xbb, 0x00,
+	9, USB_DT_ENDPOINT, 0x02, 0x09, AUDIO_MAXP, 0, 4, 0, 0,
+	7, USB_DT_CS_ENDPOINT, 0x01, 0x01, 0, 0, 0
+};
+
+struct gdesc {
+	const uint8_t	*dev;		/* device descriptor (18) */
+	const uint8_t	*cfg;		/* configuration hierarchy */
+	size_t		 cfglen;
+	const char	*str[4];	/* strings by index 1..3 */
+};
+
+static const struct gdesc ehci_rh = {
+	ehci_rh_dev, ehci_rh_cfg, sizeof ehci_rh_cfg,
+	{ NULL, "0000:00:03.0", "EHCI Host Controller",
+	  "Linux 6.1.0-57-amd64 ehci_hcd" }
+};
+static const struct gdesc uhci_rh = {
+	uhci_rh_dev, uhci_rh_cfg, sizeof uhci_rh_cfg,
+	{ NULL, "0000:00:04.0", "UHCI Host Controller",
+	  "Linux 6.1.0-57-amd64 uhci_hcd" }
+};
+static const struct gdesc kbd = {
+	kbd_dev, kbd_cfg, sizeof kbd_cfg,
+	{ NULL, "urbscope", "Synthetic Boot Keyboard", "KBD0001" }
+};
+static const struct gdesc disk = {
+	disk_dev, disk_cfg, sizeof disk_cfg,
+	{ NULL, "urbscope", "Synthetic USB Disk", "DSK000000000002" }
+};
+static const struct gdesc flash = {
+	flash_dev, flash_cfg, sizeof flash_cfg,
+	{ NULL, "urbscope", "Synthetic Flash Drive", "FLS000000000003" }
+};
+static const struct gdesc audio = {
+	audio_dev, audio_cfg, sizeof audio_cfg,
+	{ NULL, "urbscope", "Synthetic USB Audio", "AUD0004" }
+};
+
+/* ------------------------------------------------------------------------
+ * The generator: clock, random numbers, record output.
+ */
+
+struct gen {
+	struct cap_sink	*sink;
+	uint64_t	 now;		/* virtual clock, ns, whole us */
+	uint64_t	 nrec;		/* records written */
+	uint64_t	 limit;		/* stop after this many, or 0 */
+	int		 full;		/* limit reached */
+	uint64_t	 rng;		/* xorshift64* state */
+	uint32_t	 nid;		/* URB ids handed out */
+	uint8_t		*buf;		/* payloads, GEN_BUFSZ */
+
+	/*
+	 * Background activity (a keyboard typing while a disk works).  bg
+	 * emits exactly one record at g->now == bg_next and sets bg_next;
+	 * gen_emit runs it before any record stamped at or after bg_next,
+	 * so time never goes backwards.
+	 */
+	void		(*bg)(struct gen *, void *);
+	void		*bg_arg;
+	uint64_t	 bg_next;
+	int		 in_bg;
+};
+
+static uint64_t
+rnd(struct gen *g)
+{
+	g->rng ^= g->rng >> 12;
+	g->rng ^= g->rng << 25;
+	g->rng ^= g->rng >> 27;
+	return g->rng * 0x2545f4914f6cdd1dULL;
+}
+
+/* Uniform in [lo, hi]. */
+static uint64_t
+rnd_in(struct gen *g, uint64_t lo, uint64_t hi)
+{
+	return lo + (rnd(g) >> 11) % (hi - lo + 1);
+}
+
+/* Advance the clock by lo..hi microseconds. */
+static void
+gen_wait(struct gen *g, uint64_t lo_us, uint64_t hi_us)
+{
+	g->now += rnd_in(g, lo_us, hi_us) * US;
+}
+
+/*
+ * A new URB address.  Linux URBs are kmalloc-192 objects: 0xc0 apart in
+ * 4 KiB slab pages of a direct-mapped kernel address (real capture).  The
+ * page index is a permutation of the count, so ids never collide.
+ */
+static uint64_t
+gen_urbid(struct gen *g)
+{
+	uint32_t	n = g->nid++;
+
+	return 0xffff8e1402e00000ULL + (uint64_t)((n * 37) % 512) * 0x1000 +
+	    (uint64_t)((n * 11) % 21) * 0xc0;
+}
+
+static void
+gen_stamp(struct gen *g, struct urb_rec *r)
+{
+	r->ts_ns = (int64_t)g->now;
+	r->ts_sec = (int64_t)(g->now / (1000 * MS));
+	r->ts_usec = (int32_t)(g->now % (1000 * MS) / US);
+	r->recno = ++g->nrec;
+	if (cap_sink_write(g->sink, r) < 0)
+		errx(1, "%s", g->sink->err);
+	if (g->limit != 0 && g->nrec >= g->limit)
+		g->full = 1;
+}
+
+static void
+gen_emit(struct gen *g, struct urb_rec *r)
+{
+	uint64_t	now = g->now;
+
+	if (g->full)
+		return;
+	if (g->bg != NULL && !g->in_bg) {
+		while (g->bg_next <= now && !g->full) {
+			g->in_bg = 1;
+			g->now = g->bg_next;
+			g->bg(g, g->bg_arg);
+			g->in_bg = 0;
+		}
+		g->now = now;
+		if (g->full)
+			return;
+	}
+	gen_stamp(g, r);
+}
+
+/* ------------------------------------------------------------------------
+ * URBs and their usbmon events (spec usbmon 2.2-2.4, K-BIN mon_bin_event).
+ */
+
+struct gframe {
+	uint32_t	 off;		/* offset in the transfer buffer */
+	uint32_t	 len;		/* requested */
+	uint32_t	 actual;
+	int32_t		 status;
+};
+
+struct gurb {
+	uint64_t	 id;
+	uint16_t	 bus;
+	uint8_t		 dev;
+	uint8_t		 ep;		/* bit 7 = IN (the URB) */
+	uint8_t		 xfer;		/* XFER_* (usbmon) */
+	uint32_t	 flags;		/* transfer_flags */
+	int32_t		 interval;	/* INT/ISO, in (micro)frames */
+	int32_t		 start_frame;	/* ISO: as the HCD set it */
+	uint32_t	 len;		/* transfer_buffer_length */
+	uint8_t		 setup[8];	/* control only */
+	uint32_t	 nframes;	/* ISO */
+	struct gframe	 fr[GEN_ISO_MAX];
+};
+
+static void
+rec_init(struct urb_rec *r, const struct gurb *u, uint8_t type)
+{
+	memset(r, 0, sizeof *r);
+	r->id = u->id;
+	r->type = type;
+	r->xfer_type = u->xfer;
+	r->epnum = u->ep;
+	r->devnum = u->dev;
+	r->busnum = u->bus;
+	r->flag_setup = '-';
+	r->xfer_flags = u->flags;
+	if (u->xfer == XFER_INT || u->xfer == XFER_ISO)
+		r->interval = u->interval;
+	if (u->xfer == XFER_ISO) {
+		r->start_frame = u->start_frame;
+		r->iso_numdesc = (int32_t)u->nframes;
+	}
+}
+
+/* Bytes an ISO IN completion carries: up to the furthest non-empty frame. */
+static uint32_t
+iso_collated(const struct gurb *u)
+{
+	uint32_t	i, end = 0;
+
+	for (i = 0; i < u->nframes; i++) {
+		if (u->fr[i].actual == 0)
+			continue;
+		if (u->fr[i].off + u->fr[i].actual > end)
+			end = u->fr[i].off + u->fr[i].actual;
+	}
+	return end;
+}
+
+/*
+ * The S event.  data is what an OUT URB sends (u->len bytes); IN URBs
+ * carry nothing yet (flag '<').
+ */
+static void
+urb_submit(struct gen *g, struct gurb *u, const uint8_t *data)
+{
+	struct urb_rec	r;
+	struct urb_iso	iso[GEN_ISO_MAX];
+	uint32_t	i;
+
+	rec_init(&r, u, 'S');
+	r.status = URB_EINPROGRESS;
+	r.len_urb = u->len;
+	if (u->xfer == XFER_CTRL) {
+		r.flag_setup = 0;
+		memcpy(r.setup, u->setup, sizeof r.setup);
+	}
+	if (u->xfer == XFER_ISO) {
+		/*
+		 * usb_submit_urb() sets every frame's status to -EXDEV
+		 * before the HCD and usbmon see the URB (spec usb-core 4.5,
+		 * row 10); the length is the requested one.
+		 */
+		for (i = 0; i < u->nframes; i++) {
+			iso[i].status = ST_EXDEV;
+			iso[i].off = u->fr[i].off;
+			iso[i].len = u->fr[i].len;
+		}
+		r.iso = iso;
+		r.niso = r.ndesc = u->nframes;
+	}
+	if (u->ep & 0x80)
+		r.flag_data = '<';
+	else if (u->len != 0) {
+		r.data = data;
+		r.data_len = u->len;
+	}
+	r.len_cap = 16 * r.niso + r.data_len;
+	gen_emit(g, &r);
+}
+
+/*
+ * The C event: status and actual length; data is what an IN URB received
+ * (for ISO, the whole buffer, frames at their offsets).  OUT completions
+ * carry no data (flag '>').
+ */
+static void
+urb_give(struct gen *g, struct gurb *u, int32_t status, uint32_t actual,
+    const uint8_t *data)
+{
+	struct urb_rec	r;
+	struct urb_iso	iso[GEN_ISO_MAX];
+	uint32_t	i;
+
+	rec_init(&r, u, 'C');
+	r.status = status;
+	r.len_urb = actual;
+	if (u->xfer == XFER_ISO) {
+		r.len_urb = 0;
+		for (i = 0; i < u->nframes; i++) {
+			iso[i].status = u->fr[i].status;
+			iso[i].off = u->fr[i].off;
+			iso[i].len = u->fr[i].actual;
+			r.len_urb += u->fr[i].actual;
+			if (u->fr[i].status != 0)
+				r.iso_error_count++;
+		}
+		r.iso = iso;
+		r.niso = r.ndesc = u->nframes;
+	}
+	if (u->ep & 0x80) {
+		r.data = data;
+		r.data_len = u->xfer == XFER_ISO ? iso_collated(u) : actual;
+	} else
+		r.flag_data = '>';
+	r.len_cap = 16 * r.niso + r.data_len;
+	gen_emit(g, &r);
+}
+
+/* The E event: the HCD refused the URB (spec usbmon 2.4, K-BIN). */
+static void
+urb_error(struct gen *g, struct gurb *u, int32_t error)
+{
+	struct urb_rec	r;
+
+	rec_init(&r, u, 'E');
+	r.status = error;
+	r.flag_data = 'E';
+	r.xfer_flags = 0;		/* mon_bin_error leaves them 0 */
+	r.interval = 0;
+	r.start_frame = 0;
+	r.iso_numdesc = 0;
+	gen_emit(g, &r);
+}
+
+/* ------------------------------------------------------------------------
+ * Devices and control transfers.
+ */
+
+struct gdev {
+	uint16_t	 bus;
+	uint8_t		 devnum;
+	uint8_t		 fs;		/* full speed: slower */
+	uint64_t	 ctl_id;	/* the URB usb_control_msg() gets */
+	const struct gdesc *desc;
+};
+
+struct greq {
+	uint8_t		 bm;
+	uint8_t		 req;
+	uint16_t	 val;
+	uint16_t	 idx;
+	uint16_t	 len;
+};
+
+/* Time a transfer of n bytes takes on the bus, in us. */
+static void
+gen_xfer_time(struct gen *g, const struct gdev *d, uint32_t n)
+{
+	if (d->fs) {
+		/* 1 ms frames, about 1 MB/s of bulk (USB 2.0 5.8.4) */
+		g->now += (uint64_t)n * US + rnd_in(g, 900, 2400) * US;
+	} else {
+		/* about 40 MB/s of useful bulk bandwidth at high speed */
+		g->now += (uint64_t)n * US / 40 + rnd_in(g, 120, 380) * US;
+	}
+}
+
+/*
+ * One control transfer on d's endpoint 0 with URB id, transfer flags
+ * xflags: S with the SETUP packet (and for OUT the data, wLength bytes),
+ * C with status and for IN the answer (data, dlen bytes, cut to
+ * wLength).  A control IN with wLength 0 is an OUT URB (usb_submit_urb).
+ */
+static void
+ctrl_id(struct gen *g, const struct gdev *d, uint64_t id, uint32_t xflags,
+    const struct greq *q, const uint8_t *data, uint32_t dlen, int32_t status)
+{
+	struct gurb	u;
+	int		in = (q->bm & 0x80) && q->len != 0;
+	uint32_t	actual;
+
+	memset(&u, 0, sizeof u);
+	u.id = id;
+	u.bus = d->bus;
+	u.dev = d->devnum;
+	u.ep = in ? 0x80 : 0x00;
+	u.xfer = XFER_CTRL;
+	u.flags = xflags | (in ? UF_DIR_IN : 0);
+	u.len = q->len;
+	u.setup[0] = q->bm;
+	u.setup[1] = q->req;
+	put_le16(u.setup + 2, q->val);
+	put_le16(u.setup + 4, q->idx);
+	put_le16(u.setup + 6, q->len);
+
+	urb_submit(g, &u, in ? NULL : data);
+	if (in)
+		actual = status == 0 ? (dlen < q->len ? dlen : q->len) : 0;
+	else
+		actual = status == 0 ? q->len : 0;
+	gen_xfer_time(g, d, actual);
+	urb_give(g, &u, status, actual, in ? data : NULL);
+	gen_wait(g, 100, 600);
+}
+
+/* A usb_control_msg(): the device's current control URB, no flags. */
+static void
+ctrl(struct gen *g, const struct gdev *d, const struct greq *q,
+    const uint8_t *data, uint32_t dlen)
+{
+	ctrl_id(g, d, d->ctl_id, 0, q, data, dlen, 0);
+}
+
+/* A string descriptor (USB 2.0 9.6.7) of ASCII s; returns its length. */
+static uint32_t
+str_desc(const char *s, uint8_t *out)
+{
+	uint32_t	n = 2;
+
+	for (; *s != '\0' && n + 2 <= 254; s++) {
+		out[n++] = (uint8_t)*s;
+		out[n++] = 0;
+	}
+	out[0] = (uint8_t)n;
+	out[1] = USB_DT_STRING;
+	return n;
+}
+
+/* GET_DESCRIPTOR(STRING, i, 0x0409, 255), as usb_string() asks. */
+static void
+get_string(struct gen *g, const struct gdev *d, uint8_t i)
+{
+	static const uint8_t langids[4] = { 4, USB_DT_STRING, 0x09, 0x04 };
+	uint8_t		 s[256];
+	uint32_t	 n;
+
+	if (i == 0) {
+		ctrl(g, d, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+		    USB_DT_STRING << 8, 0, 255 }, langids, sizeof langids);
+		return;
+	}
+	n = str_desc(d->desc->str[i], s);
+	ctrl(g, d, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_STRING << 8 | i, 0x0409, 255 }, s, n);
+}
+
+/*
+ * What usb_new_device() reads once the device has its address (spec
+ * usb-core 8.5 steps 5-9): device descriptor, for a full-speed device
+ * with a high-speed controller on the system the device qualifier
+ * (check_highspeed(), usb_get_descriptor's three tries, each STALLed),
+ * the configuration in two reads, the strings, SET_CONFIGURATION 1.
+ */
+static void
+dev_describe(struct gen *g, struct gdev *d)
+{
+	const struct gdesc *dd = d->desc;
+	int		 i;
+
+	ctrl(g, d, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 18 }, dd->dev, 18);
+	if (d->fs) {
+		for (i = 0; i < 3; i++) {
+			ctrl_id(g, d, d->ctl_id, 0, &(struct greq){ RT_DEV_IN,
+			    USB_REQ_GET_DESCRIPTOR,
+			    USB_DT_DEVICE_QUALIFIER << 8, 0, 10 }, NULL, 0,
+			    ST_EPIPE);
+		}
+	}
+	ctrl(g, d, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_CONFIG << 8, 0, 9 }, dd->cfg, 9);
+	ctrl(g, d, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_CONFIG << 8, 0, (uint16_t)dd->cfglen }, dd->cfg,
+	    (uint32_t)dd->cfglen);
+	get_string(g, d, 0);
+	get_string(g, d, dd->dev[15]);		/* iProduct */
+	get_string(g, d, dd->dev[14]);		/* iManufacturer */
+	get_string(g, d, dd->dev[16]);		/* iSerialNumber */
+	gen_wait(g, 1000, 2500);
+	ctrl(g, d, &(struct greq){ RT_DEV_OUT, USB_REQ_SET_CONFIGURATION,
+	    1, 0, 0 }, NULL, 0);
+}
+
+/* ------------------------------------------------------------------------
+ * Root hubs and the hub driver (USB 2.0 chapter 11, Linux hub.c).
+ */
+
+struct ghub {
+	struct gdev	 rh;		/* the root hub, device 1 */
+	struct gurb	 irq;		/* hub->urb, status change */
+	uint64_t	 wq_id;		/* hub_wq's control URB */
+	int		 nports;
+	int		 fs;		/* UHCI: full-speed devices */
+	uint16_t	 speed;		/* PS_HIGH_SPEED on EHCI ports */
+	uint8_t		 last_addr;	/* last devnum given */
+	const uint8_t	*hubdesc;
+	uint16_t	 hubdesc_len;
+};
+
+static void
+port_status(struct gen *g, struct ghub *h, int port, uint16_t st,
+    uint16_t ch)
+{
+	uint8_t		b[4];
+
+	put_le16(b, st);
+	put_le16(b + 2, ch);
+	ctrl_id(g, &h->rh, h->wq_id, 0, &(struct greq){ RT_PORT_IN,
+	    USB_REQ_GET_STATUS, 0, (uint16_t)port, 4 }, b, 4, 0);
+}
+
+static void
+port_feature(struct gen *g, struct ghub *h, uint8_t req, uint16_t feat,
+    int port)
+{
+	ctrl_id(g, &h->rh, h->wq_id, 0, &(struct greq){ RT_PORT_OUT, req,
+	    feat, (uint16_t)port, 0 }, NULL, 0, 0);
+}
+
+/*
+ * The status-change URB completes with the port bitmap (bit n = port n,
+ * USB 2.0 11.12.4) and hub_irq() resubmits it.
+ */
+static void
+hub_irq(struct gen *g, struct ghub *h, int port)
+{
+	uint8_t		map = (uint8_t)(1 << port);
+
+	urb_give(g, &h->irq, 0, 1, &map);
+	gen_wait(g, 40, 120);
+	urb_submit(g, &h->irq, NULL);
+	gen_wait(g, 300, 900);
+}
+
+/*
+ * Root hub bring-up as in the real capture: usb_new_device() on the root
+ * hub (no SET_ADDRESS), hub_configure() and hub_activate(): hub
+ * descriptor, status, power on every port, read every port, then submit
+ * the status-change URB.
+ */
+static void
+hub_start(struct gen *g, struct ghub *h, uint16_t bus, int ehci)
+{
+	static const uint8_t dev_status[2] = { 0x01, 0x00 }; /* self powered */
+	static const uint8_t hub_status[4];
+	int		 p;
+
+	memset(h, 0, sizeof *h);
+	h->rh.bus = bus;
+	h->rh.devnum = 1;
+	h->fs = !ehci;		/* the root hub itself is virtual: fast */
+	h->rh.desc = ehci ? &ehci_rh : &uhci_rh;
+	h->rh.ctl_id = 0xffff8e141fced600ULL - (uint64_t)(bus - 1) * 0x3c0;
+	h->nports = ehci ? 6 : 2;
+	h->speed = ehci ? PS_HIGH_SPEED : 0;
+	h->last_addr = 1;
+	h->hubdesc = ehci ? ehci_rh_hubdesc : uhci_rh_hubdesc;
+	h->hubdesc_len = ehci ? sizeof ehci_rh_hubdesc :
+	    sizeof uhci_rh_hubdesc;
+
+	dev_describe(g, &h->rh);
+	ctrl(g, &h->rh, &(struct greq){ RT_HUB_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_HUB << 8, 0, 15 }, h->hubdesc, h->hubdesc_len);
+	ctrl(g, &h->rh, &(struct greq){ RT_DEV_IN, USB_REQ_GET_STATUS, 0, 0,
+	    2 }, dev_status, 2);
+	ctrl(g, &h->rh, &(struct greq){ RT_HUB_IN, USB_REQ_GET_STATUS, 0, 0,
+	    4 }, hub_status, 4);
+
+	h->wq_id = gen_urbid(g);
+	for (p = 1; p <= h->nports; p++)
+		port_feature(g, h, USB_REQ_SET_FEATURE, PF_POWER, p);
+	gen_wait(g, 20000, 22000);	/* bPwrOn2PwrGood and hub's delay */
+	h->wq_id = gen_urbid(g);
+	for (p = 1; p <= h->nports; p++)
+		port_status(g, h, p, PS_POWER, 0);
+
+	memset(&h->irq, 0, sizeof h->irq);
+	h->irq.id = h->rh.ctl_id;	/* the freed control URB, reused */
+	h->irq.bus = bus;
+	h->irq.dev = 1;
+	h->irq.ep = 0x81;
+	h->irq.xfer = XFER_INT;
+	h->irq.flags = UF_DIR_IN;
+	/* root hub bInterval: EHCI 2^(12-1) uframes, UHCI 255 -> 128 ms */
+	h->irq.interval = ehci ? 2048 : 128;
+	h->irq.len = ehci ? 4 : 2;	/* wMaxPacketSize */
+	gen_wait(g, 80000, 120000);
+	urb_submit(g, &h->irq, NULL);
+	h->rh.ctl_id = gen_urbid(g);
+}
+
+/* One port reset: SET_FEATURE(PORT_RESET), wait, status, clear. */
+static void
+port_reset(struct gen *g, struct ghub *h, int port)
+{
+	uint16_t	st = PS_CONNECTION | PS_POWER | h->speed;
+
+	port_feature(g, h, USB_REQ_SET_FEATURE, PF_RESET, port);
+	gen_wait(g, 55000, 68000);	/* root port reset 50 ms (8.5) */
+	port_status(g, h, port, st | PS_ENABLE, PC_RESET);
+	port_feature(g, h, USB_REQ_CLEAR_FEATURE, PF_C_RESET, port);
+}
+
+/*
+ * A device is plugged into port: the hub's connect handling, debounce,
+ * reset, the "new scheme" GET_DESCRIPTOR(DEVICE, 64) to device 0, the
+ * second reset, SET_ADDRESS (still labelled device 0), then
+ * dev_describe() (spec usb-core 8.5).  Fills d.
+ */
+static void
+hub_connect(struct gen *g, struct ghub *h, int port, const struct gdesc *dd,
+    struct gdev *d)
+{
+	struct gdev	 d0;
+	uint16_t	 st = PS_CONNECTION | PS_POWER | h->speed;
+	int		 i;
+
+	hub_irq(g, h, port);
+	port_status(g, h, port, st, PC_CONNECTION);
+	port_feature(g, h, USB_REQ_CLEAR_FEATURE, PF_C_CONNECTION, port);
+	port_status(g, h, port, st, 0);
+	/* hub_port_debounce: every 25 ms until stable for 100 ms */
+	for (i = 0; i < 4; i++) {
+		gen_wait(g, 25000, 37000);
+		port_status(g, h, port, st, 0);
+	}
+	port_reset(g, h, port);
+	gen_wait(g, 50000, 62000);
+
+	memset(&d0, 0, sizeof d0);
+	d0.bus = h->rh.bus;
+	d0.devnum = 0;
+	d0.fs = (uint8_t)h->fs;
+	d0.ctl_id = h->wq_id;
+	d0.desc = dd;
+	ctrl(g, &d0, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 64 }, dd->dev, 18);
+	port_reset(g, h, port);
+	gen_wait(g, 50000, 60000);
+	h->last_addr = h->last_addr >= 127 ? 2 : h->last_addr + 1;
+	ctrl(g, &d0, &(struct greq){ RT_DEV_OUT, USB_REQ_SET_ADDRESS,
+	    h->last_addr, 0, 0 }, NULL, 0);
+	gen_wait(g, 10000, 28000);	/* SET_ADDRESS recovery */
+
+	memset(d, 0, sizeof *d);
+	d->bus = h->rh.bus;
+	d->devnum = h->last_addr;
+	d->fs = (uint8_t)h->fs;
+	d->ctl_id = gen_urbid(g);
+	d->desc = dd;
+	dev_describe(g, d);
+}
+
+/* The device is pulled: status change, port status, clear the changes. */
+static void
+hub_disconnect(struct gen *g, struct ghub *h, int port)
+{
+	hub_irq(g, h, port);
+	port_status(g, h, port, PS_POWER, PC_CONNECTION | PC_ENABLE);
+	port_feature(g, h, USB_REQ_CLEAR_FEATURE, PF_C_CONNECTION, port);
+	port_feature(g, h, USB_REQ_CLEAR_FEATURE, PF_C_ENABLE, port);
+}
+
+/* ------------------------------------------------------------------------
+ * HID boot keyboard (usbhid).
+ */
+
+struct gkbd {
+	struct gdev	 d;
+	struct gurb	 in;		/* usbhid->urbin, ep 0x81 */
+	uint64_t	 ctrl_id;	/* usbhid->urbctrl */
+	uint8_t		 leds;
+	/* background typing */
+	const char	*text;
+	size_t		 pos;
+	int		 state;
+};
+
+/* HID usage IDs of the characters typed (HID usage tables 1.12, 10). */
+static const struct {
+	char		 c;
+	uint8_t		 usage;
+} kbd_keys[] = {
+	{ ' ', 0x2c }, { '\n', 0x28 }, { '.', 0x37 }, { '0', 0x27 },
+	{ '\0', 0 }
+};
+
+/* HID usage ID of an ASCII character, 0 if none. */
+static uint8_t
+kbd_usage(char c)
+{
+	size_t	i;
+
+	if (c >= 'a' && c <= 'z')
+		return (uint8_t)(0x04 + (c - 'a'));
+	if (c >= '1' && c <= '9')
+		return (uint8_t)(0x1e + (c - '1'));
+	for (i = 0; kbd_keys[i].c != '\0'; i++) {
+		if (kbd_keys[i].c == c)
+			return kbd_keys[i].usage;
+	}
+	return 0;
+}
+
+/* usbhid's output report path: SET_REPORT(Output) on its control URB. */
+static void
+kbd_leds(struct gen *g, struct gkbd *k, uint8_t leds)
+{
+	k->leds = leds;
+	ctrl_id(g, &k->d, k->ctrl_id, UF_NO_DMA_MAP, &(struct greq){
+	    RT_CLS_INTF_OUT, HID_SET_REPORT, HID_RT_OUTPUT << 8, 0, 1 },
+	    &k->leds, 1, 0);
+}
+
+/*
+ * usbhid_probe/hid_connect after SET_CONFIGURATION (real capture): the
+ * serial number again (hid->uniq), SET_IDLE(0), the report descriptor,
+ * the LEDs off, then the interrupt URB is submitted.
+ */
+static void
+kbd_start(struct gen *g, struct gkbd *k)
+{
+	struct gdev	*d = &k->d;
+
+	get_string(g, d, d->desc->dev[16]);
+	ctrl(g, d, &(struct greq){ RT_CLS_INTF_OUT, HID_SET_IDLE, 0, 0, 0 },
+	    NULL, 0);
+	ctrl(g, d, &(struct greq){ RT_INTF_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_HID_REPORT << 8, 0, sizeof kbd_report }, kbd_report,
+	    sizeof kbd_report);
+
+	memset(&k->in, 0, sizeof k->in);
+	k->in.id = d->ctl_id;		/* the freed control URB, reused */
+	k->in.bus = d->bus;
+	k->in.dev = d->devnum;
+	k->in.ep = 0x81;
+	k->in.xfer = XFER_INT;
+	k->in.flags = UF_NO_DMA_MAP | UF_DIR_IN;
+	k->in.interval = 1 << (kbd_cfg[33] - 1);	/* 2^(bInterval-1) */
+	k->in.len = 8;
+	d->ctl_id = gen_urbid(g);
+	k->ctrl_id = gen_urbid(g);
+
+	kbd_leds(g, k, 0);
+	urb_submit(g, &k->in, NULL);
+}
+
+/* One boot report: modifiers, reserved, up to six keys. */
+static void
+kbd_report_give(struct gen *g, struct gkbd *k, uint8_t mod, uint8_t key)
+{
+	uint8_t		rep[8] = { mod, 0, key, 0, 0, 0, 0, 0 };
+
+	urb_give(g, &k->in, 0, sizeof rep, rep);
+}
+
+/* Press and release one key, the URB resubmitted after each report. */
+static void
+kbd_type_key(struct gen *g, struct gkbd *k, uint8_t usage)
+{
+	kbd_report_give(g, k, 0, usage);
+	gen_wait(g, 200, 600);
+	urb_submit(g, &k->in, NULL);
+	gen_wait(g, 70000, 120000);
+	kbd_report_give(g, k, 0, 0);
+	gen_wait(g, 200, 600);
+	urb_submit(g, &k->in, NULL);
+	gen_wait(g, 150000, 320000);
+}
+
+/* Background typing: one record per call (see struct gen). */
+static void
+kbd_bg(struct gen *g, void *arg)
+{
+	struct gkbd	*k = arg;
+	uint8_t		 usage;
+
+	switch (k->state) {
+	case 0:
+		usage = kbd_usage(k->text[k->pos]);
+		if (k->text[++k->pos] == '\0')
+			k->pos = 0;
+		kbd_report_give(g, k, 0, usage);
+		g->bg_next = g->now + rnd_in(g, 150, 600) * US;
+		break;
+	case 1:
+	case 3:
+		urb_submit(g, &k->in, NULL);
+		if (k->state == 1)
+			g->bg_next = g->now + rnd_in(g, 60000, 110000) * US;
+		else
+			g->bg_next = g->now + rnd_in(g, 40000, 250000) * US;
+		break;
+	case 2:
+		kbd_report_give(g, k, 0, 0);
+		g->bg_next = g->now + rnd_in(g, 150, 600) * US;
+		break;
+	}
+	k->state = (k->state + 1) % 4;
+}
+
+/* ------------------------------------------------------------------------
+ * Bulk-only mass storage (usb-storage, BOT 1.0) with a small SCSI disk.
+ */
+
+#define DISK_BLOCKS	2097152U	/* 1 GiB of 512-byte blocks */
+
+struct gbot {
+	struct gdev	 d;
+	uint64_t	 cur_id;	/* us->current_urb: CBW, CSW, ctrl */
+	uint64_t	 sg_id[3];	/* usb_sg_init()'s URBs, recycled */
+	unsigned	 sg_next;
+	uint32_t	 tag;
+	uint8_t		 ep_in;
+	uint8_t		 ep_out;
+	uint8_t		 cbw[CBW_LEN];
+	uint8_t		 csw[CSW_LEN];
+};
+
+static void
+bot_init(struct gen *g, struct gbot *b)
+{
+	unsigned	i;
+
+	b->cur_id = gen_urbid(g);
+	for (i = 0; i < 3; i++)
+		b->sg_id[i] = gen_urbid(g);
+	b->tag = 0;
+	b->ep_in = 0x81;
+	b->ep_out = 0x02;
+}
+
+static void
+bot_bulk(struct gbot *b, struct gurb *u, uint64_t id, uint8_t ep,
+    uint32_t len, uint32_t flags)
+{
+	memset(u, 0, sizeof *u);
+	u->id = id;
+	u->bus = b->d.bus;
+	u->dev = b->d.devnum;
+	u->ep = ep;
+	u->xfer = XFER_BULK;
+	u->len = len;
+	u->flags = flags | ((ep & 0x80) ? UF_DIR_IN : 0);
+}
+
+/* usb_stor_clear_halt(): CLEAR_FEATURE(ENDPOINT_HALT) on current_urb. */
+static void
+bot_clear_halt(struct gen *g, struct gbot *b, uint8_t ep)
+{
+	ctrl_id(g, &b->d, b->cur_id, 0, &(struct greq){ RT_EP_OUT,
+	    USB_REQ_CLEAR_FEATURE, FEAT_EP_HALT, ep, 0 }, NULL, 0, 0);
+}
+
+/* What one command does on the bus. */
+struct gcmd {
+	const uint8_t	*cdb;
+	uint8_t		 cdblen;
+	uint8_t		 in;		/* data stage direction */
+	uint32_t	 xfer;		/* dCBWDataTransferLength */
+	const uint8_t	*data;		/* IN: answer, OUT: sent */
+	uint32_t	 dlen;		/* bytes moved (<= xfer) */
+	uint8_t		 status;	/* bCSWStatus */
+	int		 stall;		/* data stage STALLs */
+	int		 unplug;	/* gone in the data stage */
+	struct ghub	*hub;		/* for unplug */
+	int		 port;
+};
+
+/*
+ * One SCSI command over BOT (usb_stor_Bulk_transport): CBW on bulk OUT
+ * through current_urb (iobuf, so URB_NO_TRANSFER_DMA_MAP), data through a
+ * scatter-gather URB (URB_SHORT_NOT_OK on IN: a short read completes with
+ * -EREMOTEIO), CSW on bulk IN.  A data-stage STALL is followed by
+ * CLEAR_FEATURE(ENDPOINT_HALT) before the CSW (BOT 6.7.2).
+ */
+static void
+bot_cmd(struct gen *g, struct gbot *b, const struct gcmd *c)
+{
+	struct gurb	u;
+	int32_t		st;
+	uint32_t	flags;
+
+	memset(b->cbw, 0, sizeof b->cbw);
+	memcpy(b->cbw, "USBC", 4);
+	put_le32(b->cbw + 4, ++b->tag);
+	put_le32(b->cbw + 8, c->xfer);
+	b->cbw[12] = c->in && c->xfer != 0 ? CBW_IN : 0;
+	b->cbw[13] = 0;				/* LUN */
+	b->cbw[14] = c->cdblen;
+	memcpy(b->cbw + 15, c->cdb, c->cdblen);
+
+	bot_bulk(b, &u, b->cur_id, b->ep_out, CBW_LEN, UF_NO_DMA_MAP);
+	urb_submit(g, &u, b->cbw);
+	gen_xfer_time(g, &b->d, CBW_LEN);
+	urb_give(g, &u, 0, CBW_LEN, NULL);
+	gen_wait(g, 20, 120);
+
+	if (c->xfer != 0) {
+		flags = c->in ? UF_SHORT_NOT_OK : 0;
+		bot_bulk(b, &u, b->sg_id[b->sg_next++ % 3],
+		    c->in ? b->ep_in : b->ep_out, c->xfer, flags);
+		urb_submit(g, &u, c->in ? NULL : c->data);
+		if (c->unplug) {
+			gen_wait(g, 400000, 900000);
+			hub_disconnect(g, c->hub, c->port);
+			/* usb_disable_device() flushes the endpoints */
+			urb_give(g, &u, ST_ESHUTDOWN, 0, NULL);
+			gen_wait(g, 50, 200);
+			/* the transport's last try: the CSW read */
+			bot_bulk(b, &u, b->cur_id, b->ep_in, CSW_LEN,
+			    UF_NO_DMA_MAP);
+			urb_submit(g, &u, NULL);
+			gen_wait(g, 5, 30);
+			urb_error(g, &u, ST_ENODEV);
+			return;
+		}
+		gen_xfer_time(g, &b->d, c->dlen);
+		if (c->stall)
+			st = ST_EPIPE;
+		else if (c->in && c->dlen < c->xfer)
+			st = ST_EREMOTEIO;
+		else
+			st = 0;
+		urb_give(g, &u, st, c->dlen, c->in ? c->data : NULL);
+		gen_wait(g, 20, 120);
+		if (c->stall)
+			bot_clear_halt(g, b, b->ep_in);
+	}
+
+	memcpy(b->csw, "USBS", 4);
+	put_le32(b->csw + 4, b->tag);
+	put_le32(b->csw + 8, c->xfer - c->dlen);	/* dCSWDataResidue */
+	b->csw[12] = c->status;
+	bot_bulk(b, &u, b->cur_id, b->ep_in, CSW_LEN, UF_NO_DMA_MAP);
+	urb_submit(g, &u, NULL);
+	gen_xfer_time(g, &b->d, CSW_LEN);
+	urb_give(g, &u, 0, CSW_LEN, b->csw);
+	gen_wait(g, 30, 400);
+}
+
+/*
+ * Recognisable block contents: a text line naming the operation and the
+ * block, then a byte pattern that depends on the block number.
+ */
+static void
+disk_fill(uint8_t *p, uint32_t lba, uint32_t n, int written)
+{
+	static const char	hex[] = "0123456789abcdef";
+	uint32_t		i, j, v;
+	uint8_t			*q;
+
+	for (i = 0; i < n; i++) {
+		q = p + (size_t)i * GEN_BLOCK;
+		v = lba + i;
+		memcpy(q, written ? "urbscope WRITE lba 0x" :
+		    "urbscope READ  lba 0x", 21);
+		for (j = 0; j < 8; j++)
+			q[21 + j] = (uint8_t)hex[(v >> (28 - 4 * j)) & 0xf];
+		q[29] = '\n';
+		for (j = 30; j < GEN_BLOCK; j++)
+			q[j] = (uint8_t)(v + j);
+	}
+}
+
+static void
+cdb_rw10(uint8_t *cdb, uint8_t op, uint32_t lba, uint16_t n)
+{
+	memset(cdb, 0, 10);
+	cdb[0] = op;
+	cdb[2] = (uint8_t)(lba >> 24);
+	cdb[3] = (uint8_t)(lba >> 16);
+	cdb[4] = (uint8_t)(lba >> 8);
+	cdb[5] = (uint8_t)lba;
+	cdb[7] = (uint8_t)(n >> 8);
+	cdb[8] = (uint8_t)n;
+}
+
+/*
+ * READ(10) or WRITE(10) of n blocks at lba.  With stall, the first try of
+ * a READ STALLs and is retried after the auto-sense, as the SCSI layer
+ * does for ABORTED COMMAND.
+ */
+static void
+disk_rw(struct gen *g, struct gbot *b, int write, uint32_t lba, uint16_t n,
+    int stall)
+{
+	/* fixed-format sense: ABORTED COMMAND, ASC 0x4b DATA PHASE ERROR */
+	static const uint8_t sense[18] = { 0x70, 0, 0x0b, 0, 0, 0, 0, 10,
+	    0, 0, 0, 0, 0x4b, 0x00 };
+	static const uint8_t rs_cdb[6] = { SCSI_REQ_SENSE, 0, 0, 0,
+	    SENSE_ALLOC, 0 };
+	uint8_t		 cdb[10];
+	uint32_t	 len = (uint32_t)n * GEN_BLOCK;
+
+	cdb_rw10(cdb, write ? SCSI_WRITE10 : SCSI_READ10, lba, n);
+	disk_fill(g->buf, lba, n, write);
+	if (stall && !write) {
+		/* two packets arrive, then the STALL; the CSW says failed */
+		bot_cmd(g, b, &(struct gcmd){ .cdb = cdb, .cdblen = 10,
+		    .in = 1, .xfer = len, .data = g->buf,
+		    .dlen = len > 1024 ? 1024 : 0, .status = 1, .stall = 1 });
+		bot_cmd(g, b, &(struct gcmd){ .cdb = rs_cdb, .cdblen = 6,
+		    .in = 1, .xfer = SENSE_ALLOC, .data = sense,
+		    .dlen = sizeof sense });
+	}
+	bot_cmd(g, b, &(struct gcmd){ .cdb = cdb, .cdblen = 10, .in = !write,
+	    .xfer = len, .data = g->buf, .dlen = len });
+}
+
+/*
+ * usb-storage probe and the SCSI scan of sd (real capture): GET_MAX_LUN,
+ * INQUIRY, TEST UNIT READY failing once with UNIT ATTENTION and its
+ * auto-sense, TEST UNIT READY, READ CAPACITY(10), MODE SENSE(6) of all
+ * pages, then the partition table read.
+ */
+static void
+disk_start(struct gen *g, struct gbot *b, uint32_t blocks)
+{
+	static const uint8_t maxlun[1] = { 0 };
+	static const uint8_t inq_cdb[6] = { SCSI_INQUIRY, 0, 0, 0, 36, 0 };
+	static const uint8_t tur_cdb[6] = { SCSI_TUR, 0, 0, 0, 0, 0 };
+	static const uint8_t rs_cdb[6] = { SCSI_REQ_SENSE, 0, 0, 0,
+	    SENSE_ALLOC, 0 };
+	static const uint8_t ms_cdb[6] = { SCSI_MODE_SENSE6, 0, 0x3f, 0,
+	    0xc0, 0 };
+	static const uint8_t rc_cdb[10] = { SCSI_READ_CAP10 };
+	/* INQUIRY: direct access, removable, SPC-3, format 2 (SPC-4 6.4) */
+	static const uint8_t inquiry[36] = { 0x00, 0x80, 0x05, 0x02, 31, 0,
+	    0, 0, 'u', 'r', 'b', 's', 'c', 'o', 'p', 'e',
+	    'S', 'y', 'n', 't', 'h', 'e', 't', 'i', 'c', ' ', 'D', 'i', 's',
+	    'k', ' ', ' ', '1', '.', '0', '0' };
+	/* UNIT ATTENTION, ASC 0x28: not ready to ready change */
+	static const uint8_t sense_ua[18] = { 0x70, 0, 0x06, 0, 0, 0, 0, 10,
+	    0, 0, 0, 0, 0x28, 0x00 };
+	/* MODE SENSE(6): header, no block descriptor, caching page (SBC-3
+	 * 6.4.5) with WCE set; shorter than asked, so -EREMOTEIO */
+	static const uint8_t modes[24] = { 23, 0x00, 0x00, 0, 0x08, 18, 0x04 };
+	uint8_t		 cap[8];
+
+	ctrl_id(g, &b->d, b->cur_id, UF_NO_DMA_MAP, &(struct greq){
+	    RT_CLS_INTF_IN, BOT_GET_MAX_LUN, 0, 0, 1 }, maxlun, 1, 0);
+	gen_wait(g, 10000, 16000);
+	bot_cmd(g, b, &(struct gcmd){ .cdb = inq_cdb, .cdblen = 6, .in = 1,
+	    .xfer = 36, .data = inquiry, .dlen = 36 });
+	bot_cmd(g, b, &(struct gcmd){ .cdb = tur_cdb, .cdblen = 6,
+	    .status = 1 });
+	bot_cmd(g, b, &(struct gcmd){ .cdb = rs_cdb, .cdblen = 6, .in = 1,
+	    .xfer = SENSE_ALLOC, .data = sense_ua, .dlen = sizeof sense_ua });
+	bot_cmd(g, b, &(struct gcmd){ .cdb = tur_cdb, .cdblen = 6 });
+	cap[0] = (uint8_t)((blocks - 1) >> 24);
+	cap[1] = (uint8_t)((blocks - 1) >> 16);
+	cap[2] = (uint8_t)((blocks - 1) >> 8);
+	cap[3] = (uint8_t)(blocks - 1);
+	cap[4] = 0;
+	cap[5] = 0;
+	cap[6] = GEN_BLOCK >> 8;
+	cap[7] = GEN_BLOCK & 0xff;
+	bot_cmd(g, b, &(struct gcmd){ .cdb = rc_cdb, .cdblen = 10, .in = 1,
+	    .xfer = 8, .data = cap, .dlen = 8 });
+	bot_cmd(g, b, &(struct gcmd){ .cdb = ms_cdb, .cdblen = 6, .in = 1,
+	    .xfer = 0xc0, .data = modes, .dlen = sizeof modes });
+	disk_rw(g, b, 0, 0, 8, 0);
+}
+
+/* ------------------------------------------------------------------------
+ * Isochronous audio (snd-usb-audio): two URBs in flight per direction,
+ * 8 packets of one 1 ms interval each.
+ */
+
+#define AUDIO_PACKS	8
+#define AUDIO_IVAL	8		/* 2^(bInterval-1) uframes */
+
+struct gaudio {
+	struct gdev	 d;
+	struct gurb	 in[2];
+	struct gurb	 out[2];
+	uint64_t	 due_in[2];
+	uint64_t	 due_out[2];
+	uint32_t	 phase;		/* waveform position */
+	uint32_t	 nin;		/* IN completions so far */
+};
+
+static void
+audio_urb(struct gaudio *a, struct gurb *u, uint8_t ep)
+{
+	uint32_t	i, step = (ep & 0x80) ? AUDIO_MAXP : AUDIO_FRAME;
+
+	memset(u, 0, sizeof *u);
+	u->id = 0;
+	u->bus = a->d.bus;
+	u->dev = a->d.devnum;
+	u->ep = ep;
+	u->xfer = XFER_ISO;
+	u->flags = UF_ISO_ASAP | UF_NO_DMA_MAP | ((ep & 0x80) ? UF_DIR_IN : 0);
+	u->interval = AUDIO_IVAL;
+	u->nframes = AUDIO_PACKS;
+	u->len = AUDIO_PACKS * step;
+	for (i = 0; i < AUDIO_PACKS; i++) {
+		u->fr[i].off = i * step;
+		u->fr[i].len = step;
+	}
+}
+
+/* Stereo 16-bit little-endian triangle waves into frame slots. */
+static void
+audio_samples(struct gaudio *a, uint8_t *p, uint32_t n)
+{
+	uint32_t	i, t;
+	int16_t		l, r;
+
+	for (i = 0; i + 4 <= n; i += 4) {
+		t = a->phase++ % 96;		/* 500 Hz at 48 kHz */
+		l = (int16_t)((t < 48 ? (int)t : 96 - (int)t) * 600 - 14400);
+		r = (int16_t)-l;
+		put_le16(p + i, (uint16_t)l);
+		put_le16(p + i + 2, (uint16_t)r);
+	}
+}
+
+/*
+ * The microframe the URB's first packet went out in: EHCI reports it
+ * modulo its periodic schedule, 1024 frames of 8 microframes (ehci-sched.c).
+ */
+static int32_t
+audio_start_frame(struct gen *g)
+{
+	uint64_t	uf = g->now / (125 * US);
+
+	return (int32_t)((uf - AUDIO_PACKS * AUDIO_IVAL) % 8192);
+}
+
+/* An IN URB completes: 192 bytes per frame (196 every 7th: the device's
+ * clock runs fast), one URB with a frame lost (-EXDEV). */
+static void
+audio_in_done(struct gen *g, struct gaudio *a, struct gurb *u, int32_t st)
+{
+	uint32_t	i;
+
+	memset(g->buf, 0, u->len);
+	u->start_frame = audio_start_frame(g);
+	for (i = 0; i < u->nframes; i++) {
+		if (st != 0) {
+			u->fr[i].actual = 0;
+			u->fr[i].status = ST_EXDEV;
+			continue;
+		}
+		u->fr[i].status = 0;
+		u->fr[i].actual = (a->phase / 48) % 7 == 6 ? 196 : AUDIO_FRAME;
+		if (a->nin == 3 && i == 5) {
+			u->fr[i].status = ST_EXDEV;
+			u->fr[i].actual = 0;
+			continue;
+		}
+		audio_samples(a, g->buf + u->fr[i].off, u->fr[i].actual);
+	}
+	if (st == 0)
+		a->nin++;
+	urb_give(g, u, st, 0, g->buf);
+}
+
+static void
+audio_out_done(struct gen *g, struct gurb *u, int32_t st)
+{
+	uint32_t	i;
+
+	u->start_frame = audio_start_frame(g);
+	for (i = 0; i < u->nframes; i++) {
+		u->fr[i].status = st == 0 ? 0 : ST_EXDEV;
+		u->fr[i].actual = st == 0 ? u->fr[i].len : 0;
+	}
+	urb_give(g, u, st, 0, NULL);
+}
+
+static void
+audio_out_submit(struct gen *g, struct gaudio *a, struct gurb *u)
+{
+	audio_samples(a, g->buf, u->len);
+	urb_submit(g, u, g->buf);
+}
+
+/* SET_INTERFACE(alt) and, for alt 1, the sampling rate on the endpoint
+ * (UAC 1.0 5.2.3.2.3.1): SET_CUR then GET_CUR, 3 bytes, 48000. */
+static void
+audio_alt(struct gen *g, struct gaudio *a, uint16_t intf, uint16_t alt,
+    uint8_t ep)
+{
+	static const uint8_t rate[3] = { 0x80, 0xbb, 0x00 };
+
+	ctrl(g, &a->d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE,
+	    alt, intf, 0 }, NULL, 0);
+	if (alt == 0)
+		return;
+	ctrl(g, &a->d, &(struct greq){ RT_CLS_EP_OUT, UAC_SET_CUR,
+	    UAC_SAMPLING_FREQ << 8, ep, 3 }, rate, 3);
+	ctrl(g, &a->d, &(struct greq){ RT_CLS_EP_IN, UAC_GET_CUR,
+	    UAC_SAMPLING_FREQ << 8, ep, 3 }, rate, 3);
+}
+
+/*
+ * Stream until the given time: run the URBs in order of completion; each
+ * completion is followed by its resubmission (snd_complete_urb).
+ */
+static void
+audio_run(struct gen *g, struct gaudio *a, int in, int out, uint64_t until)
+{
+	uint64_t	 t, best;
+	struct gurb	*u;
+	int		 i, pick;
+
+	for (;;) {
+		best = UINT64_MAX;
+		pick = -1;
+		for (i = 0; i < 4; i++) {
+			if (i < 2 && !in)
+				continue;
+			if (i >= 2 && !out)
+				continue;
+			t = i < 2 ? a->due_in[i] : a->due_out[i - 2];
+			if (t < best) {
+				best = t;
+				pick = i;
+			}
+		}
+		if (pick < 0 || best > until || g->full)
+			return;
+		if (best > g->now)
+			g->now = best;
+		if (pick < 2) {
+			u = &a->in[pick];
+			audio_in_done(g, a, u, 0);
+			gen_wait(g, 15, 60);
+			urb_submit(g, u, NULL);
+			a->due_in[pick] = best + 2 * AUDIO_PACKS * MS;
+		} else {
+			u = &a->out[pick - 2];
+			audio_out_done(g, u, 0);
+			gen_wait(g, 15, 60);
+			audio_out_submit(g, a, u);
+			a->due_out[pick - 2] = best + 2 * AUDIO_PACKS * MS;
+		}
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Scenarios.
+ */
+
+static void
+hub_start_quiet(struct gen *g, struct ghub *h, uint16_t bus, int ehci)
+{
+	hub_start(g, h, bus, ehci);
+	gen_wait(g, 800000, 1500000);
+}
+
+static void
+scn_hid_keyboard(struct gen *g)
+{
+	struct ghub	 h;
+	struct gkbd	 k;
+	const char	*s;
+
+	memset(&k, 0, sizeof k);
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &kbd, &k.d);
+	kbd_start(g, &k);
+	gen_wait(g, 1200000, 1600000);
+	for (s = "hello"; *s != '\0'; s++)
+		kbd_type_key(g, &k, kbd_usage(*s));
+
+	/* Caps Lock: the report, then the LED output report */
+	kbd_report_give(g, &k, 0, 0x39);
+	gen_wait(g, 200, 600);
+	urb_submit(g, &k.in, NULL);
+	gen_wait(g, 900, 1800);
+	kbd_leds(g, &k, 0x02);			/* bit 1: Caps Lock */
+	gen_wait(g, 70000, 120000);
+	kbd_report_give(g, &k, 0, 0);
+	gen_wait(g, 200, 600);
+	urb_submit(g, &k.in, NULL);		/* never completes */
+}
+
+static void
+scn_mass_storage(struct gen *g)
+{
+	struct ghub	h;
+	struct gbot	b;
+
+	memset(&b, 0, sizeof b);
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &disk, &b.d);
+	bot_init(g, &b);
+	disk_start(g, &b, DISK_BLOCKS);
+	disk_rw(g, &b, 0, 2048, 8, 0);
+	disk_rw(g, &b, 0, 4096, 32, 0);
+	disk_rw(g, &b, 1, 8192, 16, 0);
+	disk_rw(g, &b, 0, 8192, 16, 0);
+	disk_rw(g, &b, 1, 100, 1, 0);
+	disk_rw(g, &b, 0, 100, 1, 0);
+}
+
+static void
+scn_stall(struct gen *g)
+{
+	static const uint8_t tur_cdb[6] = { SCSI_TUR };
+	struct ghub	h;
+	struct gbot	b;
+	uint8_t		cdb[10];
+
+	memset(&b, 0, sizeof b);
+	hub_start_quiet(g, &h, 2, 0);
+	hub_connect(g, &h, 1, &flash, &b.d);
+	bot_init(g, &b);
+	disk_start(g, &b, 262144);		/* 128 MiB */
+	gen_wait(g, 20000, 40000);
+	disk_rw(g, &b, 0, 64, 8, 1);		/* STALL, clear, retry */
+	gen_wait(g, 200000, 400000);
+	bot_cmd(g, &b, &(struct gcmd){ .cdb = tur_cdb, .cdblen = 6 });
+
+	/* unplugged in the middle of a READ(10) */
+	cdb_rw10(cdb, SCSI_READ10, 1024, 64);
+	bot_cmd(g, &b, &(struct gcmd){ .cdb = cdb, .cdblen = 10, .in = 1,
+	    .xfer = 64 * GEN_BLOCK, .unplug = 1, .hub = &h, .port = 1 });
+	gen_wait(g, 20000, 30000);
+	port_status(g, &h, 1, PS_POWER, 0);	/* debounce the disconnect */
+}
+
+static void
+scn_iso(struct gen *g)
+{
+	struct ghub	 h;
+	struct gaudio	 a;
+	int		 i;
+
+	memset(&a, 0, sizeof a);
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &audio, &a.d);
+	/* snd-usb-audio probe: both streaming interfaces to alt 0 */
+	audio_alt(g, &a, 1, 0, 0);
+	audio_alt(g, &a, 2, 0, 0);
+	gen_wait(g, 300000, 500000);
+
+	/* capture: alt 1, rate, two URBs in flight */
+	audio_alt(g, &a, 1, 1, 0x81);
+	for (i = 0; i < 2; i++) {
+		audio_urb(&a, &a.in[i], 0x81);
+		a.in[i].id = gen_urbid(g);
+		urb_submit(g, &a.in[i], NULL);
+		gen_wait(g, 10, 40);
+		a.due_in[i] = g->now + (uint64_t)(i + 1) * AUDIO_PACKS * MS;
+	}
+	audio_run(g, &a, 1, 0, g->now + 40 * MS);
+	gen_wait(g, 100, 300);
+
+	/* playback joins */
+	audio_alt(g, &a, 2, 1, 0x02);
+	for (i = 0; i < 2; i++) {
+		audio_urb(&a, &a.out[i], 0x02);
+		a.out[i].id = gen_urbid(g);
+		audio_out_submit(g, &a, &a.out[i]);
+		gen_wait(g, 10, 40);
+		a.due_out[i] = g->now + (uint64_t)(i + 1) * AUDIO_PACKS * MS;
+	}
+	audio_run(g, &a, 1, 1, g->now + 40 * MS);
+	gen_wait(g, 100, 300);
+
+	/* stop: usb_kill_urb() gives the URBs back with -ENOENT */
+	gen_wait(g, 500, 1500);
+	for (i = 0; i < 2; i++) {
+		audio_in_done(g, &a, &a.in[i], ST_ENOENT);
+		gen_wait(g, 30, 90);
+	}
+	audio_alt(g, &a, 1, 0, 0);
+	for (i = 0; i < 2; i++) {
+		audio_out_done(g, &a.out[i], ST_ENOENT);
+		gen_wait(g, 30, 90);
+	}
+	audio_alt(g, &a, 2, 0, 0);
+}
+
+/*
+ * The benchmark capture: keyboard and disk on one EHCI bus, the keyboard
+ * typing in the background while the disk runs READ/WRITE(10) of 512 B
+ * to 64 KiB, with a rare STALL, until the record limit.
+ */
+static void
+scn_mixed(struct gen *g)
+{
+	static const char text[] = "the quick brown fox jumps over the lazy "
+	    "dog 0123456789. usbmon sees every urb.\n";
+	struct ghub	 h;
+	struct gkbd	 k;
+	struct gbot	 b;
+	uint32_t	 lba_r = 4096, lba_w = 1048576, lba;
+	uint64_t	 r, ncmd = 0;
+	uint16_t	 n;
+	int		 write, stall;
+
+	memset(&k, 0, sizeof k);
+	memset(&b, 0, sizeof b);
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &kbd, &k.d);
+	kbd_start(g, &k);
+	gen_wait(g, 300000, 600000);
+	hub_connect(g, &h, 2, &disk, &b.d);
+	bot_init(g, &b);
+	disk_start(g, &b, DISK_BLOCKS);
+
+	k.text = text;
+	k.pos = 0;
+	k.state = 0;
+	g->bg = kbd_bg;
+	g->bg_arg = &k;
+	g->bg_next = g->now + 200 * MS;
+
+	while (!g->full) {
+		r = rnd_in(g, 0, 9999);
+		/* 92% one block, 6% 4 KiB, 1.6% 16 KiB, 0.4% 64 KiB */
+		if (r < 9200)
+			n = 1;
+		else if (r < 9800)
+			n = 8;
+		else if (r < 9960)
+			n = 32;
+		else
+			n = 128;
+		write = rnd_in(g, 0, 99) < 45;
+		if (write) {
+			lba = lba_w;
+			lba_w = (lba_w + n) % DISK_BLOCKS;
+		} else {
+			lba = lba_r;
+			lba_r = (lba_r + n) % DISK_BLOCKS;
+		}
+		if (lba + n > DISK_BLOCKS)
+			lba = 0;
+		stall = !write && ++ncmd % 4096 == 0;
+		disk_rw(g, &b, write, lba, n, stall);
+		gen_wait(g, 10, 150);
+	}
+}
+
+static const struct scenario {
+	const char	*name;
+	void		(*run)(struct gen *);
+	uint64_t	 limit;		/* default -n; 0 = all of it */
+	const char	*if_name;	/* pcapng interface name */
+	const char	*desc;
+} scenarios[] = {
+	{ "hid-keyboard", scn_hid_keyboard, 0, "usbmon1",
+	  "root hub, enumeration of a HID boot keyboard, typing \"hello\"" },
+	{ "mass-storage", scn_mass_storage, 0, "usbmon1",
+	  "enumeration of a BOT disk, SCSI scan, READ(10)/WRITE(10)" },
+	{ "stall", scn_stall, 0, "usbmon2",
+	  "full-speed flash drive: STALLs, CLEAR_FEATURE, -ENODEV, unplug" },
+	{ "iso", scn_iso, 0, "usbmon1",
+	  "USB audio device: SET_INTERFACE, ISO IN and OUT URBs" },
+	{ "mixed", scn_mixed, 1000000, "usbmon1",
+	  "keyboard and disk interleaved, for benchmarks (default 1M)" },
+	{ NULL, NULL, 0, NULL, NULL }
+};
+
+static void __attribute__((noreturn))
+usage(void)
+{
+	const struct scenario	*s;
+
+	fprintf(stderr, "usage: capgen SCENARIO [-n RECORDS] "
+	    "[-F pcap|pcapng|usbmon] [--big-endian] -w OUT\n"
+	    "scenarios:\n");
+	for (s = scenarios; s->name != NULL; s++)
+		fprintf(stderr, "  %-13s %s\n", s->name, s->desc);
+	exit(2);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "big-endian", no_argument, NULL, 'B' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct scenario	*s;
+	struct cap_sink_opts	 opts;
+	struct gen		 g;
+	const char		*out = NULL, *fmt = NULL;
+	char			 errbuf[512], *end;
+	unsigned long long	 n;
+	int			 ch, big = 0, have_n = 0;
+
+	memset(&g, 0, sizeof g);
+	while ((ch = getopt_long(argc, argv, "n:F:w:h", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'n':
+			n = strtoull(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || n == 0)
+				errx(2, "-n: not a positive count: %s", optarg);
+			g.limit = n;
+			have_n = 1;
+			break;
+		case 'F':
+			fmt = optarg;
+			break;
+		case 'w':
+			out = optarg;
+			break;
+		case 'B':
+			big = 1;
+			break;
+		default:
+			usage();
+		}
+	}
+	argc -= optind;
+	argv += optind;
+	if (argc != 1 || out == NULL)
+		usage();
+	for (s = scenarios; s->name != NULL; s++) {
+		if (strcmp(s->name, argv[0]) == 0)
+			break;
+	}
+	if (s->name == NULL) {
+		warnx("unknown scenario: %s", argv[0]);
+		usage();
+	}
+	if (!have_n)
+		g.limit = s->limit;
+
+	memset(&opts, 0, sizeof opts);
+	opts.swap = big ? host_is_le() : 0;
+	opts.tsresol = 6;		/* usbmon has microseconds only */
+	opts.if_name = s->if_name;
+	if (cap_sink_open(out, fmt, &opts, &g.sink, errbuf,
+	    sizeof errbuf) < 0)
+		errx(1, "%s", errbuf);
+	if ((g.buf = calloc(1, GEN_BUFSZ)) == NULL)
+		err(1, "calloc");
+	g.rng = GEN_SEED;
+	g.now = GEN_EPOCH;
+
+	s->run(&g);
+
+	if (cap_sink_close(g.sink, errbuf, sizeof errbuf) < 0)
+		errx(1, "%s", errbuf);
+	free(g.buf);
+	return 0;
+}

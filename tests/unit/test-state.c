@@ -1,0 +1,416 @@
+/*
+ * tests/unit/test-state.c - submit/complete pairing, device state, the
+ * text buffer and the one-line formatter.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "decode/decode.h"
+
+static uint64_t recno;
+
+static struct urb_rec
+mk(uint8_t type, uint64_t id, uint8_t xfer, uint8_t ep, uint8_t dev,
+    int64_t ts_us)
+{
+	struct urb_rec r;
+
+	memset(&r, 0, sizeof r);
+	r.type = type;
+	r.id = id;
+	r.xfer_type = xfer;
+	r.epnum = ep;
+	r.devnum = dev;
+	r.busnum = 1;
+	r.flag_setup = '-';
+	r.flag_data = type == 'S' ? ((ep & 0x80) ? '<' : 0) :
+	    ((ep & 0x80) ? 0 : '>');
+	r.status = type == 'S' ? URB_EINPROGRESS : 0;
+	r.ts_ns = ts_us * 1000;
+	r.ts_sec = ts_us / 1000000;
+	r.ts_usec = (int32_t)(ts_us % 1000000);
+	r.recno = ++recno;
+	return r;
+}
+
+/* A control transfer S + C through ctx: setup, answer data. */
+static void
+control(struct dec_ctx *ctx, uint8_t dev, const uint8_t setup[8],
+    const uint8_t *data, uint32_t n, int32_t status, struct dec_info *ci)
+{
+	struct urb_rec	 r;
+	struct dec_info	 info;
+
+	r = mk('S', 0xffff888000001000ULL, XFER_CTRL, setup[0] & 0x80, dev,
+	    (int64_t)recno * 100);
+	r.flag_setup = 0;
+	memcpy(r.setup, setup, 8);
+	r.len_urb = get_le16(setup + 6);
+	if (!(setup[0] & 0x80) && n > 0) {
+		r.data = data;
+		r.data_len = n;
+		r.flag_data = 0;
+	}
+	assert_int_equal(dec_analyze(ctx, &r, &info), 0);
+	assert_true(info.flags & DI_SETUP);
+	r = mk('C', 0xffff888000001000ULL, XFER_CTRL, setup[0] & 0x80, dev,
+	    (int64_t)recno * 100 + 50);
+	r.status = status;
+	if (setup[0] & 0x80) {
+		r.data = data;
+		r.data_len = n;
+		r.len_urb = n;
+	}
+	assert_int_equal(dec_analyze(ctx, &r, ci), 0);
+	assert_true(ci->flags & DI_PAIRED);
+}
+
+static void
+test_pair_basic(void **state)
+{
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct urb_rec	 s, c;
+	struct dec_info	 i;
+
+	(void)state;
+	assert_non_null(ctx);
+	s = mk('S', 0x1234, XFER_BULK, 0x81, 2, 1000);
+	assert_int_equal(dec_analyze(ctx, &s, &i), 0);
+	assert_int_equal(i.flags & (DI_PAIRED | DI_ORPHAN), 0);
+	assert_int_equal(i.latency_ns, -1);
+	c = mk('C', 0x1234, XFER_BULK, 0x81, 2, 1251);
+	assert_int_equal(dec_analyze(ctx, &c, &i), 0);
+	assert_true(i.flags & DI_PAIRED);
+	assert_int_equal(i.pair_recno, s.recno);
+	assert_int_equal(i.latency_ns, 251000);
+	/* the same completion again has nothing to pair with */
+	c = mk('C', 0x1234, XFER_BULK, 0x81, 2, 1300);
+	assert_int_equal(dec_analyze(ctx, &c, &i), 0);
+	assert_true(i.flags & DI_ORPHAN);
+	dec_ctx_free(ctx);
+}
+
+static void
+test_pair_reuse_and_error(void **state)
+{
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	uint64_t	 s1, s2;
+	int		 k;
+
+	(void)state;
+	/* interrupt URB resubmitted from its completion: same id */
+	for (k = 0; k < 3; k++) {
+		r = mk('S', 0xabc, XFER_INT, 0x81, 3, 100 * k);
+		s1 = r.recno;
+		dec_analyze(ctx, &r, &i);
+		r = mk('C', 0xabc, XFER_INT, 0x81, 3, 100 * k + 8);
+		dec_analyze(ctx, &r, &i);
+		assert_true(i.flags & DI_PAIRED);
+		assert_int_equal(i.pair_recno, s1);
+		assert_int_equal(i.latency_ns, 8000);
+	}
+	/* an E event ends the URB; a later C is an orphan */
+	r = mk('S', 0xdef, XFER_BULK, 0x02, 3, 1000);
+	s2 = r.recno;
+	dec_analyze(ctx, &r, &i);
+	r = mk('E', 0xdef, XFER_BULK, 0x02, 3, 1001);
+	r.status = -19;
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_PAIRED);
+	assert_int_equal(i.pair_recno, s2);
+	r = mk('C', 0xdef, XFER_BULK, 0x02, 3, 1002);
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_ORPHAN);
+	/* the same id on another bus is another URB */
+	r = mk('S', 0x777, XFER_BULK, 0x02, 3, 2000);
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x777, XFER_BULK, 0x02, 3, 2001);
+	r.busnum = 2;
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_ORPHAN);
+	/* a second submit of an id never completed */
+	r = mk('S', 0x777, XFER_BULK, 0x02, 3, 2002);
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_RESUBMIT);
+	dec_ctx_free(ctx);
+}
+
+/* Many URBs in flight, completed in a scrambled order. */
+static void
+test_pair_many(void **state)
+{
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	uint64_t	 first[5], sub[5000];
+	size_t		 n, k, j;
+
+	(void)state;
+	for (k = 0; k < 5000; k++) {
+		/* ids that collide in the low bits */
+		r = mk('S', 0xffff000000000000ULL + k * 4096, XFER_BULK, 0x81,
+		    4, (int64_t)k);
+		sub[k] = r.recno;
+		assert_int_equal(dec_analyze(ctx, &r, &i), 0);
+	}
+	assert_int_equal(dec_ctx_pending(ctx, first, 5), 5000);
+	for (k = 0; k < 5; k++)
+		assert_int_equal(first[k], sub[k]);
+	for (j = 0; j < 5000; j++) {
+		k = (j * 7919) % 5000;
+		r = mk('C', 0xffff000000000000ULL + k * 4096, XFER_BULK,
+		    0x81, 4, 10000);
+		assert_int_equal(dec_analyze(ctx, &r, &i), 0);
+		assert_true(i.flags & DI_PAIRED);
+		assert_int_equal(i.pair_recno, sub[k]);
+	}
+	n = dec_ctx_pending(ctx, first, 5);
+	assert_int_equal(n, 0);
+	dec_ctx_free(ctx);
+}
+
+/* A bulk-only disk: device 18 bytes and its configuration (lsusb-v). */
+static const uint8_t disk_dev[18] = {
+	0x12, 0x01, 0x00, 0x02, 0x00, 0x00, 0x00, 0x40, 0x27, 0x06,
+	0x01, 0x00, 0x00, 0x00, 0x01, 0x02, 0x03, 0x01
+};
+static const uint8_t disk_cfg[32] = {
+	0x09, 0x02, 0x20, 0x00, 0x01, 0x01, 0x00, 0xc0, 0x32,
+	0x09, 0x04, 0x00, 0x00, 0x02, 0x08, 0x06, 0x50, 0x00,
+	0x07, 0x05, 0x81, 0x02, 0x00, 0x02, 0x00,
+	0x07, 0x05, 0x02, 0x02, 0x00, 0x02, 0x00
+};
+
+static void
+enumerate_disk(struct dec_ctx *ctx, uint8_t addr)
+{
+	static const uint8_t get_dev64[8] = { 0x80, 6, 0, 1, 0, 0, 64, 0 };
+	static const uint8_t get_dev18[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 0xff, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	uint8_t		 set_addr[8] = { 0x00, 5, 0, 0, 0, 0, 0, 0 };
+	struct dec_info	 i;
+
+	set_addr[2] = addr;
+	control(ctx, 0, get_dev64, disk_dev, 18, 0, &i);
+	control(ctx, 0, set_addr, NULL, 0, 0, &i);
+	control(ctx, addr, get_dev18, disk_dev, 18, 0, &i);
+	control(ctx, addr, get_cfg, disk_cfg, sizeof disk_cfg, 0, &i);
+	control(ctx, addr, set_cfg, NULL, 0, 0, &i);
+}
+
+static void
+test_state_enumeration(void **state)
+{
+	struct dec_ctx	*ctx = dec_ctx_new();
+	const struct dec_dev *d;
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	uint32_t	 gen;
+
+	(void)state;
+	/* traffic before enumeration has no owner */
+	r = mk('S', 0x99, XFER_BULK, 0x81, 5, 1);
+	dec_analyze(ctx, &r, &i);
+	assert_false(i.flags & DI_CLASS);
+
+	enumerate_disk(ctx, 5);
+	d = dec_ctx_device(ctx, 1, 5);
+	assert_non_null(d);
+	assert_true(d->has_ddesc);
+	assert_int_equal(get_le16(d->ddesc + 8), 0x0627);
+	assert_int_equal(d->config, 1);
+	gen = d->generation;
+
+	r = mk('S', 0x100, XFER_BULK, 0x81, 5, 5000);
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_CLASS);
+	assert_int_equal(i.intf, 0);
+	assert_int_equal(i.cls, 0x08);
+	assert_int_equal(i.subcls, 0x06);
+	assert_int_equal(i.proto, 0x50);
+	r = mk('S', 0x101, XFER_BULK, 0x02, 5, 5001);
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_CLASS);
+	/* an endpoint the configuration does not have */
+	r = mk('S', 0x102, XFER_BULK, 0x83, 5, 5002);
+	dec_analyze(ctx, &r, &i);
+	assert_false(i.flags & DI_CLASS);
+
+	/* unplug, replug: a new device gets address 5 again */
+	enumerate_disk(ctx, 5);
+	d = dec_ctx_device(ctx, 1, 5);
+	assert_int_equal(d->generation, gen + 1);
+	assert_int_equal(d->config, 1);
+	dec_ctx_free(ctx);
+}
+
+static void
+test_state_reset_forgets(void **state)
+{
+	static const uint8_t set_addr[8] = { 0x00, 5, 7, 0, 0, 0, 0, 0 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct urb_rec	 r;
+	struct dec_info	 i;
+
+	(void)state;
+	enumerate_disk(ctx, 7);
+	/* SET_ADDRESS 7 alone: whatever was at 7 is gone */
+	control(ctx, 0, set_addr, NULL, 0, 0, &i);
+	r = mk('S', 0x100, XFER_BULK, 0x81, 7, 9000);
+	dec_analyze(ctx, &r, &i);
+	assert_false(i.flags & DI_CLASS);
+	assert_false(dec_ctx_device(ctx, 1, 7)->has_ddesc);
+	dec_ctx_free(ctx);
+}
+
+/* Interface class 0 takes the device's class; alternate settings. */
+static void
+test_state_alt_settings(void **state)
+{
+	static const uint8_t dev[18] = {
+		0x12, 0x01, 0x00, 0x02, 0xff, 0x00, 0x00, 0x40, 0x34, 0x12,
+		0x78, 0x56, 0x00, 0x01, 0, 0, 0, 1
+	};
+	static const uint8_t cfg[43] = {
+		0x09, 0x02, 43, 0x00, 0x01, 0x01, 0x00, 0x80, 0x32,
+		/* interface 0 alt 0: class 0 -> device class 0xff */
+		0x09, 0x04, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x00,
+		0x07, 0x05, 0x81, 0x03, 0x08, 0x00, 0x04,
+		/* interface 1 alt 0: no endpoints; alt 1: ISO IN 0x82 */
+		0x09, 0x04, 0x01, 0x00, 0x00, 0x0e, 0x02, 0x00, 0x00,
+		0x09, 0x04, 0x01, 0x01, 0x01, 0x0e, 0x02, 0x00, 0x00,
+	};
+	static const uint8_t ep82[7] = { 0x07, 0x05, 0x82, 0x05, 0x00, 0x04,
+	    0x01 };
+	static const uint8_t get_dev[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 50, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	static const uint8_t set_alt[8] = { 0x01, 11, 1, 0, 1, 0, 0, 0 };
+	uint8_t		 full[50];
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct urb_rec	 r;
+	struct dec_info	 i;
+
+	(void)state;
+	memcpy(full, cfg, sizeof cfg);
+	memcpy(full + 43, ep82, 7);
+	full[2] = 50;
+	control(ctx, 3, get_dev, dev, 18, 0, &i);
+	control(ctx, 3, get_cfg, full, 50, 0, &i);
+	control(ctx, 3, set_cfg, NULL, 0, 0, &i);
+	r = mk('S', 0x1, XFER_INT, 0x81, 3, 100000);
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_CLASS);
+	assert_int_equal(i.cls, 0xff);
+	/* 0x82 exists only in alt 1: known from the alt that has it */
+	r = mk('S', 0x2, XFER_ISO, 0x82, 3, 100001);
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_CLASS);
+	assert_int_equal(i.intf, 1);
+	assert_int_equal(i.cls, 0x0e);
+	control(ctx, 3, set_alt, NULL, 0, 0, &i);
+	assert_int_equal(dec_ctx_device(ctx, 1, 3)->alt[1], 1);
+	assert_int_equal(dec_ctx_device(ctx, 1, 3)->ep[16 | 2].alt, 1);
+	dec_ctx_free(ctx);
+}
+
+static void
+test_hub_request(void **state)
+{
+	static const uint8_t port_status[8] = { 0xa3, 0, 0, 0, 1, 0, 4, 0 };
+	static const uint8_t ps[4] = { 0x01, 0x05, 0x01, 0x00 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_info	 i;
+
+	(void)state;
+	control(ctx, 1, port_status, ps, 4, 0, &i);
+	assert_true(i.flags & DI_HUB);
+	assert_int_equal(i.setup.bmRequestType, 0xa3);
+	assert_int_equal(i.setup.wIndex, 1);
+	dec_ctx_free(ctx);
+}
+
+static void
+test_sbuf_numbers(void **state)
+{
+	struct sbuf	 b = { 0 };
+
+	(void)state;
+	sb_u64(&b, 0);
+	sb_putc(&b, ' ');
+	sb_u64(&b, 18446744073709551615ULL);
+	sb_putc(&b, ' ');
+	sb_i64(&b, -115);
+	sb_putc(&b, ' ');
+	sb_u64w(&b, 42, 5);
+	sb_putc(&b, ' ');
+	sb_hex(&b, 0x81, 2);
+	sb_putc(&b, ' ');
+	sb_hex(&b, 0x5, 4);
+	sb_putc(&b, ' ');
+	sb_secs(&b, 1700000000123456789LL, 6);
+	sb_putc(&b, ' ');
+	sb_secs(&b, 5000, 9);
+	sb_putc(&b, ' ');
+	sb_json_str(&b, "a\"b\\c\n", 6);
+	assert_string_equal(b.s, "0 18446744073709551615 -115    42 81 0005 "
+	    "1700000000.123456 0.000005000 \"a\\\"b\\\\c\\u000a\"");
+	sb_free(&b);
+}
+
+static void
+test_line_bulk(void **state)
+{
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
+	struct sbuf	 b = { 0 };
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	static const uint8_t csw[13] = { 'U', 'S', 'B', 'S', 7, 0, 0, 0,
+	    0, 0, 0, 0, 0 };
+
+	(void)state;
+	recno = 0;
+	r = mk('S', 0x55, XFER_BULK, 0x81, 2, 1000000);
+	r.len_urb = 13;
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_line(&f, &r, &i, &b);
+	r = mk('C', 0x55, XFER_BULK, 0x81, 2, 1000251);
+	r.len_urb = 13;
+	r.data = csw;
+	r.data_len = 13;
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_line(&f, &r, &i, &b);
+	assert_string_equal(b.s,
+	    "      1    0.000000 1.2.1     in  S bulk -               13  "
+	    "IN request 13\n"
+	    "      2    0.000251 1.2.1     in  C bulk ok              13  "
+	    "13 bytes, 0.251 ms: 55 53 42 53 07 00 00 00 00 00 00 00 00\n");
+	sb_free(&b);
+	dec_ctx_free(ctx);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pair_basic),
+		cmocka_unit_test(test_pair_reuse_and_error),
+		cmocka_unit_test(test_pair_many),
+		cmocka_unit_test(test_state_enumeration),
+		cmocka_unit_test(test_state_reset_forgets),
+		cmocka_unit_test(test_state_alt_settings),
+		cmocka_unit_test(test_hub_request),
+		cmocka_unit_test(test_sbuf_numbers),
+		cmocka_unit_test(test_line_bulk),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,131 @@
+/*
+ * tui/cmd-convert.c - `urbscope convert IN -w OUT [-F FORMAT]`: rewrite a
+ * capture as pcap, pcapng or usbmon text.  Progress goes to stderr when
+ * it is a terminal.  On bad input everything read before the problem is
+ * written and the output file is complete and valid; the exit status is 1.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "capture/capture.h"
+#include "tui.h"
+
+static void
+convert_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: urbscope convert IN -w OUT [-F pcap|pcapng|usbmon] "
+	    "[-c N]\n"
+	    "Convert a USB capture.  IN is any format 'urbscope read' "
+	    "takes;\n"
+	    "OUT '-' is standard output.  Without -F the format follows\n"
+	    "OUT's extension (.pcap, .pcapng, .txt/.mon for usbmon text),\n"
+	    "else pcapng.\n");
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int
+tui_cmd_convert(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cap_source *src = NULL;
+	struct cap_sink	*sink = NULL;
+	struct urb_rec	 r;
+	struct drv_event ev;
+	const char	*outpath = NULL, *format = NULL;
+	char		 err[600], *end;
+	uint64_t	 count = 0, limit = 0;
+	double		 last = 0, t;
+	int		 ch, rc, status = 0, progress;
+
+	while ((ch = getopt_long(argc, argv, "c:F:hw:", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			limit = strtoull(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || limit == 0) {
+				tui_warnx("-c wants a positive number, not "
+				    "'%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'F':
+			format = optarg;
+			break;
+		case 'w':
+			outpath = optarg;
+			break;
+		case 'h':
+			convert_usage(stdout);
+			return 0;
+		default:
+			convert_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc || outpath == NULL) {
+		tui_warnx(outpath == NULL ? "convert: -w OUT is required" :
+		    "convert: one input file");
+		convert_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (cap_open(argv[optind], &src, err, sizeof err) < 0) {
+		tui_warnx("%s", err);
+		return EXIT_INPUT;
+	}
+	if (cap_sink_open(outpath, format, NULL, &sink, err, sizeof err) < 0) {
+		tui_warnx("%s", err);
+		cap_close(src);
+		return format != NULL && strstr(err, "format") != NULL ?
+		    EXIT_USAGE : EXIT_INPUT;
+	}
+	progress = isatty(STDERR_FILENO) && strcmp(outpath, "-") != 0;
+	while (limit == 0 || count < limit) {
+		rc = cap_next(src, &r, &ev);
+		if (rc == CAP_END)
+			break;
+		if (rc < 0) {
+			tui_warnx("%s", src->err);
+			status = EXIT_INPUT;
+			break;
+		}
+		rc = rc == CAP_URB ? cap_sink_write(sink, &r) :
+		    cap_sink_write_event(sink, &ev);
+		if (rc < 0) {
+			tui_warnx("%s", sink->err);
+			status = EXIT_INPUT;
+			break;
+		}
+		count++;
+		if (progress && (count & 0xffff) == 0 &&
+		    (t = now_s()) - last > 0.5) {
+			fprintf(stderr, "\rurbscope: %llu records, %.1f MB "
+			    "read", (unsigned long long)count,
+			    cap_in_offset(&src->in) / 1e6);
+			last = t;
+		}
+	}
+	if (progress && last > 0)
+		fputc('\n', stderr);
+	if (cap_sink_close(sink, err, sizeof err) < 0) {
+		tui_warnx("%s", err);
+		status = EXIT_INPUT;
+	}
+	cap_close(src);
+	return status;
+}

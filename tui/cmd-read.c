@@ -1,0 +1,271 @@
+/*
+ * tui/cmd-read.c - `urbscope read FILE`: decode a capture and print one
+ * line per record (or -V trees, JSON lines, usbmon text, tshark-style
+ * fields).  Streams: memory does not grow with the file.  On bad input
+ * everything decoded before the problem is printed, then the error with
+ * file, record number and offset, and the exit status is 1.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture/capture.h"
+#include "tui.h"
+
+enum out_mode {
+	OUT_TEXT,
+	OUT_VERBOSE,
+	OUT_JSON,
+	OUT_USBMON,
+	OUT_FIELDS,
+};
+
+static const struct {
+	const char	*name;
+	enum out_mode	 mode;
+} out_modes[] = {
+	{ "text", OUT_TEXT },
+	{ "json", OUT_JSON },
+	{ "usbmon", OUT_USBMON },
+	{ "fields", OUT_FIELDS },
+};
+
+static const struct {
+	const char	*name;
+	enum dec_time_mode mode;
+} time_modes[] = {
+	{ "r", DT_RELATIVE },
+	{ "a", DT_ABSOLUTE },
+	{ "ad", DT_ABSOLUTE },
+	{ "d", DT_DELTA },
+	{ "e", DT_EPOCH },
+};
+
+#define MAX_FIELDS	64
+#define TREE_NODES	4096
+#define TREE_ARENA	65536
+#define FLUSH_AT	(256 * 1024)
+
+static void
+read_usage(FILE *f)
+{
+	fprintf(f,
+	    "usage: urbscope read FILE [options]\n"
+	    "Decode a USB capture: pcap or pcapng (link types 189, 220),\n"
+	    "usbmon text (the kernel's 'u' or old 't' format) or the raw\n"
+	    "usbmon binary stream.  FILE '-' reads standard input.\n\n"
+	    "  -c N          stop after N records\n"
+	    "  -V            the full decoded tree with hex and ASCII\n"
+	    "  -T text       one line per record (default)\n"
+	    "  -T json       one JSON object per line, Wireshark field names\n"
+	    "  -T usbmon     the kernel's usbmon text format\n"
+	    "  -T fields     the fields named with -e, tab-separated\n"
+	    "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
+	    "                frame.number, ...), repeatable\n"
+	    "  -t r|a|d|e    time: relative (default), absolute, delta,\n"
+	    "                epoch\n");
+}
+
+/* Write what is buffered; returns -1 on a write error. */
+static int
+flush_out(struct sbuf *b)
+{
+	size_t	 off = 0;
+	ssize_t	 n;
+
+	while (off < b->len) {
+		n = write(STDOUT_FILENO, b->s + off, b->len - off);
+		if (n < 0)
+			return -1;
+		off += (size_t)n;
+	}
+	b->len = 0;
+	return 0;
+}
+
+int
+tui_cmd_read(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct cap_source *src = NULL;
+	struct dec_ctx	*ctx = NULL;
+	struct dec_fmt	 fmt = { .time_mode = DT_RELATIVE };
+	struct dec_node	*nodes = NULL;
+	char		*arena = NULL;
+	struct dec_tree	 tree;
+	struct sbuf	 out = { 0 };
+	struct urb_rec	 r;
+	struct drv_event ev;
+	struct dec_info	 info;
+	const char	*fields[MAX_FIELDS];
+	char		 err[600], line[300];
+	uint64_t	 count = 0, limit = 0, pend[8];
+	enum out_mode	 mode = OUT_TEXT;
+	size_t		 nfields = 0, i, npend;
+	int		 ch, rc, status = 0, verbose = 0, ok;
+	char		*end;
+
+	while ((ch = getopt_long(argc, argv, "c:e:hT:t:V", longopts,
+	    NULL)) != -1) {
+		switch (ch) {
+		case 'c':
+			limit = strtoull(optarg, &end, 10);
+			if (*optarg == '\0' || *end != '\0' || limit == 0) {
+				tui_warnx("-c wants a positive number, not "
+				    "'%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'e':
+			if (nfields == MAX_FIELDS) {
+				tui_warnx("at most %d fields", MAX_FIELDS);
+				return EXIT_USAGE;
+			}
+			fields[nfields++] = optarg;
+			break;
+		case 'T':
+			for (ok = 0, i = 0; i < sizeof out_modes /
+			    sizeof out_modes[0]; i++) {
+				if (strcmp(optarg, out_modes[i].name) == 0) {
+					mode = out_modes[i].mode;
+					ok = 1;
+				}
+			}
+			if (!ok) {
+				tui_warnx("-T wants text, json, usbmon or "
+				    "fields, not '%s'", optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 't':
+			for (ok = 0, i = 0; i < sizeof time_modes /
+			    sizeof time_modes[0]; i++) {
+				if (strcmp(optarg, time_modes[i].name) == 0) {
+					fmt.time_mode = time_modes[i].mode;
+					ok = 1;
+				}
+			}
+			if (!ok) {
+				tui_warnx("-t wants r, a, d or e, not '%s'",
+				    optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'V':
+			verbose = 1;
+			break;
+		case 'h':
+			read_usage(stdout);
+			return 0;
+		default:
+			read_usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (optind + 1 != argc) {
+		tui_warnx(optind == argc ? "read: which file? (- for standard "
+		    "input)" : "read: one file at a time");
+		read_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (verbose && mode == OUT_TEXT)
+		mode = OUT_VERBOSE;
+	if (mode == OUT_FIELDS && nfields == 0) {
+		tui_warnx("-T fields needs at least one -e FIELD");
+		return EXIT_USAGE;
+	}
+
+	if (cap_open(argv[optind], &src, err, sizeof err) < 0) {
+		tui_warnx("%s", err);
+		return EXIT_INPUT;
+	}
+	if ((ctx = dec_ctx_new()) == NULL)
+		goto out_nomem;
+	if (mode == OUT_VERBOSE || mode == OUT_JSON || mode == OUT_FIELDS) {
+		nodes = calloc(TREE_NODES, sizeof *nodes);
+		arena = malloc(TREE_ARENA);
+		if (nodes == NULL || arena == NULL)
+			goto out_nomem;
+	}
+
+	while (limit == 0 || count < limit) {
+		rc = cap_next(src, &r, &ev);
+		if (rc == CAP_END)
+			break;
+		if (rc < 0) {
+			if (flush_out(&out) < 0)
+				goto out_write;
+			tui_warnx("%s", src->err);
+			status = EXIT_INPUT;
+			break;
+		}
+		if (rc != CAP_URB)
+			continue;
+		count++;
+		if (dec_analyze(ctx, &r, &info) < 0)
+			goto out_nomem;
+		switch (mode) {
+		case OUT_TEXT:
+			dec_fmt_line(&fmt, &r, &info, &out);
+			break;
+		case OUT_USBMON:
+			if (dec_fmt_usbmon(&r, line, sizeof line) >= 0) {
+				sb_puts(&out, line);
+				sb_putc(&out, '\n');
+			}
+			break;
+		default:
+			dec_tree_init(&tree, nodes, TREE_NODES, arena,
+			    TREE_ARENA);
+			dec_record_tree(&r, &info, &tree);
+			if (mode == OUT_VERBOSE)
+				dec_fmt_verbose(&fmt, &r, &info, &tree, &out);
+			else if (mode == OUT_JSON)
+				dec_fmt_json(&fmt, &r, &info, &tree, &out);
+			else
+				dec_fmt_fields(&r, &tree, fields, nfields,
+				    &out);
+			break;
+		}
+		if (out.oom)
+			goto out_nomem;
+		if (out.len >= FLUSH_AT && flush_out(&out) < 0)
+			goto out_write;
+	}
+	if (flush_out(&out) < 0)
+		goto out_write;
+
+	npend = dec_ctx_pending(ctx, pend, 8);
+	if (npend > 0 && (limit == 0 || count < limit) && mode != OUT_USBMON &&
+	    mode != OUT_FIELDS && mode != OUT_JSON) {
+		fprintf(stderr, "urbscope: %zu URB%s submitted but not "
+		    "completed by the end of the capture (record", npend,
+		    npend == 1 ? "" : "s");
+		for (i = 0; i < npend && i < 8; i++)
+			fprintf(stderr, "%s %llu", i ? "," : npend > 1 ? "s" :
+			    "", (unsigned long long)pend[i]);
+		fprintf(stderr, "%s)\n", npend > 8 ? ", ..." : "");
+	}
+	goto out;
+
+out_write:
+	tui_warnx("writing the output: %s", strerror(errno));
+	status = EXIT_INPUT;
+	goto out;
+out_nomem:
+	tui_warnx("out of memory");
+	status = EXIT_INPUT;
+out:
+	sb_free(&out);
+	free(nodes);
+	free(arena);
+	dec_ctx_free(ctx);
+	cap_close(src);
+	return status;
+}

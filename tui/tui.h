@@ -1,0 +1,28 @@
+/*
+ * tui/tui.h - the front ends: the command line (urbscope.c and its
+ * subcommands cmd-*.c) and, later, the ncurses TUI.
+ */
+#ifndef TUI_H
+#define TUI_H
+
+#define URBSCOPE_VERSION	"0.1.0"
+
+/* A subcommand: argv[0] is its name.  Returns the exit status. */
+struct tui_cmd {
+	const char	*name;
+	const char	*usage;		/* one line: arguments */
+	const char	*help;		/* one line: what it does */
+	int		 (*run)(int argc, char **argv);
+};
+
+int	tui_cmd_read(int argc, char **argv);
+int	tui_cmd_convert(int argc, char **argv);
+
+/* Print "urbscope: " + message to stderr. */
+void	tui_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Exit statuses, as tshark: 0 ok, 1 bad input or I/O, 2 usage. */
+#define EXIT_INPUT	1
+#define EXIT_USAGE	2
+
+#endif /* TUI_H */
