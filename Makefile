@@ -17,7 +17,7 @@ WARN	+= -Werror
 endif
 
 CPPFLAGS += -D_GNU_SOURCE -I.
-CFLAGS	?= -O2 -g
+CFLAGS	?= -O3 -g
 CFLAGS	+= -std=c11 $(WARN)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=undefined
