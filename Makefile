@@ -27,8 +27,8 @@ LIBS	=
 
 MAIN_SRC = tui/urbscope.c
 SRCS	= $(filter-out $(MAIN_SRC),$(sort $(wildcard capture/*.c decode/*.c \
-	  core/*.c hcd/*.c tui/*.c)))
-HDRS	= $(wildcard */*.h)
+	  core/*.c hcd/*.c tui/*.c samples/devices/*.c samples/drivers/*.c)))
+HDRS	= $(wildcard */*.h samples/*/*.h)
 OBJS	= $(SRCS:%.c=build/%.o)
 AOBJS	= $(SRCS:%.c=build/asan/%.o)
 

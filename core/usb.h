@@ -1,0 +1,477 @@
+/*
+ * core/usb.h - the USB driver API of Linux 2.5/2.6, for drivers that run
+ * in urbscope's instrumented userspace USB core.  Names, fields and
+ * semantics are the kernel's (shared/spec/usb-core-and-ehci.md 1-4), so a
+ * driver ports by copy.  Host byte order is little-endian here, as on the
+ * machines the tool runs on; descriptor structs are filled field by field
+ * by the core, never cast over wire bytes.
+ *
+ * Everything runs on the simulator's one thread (core/sim.h): "sleeping"
+ * calls run the simulated machine until they may return; completion
+ * handlers run in interrupt context.
+ */
+#ifndef CORE_USB_H
+#define CORE_USB_H
+
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint8_t		u8;
+typedef uint16_t	u16;
+typedef uint32_t	u32;
+typedef uint64_t	u64;
+typedef uint16_t	__le16;
+typedef uint32_t	dma_addr_t;	/* the simulated machine's 32-bit DMA */
+typedef unsigned int	gfp_t;
+
+#define le16_to_cpu(x)	((u16)(x))
+#define cpu_to_le16(x)	((__le16)(x))
+
+/* mem_flags (spec 4.6); the values only have to differ. */
+#define GFP_ATOMIC	0x20u
+#define GFP_NOIO	0x10u
+#define GFP_KERNEL	0xd0u
+
+/* Linux's private status codes missing from userspace errno.h. */
+#ifndef EPROBE_DEFER
+#define EPROBE_DEFER	517
+#endif
+
+/* ------------------------------------------------------------------------
+ * Chapter 9 (USB 2.0 section 9.6), host-order copies of the descriptors.
+ */
+#define USB_DIR_OUT			0
+#define USB_DIR_IN			0x80
+#define USB_TYPE_MASK			(0x03 << 5)
+#define USB_TYPE_STANDARD		(0x00 << 5)
+#define USB_TYPE_CLASS			(0x01 << 5)
+#define USB_TYPE_VENDOR			(0x02 << 5)
+#define USB_RECIP_MASK			0x1f
+#define USB_RECIP_DEVICE		0x00
+#define USB_RECIP_INTERFACE		0x01
+#define USB_RECIP_ENDPOINT		0x02
+#define USB_RECIP_OTHER			0x03
+
+#define USB_REQ_GET_STATUS		0x00
+#define USB_REQ_CLEAR_FEATURE		0x01
+#define USB_REQ_SET_FEATURE		0x03
+#define USB_REQ_SET_ADDRESS		0x05
+#define USB_REQ_GET_DESCRIPTOR		0x06
+#define USB_REQ_SET_DESCRIPTOR		0x07
+#define USB_REQ_GET_CONFIGURATION	0x08
+#define USB_REQ_SET_CONFIGURATION	0x09
+#define USB_REQ_GET_INTERFACE		0x0a
+#define USB_REQ_SET_INTERFACE		0x0b
+#define USB_REQ_SYNCH_FRAME		0x0c
+
+#define USB_DT_DEVICE			0x01
+#define USB_DT_CONFIG			0x02
+#define USB_DT_STRING			0x03
+#define USB_DT_INTERFACE		0x04
+#define USB_DT_ENDPOINT			0x05
+#define USB_DT_DEVICE_QUALIFIER		0x06
+#define USB_DT_BOS			0x0f
+#define USB_DT_HUB			0x29
+
+#define USB_DT_DEVICE_SIZE		18
+#define USB_DT_CONFIG_SIZE		9
+#define USB_DT_INTERFACE_SIZE		9
+#define USB_DT_ENDPOINT_SIZE		7
+
+#define USB_ENDPOINT_NUMBER_MASK	0x0f
+#define USB_ENDPOINT_DIR_MASK		0x80
+#define USB_ENDPOINT_XFERTYPE_MASK	0x03
+#define USB_ENDPOINT_XFER_CONTROL	0
+#define USB_ENDPOINT_XFER_ISOC		1
+#define USB_ENDPOINT_XFER_BULK		2
+#define USB_ENDPOINT_XFER_INT		3
+
+#define USB_ENDPOINT_HALT		0
+#define USB_DEVICE_REMOTE_WAKEUP	1
+
+#define USB_CLASS_PER_INTERFACE		0x00
+#define USB_CLASS_HID			0x03
+#define USB_CLASS_MASS_STORAGE		0x08
+#define USB_CLASS_HUB			0x09
+#define USB_CLASS_VENDOR_SPEC		0xff
+
+struct usb_ctrlrequest {
+	u8		 bRequestType;
+	u8		 bRequest;
+	__le16		 wValue;
+	__le16		 wIndex;
+	__le16		 wLength;
+} __attribute__((packed));
+
+struct usb_device_descriptor {
+	u8		 bLength;
+	u8		 bDescriptorType;
+	__le16		 bcdUSB;
+	u8		 bDeviceClass;
+	u8		 bDeviceSubClass;
+	u8		 bDeviceProtocol;
+	u8		 bMaxPacketSize0;
+	__le16		 idVendor;
+	__le16		 idProduct;
+	__le16		 bcdDevice;
+	u8		 iManufacturer;
+	u8		 iProduct;
+	u8		 iSerialNumber;
+	u8		 bNumConfigurations;
+};
+
+struct usb_config_descriptor {
+	u8		 bLength;
+	u8		 bDescriptorType;
+	__le16		 wTotalLength;
+	u8		 bNumInterfaces;
+	u8		 bConfigurationValue;
+	u8		 iConfiguration;
+	u8		 bmAttributes;
+	u8		 bMaxPower;
+};
+
+struct usb_interface_descriptor {
+	u8		 bLength;
+	u8		 bDescriptorType;
+	u8		 bInterfaceNumber;
+	u8		 bAlternateSetting;
+	u8		 bNumEndpoints;
+	u8		 bInterfaceClass;
+	u8		 bInterfaceSubClass;
+	u8		 bInterfaceProtocol;
+	u8		 iInterface;
+};
+
+struct usb_endpoint_descriptor {
+	u8		 bLength;
+	u8		 bDescriptorType;
+	u8		 bEndpointAddress;
+	u8		 bmAttributes;
+	__le16		 wMaxPacketSize;
+	u8		 bInterval;
+};
+
+/* ------------------------------------------------------------------------
+ * Devices, configurations, interfaces, endpoints (spec 1, 3).
+ */
+enum usb_device_speed {
+	USB_SPEED_UNKNOWN = 0,
+	USB_SPEED_LOW,
+	USB_SPEED_FULL,
+	USB_SPEED_HIGH,
+};
+
+enum usb_device_state {			/* Linux's numbering (spec 8.2) */
+	USB_STATE_NOTATTACHED = 0,
+	USB_STATE_ATTACHED,
+	USB_STATE_POWERED,
+	USB_STATE_RECONNECTING,
+	USB_STATE_UNAUTHENTICATED,
+	USB_STATE_DEFAULT,
+	USB_STATE_ADDRESS,
+	USB_STATE_CONFIGURED,
+	USB_STATE_SUSPENDED,
+};
+
+struct urb;
+struct usb_bus;
+struct usb_driver;
+
+/* A list head, as the kernel's (used for URB queues). */
+struct list_head {
+	struct list_head *next, *prev;
+};
+
+struct usb_host_endpoint {
+	struct usb_endpoint_descriptor desc;
+	struct list_head urb_list;	/* URBs queued, owned by the HCD glue */
+	void		*hcpriv;	/* the HCD's per-endpoint state (QH) */
+	int		 enabled;
+};
+
+struct usb_host_interface {
+	struct usb_interface_descriptor desc;
+	struct usb_host_endpoint *endpoint;	/* desc.bNumEndpoints of them */
+	char		*string;		/* iInterface, or NULL */
+};
+
+struct usb_interface {
+	struct usb_host_interface *altsetting;	/* all alternate settings */
+	unsigned	 num_altsetting;
+	struct usb_host_interface *cur_altsetting;
+	struct usb_driver *driver;		/* bound driver, or NULL */
+	int		 minor;			/* from usb_register_dev, or -1 */
+	void		*intfdata;		/* usb_set_intfdata() */
+	struct usb_device *usbdev;		/* interface_to_usbdev() */
+	char		 name[32];		/* "1-1:1.0" */
+};
+
+struct usb_host_config {
+	struct usb_config_descriptor desc;
+	char		*string;		/* iConfiguration, or NULL */
+	struct usb_interface *interface[32];	/* desc.bNumInterfaces */
+	uint8_t		*raw;			/* the whole descriptor */
+	size_t		 rawlen;
+};
+
+#define USB_MAXCHILDREN	15
+
+struct usb_device {
+	int		 devnum;		/* address on the bus, 1..127 */
+	char		 devpath[16];		/* "1", "1.2" */
+	enum usb_device_state state;
+	enum usb_device_speed speed;
+	struct usb_bus	*bus;
+	struct usb_device *parent;		/* NULL for a root hub */
+	int		 portnum;		/* port on the parent hub */
+	struct usb_device *children[USB_MAXCHILDREN];
+	int		 maxchild;		/* ports, for hubs */
+	struct usb_host_endpoint ep0;
+	struct usb_host_endpoint *ep_in[16];	/* of the active altsettings */
+	struct usb_host_endpoint *ep_out[16];
+	struct usb_device_descriptor descriptor;
+	struct usb_host_config *config;		/* descriptor.bNumConfigurations */
+	struct usb_host_config *actconfig;	/* NULL = not configured */
+	char		*product;		/* strings read at enumeration */
+	char		*manufacturer;
+	char		*serial;
+	int		 refcount;		/* usb_get_dev / usb_put_dev */
+	void		*hcpriv;		/* the HCD's per-device state */
+	int		 toggle[2];		/* data toggles, bit per endpoint */
+	char		 name[16];		/* "1-1" */
+};
+
+/* ------------------------------------------------------------------------
+ * Pipes (spec 4.2).
+ */
+#define PIPE_ISOCHRONOUS	0
+#define PIPE_INTERRUPT		1
+#define PIPE_CONTROL		2
+#define PIPE_BULK		3
+
+#define usb_pipein(pipe)	((pipe) & USB_DIR_IN)
+#define usb_pipeout(pipe)	(!usb_pipein(pipe))
+#define usb_pipedevice(pipe)	(((pipe) >> 8) & 0x7f)
+#define usb_pipeendpoint(pipe)	(((pipe) >> 15) & 0xf)
+#define usb_pipetype(pipe)	(((pipe) >> 30) & 3)
+#define usb_pipeisoc(pipe)	(usb_pipetype(pipe) == PIPE_ISOCHRONOUS)
+#define usb_pipeint(pipe)	(usb_pipetype(pipe) == PIPE_INTERRUPT)
+#define usb_pipecontrol(pipe)	(usb_pipetype(pipe) == PIPE_CONTROL)
+#define usb_pipebulk(pipe)	(usb_pipetype(pipe) == PIPE_BULK)
+
+static inline unsigned int
+__create_pipe(const struct usb_device *dev, unsigned int endpoint)
+{
+	return ((unsigned int)dev->devnum << 8) | (endpoint << 15);
+}
+
+#define usb_sndctrlpipe(dev, ep)  ((PIPE_CONTROL << 30) | __create_pipe(dev, ep))
+#define usb_rcvctrlpipe(dev, ep)  ((PIPE_CONTROL << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
+#define usb_sndbulkpipe(dev, ep)  ((PIPE_BULK << 30) | __create_pipe(dev, ep))
+#define usb_rcvbulkpipe(dev, ep)  ((PIPE_BULK << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
+#define usb_sndintpipe(dev, ep)   ((PIPE_INTERRUPT << 30) | __create_pipe(dev, ep))
+#define usb_rcvintpipe(dev, ep)   ((PIPE_INTERRUPT << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
+#define usb_sndisocpipe(dev, ep)  ((PIPE_ISOCHRONOUS << 30) | __create_pipe(dev, ep))
+#define usb_rcvisocpipe(dev, ep)  ((PIPE_ISOCHRONOUS << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
+
+/* The endpoint a pipe names on dev, or NULL. */
+struct usb_host_endpoint *usb_pipe_endpoint(struct usb_device *dev,
+		     unsigned int pipe);
+/* wMaxPacketSize of the pipe's endpoint (0 if none). */
+int		 usb_maxpacket(struct usb_device *dev, unsigned int pipe);
+
+/* ------------------------------------------------------------------------
+ * URBs (spec 4).
+ */
+#define URB_SHORT_NOT_OK	0x0001
+#define URB_ISO_ASAP		0x0002
+#define URB_NO_TRANSFER_DMA_MAP	0x0004
+#define URB_ZERO_PACKET		0x0040
+#define URB_NO_INTERRUPT	0x0080
+#define URB_FREE_BUFFER		0x0100
+#define URB_DIR_IN		0x0200
+
+struct usb_iso_packet_descriptor {
+	unsigned int	 offset;
+	unsigned int	 length;
+	unsigned int	 actual_length;
+	int		 status;
+};
+
+typedef void (*usb_complete_t)(struct urb *);
+
+struct urb {
+	/* private to the core and the HCD */
+	int		 kref;
+	int		 use_count;	/* in flight */
+	int		 reject;	/* being killed */
+	int		 unlinked;	/* unlink status, 0 = not */
+	void		*hcpriv;	/* non-NULL while queued to the HCD */
+	struct list_head urb_list;	/* on ep->urb_list */
+	dma_addr_t	 transfer_dma_mapped; /* bounce buffer, HCD glue */
+	dma_addr_t	 setup_dma_mapped;
+
+	/* public, as in the kernel */
+	struct usb_device *dev;
+	struct usb_host_endpoint *ep;
+	unsigned int	 pipe;
+	int		 status;
+	unsigned int	 transfer_flags;
+	void		*transfer_buffer;
+	dma_addr_t	 transfer_dma;	/* with URB_NO_TRANSFER_DMA_MAP */
+	unsigned int	 transfer_buffer_length;
+	unsigned int	 actual_length;
+	unsigned char	*setup_packet;
+	dma_addr_t	 setup_dma;
+	int		 start_frame;
+	int		 number_of_packets;
+	int		 interval;
+	int		 error_count;
+	void		*context;
+	usb_complete_t	 complete;
+	struct usb_iso_packet_descriptor iso_frame_desc[];
+};
+
+/* URBs live at stable addresses: the address is the usbmon id. */
+struct urb	*usb_alloc_urb(int iso_packets, gfp_t mem_flags);
+void		 usb_free_urb(struct urb *urb);
+struct urb	*usb_get_urb(struct urb *urb);
+void		 usb_init_urb(struct urb *urb);
+
+static inline void
+usb_fill_control_urb(struct urb *urb, struct usb_device *dev,
+    unsigned int pipe, unsigned char *setup_packet, void *transfer_buffer,
+    int buffer_length, usb_complete_t complete_fn, void *context)
+{
+	urb->dev = dev;
+	urb->pipe = pipe;
+	urb->setup_packet = setup_packet;
+	urb->transfer_buffer = transfer_buffer;
+	urb->transfer_buffer_length = (unsigned int)buffer_length;
+	urb->complete = complete_fn;
+	urb->context = context;
+}
+
+static inline void
+usb_fill_bulk_urb(struct urb *urb, struct usb_device *dev, unsigned int pipe,
+    void *transfer_buffer, int buffer_length, usb_complete_t complete_fn,
+    void *context)
+{
+	urb->dev = dev;
+	urb->pipe = pipe;
+	urb->transfer_buffer = transfer_buffer;
+	urb->transfer_buffer_length = (unsigned int)buffer_length;
+	urb->complete = complete_fn;
+	urb->context = context;
+}
+
+/* spec 4.4: HS interval is an exponent, 1 << (interval - 1) uframes. */
+static inline void
+usb_fill_int_urb(struct urb *urb, struct usb_device *dev, unsigned int pipe,
+    void *transfer_buffer, int buffer_length, usb_complete_t complete_fn,
+    void *context, int interval)
+{
+	urb->dev = dev;
+	urb->pipe = pipe;
+	urb->transfer_buffer = transfer_buffer;
+	urb->transfer_buffer_length = (unsigned int)buffer_length;
+	urb->complete = complete_fn;
+	urb->context = context;
+	if (dev->speed == USB_SPEED_HIGH) {
+		if (interval < 1)
+			interval = 1;
+		if (interval > 16)
+			interval = 16;
+		urb->interval = 1 << (interval - 1);
+	} else
+		urb->interval = interval;
+	urb->start_frame = -1;
+}
+
+/*
+ * Submit with the checks of spec 4.5 in order.  Returns 0 (the completion
+ * handler will run exactly once) or a negative errno (it will not).
+ */
+int		 usb_submit_urb(struct urb *urb, gfp_t mem_flags);
+/* Asynchronous cancel: -EINPROGRESS, completion sees -ECONNRESET. */
+int		 usb_unlink_urb(struct urb *urb);
+/* Synchronous cancel: returns after the completion (-ENOENT) has run. */
+void		 usb_kill_urb(struct urb *urb);
+
+/* ------------------------------------------------------------------------
+ * Synchronous helpers (core/message.c): task context only; they run the
+ * simulated machine until the transfer ends or the timeout (ms, 0 = none)
+ * passes (-ETIMEDOUT, the URB is killed).
+ */
+#define USB_CTRL_GET_TIMEOUT	5000
+#define USB_CTRL_SET_TIMEOUT	5000
+
+int		 usb_control_msg(struct usb_device *dev, unsigned int pipe,
+		     u8 request, u8 requesttype, u16 value, u16 index,
+		     void *data, u16 size, int timeout);
+int		 usb_bulk_msg(struct usb_device *dev, unsigned int pipe,
+		     void *data, int len, int *actual_length, int timeout);
+int		 usb_interrupt_msg(struct usb_device *dev, unsigned int pipe,
+		     void *data, int len, int *actual_length, int timeout);
+int		 usb_get_descriptor(struct usb_device *dev, unsigned char type,
+		     unsigned char index, void *buf, int size);
+int		 usb_string(struct usb_device *dev, int index, char *buf,
+		     size_t size);
+int		 usb_clear_halt(struct usb_device *dev, unsigned int pipe);
+int		 usb_set_interface(struct usb_device *dev, int ifnum,
+		     int alternate);
+
+/* ------------------------------------------------------------------------
+ * Reference counts and small accessors.
+ */
+struct usb_device *usb_get_dev(struct usb_device *dev);
+void		 usb_put_dev(struct usb_device *dev);
+
+static inline struct usb_device *
+interface_to_usbdev(struct usb_interface *intf)
+{
+	return intf->usbdev;
+}
+
+/* Interrupt context?  True inside completion handlers and timers. */
+int		 in_interrupt(void);
+
+/* Sleep in task context: runs the simulated machine for ms. */
+void		 msleep(unsigned int ms);
+
+/* List helpers (kernel names). */
+static inline void
+INIT_LIST_HEAD(struct list_head *h)
+{
+	h->next = h->prev = h;
+}
+
+static inline void
+list_add_tail(struct list_head *n, struct list_head *h)
+{
+	n->prev = h->prev;
+	n->next = h;
+	h->prev->next = n;
+	h->prev = n;
+}
+
+static inline void
+list_del_init(struct list_head *n)
+{
+	n->prev->next = n->next;
+	n->next->prev = n->prev;
+	INIT_LIST_HEAD(n);
+}
+
+static inline int
+list_empty(const struct list_head *h)
+{
+	return h->next == h;
+}
+
+#define container_of(ptr, type, member)					\
+	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+#endif /* CORE_USB_H */
