@@ -83,40 +83,6 @@ cap_usbmon_packet(const uint8_t *p, uint32_t caplen, uint32_t len,
 	}
 }
 
-static uint16_t
-rd16(const uint8_t *p, int be)
-{
-	return be ? get_be16(p) : get_le16(p);
-}
-
-static uint32_t
-rd32(const uint8_t *p, int be)
-{
-	return be ? get_be32(p) : get_le32(p);
-}
-
-static void
-wr16(uint8_t *p, uint16_t v, int be)
-{
-	if (be) {
-		p[0] = (uint8_t)(v >> 8);
-		p[1] = (uint8_t)v;
-	} else
-		put_le16(p, v);
-}
-
-static void
-wr32(uint8_t *p, uint32_t v, int be)
-{
-	if (be) {
-		p[0] = (uint8_t)(v >> 24);
-		p[1] = (uint8_t)(v >> 16);
-		p[2] = (uint8_t)(v >> 8);
-		p[3] = (uint8_t)v;
-	} else
-		put_le32(p, v);
-}
-
 /* The file's magic: 1 and its byte order and resolution, or 0. */
 static int
 pcap_magic(const uint8_t *p, int *be, int *nsec)
@@ -186,14 +152,14 @@ pcap_open(struct cap_source *src)
 		    "inside the %d-byte pcap file header (%ld bytes)",
 		    PCAP_FILE_HDR, n);
 	rd->swap = rd->be == host_is_le();
-	major = rd16(p + 4, rd->be);
-	minor = rd16(p + 6, rd->be);
+	major = get_bo16(p + 4, rd->be);
+	minor = get_bo16(p + 6, rd->be);
 	if (major != 2)
 		return cap_error(src, UE_NOTSUP, 0, 4, "pcap version %u.%u "
 		    "is not supported (only 2.x exists)", major, minor);
-	rd->snaplen = rd32(p + 16, rd->be);
+	rd->snaplen = get_bo32(p + 16, rd->be);
 	/* Upper bits hold the FCS length and flags (LT_LINKTYPE). */
-	lt = rd32(p + 20, rd->be) & 0xffff;
+	lt = get_bo32(p + 20, rd->be) & 0xffff;
 	src->linktype = lt;
 	if (lt == LT_USB_LINUX)
 		rd->hdr_len = URB_HDR48;
@@ -239,10 +205,10 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		return cap_error(src, UE_TRUNCATED, recno, off, "the file "
 		    "ends inside the %d-byte record header (%ld bytes)",
 		    PCAP_REC_HDR, n);
-	sec = rd32(p, rd->be);
-	frac = rd32(p + 4, rd->be);
-	caplen = rd32(p + 8, rd->be);
-	len = rd32(p + 12, rd->be);
+	sec = get_bo32(p, rd->be);
+	frac = get_bo32(p + 4, rd->be);
+	caplen = get_bo32(p + 8, rd->be);
+	len = get_bo32(p + 12, rd->be);
 	if (caplen > rd->limit)
 		return cap_error(src, UE_BADREC, recno, off, "captured length "
 		    "%" PRIu32 " is larger than the file's snaplen %" PRIu32
@@ -301,13 +267,13 @@ pcap_wopen(struct cap_sink *sink)
 		    wr->snaplen);
 		return -UE_USAGE;
 	}
-	wr32(h, PCAP_MAGIC_US, wr->be);
-	wr16(h + 4, 2, wr->be);
-	wr16(h + 6, 4, wr->be);
-	wr32(h + 8, 0, wr->be);		/* thiszone */
-	wr32(h + 12, 0, wr->be);	/* sigfigs */
-	wr32(h + 16, wr->snaplen, wr->be);
-	wr32(h + 20, LT_USB_LINUX_MMAPPED, wr->be);
+	put_bo32(h, PCAP_MAGIC_US, wr->be);
+	put_bo16(h + 4, 2, wr->be);
+	put_bo16(h + 6, 4, wr->be);
+	put_bo32(h + 8, 0, wr->be);		/* thiszone */
+	put_bo32(h + 12, 0, wr->be);	/* sigfigs */
+	put_bo32(h + 16, wr->snaplen, wr->be);
+	put_bo32(h + 20, LT_USB_LINUX_MMAPPED, wr->be);
 	return cap_out_write(&sink->out, h, sizeof h);
 }
 
@@ -335,10 +301,10 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 		sec--;
 		ns += 1000000000;
 	}
-	wr32(h, (uint32_t)sec, wr->be);
-	wr32(h + 4, (uint32_t)(ns / 1000), wr->be);
-	wr32(h + 8, caplen, wr->be);
-	wr32(h + 12, orig > UINT32_MAX ? UINT32_MAX : (uint32_t)orig, wr->be);
+	put_bo32(h, (uint32_t)sec, wr->be);
+	put_bo32(h + 4, (uint32_t)(ns / 1000), wr->be);
+	put_bo32(h + 8, caplen, wr->be);
+	put_bo32(h + 12, orig > UINT32_MAX ? UINT32_MAX : (uint32_t)orig, wr->be);
 	if ((rc = cap_out_write(&sink->out, h, sizeof h)) != 0)
 		return rc;
 	if (caplen <= npre)

@@ -36,46 +36,6 @@
 
 #define PAD4(n)		(((n) + 3) & ~(uint32_t)3)
 
-static uint16_t
-rd16(const uint8_t *p, int be)
-{
-	return be ? get_be16(p) : get_le16(p);
-}
-
-static uint32_t
-rd32(const uint8_t *p, int be)
-{
-	return be ? get_be32(p) : get_le32(p);
-}
-
-static uint64_t
-rd64(const uint8_t *p, int be)
-{
-	return be ? get_be64(p) : get_le64(p);
-}
-
-static void
-wr16(uint8_t *p, uint16_t v, int be)
-{
-	if (be) {
-		p[0] = (uint8_t)(v >> 8);
-		p[1] = (uint8_t)v;
-	} else
-		put_le16(p, v);
-}
-
-static void
-wr32(uint8_t *p, uint32_t v, int be)
-{
-	if (be) {
-		p[0] = (uint8_t)(v >> 24);
-		p[1] = (uint8_t)(v >> 16);
-		p[2] = (uint8_t)(v >> 8);
-		p[3] = (uint8_t)v;
-	} else
-		put_le32(p, v);
-}
-
 static const uint64_t ng_pow10[] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
 	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
@@ -205,8 +165,8 @@ ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
 			    "header with a bad byte-order magic 0x%08" PRIx32,
 			    get_le32(*p + 8));
 	} else
-		*type = rd32(*p, be);
-	*blen = rd32(*p + 4, be);
+		*type = get_bo32(*p, be);
+	*blen = get_bo32(*p + 4, be);
 	if (*blen < 12 || *blen % 4 != 0)
 		return cap_error(src, UE_BADREC, recno, off, "%s block of "
 		    "type 0x%08" PRIx32 " has length %" PRIu32 ", not a "
@@ -225,7 +185,7 @@ ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
 		    *type == NG_SHB || *type == NG_IDB || *type == NG_PB ||
 		    *type == NG_SPB || *type == NG_ISB || *type == NG_EPB ?
 		    "the " : "", ng_block_name(*type), n, *blen);
-	trailer = rd32(*p + *blen - 4, be);
+	trailer = get_bo32(*p + *blen - 4, be);
 	if (trailer != *blen)
 		return cap_error(src, UE_BADREC, recno, off, "%s block "
 		    "length %" PRIu32 " differs from its trailer's %" PRIu32,
@@ -249,8 +209,8 @@ ng_shb(struct cap_source *src, const uint8_t *p, uint32_t blen)
 		return cap_error(src, UE_BADREC, src->recno + 1, off,
 		    "section header of %" PRIu32 " bytes is shorter than 28",
 		    blen);
-	major = rd16(p + 12, rd->be);
-	minor = rd16(p + 14, rd->be);
+	major = get_bo16(p + 12, rd->be);
+	minor = get_bo16(p + 14, rd->be);
 	if (major != 1)
 		return cap_error(src, UE_NOTSUP, src->recno + 1, off,
 		    "pcapng version %u.%u is not supported (only 1.x is)",
@@ -290,15 +250,15 @@ ng_idb(struct cap_source *src, const uint8_t *p, uint32_t blen)
 	}
 	ifp = &rd->ifs[rd->nifs];
 	memset(ifp, 0, sizeof *ifp);
-	ifp->linktype = rd16(p + 8, rd->be);
-	ifp->snaplen = rd32(p + 12, rd->be);
+	ifp->linktype = get_bo16(p + 8, rd->be);
+	ifp->snaplen = get_bo32(p + 12, rd->be);
 	ifp->tsresol = 6;
 
 	o = p + 16;
 	left = blen - 20;
 	while (left >= 4) {
-		code = rd16(o, rd->be);
-		olen = rd16(o + 2, rd->be);
+		code = get_bo16(o, rd->be);
+		olen = get_bo16(o + 2, rd->be);
 		if (code == OPT_END)
 			break;
 		if (PAD4(olen) > left - 4)
@@ -328,7 +288,7 @@ ng_idb(struct cap_source *src, const uint8_t *p, uint32_t blen)
 			break;
 		case OPT_IF_TSOFFSET:
 			if (olen >= 8)
-				ifp->tsoffset = (int64_t)rd64(o + 4, rd->be);
+				ifp->tsoffset = (int64_t)get_bo64(o + 4, rd->be);
 			break;
 		}
 		o += 4 + PAD4(olen);
@@ -387,11 +347,11 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		case NG_EPB:
 			if (blen < 32)
 				goto short_block;
-			ifid = rd32(p + 8, rd->be);
-			ts = (uint64_t)rd32(p + 12, rd->be) << 32 |
-			    rd32(p + 16, rd->be);
-			caplen = rd32(p + 20, rd->be);
-			len = rd32(p + 24, rd->be);
+			ifid = get_bo32(p + 8, rd->be);
+			ts = (uint64_t)get_bo32(p + 12, rd->be) << 32 |
+			    get_bo32(p + 16, rd->be);
+			caplen = get_bo32(p + 20, rd->be);
+			len = get_bo32(p + 24, rd->be);
 			pkt = p + 28;
 			if (caplen > blen - 32)
 				goto long_packet;
@@ -399,11 +359,11 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		case NG_PB:
 			if (blen < 32)
 				goto short_block;
-			ifid = rd16(p + 8, rd->be);
-			ts = (uint64_t)rd32(p + 12, rd->be) << 32 |
-			    rd32(p + 16, rd->be);
-			caplen = rd32(p + 20, rd->be);
-			len = rd32(p + 24, rd->be);
+			ifid = get_bo16(p + 8, rd->be);
+			ts = (uint64_t)get_bo32(p + 12, rd->be) << 32 |
+			    get_bo32(p + 16, rd->be);
+			caplen = get_bo32(p + 20, rd->be);
+			len = get_bo32(p + 24, rd->be);
 			pkt = p + 28;
 			if (caplen > blen - 32)
 				goto long_packet;
@@ -412,7 +372,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			if (blen < 16)
 				goto short_block;
 			ifid = 0;
-			len = rd32(p + 8, rd->be);
+			len = get_bo32(p + 8, rd->be);
 			caplen = len < blen - 16 ? len : blen - 16;
 			if (rd->nifs > 0 && rd->ifs[0].snaplen != 0 &&
 			    caplen > rd->ifs[0].snaplen)
@@ -505,8 +465,8 @@ struct ng_wr {
 static size_t
 ng_opt(uint8_t *p, uint16_t code, const void *v, uint16_t len, int be)
 {
-	wr16(p, code, be);
-	wr16(p + 2, len, be);
+	put_bo16(p, code, be);
+	put_bo16(p + 2, len, be);
 	memset(p + 4, 0, PAD4(len));
 	if (len > 0)
 		memcpy(p + 4, v, len);
@@ -542,16 +502,16 @@ ng_wopen(struct cap_sink *sink)
 	wr->tsdiv = ng_pow10[9 - resol];
 
 	/* Section header: version 1.0, section length unknown. */
-	wr32(b, NG_SHB, wr->be);
-	wr32(b + 8, NG_BOM, wr->be);
-	wr16(b + 12, 1, wr->be);
-	wr16(b + 14, 0, wr->be);
+	put_bo32(b, NG_SHB, wr->be);
+	put_bo32(b + 8, NG_BOM, wr->be);
+	put_bo16(b + 12, 1, wr->be);
+	put_bo16(b + 14, 0, wr->be);
 	memset(b + 16, 0xff, 8);
 	n = 24;
 	n += ng_opt(b + n, OPT_SHB_USERAPPL, appl, sizeof appl - 1, wr->be);
 	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
-	wr32(b + 4, (uint32_t)n + 4, wr->be);
-	wr32(b + n, (uint32_t)n + 4, wr->be);
+	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
+	put_bo32(b + n, (uint32_t)n + 4, wr->be);
 	if ((rc = cap_out_write(&sink->out, b, n + 4)) != 0)
 		return rc;
 
@@ -560,16 +520,16 @@ ng_wopen(struct cap_sink *sink)
 	namelen = strlen(name);
 	if (namelen > 255)
 		namelen = 255;
-	wr32(b, NG_IDB, wr->be);
-	wr16(b + 8, 220, wr->be);
-	wr16(b + 10, 0, wr->be);
-	wr32(b + 12, wr->snaplen, wr->be);
+	put_bo32(b, NG_IDB, wr->be);
+	put_bo16(b + 8, 220, wr->be);
+	put_bo16(b + 10, 0, wr->be);
+	put_bo32(b + 12, wr->snaplen, wr->be);
 	n = 16;
 	n += ng_opt(b + n, OPT_IF_NAME, name, (uint16_t)namelen, wr->be);
 	n += ng_opt(b + n, OPT_IF_TSRESOL, &resol, 1, wr->be);
 	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
-	wr32(b + 4, (uint32_t)n + 4, wr->be);
-	wr32(b + n, (uint32_t)n + 4, wr->be);
+	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
+	put_bo32(b + n, (uint32_t)n + 4, wr->be);
 	return cap_out_write(&sink->out, b, n + 4);
 }
 
@@ -593,14 +553,14 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	blen = 32 + PAD4(caplen);
 	ts = r->ts_ns < 0 ? 0 : (uint64_t)r->ts_ns / wr->tsdiv;
 
-	wr32(h, NG_EPB, wr->be);
-	wr32(h + 4, blen, wr->be);
-	wr32(h + 8, 0, wr->be);
-	wr32(h + 12, (uint32_t)(ts >> 32), wr->be);
-	wr32(h + 16, (uint32_t)ts, wr->be);
-	wr32(h + 20, caplen, wr->be);
-	wr32(h + 24, orig > UINT32_MAX ? UINT32_MAX : (uint32_t)orig, wr->be);
-	wr32(t, blen, wr->be);
+	put_bo32(h, NG_EPB, wr->be);
+	put_bo32(h + 4, blen, wr->be);
+	put_bo32(h + 8, 0, wr->be);
+	put_bo32(h + 12, (uint32_t)(ts >> 32), wr->be);
+	put_bo32(h + 16, (uint32_t)ts, wr->be);
+	put_bo32(h + 20, caplen, wr->be);
+	put_bo32(h + 24, orig > UINT32_MAX ? UINT32_MAX : (uint32_t)orig, wr->be);
+	put_bo32(t, blen, wr->be);
 	if ((rc = cap_out_write(&sink->out, h, sizeof h)) != 0)
 		return rc;
 	if (caplen <= npre)

@@ -19,6 +19,7 @@
 #ifndef CORE_SIM_H
 #define CORE_SIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "decode/decode.h"
@@ -135,5 +136,71 @@ void		 sim_spin_unlock(struct sim *s);
 /* Report a URB record / driver event to the sink at the current time. */
 void		 sim_emit_urb(struct sim *s, const struct urb_rec *r);
 void		 sim_emit_event(struct sim *s, const struct drv_event *ev);
+
+/* ------------------------------------------------------------------------
+ * A machine (core/sim-machine.c): EHCI controllers with their emulated
+ * hardware, DMA memory, and devices plugged into their ports.
+ */
+struct usb_hcd;
+struct emu_ehci;
+struct usb_device;
+
+#define SIM_MAX_BUSES	4
+
+struct sim_machine {
+	struct sim	*sim;
+	struct dma_mem	*dma;
+	int		 nbus;
+	struct {
+		struct emu_ehci	*emu;
+		struct usb_hcd	*hcd;
+	} bus[SIM_MAX_BUSES];
+};
+
+/* A machine with nbus EHCI controllers (buses 1..nbus), running. */
+struct sim_machine *sim_machine_new(struct sim *s, int nbus);
+void		 sim_machine_free(struct sim_machine *m);
+/* Plug device model `model` (args for its init) into bus/port. */
+int		 sim_machine_plug(struct sim_machine *m, int bus, int port,
+		     const char *model, const char *args);
+int		 sim_machine_unplug(struct sim_machine *m, int bus, int port);
+/* The device enumerated on bus/port, or NULL. */
+struct usb_device *sim_machine_device(struct sim_machine *m, int bus,
+		     int port);
+/* Inject a fault into the model on bus/port (hcd.h DM_FAULT_*). */
+int		 sim_machine_inject(struct sim_machine *m, int bus, int port,
+		     int kind, int ep, int count);
+
+/* ------------------------------------------------------------------------
+ * Scenarios (core/sim-scenario.c): what happens, one command a line:
+ *
+ *	plug PORT MODEL [ARGS]	 plug a device model into a port of bus 1
+ *	unplug PORT
+ *	settle PORT		 wait until the device there is configured
+ *	wait MS			 let MS virtual milliseconds pass
+ *	inject PORT FAULT [EP] [COUNT]	stall, babble, xacterr, disconnect
+ *	disk-read PORT LBA BLOCKS	 SCSI READ(10) through bulk-only
+ *	disk-write PORT LBA BLOCKS	 SCSI WRITE(10) of a test pattern
+ *	bulk PORT BYTES		 write BYTES to a loopback device, read back
+ *
+ * '#' starts a comment.  Built-in scenarios have names ("enumerate").
+ */
+struct sim_scenario;
+
+/* The text of a built-in scenario, or NULL. */
+const char	*sim_scenario_builtin(const char *name);
+/* Names of the built-ins, NULL-terminated. */
+extern const char *const sim_scenario_names[];
+/* Parse text (name for messages).  On error returns -EINVAL with
+ * "NAME:LINE: what" in err. */
+int		 sim_scenario_parse(const char *text, const char *name,
+		     struct sim_scenario **out, char *err, size_t errlen);
+void		 sim_scenario_free(struct sim_scenario *sc);
+/* Queue the scenario on the machine; it sets m->sim->stop at its end. */
+void		 sim_scenario_start(struct sim_scenario *sc,
+		     struct sim_machine *m);
+/* Errors of the steps (I/O failures, a device not there), for reports:
+ * NULL when all went well. */
+const char	*sim_scenario_error(const struct sim_scenario *sc);
 
 #endif /* CORE_SIM_H */

@@ -23,56 +23,6 @@ wire_be(int swap)
 	return host_is_le() ? swap != 0 : swap == 0;
 }
 
-static uint16_t
-rd16(const uint8_t *p, int be)
-{
-	return be ? get_be16(p) : get_le16(p);
-}
-
-static uint32_t
-rd32(const uint8_t *p, int be)
-{
-	return be ? get_be32(p) : get_le32(p);
-}
-
-static uint64_t
-rd64(const uint8_t *p, int be)
-{
-	return be ? get_be64(p) : get_le64(p);
-}
-
-static void
-wr16(uint8_t *p, uint16_t v, int be)
-{
-	if (be) {
-		p[0] = (uint8_t)(v >> 8);
-		p[1] = (uint8_t)v;
-	} else
-		put_le16(p, v);
-}
-
-static void
-wr32(uint8_t *p, uint32_t v, int be)
-{
-	if (be) {
-		p[0] = (uint8_t)(v >> 24);
-		p[1] = (uint8_t)(v >> 16);
-		p[2] = (uint8_t)(v >> 8);
-		p[3] = (uint8_t)v;
-	} else
-		put_le32(p, v);
-}
-
-static void
-wr64(uint8_t *p, uint64_t v, int be)
-{
-	if (be) {
-		wr32(p, (uint32_t)(v >> 32), 1);
-		wr32(p + 4, (uint32_t)v, 1);
-	} else
-		put_le64(p, v);
-}
-
 /*
  * How many ISO descriptors precede the data: ndesc of a 64-byte header,
  * or for the 48-byte one (which has no ndesc) what the kernel puts there,
@@ -133,33 +83,33 @@ dec_usbmon_hdr(const uint8_t *p, size_t len, size_t hdr_len, int swap,
 		return -UE_SHORT;
 	be = wire_be(swap);
 
-	r->id = rd64(p, be);
+	r->id = get_bo64(p, be);
 	r->type = p[8];
 	r->xfer_type = p[9];
 	r->epnum = p[10];
 	r->devnum = p[11];
-	r->busnum = rd16(p + 12, be);
+	r->busnum = get_bo16(p + 12, be);
 	r->flag_setup = p[14];
 	r->flag_data = p[15];
-	r->ts_sec = (int64_t)rd64(p + 16, be);
-	r->ts_usec = (int32_t)rd32(p + 24, be);
-	r->status = (int32_t)rd32(p + 28, be);
-	r->len_urb = rd32(p + 32, be);
-	r->len_cap = rd32(p + 36, be);
+	r->ts_sec = (int64_t)get_bo64(p + 16, be);
+	r->ts_usec = (int32_t)get_bo32(p + 24, be);
+	r->status = (int32_t)get_bo32(p + 28, be);
+	r->len_urb = get_bo32(p + 32, be);
+	r->len_cap = get_bo32(p + 36, be);
 	/* Setup bytes are USB wire order: never swapped (spec 3.2). */
 	memcpy(r->setup, p + 40, sizeof r->setup);
 	if (r->xfer_type == XFER_ISO) {
-		r->iso_error_count = (int32_t)rd32(p + 40, be);
-		r->iso_numdesc = (int32_t)rd32(p + 44, be);
+		r->iso_error_count = (int32_t)get_bo32(p + 40, be);
+		r->iso_numdesc = (int32_t)get_bo32(p + 44, be);
 	} else {
 		r->iso_error_count = 0;
 		r->iso_numdesc = 0;
 	}
 	if (hdr_len == URB_HDR64) {
-		r->interval = (int32_t)rd32(p + 48, be);
-		r->start_frame = (int32_t)rd32(p + 52, be);
-		r->xfer_flags = rd32(p + 56, be);
-		r->ndesc = rd32(p + 60, be);
+		r->interval = (int32_t)get_bo32(p + 48, be);
+		r->start_frame = (int32_t)get_bo32(p + 52, be);
+		r->xfer_flags = get_bo32(p + 56, be);
+		r->ndesc = get_bo32(p + 60, be);
 		r->flags &= ~REC_F_HDR48;
 	} else {
 		r->interval = 0;
@@ -196,28 +146,28 @@ enc_hdr(const struct urb_rec *r, int be, uint8_t out[64])
 
 	niso = r->niso > URB_ISO_MAX ? URB_ISO_MAX : r->niso;
 	memset(out, 0, URB_HDR64);
-	wr64(out, r->id, be);
+	put_bo64(out, r->id, be);
 	out[8] = r->type;
 	out[9] = r->xfer_type;
 	out[10] = r->epnum;
 	out[11] = r->devnum;
-	wr16(out + 12, r->busnum, be);
+	put_bo16(out + 12, r->busnum, be);
 	out[14] = r->flag_setup;
 	out[15] = r->flag_data;
-	wr64(out + 16, (uint64_t)r->ts_sec, be);
-	wr32(out + 24, (uint32_t)r->ts_usec, be);
-	wr32(out + 28, (uint32_t)r->status, be);
-	wr32(out + 32, r->len_urb, be);
-	wr32(out + 36, ISO_DESC_LEN * niso + r->data_len, be);
+	put_bo64(out + 16, (uint64_t)r->ts_sec, be);
+	put_bo32(out + 24, (uint32_t)r->ts_usec, be);
+	put_bo32(out + 28, (uint32_t)r->status, be);
+	put_bo32(out + 32, r->len_urb, be);
+	put_bo32(out + 36, ISO_DESC_LEN * niso + r->data_len, be);
 	if (r->xfer_type == XFER_ISO) {
-		wr32(out + 40, (uint32_t)r->iso_error_count, be);
-		wr32(out + 44, (uint32_t)enc_numdesc(r), be);
+		put_bo32(out + 40, (uint32_t)r->iso_error_count, be);
+		put_bo32(out + 44, (uint32_t)enc_numdesc(r), be);
 	} else
 		memcpy(out + 40, r->setup, sizeof r->setup);
-	wr32(out + 48, (uint32_t)r->interval, be);
-	wr32(out + 52, (uint32_t)r->start_frame, be);
-	wr32(out + 56, r->xfer_flags, be);
-	wr32(out + 60, niso, be);
+	put_bo32(out + 48, (uint32_t)r->interval, be);
+	put_bo32(out + 52, (uint32_t)r->start_frame, be);
+	put_bo32(out + 56, r->xfer_flags, be);
+	put_bo32(out + 60, niso, be);
 }
 
 void
@@ -238,10 +188,10 @@ enc_usbmon_prefix(const struct urb_rec *r, int swap, uint8_t *out)
 	niso = r->niso > URB_ISO_MAX ? URB_ISO_MAX : r->niso;
 	p = out + URB_HDR64;
 	for (i = 0; i < niso; i++, p += ISO_DESC_LEN) {
-		wr32(p, (uint32_t)r->iso[i].status, be);
-		wr32(p + 4, r->iso[i].off, be);
-		wr32(p + 8, r->iso[i].len, be);
-		wr32(p + 12, 0, be);
+		put_bo32(p, (uint32_t)r->iso[i].status, be);
+		put_bo32(p + 4, r->iso[i].off, be);
+		put_bo32(p + 8, r->iso[i].len, be);
+		put_bo32(p + 12, 0, be);
 	}
 	return URB_HDR64 + ISO_DESC_LEN * niso;
 }
@@ -265,9 +215,9 @@ dec_usbmon_body(const uint8_t *p, size_t len, int swap, struct urb_iso *iso,
 	if (n > len / ISO_DESC_LEN)
 		n = (uint32_t)(len / ISO_DESC_LEN);
 	for (i = 0; i < n; i++) {
-		iso[i].status = (int32_t)rd32(p + ISO_DESC_LEN * i, be);
-		iso[i].off = rd32(p + ISO_DESC_LEN * i + 4, be);
-		iso[i].len = rd32(p + ISO_DESC_LEN * i + 8, be);
+		iso[i].status = (int32_t)get_bo32(p + ISO_DESC_LEN * i, be);
+		iso[i].off = get_bo32(p + ISO_DESC_LEN * i + 4, be);
+		iso[i].len = get_bo32(p + ISO_DESC_LEN * i + 8, be);
 	}
 	r->iso = iso;
 	r->niso = n;

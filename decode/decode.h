@@ -111,6 +111,73 @@ put_le64(uint8_t *p, uint64_t v)
 	put_le32(p + 4, (uint32_t)(v >> 32));
 }
 
+static inline void
+put_be16(uint8_t *p, uint16_t v)
+{
+	p[0] = (uint8_t)(v >> 8);
+	p[1] = (uint8_t)v;
+}
+
+static inline void
+put_be32(uint8_t *p, uint32_t v)
+{
+	put_be16(p, (uint16_t)(v >> 16));
+	put_be16(p + 2, (uint16_t)v);
+}
+
+static inline void
+put_be64(uint8_t *p, uint64_t v)
+{
+	put_be32(p, (uint32_t)(v >> 32));
+	put_be32(p + 4, (uint32_t)v);
+}
+
+/* The same, in the byte order a file or section declares (be != 0). */
+static inline uint16_t
+get_bo16(const uint8_t *p, int be)
+{
+	return be ? get_be16(p) : get_le16(p);
+}
+
+static inline uint32_t
+get_bo32(const uint8_t *p, int be)
+{
+	return be ? get_be32(p) : get_le32(p);
+}
+
+static inline uint64_t
+get_bo64(const uint8_t *p, int be)
+{
+	return be ? get_be64(p) : get_le64(p);
+}
+
+static inline void
+put_bo16(uint8_t *p, uint16_t v, int be)
+{
+	if (be)
+		put_be16(p, v);
+	else
+		put_le16(p, v);
+}
+
+static inline void
+put_bo32(uint8_t *p, uint32_t v, int be)
+{
+	if (be)
+		put_be32(p, v);
+	else
+		put_le32(p, v);
+}
+
+static inline void
+put_bo64(uint8_t *p, uint64_t v, int be)
+{
+	if (be)
+		put_be64(p, v);
+	else
+		put_le64(p, v);
+}
+
 /* Host byte order, for the usbmon header written by this machine. */
 static inline int
 host_is_le(void)

@@ -343,6 +343,8 @@ int		 emu_ehci_attach(struct emu_ehci *e, int port,
 		     struct usb_devmodel *dm);
 /* Unplug: returns the model (caller destroys it), NULL if none. */
 struct usb_devmodel *emu_ehci_detach(struct emu_ehci *e, int port);
+/* The model plugged into port, or NULL (for fault injection). */
+struct usb_devmodel *emu_ehci_port_device(struct emu_ehci *e, int port);
 /* Bus-level log: called for every transaction (NULL = off). */
 void		 emu_ehci_set_xact_log(struct emu_ehci *e,
 		     void (*fn)(void *, const struct emu_xact *), void *arg);
