@@ -48,7 +48,7 @@ tui_cmd_convert(int argc, char **argv)
 	struct urb_rec	 r;
 	struct drv_event ev;
 	const char	*outpath = NULL, *format = NULL;
-	char		 err[600], *end;
+	char		 err[600];
 	uint64_t	 count = 0, limit = 0;
 	double		 last = 0, t;
 	int		 ch, rc, status = 0, progress;
@@ -57,12 +57,8 @@ tui_cmd_convert(int argc, char **argv)
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			limit = strtoull(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || limit == 0) {
-				tui_warnx("-c wants a positive number, not "
-				    "'%s'", optarg);
+			if (tui_parse_count("-c", optarg, &limit) != 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'F':
 			format = optarg;

@@ -109,18 +109,13 @@ tui_cmd_read(int argc, char **argv)
 	enum out_mode	 mode = OUT_TEXT;
 	size_t		 nfields = 0, i, npend;
 	int		 ch, rc, status = 0, verbose = 0, ok;
-	char		*end;
 
 	while ((ch = getopt_long(argc, argv, "c:e:hT:t:V", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'c':
-			limit = strtoull(optarg, &end, 10);
-			if (*optarg == '\0' || *end != '\0' || limit == 0) {
-				tui_warnx("-c wants a positive number, not "
-				    "'%s'", optarg);
+			if (tui_parse_count("-c", optarg, &limit) != 0)
 				return EXIT_USAGE;
-			}
 			break;
 		case 'e':
 			if (nfields == MAX_FIELDS) {

@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "tui.h"
 
@@ -17,4 +18,17 @@ tui_warnx(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int
+tui_parse_count(const char *opt, const char *arg, uint64_t *out)
+{
+	char	*end;
+
+	*out = strtoull(arg, &end, 10);
+	if (*arg == '\0' || *arg == '-' || *end != '\0' || *out == 0) {
+		tui_warnx("%s wants a positive number, not '%s'", opt, arg);
+		return -1;
+	}
+	return 0;
 }

@@ -5,6 +5,8 @@
 #ifndef TUI_H
 #define TUI_H
 
+#include <stdint.h>
+
 #define URBSCOPE_VERSION	"0.1.0"
 
 /* A subcommand: argv[0] is its name.  Returns the exit status. */
@@ -17,6 +19,10 @@ struct tui_cmd {
 
 int	tui_cmd_read(int argc, char **argv);
 int	tui_cmd_convert(int argc, char **argv);
+
+/* A positive count for option opt into *out; says what is wrong and
+ * returns -1 otherwise. */
+int	tui_parse_count(const char *opt, const char *arg, uint64_t *out);
 
 /* Print "urbscope: " + message to stderr. */
 void	tui_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
