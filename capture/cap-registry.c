@@ -17,6 +17,7 @@ extern const struct cap_source_ops cap_pcap_source;
 extern const struct cap_source_ops cap_pcapng_source;
 extern const struct cap_source_ops cap_usbmon_source;
 extern const struct cap_source_ops cap_text_source;
+extern const struct cap_source_ops cap_sim_source;
 
 extern const struct cap_sink_ops cap_pcap_sink;
 extern const struct cap_sink_ops cap_pcapng_sink;
@@ -27,6 +28,7 @@ const struct cap_source_ops *const cap_sources[] = {
 	&cap_pcapng_source,
 	&cap_usbmon_source,
 	&cap_text_source,
+	&cap_sim_source,
 	NULL
 };
 

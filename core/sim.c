@@ -104,6 +104,25 @@ sim_work_queue(struct sim *s, struct sim_work *w)
 	s->work_tail = w;
 }
 
+int
+sim_work_cancel(struct sim *s, struct sim_work *w)
+{
+	struct sim_work	**pp, *prev = NULL;
+
+	if (s == NULL || !w->queued)
+		return 0;
+	for (pp = &s->work_head; *pp != NULL; prev = *pp, pp = &(*pp)->next) {
+		if (*pp != w)
+			continue;
+		*pp = w->next;
+		if (s->work_tail == w)
+			s->work_tail = prev;
+		w->queued = 0;
+		return 1;
+	}
+	return 0;
+}
+
 /* Run one deferred work item in task context; 1 if there was one. */
 static int
 run_work(struct sim *s)

@@ -112,6 +112,8 @@ void		 sim_timer_add(struct sim *s, struct sim_timer *t,
 void		 sim_timer_del(struct sim *s, struct sim_timer *t);
 /* Queue work for the top-level loop (no-op if already queued). */
 void		 sim_work_queue(struct sim *s, struct sim_work *w);
+/* Take queued work off the list; 1 if it was queued. */
+int		 sim_work_cancel(struct sim *s, struct sim_work *w);
 
 /*
  * Run the machine until done(arg) returns non-zero or deadline_ns

@@ -175,6 +175,7 @@ enum usb_device_state {			/* Linux's numbering (spec 8.2) */
 	USB_STATE_SUSPENDED,
 };
 
+struct sim;
 struct urb;
 struct usb_bus;
 struct usb_driver;
@@ -267,14 +268,24 @@ __create_pipe(const struct usb_device *dev, unsigned int endpoint)
 	return ((unsigned int)dev->devnum << 8) | (endpoint << 15);
 }
 
-#define usb_sndctrlpipe(dev, ep)  ((PIPE_CONTROL << 30) | __create_pipe(dev, ep))
-#define usb_rcvctrlpipe(dev, ep)  ((PIPE_CONTROL << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
-#define usb_sndbulkpipe(dev, ep)  ((PIPE_BULK << 30) | __create_pipe(dev, ep))
-#define usb_rcvbulkpipe(dev, ep)  ((PIPE_BULK << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
-#define usb_sndintpipe(dev, ep)   ((PIPE_INTERRUPT << 30) | __create_pipe(dev, ep))
-#define usb_rcvintpipe(dev, ep)   ((PIPE_INTERRUPT << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
-#define usb_sndisocpipe(dev, ep)  ((PIPE_ISOCHRONOUS << 30) | __create_pipe(dev, ep))
-#define usb_rcvisocpipe(dev, ep)  ((PIPE_ISOCHRONOUS << 30) | __create_pipe(dev, ep) | USB_DIR_IN)
+/* unsigned: 3 << 30 does not fit an int */
+#define __pipe_type(t)		((unsigned int)(t) << 30)
+#define usb_sndctrlpipe(dev, ep)  (__pipe_type(PIPE_CONTROL) | \
+				   __create_pipe(dev, ep))
+#define usb_rcvctrlpipe(dev, ep)  (__pipe_type(PIPE_CONTROL) | \
+				   __create_pipe(dev, ep) | USB_DIR_IN)
+#define usb_sndbulkpipe(dev, ep)  (__pipe_type(PIPE_BULK) | \
+				   __create_pipe(dev, ep))
+#define usb_rcvbulkpipe(dev, ep)  (__pipe_type(PIPE_BULK) | \
+				   __create_pipe(dev, ep) | USB_DIR_IN)
+#define usb_sndintpipe(dev, ep)   (__pipe_type(PIPE_INTERRUPT) | \
+				   __create_pipe(dev, ep))
+#define usb_rcvintpipe(dev, ep)   (__pipe_type(PIPE_INTERRUPT) | \
+				   __create_pipe(dev, ep) | USB_DIR_IN)
+#define usb_sndisocpipe(dev, ep)  (__pipe_type(PIPE_ISOCHRONOUS) | \
+				   __create_pipe(dev, ep))
+#define usb_rcvisocpipe(dev, ep)  (__pipe_type(PIPE_ISOCHRONOUS) | \
+				   __create_pipe(dev, ep) | USB_DIR_IN)
 
 /* The endpoint a pipe names on dev, or NULL. */
 struct usb_host_endpoint *usb_pipe_endpoint(struct usb_device *dev,
@@ -428,6 +439,27 @@ int		 usb_set_interface(struct usb_device *dev, int ifnum,
  */
 struct usb_device *usb_get_dev(struct usb_device *dev);
 void		 usb_put_dev(struct usb_device *dev);
+
+/* ------------------------------------------------------------------------
+ * Device life cycle (core/usb.c, core/hub.c), for the HCD glue and the
+ * hub driver, as drivers/usb/core/hub.c exports them; drivers never call
+ * these.  Task context.
+ */
+/* A new device behind parent's port1 (parent NULL: a root hub, port1
+ * 0): state ATTACHED, devnum 0, ep0 enabled, refcount 1. */
+struct usb_device *usb_alloc_dev(struct usb_device *parent,
+		     struct usb_bus *bus, unsigned int port1);
+/* Enumerate an addressed device: descriptors (DEVICE 18, BOS, CONFIGs,
+ * strings), SET_CONFIGURATION, interfaces, hub driver.  0 or -errno. */
+int		 usb_new_device(struct usb_device *udev);
+/* Unplug: children first, pending URBs get -ESHUTDOWN, interfaces go,
+ * the address is freed, *pdev set to NULL, the reference dropped. */
+void		 usb_disconnect(struct usb_device **pdev);
+void		 usb_set_device_state(struct usb_device *udev,
+		     enum usb_device_state new_state);
+/* Free the core's state of a machine (URB arena, ...) before sim_free;
+ * every URB must have been freed. */
+void		 usb_core_free(struct sim *s);
 
 static inline struct usb_device *
 interface_to_usbdev(struct usb_interface *intf)

@@ -116,6 +116,13 @@ struct hc_driver {
 			     u16 wValue, u16 wIndex, char *buf, u16 wLength);
 };
 
+/* hcd->flags (drivers/usb/core/hcd.h HCD_FLAG_*) */
+#define HCD_FLAG_POLL_RH	0x0001	/* poll the root hub every 250 ms */
+#define HCD_FLAG_POLL_PENDING	0x0002	/* a change waits for a status URB */
+
+/* Bounce buffer size classes: 64 B << 0 .. 64 B << (n - 1). */
+#define HCD_BOUNCE_CLASSES	19
+
 /* hcd->state */
 #define HC_STATE_HALT		0
 #define HC_STATE_RUNNING	1
@@ -134,6 +141,11 @@ struct usb_hcd {
 	struct urb	*status_urb;		/* root hub interrupt URB */
 	struct sim_timer rh_timer;		/* root hub status polling */
 	char		 product[64];
+	/* private to hcd.c */
+	unsigned int	 flags;			/* HCD_FLAG_* */
+	struct list_head giveback_list;		/* root hub URBs to give back */
+	struct sim_timer giveback_timer;	/* ... from softirq, as HCD_BH */
+	dma_addr_t	 bounce_free[HCD_BOUNCE_CLASSES]; /* cached buffers */
 	/* the driver's private data (struct ehci_hcd) follows */
 	uint64_t	 hcd_priv[] __attribute__((aligned(16)));
 };
@@ -171,7 +183,7 @@ struct usb_hcd	*usb_create_hcd(struct sim *sim, const struct hc_driver *drv,
 		     const struct sim_hw_ops *hwops, struct dma_mem *dma,
 		     int busnum);
 /* reset + start the controller, register and enumerate its root hub
- * (core's hub driver takes over).  0 or -errno. */
+ * (core's hub driver takes over).  Task context.  0 or -errno. */
 int		 usb_add_hcd(struct usb_hcd *hcd);
 void		 usb_remove_hcd(struct usb_hcd *hcd);
 void		 usb_put_hcd(struct usb_hcd *hcd);
@@ -189,11 +201,77 @@ void		 usb_hcd_unlink_urb_from_ep(struct usb_hcd *hcd,
 		     struct urb *urb);
 void		 usb_hcd_giveback_urb(struct usb_hcd *hcd, struct urb *urb,
 		     int status);
+/*
+ * The root hub device of hcd's bus (usb_alloc_dev of the core): devnum 1,
+ * high speed, ep0 maxpacket 64, devpath "0", name "usbN", refcount 1.
+ * usb_add_hcd calls it, keeps it in hcd->self.root_hub and registers it
+ * with usb_new_device (which marks address 1 used and moves it to
+ * ADDRESS); usb_remove_hcd disconnects it and drops that reference.
+ */
+struct usb_device *usb_hcd_alloc_root_hub(struct usb_hcd *hcd);
+/*
+ * The usbmon record of an URB event (hcd-mon.c), exactly as the kernel's
+ * mon_bin builds it: type 'S' (submit), 'C' (complete, status) or 'E'
+ * (submit error, status = the error), at ts_ns of wall-clock time.  The
+ * record's data and ISO descriptors point into the URB and into iso
+ * (caller storage for URB_ISO_MAX entries); valid until the URB changes.
+ */
+void		 hcd_mon_build(const struct urb *urb, int type, int status,
+		     uint64_t ts_ns, struct urb_rec *r, struct urb_iso *iso);
+
 /* The root hub's ports changed: complete its status URB soon. */
 void		 usb_hcd_poll_rh_status(struct usb_hcd *hcd);
 /* Flush an endpoint's URBs (-ESHUTDOWN) and disable it. */
 void		 usb_hcd_disable_endpoint(struct usb_device *udev,
 		     struct usb_host_endpoint *ep);
+
+/*
+ * Hub class requests and port status (USB 2.0 11.24, table 11-15/11-17,
+ * 11.24.2.7), as include/linux/usb/hcd.h and ch11.h spell them; the
+ * typeReq of hc_driver.hub_control is bmRequestType << 8 | bRequest.
+ */
+#define ClearHubFeature		(0x2000 | USB_REQ_CLEAR_FEATURE)
+#define ClearPortFeature	(0x2300 | USB_REQ_CLEAR_FEATURE)
+#define GetHubDescriptor	(0xa000 | USB_REQ_GET_DESCRIPTOR)
+#define GetHubStatus		(0xa000 | USB_REQ_GET_STATUS)
+#define GetPortStatus		(0xa300 | USB_REQ_GET_STATUS)
+#define SetHubFeature		(0x2000 | USB_REQ_SET_FEATURE)
+#define SetPortFeature		(0x2300 | USB_REQ_SET_FEATURE)
+
+#define USB_PORT_FEAT_CONNECTION	0
+#define USB_PORT_FEAT_ENABLE		1
+#define USB_PORT_FEAT_SUSPEND		2
+#define USB_PORT_FEAT_OVER_CURRENT	3
+#define USB_PORT_FEAT_RESET		4
+#define USB_PORT_FEAT_POWER		8
+#define USB_PORT_FEAT_LOWSPEED		9
+#define USB_PORT_FEAT_C_CONNECTION	16
+#define USB_PORT_FEAT_C_ENABLE		17
+#define USB_PORT_FEAT_C_SUSPEND		18
+#define USB_PORT_FEAT_C_OVER_CURRENT	19
+#define USB_PORT_FEAT_C_RESET		20
+#define USB_PORT_FEAT_TEST		21
+#define USB_PORT_FEAT_INDICATOR		22
+#define C_HUB_LOCAL_POWER		0
+#define C_HUB_OVER_CURRENT		1
+
+/* wPortStatus */
+#define USB_PORT_STAT_CONNECTION	0x0001
+#define USB_PORT_STAT_ENABLE		0x0002
+#define USB_PORT_STAT_SUSPEND		0x0004
+#define USB_PORT_STAT_OVERCURRENT	0x0008
+#define USB_PORT_STAT_RESET		0x0010
+#define USB_PORT_STAT_POWER		0x0100
+#define USB_PORT_STAT_LOW_SPEED		0x0200
+#define USB_PORT_STAT_HIGH_SPEED	0x0400
+#define USB_PORT_STAT_TEST		0x0800
+#define USB_PORT_STAT_INDICATOR		0x1000
+/* wPortChange */
+#define USB_PORT_STAT_C_CONNECTION	0x0001
+#define USB_PORT_STAT_C_ENABLE		0x0002
+#define USB_PORT_STAT_C_SUSPEND		0x0004
+#define USB_PORT_STAT_C_OVERCURRENT	0x0008
+#define USB_PORT_STAT_C_RESET		0x0010
 
 /* The EHCI driver (hcd/ehci-hcd.c). */
 extern const struct hc_driver ehci_hc_driver;

@@ -15,6 +15,9 @@ static const struct tui_cmd cmds[] = {
 	{ "convert", "IN -w OUT [-F pcap|pcapng|usbmon] [-c N]",
 	    "convert a capture to pcap, pcapng or usbmon text",
 	    tui_cmd_convert },
+	{ "sim", "SCENARIO [-w OUT [-F FORMAT]] [read options]",
+	    "run a scenario on the simulated EHCI machine, in virtual time",
+	    tui_cmd_sim },
 };
 #define NCMDS	(sizeof cmds / sizeof cmds[0])
 

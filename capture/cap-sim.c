@@ -1,0 +1,208 @@
+/*
+ * capture/cap-sim.c - the simulator as a capture source: "sim:NAME" runs a
+ * built-in scenario (or "sim:FILE" a scenario file) on a simulated machine
+ * and yields the URB records its usbmon hooks produce, in order.  The
+ * machine runs in slices of virtual time, only as far as the reader needs:
+ * memory stays small however long the scenario runs.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture/capture.h"
+#include "core/sim.h"
+#include "core/usb.h"
+
+#define SIM_EPOCH_NS	(1700000000ULL * 1000000000ULL)	/* fixed: reproducible */
+#define SIM_SLICE_NS	(10 * SIM_MS)
+#define SIM_MAX_TEXT	(1 << 20)
+
+/* A record kept until the reader takes it. */
+struct qrec {
+	struct urb_rec	 r;
+	struct urb_iso	 iso[URB_ISO_MAX];
+	uint8_t		*data;
+	struct qrec	*next;
+};
+
+struct sim_priv {
+	struct sim	*sim;
+	struct sim_machine *m;
+	struct sim_scenario *sc;
+	struct qrec	*head, *tail;
+	struct qrec	*last;		/* returned last; freed on next */
+	int		 finished;
+};
+
+static void
+qrec_free(struct qrec *q)
+{
+	if (q != NULL) {
+		free(q->data);
+		free(q);
+	}
+}
+
+/* The sink: copy the record, its descriptors and data. */
+static void
+sim_urb(void *arg, const struct urb_rec *r)
+{
+	struct sim_priv	*p = arg;
+	struct qrec	*q;
+
+	if ((q = calloc(1, sizeof *q)) == NULL)
+		return;
+	q->r = *r;
+	if (r->niso > 0) {
+		memcpy(q->iso, r->iso, (r->niso > URB_ISO_MAX ? URB_ISO_MAX :
+		    r->niso) * sizeof q->iso[0]);
+		q->r.iso = q->iso;
+	}
+	if (r->data_len > 0) {
+		if ((q->data = malloc(r->data_len)) == NULL) {
+			free(q);
+			return;
+		}
+		memcpy(q->data, r->data, r->data_len);
+		q->r.data = q->data;
+	}
+	if (p->tail != NULL)
+		p->tail->next = q;
+	else
+		p->head = q;
+	p->tail = q;
+}
+
+static int
+sim_probe(const char *name, const uint8_t *head, size_t n)
+{
+	(void)head;
+	(void)n;
+	return strncmp(name, "sim:", 4) == 0 ? 100 : 0;
+}
+
+/* The scenario's text: a built-in name or a file. */
+static char *
+scenario_text(struct cap_source *src, const char *what)
+{
+	const char	*builtin;
+	char		*text;
+	FILE		*f;
+	size_t		 n;
+
+	if ((builtin = sim_scenario_builtin(what)) != NULL)
+		return strdup(builtin);
+	if ((f = fopen(what, "r")) == NULL) {
+		cap_error(src, -UE_OPEN, 0, 0, "no built-in scenario '%s' "
+		    "(enumerate, storage, faults, loopback) and no such "
+		    "file: %s", what, strerror(errno));
+		return NULL;
+	}
+	text = malloc(SIM_MAX_TEXT + 1);
+	n = text != NULL ? fread(text, 1, SIM_MAX_TEXT, f) : 0;
+	fclose(f);
+	if (text == NULL)
+		return NULL;
+	text[n] = '\0';
+	return text;
+}
+
+static int
+sim_open(struct cap_source *src)
+{
+	struct sim_priv	*p = src->priv;
+	struct sim_sink	 sink = { sim_urb, NULL, p };
+	const char	*what = src->name + 4;
+	char		*text, err[300];
+
+	if ((text = scenario_text(src, what)) == NULL)
+		return src->err[0] != '\0' ? -UE_OPEN : -UE_NOMEM;
+	if (sim_scenario_parse(text, what, &p->sc, err, sizeof err) != 0) {
+		free(text);
+		snprintf(src->err, sizeof src->err, "%s", err);
+		return -UE_SYNTAX;
+	}
+	free(text);
+	if ((p->sim = sim_new(SIM_EPOCH_NS, &sink)) == NULL ||
+	    (p->m = sim_machine_new(p->sim, 1)) == NULL) {
+		snprintf(src->err, sizeof src->err, "%s: cannot build the "
+		    "simulated machine", src->name);
+		return -UE_NOMEM;
+	}
+	src->linktype = 220;
+	sim_scenario_start(p->sc, p->m);
+	return 0;
+}
+
+static int
+sim_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
+{
+	struct sim_priv	*p = src->priv;
+	uint64_t	 before;
+
+	(void)ev;
+	qrec_free(p->last);
+	p->last = NULL;
+	while (p->head == NULL && !p->finished) {
+		before = p->sim->now_ns;
+		sim_run(p->sim, p->sim->now_ns + SIM_SLICE_NS);
+		if (p->sim->stop || (p->sim->now_ns == before &&
+		    p->head == NULL)) {
+			/*
+			 * The scenario is over: take the controllers down
+			 * as a module unload would, so the URBs still in
+			 * flight (hub status, interrupt polls) are given
+			 * back (-ESHUTDOWN) and recorded too.
+			 */
+			sim_machine_free(p->m);
+			p->m = NULL;
+			p->finished = 1;
+		}
+	}
+	if (p->head == NULL) {
+		if (sim_scenario_error(p->sc) != NULL) {
+			snprintf(src->err, sizeof src->err, "%s",
+			    sim_scenario_error(p->sc));
+			return -UE_IO;
+		}
+		return CAP_END;
+	}
+	p->last = p->head;
+	p->head = p->head->next;
+	if (p->head == NULL)
+		p->tail = NULL;
+	*r = p->last->r;
+	if (r->niso > 0)
+		r->iso = p->last->iso;
+	return CAP_URB;
+}
+
+static void
+sim_close(struct cap_source *src)
+{
+	struct sim_priv	*p = src->priv;
+	struct qrec	*q, *n;
+
+	sim_machine_free(p->m);
+	sim_scenario_free(p->sc);
+	if (p->sim != NULL)
+		usb_core_free(p->sim);
+	sim_free(p->sim);
+	qrec_free(p->last);
+	for (q = p->head; q != NULL; q = n) {
+		n = q->next;
+		qrec_free(q);
+	}
+}
+
+const struct cap_source_ops cap_sim_source = {
+	.name = "sim",
+	.desc = "the simulator: sim:SCENARIO (enumerate, storage, faults, "
+	    "loopback, or a scenario file)",
+	.probe = sim_probe,
+	.priv_size = sizeof(struct sim_priv),
+	.open = sim_open,
+	.next = sim_next,
+	.close = sim_close,
+};

@@ -1,0 +1,142 @@
+/*
+ * core/sim-machine.c - assemble a simulated machine: DMA memory, emulated
+ * EHCI controllers driven by the real EHCI driver, and device models
+ * plugged into their ports.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "core/sim.h"
+#include "hcd/hcd.h"
+
+#define SIM_DMA_SIZE	(64u << 20)	/* 64 MiB of "physical" memory */
+
+struct sim_machine *
+sim_machine_new(struct sim *s, int nbus)
+{
+	struct sim_machine *m;
+	int		 i;
+
+	if (nbus < 1 || nbus > SIM_MAX_BUSES)
+		return NULL;
+	if ((m = calloc(1, sizeof *m)) == NULL)
+		return NULL;
+	m->sim = s;
+	if ((m->dma = dma_mem_new(SIM_DMA_SIZE)) == NULL)
+		goto fail;
+	for (i = 0; i < nbus; i++) {
+		m->bus[i].emu = emu_ehci_new(s, m->dma, EMU_EHCI_PORTS);
+		if (m->bus[i].emu == NULL)
+			goto fail;
+		m->bus[i].hcd = usb_create_hcd(s, &ehci_hc_driver,
+		    &emu_ehci_mmio, m->bus[i].emu, &emu_ehci_hw, m->dma,
+		    i + 1);
+		if (m->bus[i].hcd == NULL)
+			goto fail;
+		m->nbus = i + 1;
+		if (usb_add_hcd(m->bus[i].hcd) != 0)
+			goto fail;
+	}
+	return m;
+fail:
+	sim_machine_free(m);
+	return NULL;
+}
+
+void
+sim_machine_free(struct sim_machine *m)
+{
+	struct usb_devmodel *dm;
+	int		 i, p;
+
+	if (m == NULL)
+		return;
+	for (i = m->nbus - 1; i >= 0; i--) {
+		if (m->bus[i].hcd != NULL) {
+			usb_remove_hcd(m->bus[i].hcd);
+			usb_put_hcd(m->bus[i].hcd);
+		}
+		if (m->bus[i].emu != NULL) {
+			for (p = 1; p <= EMU_EHCI_PORTS; p++) {
+				if ((dm = emu_ehci_detach(m->bus[i].emu, p)) !=
+				    NULL)
+					dm_destroy(dm);
+			}
+			emu_ehci_free(m->bus[i].emu);
+		}
+	}
+	dma_mem_free(m->dma);
+	free(m);
+}
+
+static struct emu_ehci *
+machine_emu(struct sim_machine *m, int bus, int port)
+{
+	if (bus < 1 || bus > m->nbus || port < 1 || port > EMU_EHCI_PORTS)
+		return NULL;
+	return m->bus[bus - 1].emu;
+}
+
+int
+sim_machine_plug(struct sim_machine *m, int bus, int port,
+    const char *model, const char *args)
+{
+	struct emu_ehci	*e;
+	struct usb_devmodel *dm;
+	int		 rc;
+
+	if ((e = machine_emu(m, bus, port)) == NULL)
+		return -EINVAL;
+	if ((dm = dm_create(model, args)) == NULL)
+		return -ENOENT;
+	if ((rc = emu_ehci_attach(e, port, dm)) != 0) {
+		dm_destroy(dm);
+		return rc;
+	}
+	return 0;
+}
+
+int
+sim_machine_unplug(struct sim_machine *m, int bus, int port)
+{
+	struct emu_ehci	*e;
+	struct usb_devmodel *dm;
+
+	if ((e = machine_emu(m, bus, port)) == NULL)
+		return -EINVAL;
+	if ((dm = emu_ehci_detach(e, port)) == NULL)
+		return -ENODEV;
+	/* The model must outlive the hub driver noticing: the emulator
+	 * no longer reaches it, so it can go now. */
+	dm_destroy(dm);
+	return 0;
+}
+
+struct usb_device *
+sim_machine_device(struct sim_machine *m, int bus, int port)
+{
+	struct usb_device *rh;
+
+	if (machine_emu(m, bus, port) == NULL)
+		return NULL;
+	rh = m->bus[bus - 1].hcd->self.root_hub;
+	if (rh == NULL || port > rh->maxchild || port > USB_MAXCHILDREN)
+		return NULL;
+	return rh->children[port - 1];
+}
+
+int
+sim_machine_inject(struct sim_machine *m, int bus, int port, int kind,
+    int ep, int count)
+{
+	struct emu_ehci	*e;
+	struct usb_devmodel *dm;
+
+	if ((e = machine_emu(m, bus, port)) == NULL)
+		return -EINVAL;
+	/* Detach and re-attach would be a replug: ask the emulator. */
+	if ((dm = emu_ehci_port_device(e, port)) == NULL)
+		return -ENODEV;
+	dm_inject(dm, (enum dm_fault_kind)kind, ep, count);
+	return 0;
+}

@@ -1,0 +1,781 @@
+/*
+ * core/sim-scenario.c - scenarios: a small line-based language saying
+ * what happens to a simulated machine (plug a device, wait, read blocks
+ * from a disk, inject a fault), parsed up front with clear errors, then
+ * run step by step as deferred work in task context - the way a user
+ * space program or a kernel thread would act on the machine.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/sim.h"
+#include "hcd/hcd.h"
+
+enum step_kind {
+	ST_PLUG,
+	ST_UNPLUG,
+	ST_SETTLE,
+	ST_WAIT,
+	ST_INJECT,
+	ST_DISK_READ,
+	ST_DISK_WRITE,
+	ST_BULK,
+};
+
+struct step {
+	enum step_kind	 kind;
+	int		 line;
+	int		 port;
+	long		 a, b, c;
+	char		*str;		/* model name */
+	char		*args;		/* model arguments */
+};
+
+#define SETTLE_POLL_MS	10
+#define SETTLE_MAX_MS	10000
+#define END_WAIT_MS	100
+#define BLOCK_SIZE	512		/* the disk model's block size */
+#define BULK_CHUNK	16384		/* loopback URB size */
+
+struct sim_scenario {
+	char		*name;
+	struct step	*steps;
+	size_t		 nsteps;
+	size_t		 cur;
+	struct sim_machine *m;
+	struct sim_work	 work;
+	struct sim_timer timer;
+	int		 waited_ms;	/* settle */
+	int		 fault_armed;	/* next I/O may fail: not an error */
+	int		 ending;
+	uint32_t	 tag;		/* bulk-only transport tag */
+	uint8_t		 disk_ready[EMU_EHCI_PORTS + 1];
+	char		 err[256];
+};
+
+/* ------------------------------------------------------------------------
+ * Built-in scenarios.
+ */
+static const struct {
+	const char	*name;
+	const char	*text;
+} builtins[] = {
+	{ "enumerate",
+	    "# Plug a keyboard, a disk and a loopback device; Linux-style\n"
+	    "# enumeration of each; then idle.\n"
+	    "plug 1 keyboard\n"
+	    "settle 1\n"
+	    "plug 2 disk\n"
+	    "settle 2\n"
+	    "plug 3 loopback\n"
+	    "settle 3\n"
+	    "wait 500\n" },
+	{ "storage",
+	    "# Read and write blocks of a disk through bulk-only transport.\n"
+	    "plug 1 disk\n"
+	    "settle 1\n"
+	    "disk-write 1 0 8\n"
+	    "disk-read 1 0 8\n"
+	    "disk-write 1 100 64\n"
+	    "disk-read 1 100 64\n"
+	    "disk-read 1 2000 1\n"
+	    "wait 100\n" },
+	{ "faults",
+	    "# A stall, babble, transaction errors, and an unplug in the\n"
+	    "# middle of a transfer.\n"
+	    "plug 1 disk\n"
+	    "settle 1\n"
+	    "disk-read 1 0 1\n"
+	    "inject 1 stall 0x81 1     # the data stage stalls\n"
+	    "disk-read 1 0 1\n"
+	    "disk-read 1 0 1\n"
+	    "inject 1 babble 0x81 1    # the device sends too much\n"
+	    "disk-read 1 0 1\n"
+	    "disk-read 1 0 1\n"
+	    "inject 1 xacterr 0x81 2   # retried by the controller\n"
+	    "disk-read 1 0 1\n"
+	    "inject 1 xacterr 0x81 4   # CERR runs out: the driver retries\n"
+	    "disk-read 1 0 1\n"
+	    "disk-read 1 0 1\n"
+	    "plug 2 loopback\n"
+	    "settle 2\n"
+	    "inject 2 disconnect 0x81 8  # unplugged mid-transfer\n"
+	    "bulk 2 65536\n"
+	    "wait 500\n" },
+	{ "loopback",
+	    "# Bulk traffic through a loopback device (the benchmark).\n"
+	    "plug 1 loopback\n"
+	    "settle 1\n"
+	    "bulk 1 8388608\n" },
+};
+
+const char *const sim_scenario_names[] = {
+	"enumerate", "storage", "faults", "loopback", NULL
+};
+
+const char *
+sim_scenario_builtin(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof builtins / sizeof builtins[0]; i++) {
+		if (strcmp(builtins[i].name, name) == 0)
+			return builtins[i].text;
+	}
+	return NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * Parsing.
+ */
+static const struct {
+	const char	*name;
+	enum dm_fault_kind kind;
+} faults[] = {
+	{ "stall", DM_FAULT_STALL },
+	{ "babble", DM_FAULT_BABBLE },
+	{ "xacterr", DM_FAULT_XACTERR },
+	{ "disconnect", DM_FAULT_DISCONNECT },
+};
+
+static const struct {
+	const char	*name;
+	enum step_kind	 kind;
+	int		 min, max;	/* words after the command */
+	const char	*usage;
+} commands[] = {
+	{ "plug", ST_PLUG, 2, 64, "plug PORT MODEL [ARGS]" },
+	{ "unplug", ST_UNPLUG, 1, 1, "unplug PORT" },
+	{ "settle", ST_SETTLE, 1, 1, "settle PORT" },
+	{ "wait", ST_WAIT, 1, 1, "wait MS" },
+	{ "inject", ST_INJECT, 2, 4, "inject PORT FAULT [EP] [COUNT]" },
+	{ "disk-read", ST_DISK_READ, 3, 3, "disk-read PORT LBA BLOCKS" },
+	{ "disk-write", ST_DISK_WRITE, 3, 3, "disk-write PORT LBA BLOCKS" },
+	{ "bulk", ST_BULK, 2, 2, "bulk PORT BYTES" },
+};
+
+/* A number (decimal or 0x hex) in [lo, hi]; -1 on error. */
+static int
+parse_num(const char *w, long lo, long hi, long *out)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(w, &end, 0);
+	if (*w == '\0' || *end != '\0' || errno != 0 || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int
+parse_line(struct step *st, char **w, int nw, char *err, size_t errlen)
+{
+	size_t	 i, k;
+	long	 v;
+	char	*args;
+	size_t	 len;
+
+	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+		if (strcmp(w[0], commands[i].name) == 0)
+			break;
+	}
+	if (i == sizeof commands / sizeof commands[0]) {
+		snprintf(err, errlen, "unknown command '%s' (plug, unplug, "
+		    "settle, wait, inject, disk-read, disk-write, bulk)", w[0]);
+		return -1;
+	}
+	if (nw - 1 < commands[i].min || nw - 1 > commands[i].max) {
+		snprintf(err, errlen, "usage: %s", commands[i].usage);
+		return -1;
+	}
+	st->kind = commands[i].kind;
+	if (st->kind == ST_WAIT) {
+		if (parse_num(w[1], 0, 3600000, &st->a) < 0) {
+			snprintf(err, errlen, "wait wants milliseconds "
+			    "(0-3600000), not '%s'", w[1]);
+			return -1;
+		}
+		return 0;
+	}
+	if (parse_num(w[1], 1, EMU_EHCI_PORTS, &v) < 0) {
+		snprintf(err, errlen, "'%s' is not a port (1-%d)", w[1],
+		    EMU_EHCI_PORTS);
+		return -1;
+	}
+	st->port = (int)v;
+	switch (st->kind) {
+	case ST_PLUG:
+		for (k = 0; dm_models[k] != NULL; k++) {
+			if (strcmp(dm_models[k]->name, w[2]) == 0)
+				break;
+		}
+		if (dm_models[k] == NULL) {
+			snprintf(err, errlen, "no device model '%s' (loopback, "
+			    "keyboard, disk)", w[2]);
+			return -1;
+		}
+		if ((st->str = strdup(w[2])) == NULL)
+			return -1;
+		for (len = 0, k = 3; k < (size_t)nw; k++)
+			len += strlen(w[k]) + 1;
+		if (len > 0) {
+			if ((args = calloc(1, len)) == NULL)
+				return -1;
+			for (k = 3; k < (size_t)nw; k++) {
+				if (k > 3)
+					strcat(args, " ");
+				strcat(args, w[k]);
+			}
+			st->args = args;
+		}
+		return 0;
+	case ST_INJECT:
+		for (k = 0; k < sizeof faults / sizeof faults[0]; k++) {
+			if (strcmp(faults[k].name, w[2]) == 0)
+				break;
+		}
+		if (k == sizeof faults / sizeof faults[0]) {
+			snprintf(err, errlen, "no fault '%s' (stall, babble, "
+			    "xacterr, disconnect)", w[2]);
+			return -1;
+		}
+		st->a = faults[k].kind;
+		st->b = -1;
+		st->c = 1;
+		if (nw > 3 && parse_num(w[3], 0, 0xff, &st->b) < 0) {
+			snprintf(err, errlen, "'%s' is not an endpoint address",
+			    w[3]);
+			return -1;
+		}
+		if (nw > 4 && parse_num(w[4], 0, 1000000, &st->c) < 0) {
+			snprintf(err, errlen, "'%s' is not a count", w[4]);
+			return -1;
+		}
+		return 0;
+	case ST_DISK_READ:
+	case ST_DISK_WRITE:
+		if (parse_num(w[2], 0, 0x7fffffff, &st->a) < 0 ||
+		    parse_num(w[3], 1, 65535, &st->b) < 0) {
+			snprintf(err, errlen, "usage: %s (LBA >= 0, 1-65535 "
+			    "blocks)", commands[i].usage);
+			return -1;
+		}
+		return 0;
+	case ST_BULK:
+		if (parse_num(w[2], 1, 1L << 30, &st->a) < 0) {
+			snprintf(err, errlen, "bulk wants a byte count "
+			    "(1-%ld), not '%s'", 1L << 30, w[2]);
+			return -1;
+		}
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+void
+sim_scenario_free(struct sim_scenario *sc)
+{
+	size_t	 i;
+
+	if (sc == NULL)
+		return;
+	for (i = 0; i < sc->nsteps; i++) {
+		free(sc->steps[i].str);
+		free(sc->steps[i].args);
+	}
+	free(sc->steps);
+	free(sc->name);
+	free(sc);
+}
+
+int
+sim_scenario_parse(const char *text, const char *name,
+    struct sim_scenario **out, char *err, size_t errlen)
+{
+	struct sim_scenario *sc;
+	struct step	*ns;
+	char		 line[512], msg[200], *w[70], *p;
+	const char	*t = text, *e;
+	size_t		 n;
+	int		 lineno = 0, nw;
+
+	*out = NULL;
+	if ((sc = calloc(1, sizeof *sc)) == NULL ||
+	    (sc->name = strdup(name)) == NULL) {
+		free(sc);
+		snprintf(err, errlen, "%s: out of memory", name);
+		return -ENOMEM;
+	}
+	while (*t != '\0') {
+		lineno++;
+		e = strchr(t, '\n');
+		n = e != NULL ? (size_t)(e - t) : strlen(t);
+		if (n >= sizeof line) {
+			snprintf(err, errlen, "%s:%d: line too long", name,
+			    lineno);
+			goto fail;
+		}
+		memcpy(line, t, n);
+		line[n] = '\0';
+		t += n + (e != NULL);
+		if ((p = strchr(line, '#')) != NULL)
+			*p = '\0';
+		nw = 0;
+		for (p = strtok(line, " \t\r"); p != NULL && nw < 70;
+		    p = strtok(NULL, " \t\r"))
+			w[nw++] = p;
+		if (nw == 0)
+			continue;
+		ns = realloc(sc->steps, (sc->nsteps + 1) * sizeof *ns);
+		if (ns == NULL) {
+			snprintf(err, errlen, "%s: out of memory", name);
+			goto fail;
+		}
+		sc->steps = ns;
+		memset(&ns[sc->nsteps], 0, sizeof *ns);
+		ns[sc->nsteps].line = lineno;
+		if (parse_line(&ns[sc->nsteps], w, nw, msg, sizeof msg) < 0) {
+			snprintf(err, errlen, "%s:%d: %s", name, lineno, msg);
+			sc->nsteps++;
+			goto fail;
+		}
+		sc->nsteps++;
+	}
+	*out = sc;
+	return 0;
+fail:
+	sim_scenario_free(sc);
+	return -EINVAL;
+}
+
+/* ------------------------------------------------------------------------
+ * Running.
+ */
+static void	scenario_work(void *arg);
+
+static void
+scenario_timer(void *arg)
+{
+	struct sim_scenario *sc = arg;
+
+	sim_work_queue(sc->m->sim, &sc->work);
+}
+
+static void
+after_ms(struct sim_scenario *sc, uint64_t ms)
+{
+	struct sim	*s = sc->m->sim;
+
+	sim_timer_add(s, &sc->timer, s->now_ns + ms * SIM_MS);
+}
+
+static void
+step_error(struct sim_scenario *sc, const struct step *st, const char *fmt,
+    ...) __attribute__((format(printf, 3, 4)));
+
+static void
+step_error(struct sim_scenario *sc, const struct step *st, const char *fmt,
+    ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	if (sc->fault_armed)
+		return;		/* the injected fault did what it should */
+	if (sc->err[0] != '\0')
+		return;		/* keep the first */
+	n = snprintf(sc->err, sizeof sc->err, "%s:%d: ", sc->name, st->line);
+	if (n < 0 || (size_t)n >= sizeof sc->err)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sc->err + n, sizeof sc->err - (size_t)n, fmt, ap);
+	va_end(ap);
+}
+
+/* The bulk IN and OUT endpoints of the device's first interface. */
+static int
+bulk_endpoints(struct usb_device *udev, int *in, int *out)
+{
+	struct usb_host_interface *alt;
+	int	 i, a;
+
+	*in = *out = -1;
+	if (udev->actconfig == NULL || udev->actconfig->interface[0] == NULL)
+		return -ENODEV;
+	alt = udev->actconfig->interface[0]->cur_altsetting;
+	for (i = 0; i < alt->desc.bNumEndpoints; i++) {
+		a = alt->endpoint[i].desc.bEndpointAddress;
+		if ((alt->endpoint[i].desc.bmAttributes & 3) !=
+		    USB_ENDPOINT_XFER_BULK)
+			continue;
+		if (a & USB_DIR_IN)
+			*in = a & 0x0f;
+		else
+			*out = a & 0x0f;
+	}
+	return *in >= 0 && *out >= 0 ? 0 : -ENODEV;
+}
+
+/*
+ * Bulk-only reset recovery (BOT 5.3.4): the class reset request, then
+ * CLEAR_FEATURE(ENDPOINT_HALT) on both bulk endpoints.
+ */
+static void
+bot_reset_recovery(struct usb_device *udev, int in, int out)
+{
+	usb_control_msg(udev, usb_sndctrlpipe(udev, 0), 0xff,
+	    USB_TYPE_CLASS | USB_RECIP_INTERFACE, 0, 0, NULL, 0, 5000);
+	usb_clear_halt(udev, usb_rcvbulkpipe(udev, in));
+	usb_clear_halt(udev, usb_sndbulkpipe(udev, out));
+}
+
+/*
+ * One SCSI command through bulk-only transport (CBW, data, CSW), as
+ * usb-storage does it: a stalled data stage clears the halt and goes on to
+ * the CSW; anything else going wrong ends in reset recovery.  Returns 0,
+ * a negative errno, or 1 when the CSW says failed.
+ */
+static int
+bot_command(struct sim_scenario *sc, struct usb_device *udev,
+    const uint8_t *cdb, int cdblen, int dir_in, uint8_t *buf, uint32_t len)
+{
+	uint8_t	 cbw[31], csw[13];
+	int	 in, out, rc, n, tries;
+
+	if ((rc = bulk_endpoints(udev, &in, &out)) != 0)
+		return rc;
+	memset(cbw, 0, sizeof cbw);
+	put_le32(cbw, 0x43425355);		/* "USBC", BOT 5.1 */
+	put_le32(cbw + 4, ++sc->tag);
+	put_le32(cbw + 8, len);
+	cbw[12] = dir_in ? 0x80 : 0x00;
+	cbw[14] = (uint8_t)cdblen;
+	memcpy(cbw + 15, cdb, (size_t)cdblen);
+	rc = usb_bulk_msg(udev, usb_sndbulkpipe(udev, out), cbw, 31, &n,
+	    5000);
+	if (rc != 0)
+		goto recover;
+	if (len > 0) {
+		rc = usb_bulk_msg(udev, dir_in ? usb_rcvbulkpipe(udev, in) :
+		    usb_sndbulkpipe(udev, out), buf, (int)len, &n, 20000);
+		if (rc == -EPIPE)
+			usb_clear_halt(udev, dir_in ?
+			    usb_rcvbulkpipe(udev, in) :
+			    usb_sndbulkpipe(udev, out));
+		else if (rc != 0)
+			goto recover;
+	}
+	for (tries = 0; tries < 2; tries++) {
+		rc = usb_bulk_msg(udev, usb_rcvbulkpipe(udev, in), csw, 13,
+		    &n, 5000);
+		if (rc != -EPIPE)
+			break;
+		usb_clear_halt(udev, usb_rcvbulkpipe(udev, in));
+	}
+	if (rc != 0)
+		goto recover;
+	if (n != 13 || get_le32(csw) != 0x53425355 ||	/* "USBS" */
+	    get_le32(csw + 4) != sc->tag) {
+		rc = -EIO;
+		goto recover;
+	}
+	return csw[12] != 0;
+recover:
+	if (rc != -ENODEV && rc != -ESHUTDOWN)
+		bot_reset_recovery(udev, in, out);
+	return rc;
+}
+
+static int
+disk_init(struct sim_scenario *sc, struct usb_device *udev)
+{
+	static const uint8_t inquiry[6] = { 0x12, 0, 0, 0, 36, 0 };
+	static const uint8_t tur[6] = { 0x00, 0, 0, 0, 0, 0 };
+	static const uint8_t capacity[10] = { 0x25 };
+	uint8_t		 buf[36];
+	int		 rc;
+
+	if ((rc = bot_command(sc, udev, inquiry, 6, 1, buf, 36)) != 0)
+		return rc;
+	if ((rc = bot_command(sc, udev, tur, 6, 0, NULL, 0)) < 0)
+		return rc;
+	return bot_command(sc, udev, capacity, 10, 1, buf, 8);
+}
+
+/* The byte the test pattern has at offset i of block lba. */
+static uint8_t
+pattern(long lba, size_t i)
+{
+	return (uint8_t)(lba * 7 + (long)(i / BLOCK_SIZE) * 7 + (long)i);
+}
+
+static void
+run_disk(struct sim_scenario *sc, const struct step *st)
+{
+	struct usb_device *udev;
+	uint8_t		 cdb[10], *buf;
+	size_t		 len = (size_t)st->b * BLOCK_SIZE, i;
+	int		 rc, write = st->kind == ST_DISK_WRITE;
+
+	udev = sim_machine_device(sc->m, 1, st->port);
+	if (udev == NULL || udev->actconfig == NULL) {
+		step_error(sc, st, "no configured device on port %d",
+		    st->port);
+		return;
+	}
+	if (!sc->disk_ready[st->port]) {
+		if ((rc = disk_init(sc, udev)) < 0) {
+			step_error(sc, st, "disk on port %d: %s", st->port,
+			    strerror(-rc));
+			return;
+		}
+		sc->disk_ready[st->port] = 1;
+	}
+	if ((buf = malloc(len)) == NULL) {
+		step_error(sc, st, "out of memory");
+		return;
+	}
+	for (i = 0; i < len; i++)
+		buf[i] = write ? pattern(st->a, i) : 0;
+	memset(cdb, 0, sizeof cdb);
+	cdb[0] = write ? 0x2a : 0x28;		/* WRITE(10), READ(10) */
+	put_le32(cdb + 2, 0);
+	cdb[2] = (uint8_t)(st->a >> 24);
+	cdb[3] = (uint8_t)(st->a >> 16);
+	cdb[4] = (uint8_t)(st->a >> 8);
+	cdb[5] = (uint8_t)st->a;
+	cdb[7] = (uint8_t)(st->b >> 8);
+	cdb[8] = (uint8_t)st->b;
+	rc = bot_command(sc, udev, cdb, 10, !write, buf, (uint32_t)len);
+	if (rc < 0)
+		step_error(sc, st, "%s of %ld blocks at %ld: %s",
+		    write ? "write" : "read", st->b, st->a, strerror(-rc));
+	else if (rc > 0)
+		step_error(sc, st, "%s of %ld blocks at %ld: CSW failed",
+		    write ? "write" : "read", st->b, st->a);
+	free(buf);
+}
+
+/* Loopback: OUT and IN URBs in flight together until all came back. */
+struct bulk_run {
+	struct urb	*out, *in;
+	uint8_t		*obuf, *ibuf;
+	long		 total, sent, received;
+	uint32_t	 seed_out, seed_in;
+	int		 error;
+	int		 mismatch;
+	int		 pending;
+};
+
+static uint8_t
+bulk_byte(long pos)
+{
+	return (uint8_t)(pos * 131 + (pos >> 8));
+}
+
+static void
+bulk_fill_out(struct bulk_run *br)
+{
+	long	 n = br->total - br->sent, i;
+
+	if (n > BULK_CHUNK)
+		n = BULK_CHUNK;
+	for (i = 0; i < n; i++)
+		br->obuf[i] = bulk_byte(br->sent + i);
+	br->out->transfer_buffer_length = (unsigned)n;
+}
+
+static void
+bulk_out_done(struct urb *urb)
+{
+	struct bulk_run	*br = urb->context;
+
+	br->pending--;
+	if (urb->status != 0) {
+		br->error = urb->status;
+		return;
+	}
+	br->sent += urb->actual_length;
+	if (br->sent < br->total) {
+		bulk_fill_out(br);
+		if (usb_submit_urb(urb, GFP_ATOMIC) == 0)
+			br->pending++;
+	}
+}
+
+static void
+bulk_in_done(struct urb *urb)
+{
+	struct bulk_run	*br = urb->context;
+	unsigned	 i;
+
+	br->pending--;
+	if (urb->status != 0) {
+		br->error = urb->status;
+		return;
+	}
+	for (i = 0; i < urb->actual_length; i++) {
+		if (br->ibuf[i] != bulk_byte(br->received + i))
+			br->mismatch = 1;
+	}
+	br->received += urb->actual_length;
+	if (br->received < br->total && usb_submit_urb(urb, GFP_ATOMIC) == 0)
+		br->pending++;
+}
+
+static int
+bulk_done(void *arg)
+{
+	struct bulk_run	*br = arg;
+
+	return br->pending == 0;
+}
+
+static void
+run_bulk(struct sim_scenario *sc, const struct step *st)
+{
+	struct usb_device *udev;
+	struct bulk_run	 br;
+	int		 in, out;
+
+	udev = sim_machine_device(sc->m, 1, st->port);
+	if (udev == NULL || bulk_endpoints(udev, &in, &out) != 0) {
+		step_error(sc, st, "no loopback device on port %d", st->port);
+		return;
+	}
+	memset(&br, 0, sizeof br);
+	br.total = st->a;
+	br.out = usb_alloc_urb(0, GFP_KERNEL);
+	br.in = usb_alloc_urb(0, GFP_KERNEL);
+	br.obuf = malloc(BULK_CHUNK);
+	br.ibuf = malloc(BULK_CHUNK);
+	if (br.out == NULL || br.in == NULL || br.obuf == NULL ||
+	    br.ibuf == NULL) {
+		step_error(sc, st, "out of memory");
+		goto out;
+	}
+	usb_fill_bulk_urb(br.out, udev, usb_sndbulkpipe(udev, out), br.obuf,
+	    BULK_CHUNK, bulk_out_done, &br);
+	usb_fill_bulk_urb(br.in, udev, usb_rcvbulkpipe(udev, in), br.ibuf,
+	    BULK_CHUNK, bulk_in_done, &br);
+	bulk_fill_out(&br);
+	if (usb_submit_urb(br.in, GFP_KERNEL) == 0)
+		br.pending++;
+	if (usb_submit_urb(br.out, GFP_KERNEL) == 0)
+		br.pending++;
+	if (sim_wait(sc->m->sim, bulk_done, &br, sc->m->sim->now_ns +
+	    600 * 1000 * SIM_MS) != 0) {
+		usb_kill_urb(br.out);
+		usb_kill_urb(br.in);
+		step_error(sc, st, "bulk: timed out after %ld of %ld bytes",
+		    br.received, br.total);
+	} else if (br.error != 0)
+		step_error(sc, st, "bulk: %s after %ld of %ld bytes",
+		    strerror(-br.error), br.received, br.total);
+	else if (br.mismatch)
+		step_error(sc, st, "bulk: data came back different");
+out:
+	usb_free_urb(br.out);
+	usb_free_urb(br.in);
+	free(br.obuf);
+	free(br.ibuf);
+}
+
+/* Run steps until one needs time to pass. */
+static void
+scenario_work(void *arg)
+{
+	struct sim_scenario *sc = arg;
+	struct sim	*s = sc->m->sim;
+	struct usb_device *udev;
+	const struct step *st;
+	int		 rc;
+
+	if (sc->ending) {
+		s->stop = 1;
+		return;
+	}
+	while (sc->cur < sc->nsteps) {
+		st = &sc->steps[sc->cur];
+		switch (st->kind) {
+		case ST_PLUG:
+			rc = sim_machine_plug(sc->m, 1, st->port, st->str,
+			    st->args);
+			if (rc != 0)
+				step_error(sc, st, "plug %s into port %d: %s",
+				    st->str, st->port, strerror(-rc));
+			sc->disk_ready[st->port] = 0;
+			break;
+		case ST_UNPLUG:
+			if ((rc = sim_machine_unplug(sc->m, 1, st->port)) != 0)
+				step_error(sc, st, "unplug port %d: %s",
+				    st->port, strerror(-rc));
+			break;
+		case ST_SETTLE:
+			udev = sim_machine_device(sc->m, 1, st->port);
+			if (udev != NULL && udev->actconfig != NULL) {
+				sc->waited_ms = 0;
+				break;
+			}
+			if (sc->waited_ms >= SETTLE_MAX_MS) {
+				step_error(sc, st, "no device configured on "
+				    "port %d after %d ms", st->port,
+				    SETTLE_MAX_MS);
+				sc->waited_ms = 0;
+				break;
+			}
+			sc->waited_ms += SETTLE_POLL_MS;
+			after_ms(sc, SETTLE_POLL_MS);
+			return;
+		case ST_WAIT:
+			sc->cur++;
+			after_ms(sc, (uint64_t)st->a);
+			return;
+		case ST_INJECT:
+			rc = sim_machine_inject(sc->m, 1, st->port,
+			    (int)st->a, (int)st->b, (int)st->c);
+			if (rc != 0)
+				step_error(sc, st, "inject on port %d: %s",
+				    st->port, strerror(-rc));
+			sc->fault_armed = 1;
+			sc->cur++;
+			continue;
+		case ST_DISK_READ:
+		case ST_DISK_WRITE:
+			run_disk(sc, st);
+			break;
+		case ST_BULK:
+			run_bulk(sc, st);
+			break;
+		}
+		sc->fault_armed = 0;
+		sc->cur++;
+	}
+	sc->ending = 1;
+	after_ms(sc, END_WAIT_MS);
+}
+
+void
+sim_scenario_start(struct sim_scenario *sc, struct sim_machine *m)
+{
+	sc->m = m;
+	sc->cur = 0;
+	sc->ending = 0;
+	sc->work.fn = scenario_work;
+	sc->work.arg = sc;
+	sc->timer.fn = scenario_timer;
+	sc->timer.arg = sc;
+	sim_work_queue(m->sim, &sc->work);
+}
+
+const char *
+sim_scenario_error(const struct sim_scenario *sc)
+{
+	return sc->err[0] != '\0' ? sc->err : NULL;
+}

@@ -1,0 +1,762 @@
+/*
+ * hcd/devmodel.c - the device side of the emulated bus: the registry of
+ * device models and the chapter 9 machinery every model shares.
+ *
+ * dm_transact() is one transaction on the wire as a device sees it: the
+ * address filter (no answer for another address), injected faults, the
+ * ep0 control pipe (SETUP resets the control stage; data stage in
+ * max-packet pieces ending with a short packet; status stage; a protocol
+ * STALL lasts until the next SETUP), the standard requests answered from
+ * the model's descriptor tables (USB 2.0 9.4), class and vendor requests
+ * handed to the model, and data endpoints handed to the model unless
+ * halted.  SET_ADDRESS takes effect after its status stage (USB 2.0
+ * 9.4.6), as Linux's enumeration (spec 8.5) relies on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hcd/hcd.h"
+#include "samples/devices/devices.h"
+
+#define EP0_MAXP	64		/* high speed */
+
+const struct usb_devmodel_ops *const dm_models[] = {
+	&dm_loopback_ops,
+	&dm_keyboard_ops,
+	&dm_disk_ops,
+	NULL
+};
+
+/* Control transfer stages (usb_devmodel.ctrl_stage). */
+enum {
+	CS_IDLE = 0,
+	CS_DATA_IN,		/* IN data; an OUT is the status stage */
+	CS_DATA_OUT,		/* OUT data until wLength */
+	CS_STATUS_IN,		/* the host's zero-length IN ends it */
+	CS_STALL,		/* protocol stall until the next SETUP */
+};
+
+/* An endpoint of the configuration, from its descriptors. */
+struct dm_ep {
+	uint8_t		 addr;
+	uint8_t		 intf;
+	uint8_t		 alt;
+};
+
+#define DM_MAX_EPS	30
+
+/* The framework's part of a model; the model's priv follows. */
+struct dm_impl {
+	struct usb_devmodel dm;			/* first: the public part */
+	uint32_t	 live;			/* endpoints usable now */
+	int		 addr_pending;		/* SET_ADDRESS awaits status */
+	int		 nep;
+	struct dm_ep	 ep[DM_MAX_EPS];
+	uint8_t		 nintf;
+	uint8_t		 cfg_value;		/* bConfigurationValue */
+	uint8_t		 cfg_attr;		/* bmAttributes */
+	uint64_t	 priv[] __attribute__((aligned(16)));
+};
+
+/* Bit of an endpoint address in dm_impl.live: OUT n -> n, IN n -> 16+n. */
+static uint32_t
+ep_bit(int epaddr)
+{
+	return 1u << ((epaddr & 0xf) + ((epaddr & USB_DIR_IN) ? 16 : 0));
+}
+
+/* Bit of an endpoint address in usb_devmodel.halted (eps 0-7). */
+static uint16_t
+halt_bit(int epaddr)
+{
+	if ((epaddr & 0xf) > 7)
+		return 0;
+	return (uint16_t)(1u << ((epaddr & 7) + ((epaddr & USB_DIR_IN) ?
+	    0 : 8)));
+}
+
+void
+dm_halt(struct usb_devmodel *dm, int epaddr, int on)
+{
+	if (on)
+		dm->halted |= halt_bit(epaddr);
+	else
+		dm->halted &= (uint16_t)~halt_bit(epaddr);
+}
+
+/* Recompute the endpoints the current configuration and settings offer. */
+static void
+dm_update_live(struct dm_impl *d)
+{
+	int	 i;
+
+	d->live = 0;
+	if (d->dm.config == 0)
+		return;
+	for (i = 0; i < d->nep; i++) {
+		if (d->ep[i].intf < sizeof d->dm.alt &&
+		    d->dm.alt[d->ep[i].intf] == d->ep[i].alt)
+			d->live |= ep_bit(d->ep[i].addr);
+	}
+}
+
+/* The endpoints and interfaces of the configuration descriptor. */
+static void
+dm_parse_config(struct dm_impl *d)
+{
+	const struct dm_descriptors *dd = d->dm.ops->desc;
+	const uint8_t	*p = dd->config;
+	size_t		 off, len = dd->config_len;
+	uint8_t		 intf = 0, alt = 0;
+
+	if (p == NULL || len < USB_DT_CONFIG_SIZE)
+		return;
+	d->cfg_value = p[5];
+	d->cfg_attr = p[7];
+	for (off = 0; off + 2 <= len && p[off] >= 2; off += p[off]) {
+		if (off + p[off] > len)
+			break;
+		if (p[off + 1] == USB_DT_INTERFACE && p[off] >= 4) {
+			intf = p[off + 2];
+			alt = p[off + 3];
+			if (intf + 1 > d->nintf)
+				d->nintf = (uint8_t)(intf + 1);
+		} else if (p[off + 1] == USB_DT_ENDPOINT && p[off] >= 3 &&
+		    d->nep < DM_MAX_EPS) {
+			d->ep[d->nep].addr = p[off + 2];
+			d->ep[d->nep].intf = intf;
+			d->ep[d->nep].alt = alt;
+			d->nep++;
+		}
+	}
+}
+
+static int
+dm_has_ep(const struct dm_impl *d, int epaddr)
+{
+	int	 i;
+
+	for (i = 0; i < d->nep; i++) {
+		if (d->ep[i].addr == epaddr)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+dm_has_alt(const struct dm_impl *d, int intf, int alt)
+{
+	const struct dm_descriptors *dd = d->dm.ops->desc;
+	const uint8_t	*p = dd->config;
+	size_t		 off;
+
+	for (off = 0; off + 4 <= dd->config_len && p[off] >= 2;
+	    off += p[off]) {
+		if (p[off + 1] == USB_DT_INTERFACE && p[off + 2] == intf &&
+		    p[off + 3] == alt)
+			return 1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Life cycle.
+ */
+
+struct usb_devmodel *
+dm_create(const char *name, const char *args)
+{
+	const struct usb_devmodel_ops *ops = NULL;
+	struct dm_impl	*d;
+	int		 i;
+
+	for (i = 0; dm_models[i] != NULL; i++) {
+		if (strcmp(dm_models[i]->name, name) == 0) {
+			ops = dm_models[i];
+			break;
+		}
+	}
+	if (ops == NULL)
+		return NULL;
+	if ((d = calloc(1, sizeof *d + ops->priv_size)) == NULL)
+		return NULL;
+	d->dm.ops = ops;
+	d->dm.priv = d->priv;
+	d->dm.fault_ep = -1;
+	dm_parse_config(d);
+	if (ops->init != NULL && ops->init(&d->dm, args) != 0) {
+		free(d);
+		return NULL;
+	}
+	return &d->dm;
+}
+
+void
+dm_destroy(struct usb_devmodel *dm)
+{
+	if (dm == NULL)
+		return;
+	if (dm->ops->destroy != NULL)
+		dm->ops->destroy(dm);
+	free(dm);
+}
+
+void
+dm_bus_reset(struct usb_devmodel *dm)
+{
+	struct dm_impl	*d = (struct dm_impl *)dm;
+
+	dm->address = 0;
+	dm->pending_address = 0;
+	d->addr_pending = 0;
+	dm->config = 0;
+	memset(dm->alt, 0, sizeof dm->alt);
+	dm->halted = 0;
+	dm->ctrl_stage = CS_IDLE;
+	dm->ctrl_len = dm->ctrl_pos = 0;
+	d->live = 0;
+	if (dm->ops->reset != NULL)
+		dm->ops->reset(dm);
+}
+
+void
+dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind, int ep,
+    int count)
+{
+	struct dm_impl	*d = (struct dm_impl *)dm;
+	int		 i;
+
+	dm->fault = DM_FAULT_NONE;
+	dm->fault_ep = ep;
+	dm->fault_count = count;
+	switch (kind) {
+	case DM_FAULT_NONE:
+		break;
+	case DM_FAULT_STALL:
+		if (ep == 0) {
+			dm->fault = kind;	/* the next control request */
+			break;
+		}
+		for (i = 0; i < d->nep; i++) {
+			if (ep == -1 || d->ep[i].addr == ep)
+				dm_halt(dm, d->ep[i].addr, 1);
+		}
+		break;
+	case DM_FAULT_DISCONNECT:
+		if (count <= 0) {
+			dm->gone = 1;
+			break;
+		}
+		dm->fault = kind;
+		break;
+	case DM_FAULT_BABBLE:
+	case DM_FAULT_XACTERR:
+		dm->fault = kind;
+		break;
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Standard requests (USB 2.0 9.4), answered from the descriptor tables.
+ * Each handler returns the data length (IN), 0 (OUT) or DM_STALL.
+ */
+
+static int
+copy_out(uint8_t *data, const uint8_t *src, size_t n, size_t wlength)
+{
+	if (src == NULL)
+		return DM_STALL;
+	if (n > wlength)
+		n = wlength;
+	memcpy(data, src, n);
+	return (int)n;
+}
+
+/* A string descriptor from UTF-8 (USB 2.0 9.6.7: UTF-16LE, 126 units). */
+static int
+string_desc(const char *s, uint8_t *out)
+{
+	const uint8_t	*p = (const uint8_t *)s;
+	uint32_t	 c;
+	size_t		 n = 2, k, i;
+
+	while (*p != '\0' && n + 4 <= 254) {
+		c = *p;
+		k = c < 0x80 ? 0 : c >= 0xf0 ? 3 : c >= 0xe0 ? 2 :
+		    c >= 0xc0 ? 1 : 0;
+		if (k > 0)
+			c &= 0x3fu >> k;
+		else if (c >= 0x80)
+			c = 0xfffd;	/* a stray continuation byte */
+		p++;
+		for (i = 0; i < k; i++, p++) {
+			if ((*p & 0xc0) != 0x80) {
+				c = 0xfffd;
+				break;
+			}
+			c = c << 6 | (*p & 0x3f);
+		}
+		if (c > 0x10ffff || (c >= 0xd800 && c < 0xe000))
+			c = 0xfffd;
+		if (c >= 0x10000) {
+			c -= 0x10000;
+			put_le16(out + n, (uint16_t)(0xd800 | c >> 10));
+			put_le16(out + n + 2, (uint16_t)(0xdc00 | (c & 0x3ff)));
+			n += 4;
+		} else {
+			put_le16(out + n, (uint16_t)c);
+			n += 2;
+		}
+	}
+	out[0] = (uint8_t)n;
+	out[1] = USB_DT_STRING;
+	return (int)n;
+}
+
+/* A class descriptor (HID 0x21) following interface intf in the config. */
+static const uint8_t *
+find_class_desc(const struct dm_descriptors *dd, int intf, int type)
+{
+	const uint8_t	*p = dd->config;
+	size_t		 off;
+	int		 in = 0;
+
+	for (off = 0; off + 2 <= dd->config_len && p[off] >= 2;
+	    off += p[off]) {
+		if (p[off + 1] == USB_DT_INTERFACE)
+			in = p[off + 2] == intf;
+		else if (in && p[off + 1] == type &&
+		    off + p[off] <= dd->config_len)
+			return p + off;
+	}
+	return NULL;
+}
+
+static int
+req_get_descriptor(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	const struct dm_descriptors *dd = d->dm.ops->desc;
+	const uint8_t	*p;
+	uint8_t		 buf[256];
+	int		 type = s->wValue >> 8, index = s->wValue & 0xff, n, i;
+
+	switch (type) {
+	case USB_DT_DEVICE:
+		return copy_out(data, dd->device, USB_DT_DEVICE_SIZE,
+		    s->wLength);
+	case USB_DT_CONFIG:
+		if (index != 0)
+			return DM_STALL;
+		return copy_out(data, dd->config, dd->config_len, s->wLength);
+	case USB_DT_STRING:
+		if (index == 0) {
+			static const uint8_t langids[] = { 4, USB_DT_STRING,
+			    0x09, 0x04 };
+			return copy_out(data, langids, sizeof langids,
+			    s->wLength);
+		}
+		if (dd->strings == NULL)
+			return DM_STALL;
+		for (i = 1; i < index && dd->strings[i - 1] != NULL; i++)
+			;
+		if (dd->strings[i - 1] == NULL)
+			return DM_STALL;
+		n = string_desc(dd->strings[index - 1], buf);
+		return copy_out(data, buf, (size_t)n, s->wLength);
+	case USB_DT_DEVICE_QUALIFIER:
+		return copy_out(data, dd->qualifier, 10, s->wLength);
+	case USB_DT_BOS:
+		return copy_out(data, dd->bos, dd->bos_len, s->wLength);
+	case 0x21:	/* HID descriptor, HID 1.11 7.1.1 */
+		if ((s->bRequestType & USB_RECIP_MASK) != USB_RECIP_INTERFACE)
+			return DM_STALL;
+		p = find_class_desc(dd, s->wIndex, type);
+		return copy_out(data, p, p != NULL ? p[0] : 0, s->wLength);
+	case 0x22:	/* HID report descriptor, HID 1.11 7.1.1 */
+		if ((s->bRequestType & USB_RECIP_MASK) !=
+		    USB_RECIP_INTERFACE || s->wIndex >= d->nintf)
+			return DM_STALL;
+		return copy_out(data, dd->hid_report, dd->hid_report_len,
+		    s->wLength);
+	}
+	return DM_STALL;
+}
+
+static int
+req_set_address(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	(void)data;
+	if (s->wValue > 127 || s->wIndex != 0 || s->wLength != 0 ||
+	    d->dm.config != 0)
+		return DM_STALL;
+	d->dm.pending_address = (uint8_t)s->wValue;
+	d->addr_pending = 1;
+	return 0;
+}
+
+static int
+req_get_configuration(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	(void)s;
+	data[0] = d->dm.config;
+	return s->wLength >= 1 ? 1 : 0;
+}
+
+static int
+req_set_configuration(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	struct usb_devmodel *dm = &d->dm;
+
+	(void)data;
+	if (s->wValue != 0 && s->wValue != d->cfg_value)
+		return DM_STALL;
+	/* Configuring resets halts and settings (USB 2.0 9.1.1.5). */
+	dm->config = (uint8_t)s->wValue;
+	memset(dm->alt, 0, sizeof dm->alt);
+	dm->halted = 0;
+	dm_update_live(d);
+	if (dm->ops->set_config != NULL)
+		dm->ops->set_config(dm, dm->config);
+	return 0;
+}
+
+static int
+req_get_interface(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	if (d->dm.config == 0 || s->wIndex >= d->nintf)
+		return DM_STALL;
+	data[0] = d->dm.alt[s->wIndex];
+	return s->wLength >= 1 ? 1 : 0;
+}
+
+static int
+req_set_interface(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	struct usb_devmodel *dm = &d->dm;
+	int		 i;
+
+	(void)data;
+	if (dm->config == 0 || s->wIndex >= d->nintf ||
+	    s->wIndex >= sizeof dm->alt || !dm_has_alt(d, s->wIndex,
+	    s->wValue))
+		return DM_STALL;
+	dm->alt[s->wIndex] = (uint8_t)s->wValue;
+	for (i = 0; i < d->nep; i++) {
+		if (d->ep[i].intf == s->wIndex)
+			dm_halt(dm, d->ep[i].addr, 0);
+	}
+	dm_update_live(d);
+	if (dm->ops->set_interface != NULL)
+		dm->ops->set_interface(dm, s->wIndex, s->wValue);
+	return 0;
+}
+
+static int
+req_get_status(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	data[0] = data[1] = 0;
+	switch (s->bRequestType & USB_RECIP_MASK) {
+	case USB_RECIP_DEVICE:
+		data[0] = (d->cfg_attr & 0x40) ? 1 : 0;	/* self-powered */
+		break;
+	case USB_RECIP_INTERFACE:
+		if (d->dm.config == 0 || s->wIndex >= d->nintf)
+			return DM_STALL;
+		break;
+	case USB_RECIP_ENDPOINT:
+		if ((s->wIndex & 0x7f) != 0 && (d->dm.config == 0 ||
+		    !dm_has_ep(d, s->wIndex)))
+			return DM_STALL;
+		data[0] = (d->dm.halted & halt_bit(s->wIndex)) ? 1 : 0;
+		break;
+	default:
+		return DM_STALL;
+	}
+	return s->wLength < 2 ? s->wLength : 2;
+}
+
+/* CLEAR_FEATURE and SET_FEATURE (USB 2.0 9.4.1, 9.4.9). */
+static int
+req_feature(struct dm_impl *d, const struct usb_ctrlrequest *s,
+    uint8_t *data)
+{
+	int	 set = s->bRequest == USB_REQ_SET_FEATURE;
+
+	(void)data;
+	switch (s->bRequestType & USB_RECIP_MASK) {
+	case USB_RECIP_DEVICE:
+		/* TEST_MODE is accepted; remote wakeup is not offered. */
+		if (set && s->wValue == 2)
+			return 0;
+		return DM_STALL;
+	case USB_RECIP_ENDPOINT:
+		if (s->wValue != USB_ENDPOINT_HALT)
+			return DM_STALL;
+		if ((s->wIndex & 0x7f) == 0)
+			return 0;	/* ep0's halt is the protocol stall */
+		if (d->dm.config == 0 || !dm_has_ep(d, s->wIndex))
+			return DM_STALL;
+		dm_halt(&d->dm, s->wIndex, set);
+		return 0;
+	}
+	return DM_STALL;
+}
+
+/* The standard requests, USB 2.0 table 9-3. */
+static const struct dm_std_req {
+	uint8_t		 req;
+	uint8_t		 dir;		/* USB_DIR_IN or USB_DIR_OUT */
+	int		 (*fn)(struct dm_impl *, const struct usb_ctrlrequest *,
+			     uint8_t *);
+} dm_std_reqs[] = {
+	{ USB_REQ_GET_STATUS, USB_DIR_IN, req_get_status },
+	{ USB_REQ_CLEAR_FEATURE, USB_DIR_OUT, req_feature },
+	{ USB_REQ_SET_FEATURE, USB_DIR_OUT, req_feature },
+	{ USB_REQ_SET_ADDRESS, USB_DIR_OUT, req_set_address },
+	{ USB_REQ_GET_DESCRIPTOR, USB_DIR_IN, req_get_descriptor },
+	{ USB_REQ_GET_CONFIGURATION, USB_DIR_IN, req_get_configuration },
+	{ USB_REQ_SET_CONFIGURATION, USB_DIR_OUT, req_set_configuration },
+	{ USB_REQ_GET_INTERFACE, USB_DIR_IN, req_get_interface },
+	{ USB_REQ_SET_INTERFACE, USB_DIR_OUT, req_set_interface },
+	{ 0, 0, NULL }
+};
+
+/* Answer the request in dm->ctrl: length, 0 or DM_STALL. */
+static int
+dm_request(struct dm_impl *d)
+{
+	struct usb_devmodel *dm = &d->dm;
+	const struct usb_ctrlrequest *s = &dm->ctrl;
+	const struct dm_std_req *r;
+
+	if (dm->fault == DM_FAULT_STALL && dm->fault_ep == 0) {
+		dm->fault = DM_FAULT_NONE;
+		return DM_STALL;
+	}
+	if ((s->bRequestType & USB_TYPE_MASK) != USB_TYPE_STANDARD) {
+		if (dm->ops->control == NULL)
+			return DM_STALL;
+		return dm->ops->control(dm, s, dm->ctrl_buf);
+	}
+	for (r = dm_std_reqs; r->fn != NULL; r++) {
+		if (r->req == s->bRequest)
+			break;
+	}
+	if (r->fn == NULL || (s->bRequestType & USB_DIR_IN) != r->dir)
+		return DM_STALL;
+	return r->fn(d, s, dm->ctrl_buf);
+}
+
+/* ------------------------------------------------------------------------
+ * Transactions.
+ */
+
+static int
+ep0_setup(struct dm_impl *d, const uint8_t *buf, size_t len)
+{
+	struct usb_devmodel *dm = &d->dm;
+	struct usb_ctrlrequest *s = &dm->ctrl;
+	int		 r;
+
+	if (len != 8)
+		return DM_XACTERR;	/* a broken SETUP is ignored */
+	/* A SETUP always ends what was going on (USB 2.0 8.5.3). */
+	d->addr_pending = 0;
+	dm->ctrl_len = dm->ctrl_pos = 0;
+	s->bRequestType = buf[0];
+	s->bRequest = buf[1];
+	s->wValue = get_le16(buf + 2);
+	s->wIndex = get_le16(buf + 4);
+	s->wLength = get_le16(buf + 6);
+	if (!(s->bRequestType & USB_DIR_IN) && s->wLength > 0) {
+		dm->ctrl_stage = s->wLength <= sizeof dm->ctrl_buf ?
+		    CS_DATA_OUT : CS_STALL;
+		return DM_ACK;
+	}
+	if (s->bRequestType & USB_DIR_IN) {
+		/* The answer never exceeds the buffer: a short reply. */
+		if (s->wLength > sizeof dm->ctrl_buf)
+			s->wLength = sizeof dm->ctrl_buf;
+		memset(dm->ctrl_buf, 0, s->wLength);
+	}
+	r = dm_request(d);
+	if (r < 0)
+		dm->ctrl_stage = CS_STALL;
+	else if (s->bRequestType & USB_DIR_IN) {
+		dm->ctrl_len = (size_t)r < s->wLength ? (size_t)r : s->wLength;
+		dm->ctrl_stage = CS_DATA_IN;
+	} else
+		dm->ctrl_stage = CS_STATUS_IN;
+	return DM_ACK;
+}
+
+static int
+ep0_in(struct dm_impl *d, uint8_t *buf, size_t len)
+{
+	struct usb_devmodel *dm = &d->dm;
+	size_t		 n;
+
+	switch (dm->ctrl_stage) {
+	case CS_DATA_IN:
+		n = dm->ctrl_len - dm->ctrl_pos;
+		if (n > EP0_MAXP)
+			n = EP0_MAXP;
+		if (n > len)
+			n = len;
+		memcpy(buf, dm->ctrl_buf + dm->ctrl_pos, n);
+		dm->ctrl_pos += n;
+		return (int)n;
+	case CS_STATUS_IN:
+		dm->ctrl_stage = CS_IDLE;
+		if (d->addr_pending) {
+			dm->address = dm->pending_address;
+			d->addr_pending = 0;
+		}
+		return 0;
+	}
+	return DM_STALL;
+}
+
+static int
+ep0_out(struct dm_impl *d, const uint8_t *buf, size_t len)
+{
+	struct usb_devmodel *dm = &d->dm;
+	size_t		 n;
+	int		 r;
+
+	switch (dm->ctrl_stage) {
+	case CS_DATA_IN:
+		/* The status stage, possibly before all data was read. */
+		dm->ctrl_stage = CS_IDLE;
+		return DM_ACK;
+	case CS_DATA_OUT:
+		n = dm->ctrl.wLength - dm->ctrl_pos;
+		if (n > len)
+			n = len;
+		memcpy(dm->ctrl_buf + dm->ctrl_pos, buf, n);
+		dm->ctrl_pos += n;
+		if (dm->ctrl_pos < dm->ctrl.wLength && len == EP0_MAXP)
+			return DM_ACK;
+		dm->ctrl_len = dm->ctrl_pos;
+		r = dm_request(d);
+		dm->ctrl_stage = r < 0 ? CS_STALL : CS_STATUS_IN;
+		return DM_ACK;
+	case CS_IDLE:
+		if (len == 0)
+			return DM_ACK;	/* a repeated status stage */
+		break;
+	}
+	return DM_STALL;
+}
+
+/* Does an injected fault answer this transaction?  0 when not. */
+static int
+dm_fault(struct usb_devmodel *dm, int pid, int epaddr)
+{
+	if (dm->fault_ep != -1 && dm->fault_ep != epaddr)
+		return 0;
+	switch (dm->fault) {
+	case DM_FAULT_XACTERR:
+		if (--dm->fault_count <= 0)
+			dm->fault = DM_FAULT_NONE;
+		return DM_XACTERR;
+	case DM_FAULT_BABBLE:
+		if (pid != DM_PID_IN)
+			return 0;
+		dm->fault = DM_FAULT_NONE;
+		return DM_BABBLE;
+	case DM_FAULT_DISCONNECT:
+		if (dm->fault_count-- > 0)
+			return 0;
+		dm->fault = DM_FAULT_NONE;
+		dm->gone = 1;
+		return DM_NODEV;
+	default:
+		return 0;
+	}
+}
+
+int
+dm_transact(struct usb_devmodel *dm, int pid, int addr, int ep,
+    uint8_t *buf, size_t len)
+{
+	struct dm_impl	*d = (struct dm_impl *)dm;
+	int		 epaddr, r;
+
+	if (dm == NULL || dm->gone)
+		return DM_NODEV;
+	if (addr != dm->address)
+		return DM_XACTERR;	/* not for us: no answer */
+	epaddr = ep == 0 ? 0 : pid == DM_PID_IN ? (ep | USB_DIR_IN) : ep;
+	if (dm->fault != DM_FAULT_NONE && dm->fault != DM_FAULT_STALL &&
+	    (r = dm_fault(dm, pid, epaddr)) != 0)
+		return r;
+	if (ep == 0) {
+		switch (pid) {
+		case DM_PID_SETUP:
+			return ep0_setup(d, buf, len);
+		case DM_PID_IN:
+			return ep0_in(d, buf, len);
+		case DM_PID_OUT:
+			return ep0_out(d, buf, len);
+		}
+		return DM_XACTERR;
+	}
+	if (pid == DM_PID_SETUP)
+		return DM_XACTERR;	/* SETUP is for control endpoints */
+	if (!(d->live & ep_bit(epaddr)) || (dm->halted & halt_bit(epaddr)))
+		return DM_STALL;
+	if (pid == DM_PID_IN)
+		r = dm->ops->data_in != NULL ?
+		    dm->ops->data_in(dm, epaddr, buf, len) : DM_STALL;
+	else
+		r = dm->ops->data_out != NULL ?
+		    dm->ops->data_out(dm, epaddr, buf, len) : DM_STALL;
+	if (r == DM_STALL)
+		dm_halt(dm, epaddr, 1);
+	return r;
+}
+
+/* ------------------------------------------------------------------------
+ * Helpers for models.
+ */
+
+int
+dm_parse_size(const char *args, uint64_t *out)
+{
+	uint64_t	 v = 0;
+	const char	*p = args;
+
+	if (p == NULL || *p < '0' || *p > '9')
+		return -1;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (v > UINT64_MAX / 10 - 9)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	switch (*p) {
+	case 'k': case 'K':
+		v <<= 10;
+		p++;
+		break;
+	case 'm': case 'M':
+		v <<= 20;
+		p++;
+		break;
+	case 'g': case 'G':
+		v <<= 30;
+		p++;
+		break;
+	}
+	if (*p != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}

@@ -1,0 +1,47 @@
+/*
+ * samples/devices/devices.h - the device models shipped with urbscope and
+ * what they share.  The framework (hcd/devmodel.c) lists them in
+ * dm_models[]; each is a const ops table (hcd/hcd.h struct
+ * usb_devmodel_ops) with its descriptors as wire bytes.
+ *
+ * Conventions of the framework the models rely on:
+ *   - data_in/data_out get the endpoint ADDRESS (0x81, 0x02), not its
+ *     number, so IN 1 and OUT 1 can be told apart;
+ *   - data_in's max is the room the host offers (the endpoint's max
+ *     packet size); returning fewer bytes is a short packet;
+ *   - returning DM_STALL from data_in/data_out halts the endpoint until
+ *     CLEAR_FEATURE(ENDPOINT_HALT) (or the model's own dm_halt call);
+ *   - tick is called once per virtual millisecond while the device is
+ *     connected to a powered port.
+ */
+#ifndef SAMPLES_DEVICES_H
+#define SAMPLES_DEVICES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hcd/hcd.h"
+
+/* The models, by dm_models[] order. */
+extern const struct usb_devmodel_ops dm_loopback_ops;	/* "loopback" */
+extern const struct usb_devmodel_ops dm_keyboard_ops;	/* "keyboard" */
+extern const struct usb_devmodel_ops dm_disk_ops;	/* "disk" */
+
+/* Vendor and product IDs (pid.codes test VID for our own models). */
+#define DM_VID_TEST		0x1209
+#define DM_PID_KEYBOARD		0x0001
+#define DM_PID_DISK		0x0002
+#define DM_VID_LOOPBACK		0xfff0
+#define DM_PID_LOOPBACK		0xfff0
+
+/* Halt (or un-halt) an endpoint by address from inside a model (the BOT
+ * disk halts its pipes to end a data phase). */
+void		 dm_halt(struct usb_devmodel *dm, int epaddr, int on);
+
+/*
+ * "1M", "512K", "4096", "2G" -> bytes in *out; 0 when args is such a
+ * size, -1 when it is not (a path, say).
+ */
+int		 dm_parse_size(const char *args, uint64_t *out);
+
+#endif /* SAMPLES_DEVICES_H */

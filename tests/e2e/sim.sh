@@ -1,0 +1,77 @@
+#!/bin/sh
+# tests/e2e/sim.sh - the simulator: scenarios run on the EHCI driver, the
+# emulated controller and the device models; their captures must be
+# deterministic, complete (every URB given back exactly once), read like
+# Linux's enumeration, and open in tshark.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+check "sim --help exits 0" "$US" sim --help
+"$US" sim no-such-scenario >/dev/null 2>"$TMP/err"
+check_eq "unknown scenario exits 1" 1 $?
+check "unknown scenario lists the built-ins" grep -q enumerate "$TMP/err"
+printf 'plug 1 keyboard\nfrobnicate 2\n' >"$TMP/bad.scn"
+"$US" sim "$TMP/bad.scn" >/dev/null 2>"$TMP/err"
+check_eq "bad scenario line exits 1" 1 $?
+check "bad scenario line: file, line and command named" \
+    grep -q "bad.scn:2: unknown command 'frobnicate'" "$TMP/err"
+
+# every URB submitted is given back exactly once (C or E), in order
+complete_once() {
+	"$US" read -T fields -e usb.urb_type -e usb.urb_id "$1" | python3 -c '
+import sys
+open_ = {}
+bad = 0
+for n, line in enumerate(sys.stdin, 1):
+    t, i = line.split()
+    if t == "'"'"'S'"'"'":
+        if i in open_:
+            print("record %d: %s submitted again while in flight" % (n, i)); bad += 1
+        open_[i] = n
+    else:
+        if i not in open_:
+            print("record %d: %s given back without a submit" % (n, i)); bad += 1
+        open_.pop(i, None)
+for i, n in open_.items():
+    print("record %d: %s never given back" % (n, i)); bad += 1
+sys.exit(1 if bad else 0)
+'
+}
+
+for sc in enumerate storage faults; do
+	"$US" sim $sc -w "$TMP/$sc.pcapng" 2>"$TMP/err"
+	check_eq "sim $sc exits 0" 0 $?
+	check "sim $sc: no sanitizer report" no_sanitizer_report "$TMP/err"
+	"$US" sim $sc -w "$TMP/$sc-2.pcapng" 2>/dev/null
+	check "sim $sc is deterministic (byte-identical capture)" \
+	    cmp "$TMP/$sc.pcapng" "$TMP/$sc-2.pcapng"
+	check "sim $sc: every URB given back exactly once" \
+	    complete_once "$TMP/$sc.pcapng"
+	if command -v tshark >/dev/null 2>&1; then
+		m=$(tshark -r "$TMP/$sc.pcapng" -Y _ws.malformed 2>/dev/null |
+		    wc -l)
+		check_eq "sim $sc: tshark finds no malformed packet" 0 "$m"
+		tshark -r "$TMP/$sc.pcapng" -T fields -E separator=/t \
+		    -e frame.number -e usb.urb_id -e usb.urb_type \
+		    -e usb.transfer_type -e usb.endpoint_address \
+		    -e usb.device_address -e usb.urb_status -e usb.urb_len \
+		    -e usb.data_len -e usb.idVendor -e usb.bInterfaceClass \
+		    >"$TMP/ts" 2>/dev/null
+		"$US" read "$TMP/$sc.pcapng" -T fields -e frame.number \
+		    -e usb.urb_id -e usb.urb_type -e usb.transfer_type \
+		    -e usb.endpoint_address -e usb.device_address \
+		    -e usb.urb_status -e usb.urb_len -e usb.data_len \
+		    -e usb.idVendor -e usb.bInterfaceClass >"$TMP/us"
+		check_diff "sim $sc: fields equal tshark's" "$TMP/ts" "$TMP/us"
+	fi
+done
+
+# Enumeration as Linux 6.1 does it (the exact order is checked request by
+# request against the real capture in tests/unit/test-enum.c).
+"$US" read -T usbmon "$TMP/enumerate.pcapng" >"$TMP/enum.txt"
+check "enumeration: GET_DESCRIPTOR DEVICE 64 to device 0 first" \
+    grep -q 'S Ci:1:000:0 s 80 06 0100 0000 0040' "$TMP/enum.txt"
+check "enumeration: SET_ADDRESS labelled device 0" \
+    grep -q 'S Co:1:000:0 s 00 05 0002 0000 0000' "$TMP/enum.txt"
+check "enumeration: root hub asks GET_HUB_DESCRIPTOR" \
+    grep -q 'S Ci:1:001:0 s a0 06 2900 0000' "$TMP/enum.txt"

@@ -1,0 +1,893 @@
+/*
+ * tests/unit/test-devmodel.c - hcd/devmodel.c and the models of
+ * samples/devices/, driven transaction by transaction as a host would:
+ * chapter 9 enumeration of every model (DEVICE with wLength 64 at address
+ * 0, SET_ADDRESS taking effect after the status stage, CONFIG 9 then
+ * whole, strings, qualifier, BOS and unknown requests stalling, protocol
+ * stall cleared by SETUP, configuration and interface, GET_STATUS, halt
+ * and clear), the loopback round trip and its NAKs, the keyboard's HID
+ * requests and typed reports, the disk's BOT/SCSI commands (INQUIRY, READ
+ * CAPACITY, WRITE then READ back, sense data, bad CBW and reset recovery,
+ * phase errors, a file image), and injected faults.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "hcd/hcd.h"
+#include "samples/devices/devices.h"
+
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+
+/* Standard and class request types. */
+#define RT_DEV_IN	(USB_DIR_IN | USB_TYPE_STANDARD | USB_RECIP_DEVICE)
+#define RT_DEV_OUT	(USB_DIR_OUT | USB_TYPE_STANDARD | USB_RECIP_DEVICE)
+#define RT_INTF_IN	(USB_DIR_IN | USB_TYPE_STANDARD | USB_RECIP_INTERFACE)
+#define RT_INTF_OUT	(USB_DIR_OUT | USB_TYPE_STANDARD | \
+			 USB_RECIP_INTERFACE)
+#define RT_EP_IN	(USB_DIR_IN | USB_TYPE_STANDARD | USB_RECIP_ENDPOINT)
+#define RT_EP_OUT	(USB_DIR_OUT | USB_TYPE_STANDARD | USB_RECIP_ENDPOINT)
+#define RT_CLASS_IN	(USB_DIR_IN | USB_TYPE_CLASS | USB_RECIP_INTERFACE)
+#define RT_CLASS_OUT	(USB_DIR_OUT | USB_TYPE_CLASS | USB_RECIP_INTERFACE)
+
+/*
+ * A control transfer as the host runs it: SETUP, the data stage in 64-byte
+ * packets (IN ends on a short packet), the status stage the other way.
+ * Returns the data length, or the DM_* code of the stage that failed.
+ */
+static int
+ctrl(struct usb_devmodel *dm, int addr, uint8_t rt, uint8_t req,
+    uint16_t val, uint16_t idx, uint16_t len, uint8_t *data)
+{
+	uint8_t	 setup[8], zero[1];
+	int	 r, got = 0, n;
+
+	setup[0] = rt;
+	setup[1] = req;
+	put_le16(setup + 2, val);
+	put_le16(setup + 4, idx);
+	put_le16(setup + 6, len);
+	r = dm_transact(dm, DM_PID_SETUP, addr, 0, setup, 8);
+	if (r != DM_ACK)
+		return r;
+	if (rt & USB_DIR_IN) {
+		while (got < len) {
+			r = dm_transact(dm, DM_PID_IN, addr, 0, data + got, 64);
+			if (r < 0)
+				return r;
+			assert_true(r <= 64);
+			got += r;
+			if (r < 64)
+				break;
+		}
+		r = dm_transact(dm, DM_PID_OUT, addr, 0, zero, 0);
+		return r < 0 ? r : got;
+	}
+	for (got = 0; got < len; got += n) {
+		n = len - got < 64 ? len - got : 64;
+		r = dm_transact(dm, DM_PID_OUT, addr, 0, data + got,
+		    (size_t)n);
+		if (r < 0)
+			return r;
+	}
+	r = dm_transact(dm, DM_PID_IN, addr, 0, zero, 0);
+	return r < 0 ? r : 0;
+}
+
+/* Enumerate as Linux does: DEVICE 64 at 0, SET_ADDRESS, configure. */
+static struct usb_devmodel *
+enumerated(const char *name, const char *args, int addr)
+{
+	struct usb_devmodel *dm;
+	uint8_t		 buf[4096];
+
+	dm = dm_create(name, args);
+	assert_non_null(dm);
+	dm_bus_reset(dm);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 64, buf), 18);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_OUT, USB_REQ_SET_ADDRESS,
+	    (uint16_t)addr, 0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, addr, RT_DEV_OUT,
+	    USB_REQ_SET_CONFIGURATION, 1, 0, 0, NULL), 0);
+	return dm;
+}
+
+/* ------------------------------------------------------------------------
+ * The framework: chapter 9 for every model.
+ */
+
+static void
+test_registry(void **state)
+{
+	static const char *const names[] = { "loopback", "keyboard", "disk" };
+	size_t		 i;
+
+	(void)state;
+	for (i = 0; i < nitems(names); i++) {
+		assert_non_null(dm_models[i]);
+		assert_string_equal(dm_models[i]->name, names[i]);
+	}
+	assert_null(dm_models[nitems(names)]);
+	assert_null(dm_create("no-such-model", NULL));
+	assert_null(dm_create("loopback", "12 bananas"));
+	assert_null(dm_create("disk", "/nonexistent/image"));
+}
+
+/* UTF-16LE string descriptor holds exactly the ASCII text s. */
+static void
+check_string(const uint8_t *d, int n, const char *s)
+{
+	size_t	 i, len = strlen(s);
+
+	assert_int_equal(n, 2 + 2 * (int)len);
+	assert_int_equal(d[0], n);
+	assert_int_equal(d[1], USB_DT_STRING);
+	for (i = 0; i < len; i++)
+		assert_int_equal(get_le16(d + 2 + 2 * i), (uint8_t)s[i]);
+}
+
+static void
+enumerate_model(const char *name, uint16_t vid, uint16_t pid,
+    const char *product, uint8_t epaddr)
+{
+	struct usb_devmodel *dm;
+	uint8_t		 buf[4096], zero[1];
+	int		 n, total;
+
+	dm = dm_create(name, NULL);
+	assert_non_null(dm);
+	dm_bus_reset(dm);
+
+	/* Linux's first request: DEVICE with wLength 64 at address 0. */
+	n = ctrl(dm, 0, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 64, buf);
+	assert_int_equal(n, 18);
+	assert_int_equal(buf[0], 18);
+	assert_int_equal(buf[1], USB_DT_DEVICE);
+	assert_int_equal(get_le16(buf + 2), 0x0200);
+	assert_int_equal(buf[7], 64);
+	assert_int_equal(get_le16(buf + 8), vid);
+	assert_int_equal(get_le16(buf + 10), pid);
+	assert_int_equal(buf[17], 1);
+	/* ... and 8 bytes of it for the old scheme. */
+	assert_int_equal(ctrl(dm, 0, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 8, buf), 8);
+
+	/* SET_ADDRESS: the address changes after the status stage. */
+	put_le16(buf, 0);
+	buf[0] = RT_DEV_OUT;
+	buf[1] = USB_REQ_SET_ADDRESS;
+	put_le16(buf + 2, 9);
+	put_le16(buf + 4, 0);
+	put_le16(buf + 6, 0);
+	assert_int_equal(dm_transact(dm, DM_PID_SETUP, 0, 0, buf, 8), DM_ACK);
+	assert_int_equal(dm->address, 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 0, zero, 0),
+	    DM_XACTERR);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 0, 0, zero, 0), 0);
+	assert_int_equal(dm->address, 9);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 18, buf), DM_XACTERR);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 18, buf), 18);
+
+	/* CONFIG: 9 bytes, then wTotalLength; longer asks get the whole. */
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_CONFIG << 8, 0, 9, buf), 9);
+	assert_int_equal(buf[1], USB_DT_CONFIG);
+	total = get_le16(buf + 2);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_CONFIG << 8, 0, (uint16_t)total, buf), total);
+	assert_int_equal(buf[9 + 1], USB_DT_INTERFACE);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_CONFIG << 8, 0, 255, buf), total);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_CONFIG << 8 | 1, 0, 255, buf), DM_STALL);
+
+	/* Strings: LANGIDs, then UTF-16LE; past the last one: STALL. */
+	n = ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_STRING << 8, 0, 255, buf);
+	assert_int_equal(n, 4);
+	assert_int_equal(get_le16(buf + 2), 0x0409);
+	n = ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_STRING << 8 | 1, 0x0409, 255, buf);
+	check_string(buf, n, "urbscope");
+	n = ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_STRING << 8 | 2, 0x0409, 255, buf);
+	check_string(buf, n, product);
+	n = ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_STRING << 8 | 3, 0x0409, 255, buf);
+	assert_true(n > 2);
+	/* A short read of a string gives its first bytes. */
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_STRING << 8 | 1, 0x0409, 2, buf), 2);
+	assert_int_equal(buf[0], 18);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_STRING << 8 | 4, 0x0409, 255, buf), DM_STALL);
+
+	/* Qualifier yes, BOS no; an unknown request stalls, and the next
+	 * SETUP clears the protocol stall. */
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE_QUALIFIER << 8, 0, 10, buf), 10);
+	assert_int_equal(buf[1], USB_DT_DEVICE_QUALIFIER);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_BOS << 8, 0, 5, buf), DM_STALL);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 0, buf, 64), DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, 0x42, 0, 0, 4, buf),
+	    DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_OUT, USB_REQ_SET_DESCRIPTOR,
+	    0, 0, 0, NULL), DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_STATUS, 0, 0, 2,
+	    buf), 2);
+
+	/* Not configured: data endpoints stall. */
+	assert_int_equal(dm_transact(dm, epaddr & USB_DIR_IN ? DM_PID_IN :
+	    DM_PID_OUT, 9, epaddr & 0xf, buf, 512), DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_CONFIGURATION, 0,
+	    0, 1, buf), 1);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_OUT, USB_REQ_SET_CONFIGURATION,
+	    2, 0, 0, NULL), DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_OUT, USB_REQ_SET_CONFIGURATION,
+	    1, 0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_IN, USB_REQ_GET_CONFIGURATION, 0,
+	    0, 1, buf), 1);
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(dm->config, 1);
+
+	/* Interfaces: alt 0 only. */
+	assert_int_equal(ctrl(dm, 9, RT_INTF_IN, USB_REQ_GET_INTERFACE, 0, 0,
+	    1, buf), 1);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(ctrl(dm, 9, RT_INTF_OUT, USB_REQ_SET_INTERFACE, 1,
+	    0, 0, NULL), DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_INTF_OUT, USB_REQ_SET_INTERFACE, 0,
+	    0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, 9, RT_INTF_IN, USB_REQ_GET_INTERFACE, 0, 5,
+	    1, buf), DM_STALL);
+
+	/* Halt: SET_FEATURE, GET_STATUS says so, traffic stalls, CLEAR. */
+	assert_int_equal(ctrl(dm, 9, RT_EP_IN, USB_REQ_GET_STATUS, 0, epaddr,
+	    2, buf), 2);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(ctrl(dm, 9, RT_EP_OUT, USB_REQ_SET_FEATURE,
+	    USB_ENDPOINT_HALT, epaddr, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, 9, RT_EP_IN, USB_REQ_GET_STATUS, 0, epaddr,
+	    2, buf), 2);
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(dm_transact(dm, epaddr & USB_DIR_IN ? DM_PID_IN :
+	    DM_PID_OUT, 9, epaddr & 0xf, buf, 8), DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_EP_OUT, USB_REQ_CLEAR_FEATURE,
+	    USB_ENDPOINT_HALT, epaddr, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, 9, RT_EP_IN, USB_REQ_GET_STATUS, 0, epaddr,
+	    2, buf), 2);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(ctrl(dm, 9, RT_EP_IN, USB_REQ_GET_STATUS, 0, 0x8f,
+	    2, buf), DM_STALL);
+	assert_int_equal(ctrl(dm, 9, RT_DEV_OUT, USB_REQ_SET_FEATURE,
+	    USB_DEVICE_REMOTE_WAKEUP, 0, 0, NULL), DM_STALL);
+
+	/* Bus reset: back to address 0, unconfigured. */
+	dm_bus_reset(dm);
+	assert_int_equal(dm->address, 0);
+	assert_int_equal(dm->config, 0);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 64, buf), 18);
+	dm_destroy(dm);
+}
+
+static void
+test_enumerate_loopback(void **state)
+{
+	(void)state;
+	enumerate_model("loopback", 0xfff0, 0xfff0, "Bulk Loopback", 0x81);
+}
+
+static void
+test_enumerate_keyboard(void **state)
+{
+	(void)state;
+	enumerate_model("keyboard", 0x1209, 0x0001, "Boot Keyboard", 0x81);
+}
+
+static void
+test_enumerate_disk(void **state)
+{
+	(void)state;
+	enumerate_model("disk", 0x1209, 0x0002, "Simulated Disk", 0x02);
+}
+
+/* A long control read in 64-byte pieces, and SETUP resetting the stage. */
+static void
+test_control_stages(void **state)
+{
+	struct usb_devmodel *dm = enumerated("keyboard", NULL, 3);
+	uint8_t		 buf[256], setup[8] = { RT_DEV_IN,
+	    USB_REQ_GET_DESCRIPTOR, 0, USB_DT_CONFIG, 0, 0, 34, 0 };
+
+	(void)state;
+	/* Abandon a transfer after its first packet: a new SETUP wins. */
+	assert_int_equal(dm_transact(dm, DM_PID_SETUP, 3, 0, setup, 8),
+	    DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 3, 0, buf, 8), 8);
+	assert_int_equal(ctrl(dm, 3, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 18, buf), 18);
+	assert_int_equal(buf[1], USB_DT_DEVICE);
+	/* A SETUP that is not 8 bytes gets no answer. */
+	assert_int_equal(dm_transact(dm, DM_PID_SETUP, 3, 0, setup, 7),
+	    DM_XACTERR);
+	/* SETUP to a data endpoint: no answer either. */
+	assert_int_equal(dm_transact(dm, DM_PID_SETUP, 3, 1, setup, 8),
+	    DM_XACTERR);
+	dm_destroy(dm);
+}
+
+/* ------------------------------------------------------------------------
+ * Loopback.
+ */
+
+static void
+test_loopback_roundtrip(void **state)
+{
+	struct usb_devmodel *dm = enumerated("loopback", "4K", 2);
+	uint8_t		 out[4096], in[4096 + 512];
+	size_t		 i, got;
+	int		 r;
+
+	(void)state;
+	for (i = 0; i < sizeof out; i++)
+		out[i] = (uint8_t)(i * 7 + 3);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 2, 1, in, 512), DM_NAK);
+	/* Fill the 4 KiB FIFO; the next packet is NAKed. */
+	for (i = 0; i < sizeof out; i += 512)
+		assert_int_equal(dm_transact(dm, DM_PID_OUT, 2, 2, out + i,
+		    512), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 2, 2, out, 1), DM_NAK);
+	/* Read it back with short rooms and whole packets. */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 2, 1, in, 100), 100);
+	for (got = 100; got < sizeof out; got += (size_t)r) {
+		r = dm_transact(dm, DM_PID_IN, 2, 1, in + got, 512);
+		assert_true(r > 0 && r <= 512);
+	}
+	assert_int_equal(got, sizeof out);
+	assert_memory_equal(in, out, sizeof out);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 2, 1, in, 512), DM_NAK);
+	/* Wrap around the ring: 3 KiB in, 3 KiB out, twice. */
+	for (r = 0; r < 2; r++) {
+		for (i = 0; i < 3072; i += 512)
+			assert_int_equal(dm_transact(dm, DM_PID_OUT, 2, 2,
+			    out + i, 512), DM_ACK);
+		for (i = 0; i < 3072; i += 512)
+			assert_int_equal(dm_transact(dm, DM_PID_IN, 2, 1,
+			    in + i, 512), 512);
+		assert_memory_equal(in, out, 3072);
+	}
+	/* Wrong direction or endpoint: STALL. */
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 2, 1, out, 8), DM_STALL);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 2, 3, in, 8), DM_STALL);
+	dm_destroy(dm);
+}
+
+/* ------------------------------------------------------------------------
+ * Keyboard.
+ */
+
+static void
+test_keyboard_hid(void **state)
+{
+	struct usb_devmodel *dm = enumerated("keyboard", NULL, 4);
+	uint8_t		 buf[256], led = 0x02;
+
+	(void)state;
+	/* HID and report descriptors, asked of the interface. */
+	assert_int_equal(ctrl(dm, 4, RT_INTF_IN, USB_REQ_GET_DESCRIPTOR,
+	    0x21 << 8, 0, 9, buf), 9);
+	assert_int_equal(buf[1], 0x21);
+	assert_int_equal(get_le16(buf + 7), 63);
+	assert_int_equal(ctrl(dm, 4, RT_INTF_IN, USB_REQ_GET_DESCRIPTOR,
+	    0x22 << 8, 0, 255, buf), 63);
+	assert_int_equal(buf[0], 0x05);
+	assert_int_equal(buf[3], 0x06);		/* Usage (Keyboard) */
+	assert_int_equal(buf[62], 0xc0);
+	assert_int_equal(ctrl(dm, 4, RT_INTF_IN, USB_REQ_GET_DESCRIPTOR,
+	    0x22 << 8, 1, 255, buf), DM_STALL);
+	assert_int_equal(ctrl(dm, 4, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    0x22 << 8, 0, 255, buf), DM_STALL);
+
+	/* Class requests of HID 1.11 7.2. */
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_OUT, 0x0a, 0, 0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_IN, 0x02, 0, 0, 1, buf), 1);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_OUT, 0x0b, 0, 0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_IN, 0x03, 0, 0, 1, buf), 1);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_OUT, 0x09, 0x0200, 0, 1, &led),
+	    0);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_IN, 0x01, 0x0200, 0, 1, buf),
+	    1);
+	assert_int_equal(buf[0], 0x02);
+	memset(buf, 0xaa, 8);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_IN, 0x01, 0x0100, 0, 8, buf),
+	    8);
+	assert_int_equal(buf[2], 0);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_OUT, 0x0b, 7, 0, 0, NULL),
+	    DM_STALL);
+	assert_int_equal(ctrl(dm, 4, RT_CLASS_IN, 0x33, 0, 0, 1, buf),
+	    DM_STALL);
+	/* Nothing typed: NAK. */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 4, 1, buf, 8), DM_NAK);
+	dm_destroy(dm);
+}
+
+/* Ticks the model up to t ms (one per ms) and polls once. */
+static int
+kb_poll_at(struct usb_devmodel *dm, uint64_t *now_ms, uint64_t t,
+    uint8_t *report)
+{
+	for (; *now_ms <= t; (*now_ms)++)
+		dm->ops->tick(dm, *now_ms * SIM_MS);
+	return dm_transact(dm, DM_PID_IN, dm->address, 1, report, 8);
+}
+
+static void
+test_keyboard_typing(void **state)
+{
+	static const uint8_t expect[][3] = {
+		{ 0x00, 0x0b },		/* h */
+		{ 0x00, 0x00 },
+		{ 0x02, 0x0c },		/* I: shift + i */
+		{ 0x00, 0x00 },
+		{ 0x00, 0x1e },		/* 1 */
+		{ 0x00, 0x00 },
+	};
+	struct usb_devmodel *dm;
+	uint8_t		 report[8];
+	uint64_t	 now = 0, t;
+	size_t		 i;
+	int		 r;
+
+	(void)state;
+	dm = dm_create("keyboard", "hI\x01" "1");	/* \x01 is skipped */
+	assert_non_null(dm);
+	dm_bus_reset(dm);
+	dm->ops->tick(dm, 0);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_OUT, USB_REQ_SET_CONFIGURATION,
+	    1, 0, 0, NULL), 0);
+	/* Not before the typing starts (20 ms after configuration). */
+	assert_int_equal(kb_poll_at(dm, &now, 10, report), DM_NAK);
+	for (i = 0, t = 10; i < nitems(expect); i++) {
+		/* Poll every 8 ms, as bInterval 7 says, until a report. */
+		do {
+			t += 8;
+			assert_true(t < 1000);
+			r = kb_poll_at(dm, &now, t, report);
+		} while (r == DM_NAK);
+		assert_int_equal(r, 8);
+		assert_int_equal(report[0], expect[i][0]);
+		assert_int_equal(report[1], 0);
+		assert_int_equal(report[2], expect[i][1]);
+		assert_int_equal(report[3], 0);
+	}
+	assert_int_equal(kb_poll_at(dm, &now, 2000, report), DM_NAK);
+
+	/* With an idle rate the last report repeats (SET_IDLE 4 ms). */
+	assert_int_equal(ctrl(dm, 0, RT_CLASS_OUT, 0x0a, 1 << 8, 0, 0, NULL),
+	    0);
+	assert_int_equal(kb_poll_at(dm, &now, 2010, report), 8);
+	assert_int_equal(kb_poll_at(dm, &now, 2010, report), DM_NAK);
+	assert_int_equal(kb_poll_at(dm, &now, 2015, report), 8);
+	dm_destroy(dm);
+}
+
+/* ------------------------------------------------------------------------
+ * Disk: Bulk-Only Transport.
+ */
+
+#define DISK_ADDR	5
+
+static void
+cbw(uint8_t *p, uint32_t tag, uint32_t len, int in, const uint8_t *cdb,
+    int cdblen)
+{
+	memset(p, 0, 31);
+	put_le32(p, 0x43425355);
+	put_le32(p + 4, tag);
+	put_le32(p + 8, len);
+	p[12] = in ? 0x80 : 0;
+	p[13] = 0;
+	p[14] = (uint8_t)cdblen;
+	memcpy(p + 15, cdb, (size_t)cdblen);
+}
+
+/* Bulk OUT of len bytes in 512-byte packets: DM_ACK or the failure. */
+static int
+bulk_out(struct usb_devmodel *dm, const uint8_t *p, size_t len)
+{
+	uint8_t	 pkt[512];
+	size_t	 off, n;
+	int	 r;
+
+	for (off = 0; off < len; off += n) {
+		n = len - off < 512 ? len - off : 512;
+		memcpy(pkt, p + off, n);
+		if ((r = dm_transact(dm, DM_PID_OUT, DISK_ADDR, 2, pkt, n)) !=
+		    DM_ACK)
+			return r;
+	}
+	return DM_ACK;
+}
+
+/* Bulk IN up to len bytes, ending at a short packet: bytes or failure. */
+static int
+bulk_in(struct usb_devmodel *dm, uint8_t *p, size_t len)
+{
+	uint8_t	 pkt[512];
+	size_t	 got = 0;
+	int	 r;
+
+	while (got < len) {
+		r = dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, pkt, 512);
+		if (r < 0)
+			return got > 0 ? (int)got : r;
+		assert_true(got + (size_t)r <= len);
+		memcpy(p + got, pkt, (size_t)r);
+		got += (size_t)r;
+		if (r < 512)
+			break;
+	}
+	return (int)got;
+}
+
+/* Read the CSW; returns its status, *residue its residue. */
+static int
+csw(struct usb_devmodel *dm, uint32_t tag, uint32_t *residue)
+{
+	uint8_t	 p[512];
+
+	assert_int_equal(dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, p, 512), 13);
+	assert_int_equal(get_le32(p), 0x53425355);
+	assert_int_equal(get_le32(p + 4), tag);
+	if (residue != NULL)
+		*residue = get_le32(p + 8);
+	return p[12];
+}
+
+/* A whole command with an IN data phase; returns the CSW status. */
+static int
+scsi_in(struct usb_devmodel *dm, uint32_t tag, const uint8_t *cdb,
+    int cdblen, uint8_t *data, uint32_t len, int *got)
+{
+	uint8_t	 c[31];
+
+	cbw(c, tag, len, 1, cdb, cdblen);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	*got = len > 0 ? bulk_in(dm, data, len) : 0;
+	return csw(dm, tag, NULL);
+}
+
+static int
+clear_halt(struct usb_devmodel *dm, int ep)
+{
+	return ctrl(dm, DISK_ADDR, RT_EP_OUT, USB_REQ_CLEAR_FEATURE,
+	    USB_ENDPOINT_HALT, (uint16_t)ep, 0, NULL);
+}
+
+static void
+test_disk_commands(void **state)
+{
+	static const uint8_t tur[6] = { 0x00 };
+	static const uint8_t inquiry[6] = { 0x12, 0, 0, 0, 36, 0 };
+	static const uint8_t capacity[10] = { 0x25 };
+	static const uint8_t sense[6] = { 0x03, 0, 0, 0, 18, 0 };
+	static const uint8_t modesense[6] = { 0x1a, 0, 0x3f, 0, 192, 0 };
+	static const uint8_t bogus[6] = { 0xc7 };
+	struct usb_devmodel *dm = enumerated("disk", "1M", DISK_ADDR);
+	uint8_t		 buf[8192], c[31];
+	int		 got;
+
+	(void)state;
+	/* GET_MAX_LUN: one LUN. */
+	buf[0] = 0xff;
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_CLASS_IN, 0xfe, 0, 0, 1, buf),
+	    1);
+	assert_int_equal(buf[0], 0);
+
+	assert_int_equal(scsi_in(dm, 1, inquiry, 6, buf, 36, &got), 0);
+	assert_int_equal(got, 36);
+	assert_int_equal(buf[0] & 0x1f, 0);
+	assert_memory_equal(buf + 8, "urbscope", 8);
+
+	/* TEST UNIT READY: no data phase. */
+	cbw(c, 2, 0, 0, tur, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(csw(dm, 2, NULL), 0);
+
+	assert_int_equal(scsi_in(dm, 3, capacity, 10, buf, 8, &got), 0);
+	assert_int_equal(got, 8);
+	assert_int_equal(get_be32(buf), 2047);		/* 1 MiB / 512 - 1 */
+	assert_int_equal(get_be32(buf + 4), 512);
+
+	assert_int_equal(scsi_in(dm, 4, modesense, 6, buf, 192, &got), 0);
+	assert_true(got >= 4);
+	assert_int_equal(buf[0], got - 1);
+	assert_int_equal(buf[2] & 0x80, 0);		/* not protected */
+
+	/* An unknown command fails with ILLEGAL REQUEST, INVALID OPCODE. */
+	cbw(c, 5, 0, 0, bogus, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(csw(dm, 5, NULL), 1);
+	assert_int_equal(scsi_in(dm, 6, sense, 6, buf, 18, &got), 0);
+	assert_int_equal(got, 18);
+	assert_int_equal(buf[0], 0x70);
+	assert_int_equal(buf[2] & 0xf, 0x5);
+	assert_int_equal(buf[12], 0x20);
+	/* Reading the sense cleared it. */
+	assert_int_equal(scsi_in(dm, 7, sense, 6, buf, 18, &got), 0);
+	assert_int_equal(buf[2] & 0xf, 0);
+	dm_destroy(dm);
+}
+
+static void
+test_disk_write_read(void **state)
+{
+	uint8_t		 wr[10] = { 0x2a, 0, 0, 0, 0, 100, 0, 0, 8, 0 };
+	uint8_t		 rd[10] = { 0x28, 0, 0, 0, 0, 100, 0, 0, 8, 0 };
+	uint8_t		 bad[10] = { 0x28, 0, 0, 0, 0x07, 0xff, 0, 0, 2, 0 };
+	static const uint8_t sense[6] = { 0x03, 0, 0, 0, 18, 0 };
+	struct usb_devmodel *dm = enumerated("disk", NULL, DISK_ADDR);
+	uint8_t		 out[4096], in[4096], c[31];
+	uint32_t	 residue;
+	size_t		 i;
+	int		 got;
+
+	(void)state;
+	for (i = 0; i < sizeof out; i++)
+		out[i] = (uint8_t)(i ^ (i >> 8) ^ 0x5a);
+	/* WRITE(10) 8 blocks at LBA 100, then READ(10) them back. */
+	cbw(c, 10, sizeof out, 0, wr, 10);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_out(dm, out, sizeof out), DM_ACK);
+	assert_int_equal(csw(dm, 10, &residue), 0);
+	assert_int_equal(residue, 0);
+	assert_int_equal(scsi_in(dm, 11, rd, 10, in, sizeof in, &got), 0);
+	assert_int_equal(got, sizeof in);
+	assert_memory_equal(in, out, sizeof out);
+	/* Neighbouring blocks are still zero. */
+	rd[5] = 99;
+	rd[8] = 1;
+	assert_int_equal(scsi_in(dm, 12, rd, 10, in, 512, &got), 0);
+	for (i = 0; i < 512; i++)
+		assert_int_equal(in[i], 0);
+
+	/* Past the end (LBA 2047 + 2 blocks): the host expected data, the
+	 * device has none: STALL, then a failed CSW with all residue. */
+	cbw(c, 13, 1024, 1, bad, 10);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, in, 512),
+	    DM_STALL);
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(csw(dm, 13, &residue), 1);
+	assert_int_equal(residue, 1024);
+	assert_int_equal(scsi_in(dm, 14, sense, 6, in, 18, &got), 0);
+	assert_int_equal(in[2] & 0xf, 0x5);
+	assert_int_equal(in[12], 0x21);		/* LBA out of range */
+
+	/* The host asks more than the device has (case 5): a short last
+	 * packet ends the data, the residue says how much was missing. */
+	rd[5] = 100;
+	rd[8] = 1;
+	cbw(c, 15, 700, 1, rd, 10);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_in(dm, in, 700), 512);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, in, 512),
+	    DM_STALL);
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(csw(dm, 15, &residue), 0);
+	assert_int_equal(residue, 700 - 512);
+	dm_destroy(dm);
+}
+
+static void
+test_disk_bad_cbw(void **state)
+{
+	static const uint8_t tur[6] = { 0x00 };
+	static const uint8_t inquiry[6] = { 0x12, 0, 0, 0, 36, 0 };
+	struct usb_devmodel *dm = enumerated("disk", "64K", DISK_ADDR);
+	uint8_t		 c[31], buf[512];
+	uint32_t	 residue;
+
+	(void)state;
+	/* Not valid (signature): both pipes stall until reset recovery. */
+	cbw(c, 20, 0, 0, tur, 6);
+	c[0] = 'X';
+	assert_int_equal(bulk_out(dm, c, 31), DM_STALL);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, buf, 512),
+	    DM_STALL);
+	/* Clearing the halts alone is not enough. */
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(clear_halt(dm, 0x02), 0);
+	cbw(c, 21, 0, 0, tur, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_STALL);
+	/* Reset recovery: the class reset, then both CLEAR_FEATUREs. */
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_CLASS_OUT, 0xff, 0, 0, 0,
+	    NULL), 0);
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(clear_halt(dm, 0x02), 0);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(csw(dm, 21, NULL), 0);
+
+	/* Not meaningful (CB length 0) and the wrong length: same. */
+	cbw(c, 22, 0, 0, tur, 6);
+	c[14] = 0;
+	assert_int_equal(bulk_out(dm, c, 31), DM_STALL);
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_CLASS_OUT, 0xff, 0, 0, 0,
+	    NULL), 0);
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(clear_halt(dm, 0x02), 0);
+	cbw(c, 23, 0, 0, tur, 6);
+	assert_int_equal(bulk_out(dm, c, 30), DM_STALL);
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_CLASS_OUT, 0xff, 0, 0, 0,
+	    NULL), 0);
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(clear_halt(dm, 0x02), 0);
+
+	/* Valid but the direction is wrong (case 10: Ho <> Di): the OUT
+	 * pipe stalls and the CSW says phase error. */
+	cbw(c, 24, 36, 0, inquiry, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_out(dm, buf, 36), DM_STALL);
+	assert_int_equal(clear_halt(dm, 0x02), 0);
+	assert_int_equal(csw(dm, 24, NULL), 2);
+	/* The host expects less than the device has (case 7). */
+	cbw(c, 25, 8, 1, inquiry, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_in(dm, buf, 8), 8);
+	assert_int_equal(csw(dm, 25, &residue), 2);
+	/* The device wants data, the host expects none (case 2). */
+	cbw(c, 26, 0, 1, inquiry, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(csw(dm, 26, NULL), 2);
+	/* A CBW where the CSW was due: the model stalls the OUT pipe and
+	 * the framework keeps it halted until CLEAR_FEATURE. */
+	cbw(c, 27, 0, 0, tur, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_out(dm, c, 31), DM_STALL);
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_EP_IN, USB_REQ_GET_STATUS, 0,
+	    0x02, 2, buf), 2);
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(csw(dm, 27, NULL), 0);
+	assert_int_equal(bulk_out(dm, c, 31), DM_STALL);
+	assert_int_equal(clear_halt(dm, 0x02), 0);
+	/* And a good command after all that. */
+	cbw(c, 28, 0, 0, tur, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(csw(dm, 28, NULL), 0);
+	/* A bus reset forgets a half-done command. */
+	cbw(c, 29, 36, 1, inquiry, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	dm_bus_reset(dm);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_OUT, USB_REQ_SET_ADDRESS,
+	    DISK_ADDR, 0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_DEV_OUT,
+	    USB_REQ_SET_CONFIGURATION, 1, 0, 0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, buf, 512),
+	    DM_NAK);
+	dm_destroy(dm);
+}
+
+static void
+test_disk_file(void **state)
+{
+	uint8_t		 wr[10] = { 0x2a, 0, 0, 0, 0, 3, 0, 0, 1, 0 };
+	static const uint8_t capacity[10] = { 0x25 };
+	struct usb_devmodel *dm;
+	char		 path[] = "/tmp/urbscope-disk-XXXXXX";
+	uint8_t		 blk[512], c[31], buf[512];
+	int		 fd, got;
+
+	(void)state;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, 16 * 512), 0);
+	dm = enumerated("disk", path, DISK_ADDR);
+	assert_int_equal(scsi_in(dm, 1, capacity, 10, buf, 8, &got), 0);
+	assert_int_equal(get_be32(buf), 15);
+	memset(blk, 0xc3, sizeof blk);
+	cbw(c, 2, 512, 0, wr, 10);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_out(dm, blk, 512), DM_ACK);
+	assert_int_equal(csw(dm, 2, NULL), 0);
+	dm_destroy(dm);
+	/* It is in the file. */
+	assert_int_equal(pread(fd, buf, 512, 3 * 512), 512);
+	assert_memory_equal(buf, blk, 512);
+	close(fd);
+	unlink(path);
+}
+
+/* ------------------------------------------------------------------------
+ * Injected faults.
+ */
+
+static void
+test_inject(void **state)
+{
+	struct usb_devmodel *dm = enumerated("loopback", NULL, 6);
+	uint8_t		 buf[512];
+
+	(void)state;
+	memset(buf, 1, sizeof buf);
+	/* No response for N transactions on that endpoint. */
+	dm_inject(dm, DM_FAULT_XACTERR, 0x02, 2);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), DM_NAK);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 64),
+	    DM_XACTERR);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 64),
+	    DM_XACTERR);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 64), DM_ACK);
+
+	/* Babble on the next IN. */
+	dm_inject(dm, DM_FAULT_BABBLE, -1, 0);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 64), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512),
+	    DM_BABBLE);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 128);
+
+	/* STALL until CLEAR_FEATURE(ENDPOINT_HALT). */
+	dm_inject(dm, DM_FAULT_STALL, 0x81, 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512),
+	    DM_STALL);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512),
+	    DM_STALL);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 8), DM_ACK);
+	assert_int_equal(ctrl(dm, 6, RT_EP_OUT, USB_REQ_CLEAR_FEATURE,
+	    USB_ENDPOINT_HALT, 0x81, 0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 8);
+
+	/* STALL on ep0: the next request only. */
+	dm_inject(dm, DM_FAULT_STALL, 0, 0);
+	assert_int_equal(ctrl(dm, 6, RT_DEV_IN, USB_REQ_GET_CONFIGURATION, 0,
+	    0, 1, buf), DM_STALL);
+	assert_int_equal(ctrl(dm, 6, RT_DEV_IN, USB_REQ_GET_CONFIGURATION, 0,
+	    0, 1, buf), 1);
+
+	/* Disconnect after one more transaction: then nobody is there. */
+	dm_inject(dm, DM_FAULT_DISCONNECT, -1, 1);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 8), DM_ACK);
+	assert_false(dm->gone);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 8),
+	    DM_NODEV);
+	assert_true(dm->gone);
+	assert_int_equal(ctrl(dm, 6, RT_DEV_IN, USB_REQ_GET_CONFIGURATION, 0,
+	    0, 1, buf), DM_NODEV);
+	dm_destroy(dm);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_enumerate_loopback),
+		cmocka_unit_test(test_enumerate_keyboard),
+		cmocka_unit_test(test_enumerate_disk),
+		cmocka_unit_test(test_control_stages),
+		cmocka_unit_test(test_loopback_roundtrip),
+		cmocka_unit_test(test_keyboard_hid),
+		cmocka_unit_test(test_keyboard_typing),
+		cmocka_unit_test(test_disk_commands),
+		cmocka_unit_test(test_disk_write_read),
+		cmocka_unit_test(test_disk_bad_cbw),
+		cmocka_unit_test(test_disk_file),
+		cmocka_unit_test(test_inject),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
