@@ -40,6 +40,8 @@ struct step {
 #define BLOCK_SIZE	512		/* the disk model's block size */
 #define BULK_CHUNK	16384		/* loopback URB size */
 
+struct bulk_run;
+
 struct sim_scenario {
 	char		*name;
 	struct step	*steps;
@@ -50,9 +52,14 @@ struct sim_scenario {
 	struct sim_timer timer;
 	int		 waited_ms;	/* settle */
 	int		 fault_armed;	/* next I/O may fail: not an error */
+	struct bulk_run	*bulk;		/* a bulk step in progress */
 	int		 ending;
 	uint32_t	 tag;		/* bulk-only transport tag */
 	uint8_t		 disk_ready[EMU_EHCI_PORTS + 1];
+	struct {
+		long		 lba, blocks;
+	}		 written[16];	/* disk-writes, for read checks */
+	int		 nwritten;
 	char		 err[256];
 };
 
@@ -515,6 +522,36 @@ pattern(long lba, size_t i)
 	return (uint8_t)(lba * 7 + (long)(i / BLOCK_SIZE) * 7 + (long)i);
 }
 
+/* Blocks this scenario wrote must read back as written. */
+static void
+check_read(struct sim_scenario *sc, const struct step *st,
+    const uint8_t *buf)
+{
+	long	 b, lba;
+	size_t	 i;
+	int	 k;
+
+	for (b = 0; b < st->b; b++) {
+		lba = st->a + b;
+		for (k = sc->nwritten - 1; k >= 0; k--) {
+			if (lba >= sc->written[k].lba &&
+			    lba < sc->written[k].lba + sc->written[k].blocks)
+				break;
+		}
+		if (k < 0)
+			continue;
+		for (i = 0; i < BLOCK_SIZE; i++) {
+			if (buf[b * BLOCK_SIZE + (long)i] != pattern(
+			    sc->written[k].lba, (size_t)(lba -
+			    sc->written[k].lba) * BLOCK_SIZE + i)) {
+				step_error(sc, st, "block %ld read back "
+				    "different from what was written", lba);
+				return;
+			}
+		}
+	}
+}
+
 static void
 run_disk(struct sim_scenario *sc, const struct step *st)
 {
@@ -553,6 +590,11 @@ run_disk(struct sim_scenario *sc, const struct step *st)
 	cdb[7] = (uint8_t)(st->b >> 8);
 	cdb[8] = (uint8_t)st->b;
 	rc = bot_command(sc, udev, cdb, 10, !write, buf, (uint32_t)len);
+	if (rc == 0 && write && sc->nwritten < 16) {
+		sc->written[sc->nwritten].lba = st->a;
+		sc->written[sc->nwritten++].blocks = st->b;
+	} else if (rc == 0 && !write)
+		check_read(sc, st, buf);
 	if (rc < 0)
 		step_error(sc, st, "%s of %ld blocks at %ld: %s",
 		    write ? "write" : "read", st->b, st->a, strerror(-rc));
@@ -562,12 +604,18 @@ run_disk(struct sim_scenario *sc, const struct step *st)
 	free(buf);
 }
 
-/* Loopback: OUT and IN URBs in flight together until all came back. */
+/*
+ * Loopback: an OUT and an IN URB in flight together, each resubmitted
+ * from its completion until all the bytes came back.  The step does not
+ * sleep: the scenario resumes when the last URB is given back, so a long
+ * transfer streams its records while it runs.
+ */
 struct bulk_run {
+	struct sim_scenario *sc;
+	const struct step *st;
 	struct urb	*out, *in;
 	uint8_t		*obuf, *ibuf;
 	long		 total, sent, received;
-	uint32_t	 seed_out, seed_in;
 	int		 error;
 	int		 mismatch;
 	int		 pending;
@@ -591,22 +639,31 @@ bulk_fill_out(struct bulk_run *br)
 	br->out->transfer_buffer_length = (unsigned)n;
 }
 
+/* A URB came back for good: the last one wakes the scenario. */
+static void
+bulk_retire(struct bulk_run *br)
+{
+	if (--br->pending == 0)
+		sim_work_queue(br->sc->m->sim, &br->sc->work);
+}
+
 static void
 bulk_out_done(struct urb *urb)
 {
 	struct bulk_run	*br = urb->context;
 
-	br->pending--;
 	if (urb->status != 0) {
 		br->error = urb->status;
+		bulk_retire(br);
 		return;
 	}
 	br->sent += urb->actual_length;
-	if (br->sent < br->total) {
+	if (br->sent < br->total && br->error == 0) {
 		bulk_fill_out(br);
 		if (usb_submit_urb(urb, GFP_ATOMIC) == 0)
-			br->pending++;
+			return;
 	}
+	bulk_retire(br);
 }
 
 static void
@@ -615,9 +672,9 @@ bulk_in_done(struct urb *urb)
 	struct bulk_run	*br = urb->context;
 	unsigned	 i;
 
-	br->pending--;
 	if (urb->status != 0) {
 		br->error = urb->status;
+		bulk_retire(br);
 		return;
 	}
 	for (i = 0; i < urb->actual_length; i++) {
@@ -625,66 +682,83 @@ bulk_in_done(struct urb *urb)
 			br->mismatch = 1;
 	}
 	br->received += urb->actual_length;
-	if (br->received < br->total && usb_submit_urb(urb, GFP_ATOMIC) == 0)
-		br->pending++;
-}
-
-static int
-bulk_done(void *arg)
-{
-	struct bulk_run	*br = arg;
-
-	return br->pending == 0;
+	if (br->received < br->total && br->error == 0 &&
+	    usb_submit_urb(urb, GFP_ATOMIC) == 0)
+		return;
+	bulk_retire(br);
 }
 
 static void
-run_bulk(struct sim_scenario *sc, const struct step *st)
+bulk_free(struct bulk_run *br)
+{
+	usb_free_urb(br->out);
+	usb_free_urb(br->in);
+	free(br->obuf);
+	free(br->ibuf);
+	free(br);
+}
+
+/* Start the step; 1 if it runs on (the scenario waits), 0 if it ended. */
+static int
+bulk_start(struct sim_scenario *sc, const struct step *st)
 {
 	struct usb_device *udev;
-	struct bulk_run	 br;
+	struct bulk_run	*br;
 	int		 in, out;
 
 	udev = sim_machine_device(sc->m, 1, st->port);
 	if (udev == NULL || bulk_endpoints(udev, &in, &out) != 0) {
 		step_error(sc, st, "no loopback device on port %d", st->port);
-		return;
+		return 0;
 	}
-	memset(&br, 0, sizeof br);
-	br.total = st->a;
-	br.out = usb_alloc_urb(0, GFP_KERNEL);
-	br.in = usb_alloc_urb(0, GFP_KERNEL);
-	br.obuf = malloc(BULK_CHUNK);
-	br.ibuf = malloc(BULK_CHUNK);
-	if (br.out == NULL || br.in == NULL || br.obuf == NULL ||
-	    br.ibuf == NULL) {
+	if ((br = calloc(1, sizeof *br)) == NULL) {
 		step_error(sc, st, "out of memory");
-		goto out;
+		return 0;
 	}
-	usb_fill_bulk_urb(br.out, udev, usb_sndbulkpipe(udev, out), br.obuf,
-	    BULK_CHUNK, bulk_out_done, &br);
-	usb_fill_bulk_urb(br.in, udev, usb_rcvbulkpipe(udev, in), br.ibuf,
-	    BULK_CHUNK, bulk_in_done, &br);
-	bulk_fill_out(&br);
-	if (usb_submit_urb(br.in, GFP_KERNEL) == 0)
-		br.pending++;
-	if (usb_submit_urb(br.out, GFP_KERNEL) == 0)
-		br.pending++;
-	if (sim_wait(sc->m->sim, bulk_done, &br, sc->m->sim->now_ns +
-	    600 * 1000 * SIM_MS) != 0) {
-		usb_kill_urb(br.out);
-		usb_kill_urb(br.in);
-		step_error(sc, st, "bulk: timed out after %ld of %ld bytes",
-		    br.received, br.total);
-	} else if (br.error != 0)
-		step_error(sc, st, "bulk: %s after %ld of %ld bytes",
-		    strerror(-br.error), br.received, br.total);
-	else if (br.mismatch)
-		step_error(sc, st, "bulk: data came back different");
-out:
-	usb_free_urb(br.out);
-	usb_free_urb(br.in);
-	free(br.obuf);
-	free(br.ibuf);
+	br->sc = sc;
+	br->st = st;
+	br->total = st->a;
+	br->out = usb_alloc_urb(0, GFP_KERNEL);
+	br->in = usb_alloc_urb(0, GFP_KERNEL);
+	br->obuf = malloc(BULK_CHUNK);
+	br->ibuf = malloc(BULK_CHUNK);
+	if (br->out == NULL || br->in == NULL || br->obuf == NULL ||
+	    br->ibuf == NULL) {
+		step_error(sc, st, "out of memory");
+		bulk_free(br);
+		return 0;
+	}
+	usb_fill_bulk_urb(br->out, udev, usb_sndbulkpipe(udev, out),
+	    br->obuf, BULK_CHUNK, bulk_out_done, br);
+	usb_fill_bulk_urb(br->in, udev, usb_rcvbulkpipe(udev, in), br->ibuf,
+	    BULK_CHUNK, bulk_in_done, br);
+	bulk_fill_out(br);
+	if (usb_submit_urb(br->in, GFP_KERNEL) == 0)
+		br->pending++;
+	if (usb_submit_urb(br->out, GFP_KERNEL) == 0)
+		br->pending++;
+	if (br->pending == 0) {
+		step_error(sc, st, "bulk: the device refused the URBs");
+		bulk_free(br);
+		return 0;
+	}
+	sc->bulk = br;
+	return 1;
+}
+
+/* The step's URBs are all back: judge and free. */
+static void
+bulk_finish(struct sim_scenario *sc)
+{
+	struct bulk_run	*br = sc->bulk;
+
+	if (br->error != 0)
+		step_error(sc, br->st, "bulk: %s after %ld of %ld bytes",
+		    strerror(-br->error), br->received, br->total);
+	else if (br->mismatch)
+		step_error(sc, br->st, "bulk: data came back different");
+	bulk_free(br);
+	sc->bulk = NULL;
 }
 
 /* Run steps until one needs time to pass. */
@@ -700,6 +774,13 @@ scenario_work(void *arg)
 	if (sc->ending) {
 		s->stop = 1;
 		return;
+	}
+	if (sc->bulk != NULL) {
+		if (sc->bulk->pending > 0)
+			return;		/* woken early: keep waiting */
+		bulk_finish(sc);
+		sc->fault_armed = 0;
+		sc->cur++;
 	}
 	while (sc->cur < sc->nsteps) {
 		st = &sc->steps[sc->cur];
@@ -751,7 +832,8 @@ scenario_work(void *arg)
 			run_disk(sc, st);
 			break;
 		case ST_BULK:
-			run_bulk(sc, st);
+			if (bulk_start(sc, st))
+				return;	/* resumes when its URBs are back */
 			break;
 		}
 		sc->fault_armed = 0;

@@ -75,3 +75,37 @@ check "enumeration: SET_ADDRESS labelled device 0" \
     grep -q 'S Co:1:000:0 s 00 05 0002 0000 0000' "$TMP/enum.txt"
 check "enumeration: root hub asks GET_HUB_DESCRIPTOR" \
     grep -q 'S Ci:1:001:0 s a0 06 2900 0000' "$TMP/enum.txt"
+
+# Faults end URBs with the statuses Linux reports for them (spec 4.7).
+"$US" sim faults >"$TMP/faults.txt" 2>&1
+check "faults: a stalled bulk IN ends with -EPIPE" \
+    grep -q ' in  C bulk -EPIPE ' "$TMP/faults.txt"
+check "faults: babble ends with -EOVERFLOW" \
+    grep -q ' in  C bulk -EOVERFLOW ' "$TMP/faults.txt"
+check "faults: the stall is cleared with CLEAR_FEATURE ENDPOINT_HALT" \
+    grep -q 'CLEAR_FEATURE ENDPOINT_HALT ep 0x81' "$TMP/faults.txt"
+check "faults: an unplug mid-transfer ends the transfer with -ESHUTDOWN" \
+    grep -q 'C bulk -ESHUTDOWN' "$TMP/faults.txt"
+check "faults: after the stall, reset recovery, and the next read passes" \
+    grep -q "CSW tag 6 status passed" "$TMP/faults.txt"
+
+# A long transfer streams: memory does not grow with it.
+printf 'plug 1 loopback\nsettle 1\nbulk 1 16777216\n' >"$TMP/lb.scn"
+if [ -x /usr/bin/time ]; then
+	/usr/bin/time -f '%M' -o "$TMP/rss" ./urbscope sim "$TMP/lb.scn" \
+	    -F pcap -w /dev/null 2>/dev/null
+	check "a 16 MiB loopback runs in under 16 MiB of memory" \
+	    test "$(tail -n 1 "$TMP/rss")" -lt 16384
+fi
+
+# Scenario files.
+for f in samples/scenarios/*.scn; do
+	"$US" sim "$f" -w "$TMP/scn.pcapng" 2>"$TMP/err"
+	check_eq "sim $f exits 0" 0 $?
+	check "sim $f: every URB given back exactly once" \
+	    complete_once "$TMP/scn.pcapng"
+done
+"$US" read -T usbmon "$TMP/scn.pcapng" >/dev/null
+"$US" sim samples/scenarios/replug.scn >"$TMP/replug.txt" 2>&1
+check "replug: the second disk gets the next address" \
+    grep -q 'SET_ADDRESS 3' "$TMP/replug.txt"
