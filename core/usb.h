@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 typedef uint8_t		u8;
 typedef uint16_t	u16;
@@ -460,6 +461,202 @@ void		 usb_set_device_state(struct usb_device *udev,
 /* Free the core's state of a machine (URB arena, ...) before sim_free;
  * every URB must have been freed. */
 void		 usb_core_free(struct sim *s);
+
+
+/* ------------------------------------------------------------------------
+ * Drivers (core/driver.c): registration, id matching, probe/disconnect,
+ * interface data (spec 1, 3; the seed article).
+ */
+#define USB_DEVICE_ID_MATCH_VENDOR		0x0001
+#define USB_DEVICE_ID_MATCH_PRODUCT		0x0002
+#define USB_DEVICE_ID_MATCH_DEV_LO		0x0004
+#define USB_DEVICE_ID_MATCH_DEV_HI		0x0008
+#define USB_DEVICE_ID_MATCH_DEV_CLASS		0x0010
+#define USB_DEVICE_ID_MATCH_DEV_SUBCLASS	0x0020
+#define USB_DEVICE_ID_MATCH_DEV_PROTOCOL	0x0040
+#define USB_DEVICE_ID_MATCH_INT_CLASS		0x0080
+#define USB_DEVICE_ID_MATCH_INT_SUBCLASS	0x0100
+#define USB_DEVICE_ID_MATCH_INT_PROTOCOL	0x0200
+#define USB_DEVICE_ID_MATCH_INT_NUMBER		0x0400
+
+#define USB_DEVICE_ID_MATCH_DEVICE					\
+	(USB_DEVICE_ID_MATCH_VENDOR | USB_DEVICE_ID_MATCH_PRODUCT)
+#define USB_DEVICE_ID_MATCH_DEV_RANGE					\
+	(USB_DEVICE_ID_MATCH_DEV_LO | USB_DEVICE_ID_MATCH_DEV_HI)
+#define USB_DEVICE_ID_MATCH_DEVICE_AND_VERSION				\
+	(USB_DEVICE_ID_MATCH_DEVICE | USB_DEVICE_ID_MATCH_DEV_RANGE)
+#define USB_DEVICE_ID_MATCH_DEV_INFO					\
+	(USB_DEVICE_ID_MATCH_DEV_CLASS | USB_DEVICE_ID_MATCH_DEV_SUBCLASS | \
+	USB_DEVICE_ID_MATCH_DEV_PROTOCOL)
+#define USB_DEVICE_ID_MATCH_INT_INFO					\
+	(USB_DEVICE_ID_MATCH_INT_CLASS | USB_DEVICE_ID_MATCH_INT_SUBCLASS | \
+	USB_DEVICE_ID_MATCH_INT_PROTOCOL)
+
+typedef unsigned long kernel_ulong_t;
+
+/* linux/mod_devicetable.h field order. */
+struct usb_device_id {
+	u16		 match_flags;
+	u16		 idVendor;
+	u16		 idProduct;
+	u16		 bcdDevice_lo;
+	u16		 bcdDevice_hi;
+	u8		 bDeviceClass;
+	u8		 bDeviceSubClass;
+	u8		 bDeviceProtocol;
+	u8		 bInterfaceClass;
+	u8		 bInterfaceSubClass;
+	u8		 bInterfaceProtocol;
+	u8		 bInterfaceNumber;
+	kernel_ulong_t	 driver_info;
+};
+
+#define USB_DEVICE(vend, prod)						\
+	.match_flags = USB_DEVICE_ID_MATCH_DEVICE,			\
+	.idVendor = (vend), .idProduct = (prod)
+#define USB_DEVICE_VER(vend, prod, lo, hi)				\
+	.match_flags = USB_DEVICE_ID_MATCH_DEVICE_AND_VERSION,		\
+	.idVendor = (vend), .idProduct = (prod),			\
+	.bcdDevice_lo = (lo), .bcdDevice_hi = (hi)
+#define USB_DEVICE_INFO(cl, sc, pr)					\
+	.match_flags = USB_DEVICE_ID_MATCH_DEV_INFO,			\
+	.bDeviceClass = (cl), .bDeviceSubClass = (sc),			\
+	.bDeviceProtocol = (pr)
+#define USB_INTERFACE_INFO(cl, sc, pr)					\
+	.match_flags = USB_DEVICE_ID_MATCH_INT_INFO,			\
+	.bInterfaceClass = (cl), .bInterfaceSubClass = (sc),		\
+	.bInterfaceProtocol = (pr)
+#define USB_DEVICE_AND_INTERFACE_INFO(vend, prod, cl, sc, pr)		\
+	.match_flags = USB_DEVICE_ID_MATCH_INT_INFO |			\
+	    USB_DEVICE_ID_MATCH_DEVICE,					\
+	.idVendor = (vend), .idProduct = (prod),			\
+	.bInterfaceClass = (cl), .bInterfaceSubClass = (sc),		\
+	.bInterfaceProtocol = (pr)
+
+struct module;
+#define THIS_MODULE	((struct module *)0)
+
+struct usb_driver {
+	struct module	*owner;
+	const char	*name;
+	int		 (*probe)(struct usb_interface *intf,
+			     const struct usb_device_id *id);
+	void		 (*disconnect)(struct usb_interface *intf);
+	int		 (*ioctl)(struct usb_interface *intf, unsigned int code,
+			     void *buf);
+	const struct usb_device_id *id_table;
+};
+
+/* Register: probes every unbound interface of every device.  0/-errno. */
+int		 usb_register(struct usb_driver *driver);
+/* Deregister: disconnects every interface it holds. */
+void		 usb_deregister(struct usb_driver *driver);
+/* The first entry of id's table matching intf, or NULL (usb_match_id). */
+const struct usb_device_id *usb_match_id(struct usb_interface *intf,
+		     const struct usb_device_id *id);
+struct usb_interface *usb_find_interface(struct usb_driver *drv, int minor);
+int		 usb_driver_claim_interface(struct usb_driver *driver,
+		     struct usb_interface *intf, void *priv);
+void		 usb_driver_release_interface(struct usb_driver *driver,
+		     struct usb_interface *intf);
+/* logged (DRV_SET_INTFDATA / DRV_GET_INTFDATA) and checked */
+void		 usb_set_intfdata(struct usb_interface *intf, void *data);
+void		*usb_get_intfdata(struct usb_interface *intf);
+
+/* ------------------------------------------------------------------------
+ * Minors and device nodes (core/file.c): usb_register_dev hands out minors
+ * of USB_MAJOR; a virtual devfs/sysfs holds /dev/NAME and
+ * /sys/class/usb/NAME/dev = "180:MINOR".  Two behaviour profiles (spec 2):
+ * 2.6.0 (full table: -EINVAL; mode honoured) and modern (-EXFULL; a second
+ * registration of an interface: -EADDRINUSE).
+ */
+#define USB_MAJOR		180
+#define MAX_USB_MINORS		256
+#define MINOR(dev)		((int)((dev) & 0xff))
+
+typedef ssize_t		ssize_t_k;	/* loff_t comes from sys/types.h */
+
+struct inode {
+	unsigned int	 i_rdev;	/* USB_MAJOR << 8 | minor */
+};
+
+struct file {
+	const struct file_operations *f_op;
+	void		*private_data;
+	loff_t		 f_pos;
+	unsigned int	 f_flags;
+};
+
+struct file_operations {
+	struct module	*owner;
+	int		 (*open)(struct inode *inode, struct file *file);
+	int		 (*release)(struct inode *inode, struct file *file);
+	ssize_t_k	 (*read)(struct file *file, char *buf, size_t count,
+			     loff_t *ppos);
+	ssize_t_k	 (*write)(struct file *file, const char *buf,
+			     size_t count, loff_t *ppos);
+	int		 (*ioctl)(struct inode *inode, struct file *file,
+			     unsigned int cmd, unsigned long arg);
+};
+
+static inline unsigned int
+iminor(const struct inode *inode)
+{
+	return MINOR(inode->i_rdev);
+}
+
+/* The article's struct usb_class_driver. */
+struct usb_class_driver {
+	const char	*name;		/* "usb/skel%d" */
+	const struct file_operations *fops;
+	unsigned int	 mode;		/* devfs permissions (2.6.0) */
+	int		 minor_base;
+};
+
+int		 usb_register_dev(struct usb_interface *intf,
+		     struct usb_class_driver *class_driver);
+void		 usb_deregister_dev(struct usb_interface *intf,
+		     struct usb_class_driver *class_driver);
+
+/* "Kernel" copies between the driver and the (simulated) user. */
+unsigned long	 copy_to_user(void *to, const void *from, unsigned long n);
+unsigned long	 copy_from_user(void *to, const void *from, unsigned long n);
+
+/* ------------------------------------------------------------------------
+ * Context, locks, memory (core/ctx.c): completion handlers run in
+ * interrupt context; an emulated spinlock puts its holder in atomic
+ * context; sleeping or GFP_KERNEL there is a rule violation.
+ */
+typedef struct {
+	int		 locked;
+	const char	*name;
+} spinlock_t;
+
+#define SPIN_LOCK_UNLOCKED	{ 0, NULL }
+void		 spin_lock_init(spinlock_t *lock);
+void		 spin_lock(spinlock_t *lock);
+void		 spin_unlock(spinlock_t *lock);
+#define spin_lock_irqsave(lock, flags)	do { (flags) = 0; spin_lock(lock); } while (0)
+#define spin_unlock_irqrestore(lock, flags) do { (void)(flags); spin_unlock(lock); } while (0)
+
+/* kmalloc/kfree: checks mem_flags against the context. */
+void		*kmalloc(size_t size, gfp_t flags);
+void		*kzalloc(size_t size, gfp_t flags);
+void		 kfree(const void *p);
+/* DMA-able buffers (2.6.0 usb_buffer_alloc, modern usb_alloc_coherent). */
+void		*usb_buffer_alloc(struct usb_device *dev, size_t size,
+		     gfp_t mem_flags, dma_addr_t *dma);
+void		 usb_buffer_free(struct usb_device *dev, size_t size,
+		     void *addr, dma_addr_t dma);
+#define usb_alloc_coherent	usb_buffer_alloc
+#define usb_free_coherent	usb_buffer_free
+
+/* dev_info/dev_err: a DRV_LOG event from the driver. */
+void		 dev_printk(const char *level, struct usb_interface *intf,
+		     const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+#define dev_info(intf, ...)	dev_printk("info", (intf), __VA_ARGS__)
+#define dev_err(intf, ...)	dev_printk("err", (intf), __VA_ARGS__)
+#define dev_warn(intf, ...)	dev_printk("warn", (intf), __VA_ARGS__)
 
 static inline struct usb_device *
 interface_to_usbdev(struct usb_interface *intf)
