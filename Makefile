@@ -23,7 +23,8 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=undefined
 
 # Libraries: every module links into the one binary.
-LIBS	=
+LIBS	= $$($(PKG_CONFIG) --libs ncursesw)
+CPPFLAGS += $$($(PKG_CONFIG) --cflags ncursesw)
 
 MAIN_SRC = tui/urbscope.c
 SRCS	= $(filter-out $(MAIN_SRC),$(sort $(wildcard capture/*.c decode/*.c \
