@@ -8,6 +8,17 @@
  * before it is used.  The writer emits one section, one link type 220
  * interface and enhanced packet blocks.
  *
+ * Driver events go to a second interface of link type 252
+ * (LINKTYPE_WIRESHARK_UPPER_PDU), written when the first event comes, so
+ * files without events are as before.  Each packet is an exported PDU:
+ * big-endian TLVs {u16 tag, u16 length, value padded to 4} - tag 12, the
+ * dissector name "data-text-lines"; tag 33, the protocol column
+ * "urbscope"; tag 0, the end - then one "urbscope-event ..." line
+ * (decode/decode.h) that Wireshark shows as the field `text` and this
+ * reader parses back.  An 'S' record of a URB a DRV_SUBMIT event named
+ * gets an opt_comment saying which driver call submitted it.  Tag numbers
+ * are Wireshark 4.0's epan/exported_pdu.h, checked with tshark 4.0.17.
+ *
  * Facts: shared/spec/usbmon-and-pcap.md 3.2, 3.5; the pcapng draft
  * (draft-ietf-opsawg-pcapng) sections 4.1-4.4 and 4.6 for the layouts.
  */
@@ -29,10 +40,19 @@
 #define NG_SNAPLEN	262144
 
 #define OPT_END		0
+#define OPT_COMMENT	1
 #define OPT_SHB_USERAPPL 4
 #define OPT_IF_NAME	2
 #define OPT_IF_TSRESOL	9
 #define OPT_IF_TSOFFSET	14
+
+#define LT_UPPER_PDU	252		/* LINKTYPE_WIRESHARK_UPPER_PDU */
+#define EXP_PDU_END	0		/* end of the tags */
+#define EXP_PDU_DISSECTOR 12		/* EXP_PDU_TAG_DISSECTOR_NAME */
+#define EXP_PDU_COL_PROT 33		/* EXP_PDU_TAG_COL_PROT_TEXT */
+#define EV_DISSECTOR	"data-text-lines"
+#define EV_PROTO	"urbscope"
+#define EV_IF_NAME	"urbscope-events"
 
 #define PAD4(n)		(((n) + 3) & ~(uint32_t)3)
 
@@ -65,6 +85,8 @@ struct ng_rd {
 	uint32_t	 capifs;
 	uint32_t	 ifbase;	/* global index of ifs[0] */
 	struct urb_iso	 iso[URB_ISO_MAX];
+	char		*evstore;	/* strings of the last event */
+	size_t		 evsize;
 };
 
 /* A timestamp in if_tsresol units as ns since the epoch. */
@@ -315,6 +337,68 @@ ng_open(struct cap_source *src)
 	return 0;
 }
 
+/*
+ * An exported-PDU packet of caplen bytes at pkt into ev: the tags, then
+ * our line.  Returns CAP_EVENT or an error.
+ */
+static int
+ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
+    uint32_t len, uint32_t ifid, uint64_t recno, uint64_t off,
+    struct drv_event *ev)
+{
+	struct ng_rd	*rd = src->priv;
+	const uint8_t	*p = pkt;
+	const char	*line;
+	char		*ns;
+	uint32_t	 left = caplen;
+	uint16_t	 tag, tlen;
+	size_t		 n, col;
+	int		 rc;
+
+	if (caplen < len)
+		return cap_error(src, UE_BADREC, recno, off, "driver event "
+		    "on interface %" PRIu32 " cut to %" PRIu32 " of %" PRIu32
+		    " bytes", ifid, caplen, len);
+	for (;;) {
+		if (left < 4)
+			return cap_error(src, UE_BADREC, recno, off, "exported "
+			    "PDU on interface %" PRIu32 " ends inside its "
+			    "tags", ifid);
+		tag = get_be16(p);
+		tlen = get_be16(p + 2);
+		if (tlen > left - 4)
+			return cap_error(src, UE_BADREC, recno, off, "exported "
+			    "PDU tag %u (%u bytes) runs past the end of the "
+			    "packet", tag, tlen);
+		p += 4 + tlen;
+		left -= 4 + (uint32_t)tlen;
+		if (tag == EXP_PDU_END)
+			break;
+	}
+	line = (const char *)p;
+	n = left;
+	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
+	    line[n - 1] == '\0'))
+		n--;
+	if (n < sizeof DEC_EVENT_PREFIX - 1 || memcmp(line, DEC_EVENT_PREFIX,
+	    sizeof DEC_EVENT_PREFIX - 1) != 0)
+		return cap_error(src, UE_LINKTYPE, recno, off, "exported PDU "
+		    "on interface %" PRIu32 " is not an urbscope driver event; "
+		    "%s", ifid, cap_linktypes_read);
+	if (rd->evsize < n + 8) {
+		if ((ns = realloc(rd->evstore, n + 8)) == NULL)
+			return cap_error(src, UE_NOMEM, recno, off, "%s",
+			    ue_strerror(UE_NOMEM));
+		rd->evstore = ns;
+		rd->evsize = n + 8;
+	}
+	if ((rc = dec_event_parse(line, n, ev, rd->evstore, rd->evsize,
+	    &col)) < 0)
+		return cap_error(src, rc, recno, off, "driver event line: %s "
+		    "at column %zu", ue_strerror(rc), col);
+	return CAP_EVENT;
+}
+
 static int
 ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
@@ -327,7 +411,6 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	size_t		 hdr_len;
 	int		 rc;
 
-	(void)ev;
 	for (;;) {
 		off = cap_in_offset(&src->in);
 		recno = src->recno + 1;
@@ -390,6 +473,14 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			    " describes %" PRIu32 " interfaces", ifid,
 			    rd->section, rd->nifs);
 		ifp = &rd->ifs[ifid];
+		if (ifp->linktype == LT_UPPER_PDU) {
+			if ((rc = ng_event(src, pkt, caplen, len, ifid, recno,
+			    off, ev)) < 0)
+				return rc;
+			ev->ts_ns = type == NG_SPB ? 0 : ng_ts_ns(ifp, ts);
+			cap_in_skip(&src->in, blen);
+			return CAP_EVENT;
+		}
 		if (ifp->linktype == 189)
 			hdr_len = URB_HDR48;
 		else if (ifp->linktype == 220)
@@ -439,11 +530,14 @@ ng_close(struct cap_source *src)
 
 	free(rd->ifs);
 	rd->ifs = NULL;
+	free(rd->evstore);
+	rd->evstore = NULL;
 }
 
 const struct cap_source_ops cap_pcapng_source = {
 	.name = "pcapng",
-	.desc = "pcapng file, interfaces of link type 189 or 220",
+	.desc = "pcapng file, interfaces of link type 189 or 220 (and 252 "
+	    "for urbscope driver events)",
 	.probe = ng_probe,
 	.priv_size = sizeof(struct ng_rd),
 	.open = ng_open,
@@ -454,10 +548,25 @@ const struct cap_source_ops cap_pcapng_source = {
 /* ------------------------------------------------------------------------
  * Writer.
  */
+#define NG_CMTS		64		/* submits awaiting their 'S' */
+#define NG_CMT_MAX	200
+
+/* The driver call that submitted a URB, for the comment on its 'S'. */
+struct ng_cmt {
+	uint64_t	 urb_id;
+	int		 used;
+	char		 text[NG_CMT_MAX];
+};
+
 struct ng_wr {
 	int		 be;
 	uint32_t	 snaplen;
 	uint64_t	 tsdiv;		/* ns per if_tsresol unit */
+	uint8_t		 resol;
+	int		 ev_if;		/* the event interface is written */
+	struct sbuf	 line;
+	struct ng_cmt	 cmt[NG_CMTS];
+	size_t		 cmt_next;	/* round robin when all are used */
 	uint8_t		 pre[URB_HDR64 + 16 * URB_ISO_MAX];
 };
 
@@ -500,6 +609,7 @@ ng_wopen(struct cap_sink *sink)
 		return -UE_USAGE;
 	}
 	wr->tsdiv = ng_pow10[9 - resol];
+	wr->resol = resol;
 
 	/* Section header: version 1.0, section length unknown. */
 	put_bo32(b, NG_SHB, wr->be);
@@ -533,15 +643,40 @@ ng_wopen(struct cap_sink *sink)
 	return cap_out_write(&sink->out, b, n + 4);
 }
 
+/* The comment waiting for r, taken off the table; NULL if none. */
+static const char *
+ng_cmt_take(struct ng_wr *wr, const struct urb_rec *r)
+{
+	size_t	 i;
+
+	if (r->type != 'S')
+		return NULL;
+	for (i = 0; i < NG_CMTS; i++) {
+		if (wr->cmt[i].used && wr->cmt[i].urb_id == r->id) {
+			wr->cmt[i].used = 0;
+			return wr->cmt[i].text;
+		}
+	}
+	return NULL;
+}
+
 static int
 ng_write(struct cap_sink *sink, const struct urb_rec *r)
 {
 	static const uint8_t zero[4];
 	struct ng_wr	*wr = sink->priv;
-	uint8_t		 h[28], t[4];
+	const char	*cmt;
+	uint8_t		 h[28], t[4], o[4 + NG_CMT_MAX + 4 + 4];
 	uint64_t	 total, orig, exp, ts;
 	uint32_t	 caplen, npre, blen;
+	size_t		 olen = 0;
 	int		 rc;
+
+	if ((cmt = ng_cmt_take(wr, r)) != NULL) {
+		olen = ng_opt(o, OPT_COMMENT, cmt, (uint16_t)strlen(cmt),
+		    wr->be);
+		olen += ng_opt(o + olen, OPT_END, NULL, 0, wr->be);
+	}
 
 	/* the header goes in the file's order: swapped when not the host's */
 	npre = (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
@@ -550,7 +685,7 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	total = (uint64_t)npre + r->data_len;
 	orig = (uint64_t)npre + (exp > r->data_len ? exp : r->data_len);
 	caplen = total > wr->snaplen ? wr->snaplen : (uint32_t)total;
-	blen = 32 + PAD4(caplen);
+	blen = 32 + PAD4(caplen) + (uint32_t)olen;
 	ts = r->ts_ns < 0 ? 0 : (uint64_t)r->ts_ns / wr->tsdiv;
 
 	put_bo32(h, NG_EPB, wr->be);
@@ -571,16 +706,147 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 		return rc;
 	if ((rc = cap_out_write(&sink->out, zero, PAD4(caplen) - caplen)) != 0)
 		return rc;
+	if (olen > 0 && (rc = cap_out_write(&sink->out, o, olen)) != 0)
+		return rc;
 	return cap_out_write(&sink->out, t, sizeof t);
+}
+
+/* The second interface, for driver events. */
+static int
+ng_event_idb(struct cap_sink *sink)
+{
+	struct ng_wr	*wr = sink->priv;
+	uint8_t		 b[64];
+	size_t		 n;
+
+	put_bo32(b, NG_IDB, wr->be);
+	put_bo16(b + 8, LT_UPPER_PDU, wr->be);
+	put_bo16(b + 10, 0, wr->be);
+	put_bo32(b + 12, 0, wr->be);
+	n = 16;
+	n += ng_opt(b + n, OPT_IF_NAME, EV_IF_NAME, sizeof EV_IF_NAME - 1,
+	    wr->be);
+	n += ng_opt(b + n, OPT_IF_TSRESOL, &wr->resol, 1, wr->be);
+	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
+	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
+	put_bo32(b + n, (uint32_t)n + 4, wr->be);
+	return cap_out_write(&sink->out, b, n + 4);
+}
+
+/* Remember which driver call submitted ev->urb_id. */
+static void
+ng_cmt_put(struct ng_wr *wr, const struct drv_event *ev)
+{
+	struct ng_cmt	*c = NULL;
+	const char	*mem;
+	size_t		 i;
+
+	for (i = 0; i < NG_CMTS && c == NULL; i++) {
+		if (wr->cmt[i].used && wr->cmt[i].urb_id == ev->urb_id)
+			c = &wr->cmt[i];
+	}
+	for (i = 0; i < NG_CMTS && c == NULL; i++) {
+		if (!wr->cmt[i].used)
+			c = &wr->cmt[i];
+	}
+	if (c == NULL) {
+		c = &wr->cmt[wr->cmt_next];
+		wr->cmt_next = (wr->cmt_next + 1) % NG_CMTS;
+	}
+	c->used = 1;
+	c->urb_id = ev->urb_id;
+	mem = dec_name_find(dec_gfp_flags, ev->mem_flags);
+	if (mem != NULL)
+		snprintf(c->text, sizeof c->text, "%s %s usb_submit_urb %s",
+		    ev->driver != NULL ? ev->driver : "-",
+		    ev->func != NULL ? ev->func : "-", mem);
+	else
+		snprintf(c->text, sizeof c->text, "%s %s usb_submit_urb "
+		    "mem_flags 0x%" PRIx32, ev->driver != NULL ? ev->driver :
+		    "-", ev->func != NULL ? ev->func : "-", ev->mem_flags);
+}
+
+static int
+ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
+{
+	static const uint8_t zero[4];
+	struct ng_wr	*wr = sink->priv;
+	uint8_t		 h[28], tags[48], t[4];
+	uint64_t	 ts, caplen;
+	uint32_t	 blen;
+	size_t		 n;
+	int		 rc;
+
+	if (!wr->ev_if) {
+		if ((rc = ng_event_idb(sink)) != 0)
+			return rc;
+		wr->ev_if = 1;
+	}
+	if (ev->kind == DRV_SUBMIT)
+		ng_cmt_put(wr, ev);
+
+	/* exported-PDU tags are big-endian whatever the section's order */
+	n = 0;
+	put_be16(tags + n, EXP_PDU_DISSECTOR);
+	put_be16(tags + n + 2, PAD4(sizeof EV_DISSECTOR - 1));
+	memset(tags + n + 4, 0, PAD4(sizeof EV_DISSECTOR - 1));
+	memcpy(tags + n + 4, EV_DISSECTOR, sizeof EV_DISSECTOR - 1);
+	n += 4 + PAD4(sizeof EV_DISSECTOR - 1);
+	put_be16(tags + n, EXP_PDU_COL_PROT);
+	put_be16(tags + n + 2, PAD4(sizeof EV_PROTO - 1));
+	memset(tags + n + 4, 0, PAD4(sizeof EV_PROTO - 1));
+	memcpy(tags + n + 4, EV_PROTO, sizeof EV_PROTO - 1);
+	n += 4 + PAD4(sizeof EV_PROTO - 1);
+	put_be16(tags + n, EXP_PDU_END);
+	put_be16(tags + n + 2, 0);
+	n += 4;
+
+	wr->line.len = 0;
+	dec_event_encode(ev, &wr->line);
+	if (wr->line.oom)
+		return -UE_NOMEM;
+	caplen = n + wr->line.len;
+	if (caplen > NG_ABSURD / 2) {
+		snprintf(sink->err, sizeof sink->err, "%s: a driver event of "
+		    "%zu bytes is too long", sink->path, wr->line.len);
+		return -UE_RANGE;
+	}
+	blen = 32 + PAD4((uint32_t)caplen);
+	ts = ev->ts_ns < 0 ? 0 : (uint64_t)ev->ts_ns / wr->tsdiv;
+	put_bo32(h, NG_EPB, wr->be);
+	put_bo32(h + 4, blen, wr->be);
+	put_bo32(h + 8, 1, wr->be);
+	put_bo32(h + 12, (uint32_t)(ts >> 32), wr->be);
+	put_bo32(h + 16, (uint32_t)ts, wr->be);
+	put_bo32(h + 20, (uint32_t)caplen, wr->be);
+	put_bo32(h + 24, (uint32_t)caplen, wr->be);
+	put_bo32(t, blen, wr->be);
+	if ((rc = cap_out_write(&sink->out, h, sizeof h)) != 0 ||
+	    (rc = cap_out_write(&sink->out, tags, n)) != 0 ||
+	    (rc = cap_out_write(&sink->out, wr->line.s, wr->line.len)) != 0 ||
+	    (rc = cap_out_write(&sink->out, zero, PAD4((uint32_t)caplen) -
+	    (uint32_t)caplen)) != 0)
+		return rc;
+	return cap_out_write(&sink->out, t, sizeof t);
+}
+
+static int
+ng_wclose(struct cap_sink *sink)
+{
+	struct ng_wr	*wr = sink->priv;
+
+	sb_free(&wr->line);
+	return 0;
 }
 
 const struct cap_sink_ops cap_pcapng_sink = {
 	.name = "pcapng",
 	.ext = ".pcapng",
-	.desc = "pcapng, one link type 220 interface (the default)",
+	.desc = "pcapng, one link type 220 interface (the default), and "
+	    "one of type 252 for driver events",
 	.priv_size = sizeof(struct ng_wr),
 	.open = ng_wopen,
 	.write = ng_write,
-	.write_event = NULL,
-	.close = NULL,
+	.write_event = ng_write_event,
+	.close = ng_wclose,
 };

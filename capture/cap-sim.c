@@ -1,9 +1,12 @@
 /*
  * capture/cap-sim.c - the simulator as a capture source: "sim:NAME" runs a
  * built-in scenario (or "sim:FILE" a scenario file) on a simulated machine
- * and yields the URB records its usbmon hooks produce, in order.  The
- * machine runs in slices of virtual time, only as far as the reader needs:
- * memory stays small however long the scenario runs.
+ * and yields the URB records its usbmon hooks produce and the driver
+ * events the core reports, in one queue in the order they happened.  A
+ * DRV_SUBMIT event is put just before the 'S' record of its URB when the
+ * core reported the record first, so readers see the call, then its
+ * record.  The machine runs in slices of virtual time, only as far as
+ * the reader needs: memory stays small however long the scenario runs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -18,11 +21,13 @@
 #define SIM_SLICE_NS	(10 * SIM_MS)
 #define SIM_MAX_TEXT	(1 << 20)
 
-/* A record kept until the reader takes it. */
+/* A record or event kept until the reader takes it. */
 struct qrec {
+	int		 what;		/* CAP_URB or CAP_EVENT */
 	struct urb_rec	 r;
+	struct drv_event ev;
 	struct urb_iso	 iso[URB_ISO_MAX];
-	uint8_t		*data;
+	uint8_t		*data;		/* record's data, event's strings */
 	struct qrec	*next;
 };
 
@@ -32,6 +37,8 @@ struct sim_priv {
 	struct sim_scenario *sc;
 	struct qrec	*head, *tail;
 	struct qrec	*last;		/* returned last; freed on next */
+	struct qrec	*mark;		/* the last 'S' record queued */
+	struct qrec	*mark_prev;	/* the node before it, or NULL */
 	int		 finished;
 };
 
@@ -53,6 +60,7 @@ sim_urb(void *arg, const struct urb_rec *r)
 
 	if ((q = calloc(1, sizeof *q)) == NULL)
 		return;
+	q->what = CAP_URB;
 	q->r = *r;
 	if (r->niso > 0) {
 		memcpy(q->iso, r->iso, (r->niso > URB_ISO_MAX ? URB_ISO_MAX :
@@ -66,6 +74,73 @@ sim_urb(void *arg, const struct urb_rec *r)
 		}
 		memcpy(q->data, r->data, r->data_len);
 		q->r.data = q->data;
+	}
+	if (r->type == 'S') {
+		p->mark = q;
+		p->mark_prev = p->tail;
+	}
+	if (p->tail != NULL)
+		p->tail->next = q;
+	else
+		p->head = q;
+	p->tail = q;
+}
+
+/* Copy s into *dst at *p (advancing it); NULL stays NULL. */
+static void
+copy_str(const char **dst, const char *s, char **p)
+{
+	size_t	 n;
+
+	if (s == NULL)
+		return;
+	n = strlen(s) + 1;
+	memcpy(*p, s, n);
+	*dst = *p;
+	*p += n;
+}
+
+/* The sink for driver events: copy the event and its strings. */
+static void
+sim_event(void *arg, const struct drv_event *ev)
+{
+	struct sim_priv	*p = arg;
+	struct qrec	*q;
+	size_t		 n = 0;
+	char		*d;
+
+	n += ev->driver != NULL ? strlen(ev->driver) + 1 : 0;
+	n += ev->func != NULL ? strlen(ev->func) + 1 : 0;
+	n += ev->rule != NULL ? strlen(ev->rule) + 1 : 0;
+	n += ev->text != NULL ? strlen(ev->text) + 1 : 0;
+	if ((q = calloc(1, sizeof *q)) == NULL)
+		return;
+	if (n > 0 && (q->data = malloc(n)) == NULL) {
+		free(q);
+		return;
+	}
+	q->what = CAP_EVENT;
+	q->ev = *ev;
+	d = (char *)q->data;
+	copy_str(&q->ev.driver, ev->driver, &d);
+	copy_str(&q->ev.func, ev->func, &d);
+	copy_str(&q->ev.rule, ev->rule, &d);
+	copy_str(&q->ev.text, ev->text, &d);
+
+	/*
+	 * usb_submit_urb reports its event after the HCD's 'S' record (and
+	 * an 'E' when the HCD refused it); put the event before them.  Both
+	 * come from one call, so the reader cannot have taken the mark.
+	 */
+	if (ev->kind == DRV_SUBMIT && p->mark != NULL &&
+	    p->mark->r.id == ev->urb_id && p->mark->r.ts_ns == ev->ts_ns) {
+		q->next = p->mark;
+		if (p->mark_prev != NULL)
+			p->mark_prev->next = q;
+		else
+			p->head = q;
+		p->mark_prev = q;
+		return;
 	}
 	if (p->tail != NULL)
 		p->tail->next = q;
@@ -112,7 +187,7 @@ static int
 sim_open(struct cap_source *src)
 {
 	struct sim_priv	*p = src->priv;
-	struct sim_sink	 sink = { sim_urb, NULL, p };
+	struct sim_sink	 sink = { sim_urb, sim_event, p };
 	const char	*what = src->name + 4;
 	char		*text, err[300];
 
@@ -141,9 +216,9 @@ sim_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	struct sim_priv	*p = src->priv;
 	uint64_t	 before;
 
-	(void)ev;
 	qrec_free(p->last);
 	p->last = NULL;
+	p->mark = p->mark_prev = NULL;	/* the reader takes nodes now */
 	while (p->head == NULL && !p->finished) {
 		before = p->sim->now_ns;
 		sim_run(p->sim, p->sim->now_ns + SIM_SLICE_NS);
@@ -172,6 +247,10 @@ sim_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	p->head = p->head->next;
 	if (p->head == NULL)
 		p->tail = NULL;
+	if (p->last->what == CAP_EVENT) {
+		*ev = p->last->ev;
+		return CAP_EVENT;
+	}
 	*r = p->last->r;
 	if (r->niso > 0)
 		r->iso = p->last->iso;

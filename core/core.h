@@ -16,6 +16,7 @@
 
 #include "core/usb.h"
 #include "core/sim.h"
+#include "core/vfs.h"
 
 /*
  * URB arena (urb.c): URBs live at fixed virtual addresses so that their
@@ -24,25 +25,105 @@
  * (LIFO, like a kernel slab).
  */
 #define URB_ARENA_BASE	0x5e0000000000ULL
+#define HEAP_ARENA_BASE	0x5f0000000000ULL	/* kmalloc: stable pointers */
 #define URB_ARENA_SIZE	(256ULL << 20)
 #define URB_SLOT_MIN	256
 #define URB_NCLASSES	13		/* 256 B .. 1 MiB */
 
+#define CORE_MAX_FRAMES	16		/* nested driver calls kept */
+
+struct urb_info;
+struct usb_minor;
+struct vfs_file;
+
 struct usb_core {
 	struct sim	*sim;
 
-	/* urb.c */
-	void		*arena;		/* NULL: URBs come from calloc */
-	int		 arena_tried;	/* arena_map() ran */
+	/* urb.c: two arenas of the same kind, URBs and kmalloc'ed memory,
+	 * so that neither URB ids nor the pointers drivers keep (intfdata)
+	 * change from run to run */
+	struct core_arena {
+		void		*a;	/* NULL: memory comes from calloc */
+		int		 tried;	/* mapping was attempted */
+		uint64_t	 base;
+	}		 arena, heap;
 	void		*urb_free[URB_NCLASSES];
 	long		 urbs_live;	/* allocated and not yet freed */
 	int		 arena_warned;
+
+	/* driver.c: registered drivers in registration order, configured
+	 * devices in configuration order, the driver call stack */
+	struct core_ptrs {
+		void		**v;
+		int		  n, cap;
+	}		 drivers;	/* struct usb_driver * */
+	struct core_ptrs devices;	/* struct usb_device * */
+	struct core_frame {
+		const char	*driver;
+		const char	*func;
+	}		 frames[CORE_MAX_FRAMES];
+	int		 nframes;	/* may exceed CORE_MAX_FRAMES */
+
+	/* urb.c: the drivers' URBs (owner, rule state), by address */
+	struct urb_info	*urb_info[64];
+	struct urb	*completing;	/* whose complete() runs now */
+	int		 completing_status;
+
+	/* file.c: the profile, minors of USB_MAJOR, open files */
+	int		 profile;	/* CORE_PROFILE_* (core/vfs.h) */
+	struct usb_minor *minors;	/* MAX_USB_MINORS, made on first use */
+	struct vfs_file	*files;		/* VFS_MAX_FILES, made on first use */
 };
 
 /* The core state of s, made on first use; NULL only when out of memory. */
 struct usb_core	*usb_core_get(struct sim *s);
-/* urb.c: release the arena (called by usb_core_free). */
+/* urb.c: release the arenas (called by usb_core_free). */
 void		 urb_arena_free(struct usb_core *c);
+/* urb.c: zeroed memory at a stable address (kmalloc), NULL if the heap
+ * arena cannot serve it; core_heap_free() returns 1 if p was its. */
+void		*core_heap_alloc(struct usb_core *c, size_t size);
+int		 core_heap_free(struct usb_core *c, const void *p);
+/* driver.c: release the registry (called by usb_core_free). */
+void		 driver_core_free(struct usb_core *c);
+/* urb.c, file.c: release their parts (called by usb_core_free). */
+void		 urb_info_free(struct usb_core *c);
+void		 file_core_free(struct usb_core *c);
+
+/*
+ * urb.c: hcd.c's giveback calls this instead of urb->complete(urb), in
+ * SIM_IRQ context: a DRV_GIVEBACK event for a driver's URB, then
+ * complete() inside a core_enter_driver frame of the driver that
+ * submitted it ("complete").
+ */
+void		 core_urb_giveback(struct urb *urb, int status);
+
+/* file.c: the profile of the running machine (CORE_PROFILE_MODERN when
+ * none runs). */
+int		 core_profile(void);
+/* file.c: usb.c is about to free intf (after its driver's disconnect
+ * returned).  A minor it leaked (no
+ * usb_deregister_dev) stays taken, as in the kernel, but no longer
+ * counts as intf's. */
+void		 file_intf_gone(struct usb_interface *intf);
+/* urb.c: the same for drivers' URBs: submitting one of intf's later is
+ * "submit-after-disconnect". */
+void		 urb_intf_gone(struct usb_interface *intf);
+
+/* ctx.c: drv_event.context values beyond enum sim_ctx: task context
+ * holding an emulated spinlock. */
+#define CORE_CTX_ATOMIC	3
+/* The current context as drv_event.context has it. */
+uint32_t	 core_ctx_now(void);
+/* "GFP_KERNEL", "GFP_ATOMIC", "GFP_NOIO" or "0x..." (static storage). */
+const char	*core_gfp_name(gfp_t flags);
+/*
+ * May an allocation with mem_flags happen now?  Anything but GFP_ATOMIC
+ * may sleep, so outside task context or under an emulated spinlock it
+ * reports "gfp-kernel-in-atomic" naming what (the call) and the driver
+ * function, and returns 0.
+ */
+int		 core_check_gfp(gfp_t mem_flags, const char *what,
+		     struct usb_device *udev, struct usb_interface *intf);
 
 /*
  * An interface number's alternate settings as parsed from a configuration
@@ -79,6 +160,31 @@ usb_dev_priv(struct usb_device *udev)
 	return container_of(udev, struct usb_device_priv, udev);
 }
 
+/* Linux's intf->condition (spec 1.4, 1.5). */
+enum usb_interface_condition {
+	USB_INTERFACE_UNBOUND = 0,
+	USB_INTERFACE_BINDING,
+	USB_INTERFACE_BOUND,
+	USB_INTERFACE_UNBINDING,
+};
+
+/*
+ * The core's view of an interface (message.c allocates it); intf comes
+ * first, so free(intf) frees it.
+ */
+struct usb_interface_priv {
+	struct usb_interface intf;
+	enum usb_interface_condition condition;
+	const char	*gone;		/* driver whose disconnect returned,
+					 * until another binds; else NULL */
+};
+
+static inline struct usb_interface_priv *
+usb_intf_priv(struct usb_interface *intf)
+{
+	return container_of(intf, struct usb_interface_priv, intf);
+}
+
 /* The running machine, or NULL. */
 static inline struct sim *
 core_sim(void)
@@ -92,6 +198,34 @@ core_sim(void)
  * 0.
  */
 int		 core_may_sleep(const char *what);
+
+/*
+ * Events (event.c).  core_event_init clears ev and fills the time, kind,
+ * bus, device (udev, or intf's device when udev is NULL), interface
+ * number, execution context, and driver and function from the innermost
+ * core_enter_driver() frame (NULL outside drivers); the caller adds the
+ * rest and emits it with core_event_emit.
+ */
+void		 core_event_init(struct drv_event *ev, enum drv_kind kind,
+		     struct usb_device *udev, struct usb_interface *intf);
+void		 core_event_emit(const struct drv_event *ev);
+/* A DRV_RULE event: rule is the short id ("minor-leak"), the text one
+ * line.  driver/func NULL: those of the innermost driver frame. */
+void		 core_rule(struct usb_device *udev, struct usb_interface *intf,
+		     const char *driver, const char *func, const char *rule,
+		     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+/*
+ * Calls into drivers.  The core brackets every call of a driver callback
+ * (probe, disconnect, fops->open, a completion handler ...) with
+ * core_enter_driver(driver name, callback name) and core_leave_driver(),
+ * so events raised inside name the driver; frames nest (probe ->
+ * usb_control_msg -> completion).  core_current_driver returns the depth
+ * and sets *driver and *func (either pointer may be NULL) from the
+ * innermost frame.
+ */
+void		 core_enter_driver(const char *driver, const char *func);
+void		 core_leave_driver(void);
+int		 core_current_driver(const char **driver, const char **func);
 
 /* A driver event of kind DRV_LOG at the current time (dmesg's lines). */
 void		 core_log(struct usb_device *udev, struct usb_interface *intf,
@@ -142,15 +276,22 @@ int		 usb_choose_devnum(struct usb_device *udev);
 void		 usb_release_devnum(struct usb_device *udev);
 
 /*
- * Interfaces meet drivers here.  Issue 4 adds driver registration and
- * matching; until then the only driver is the hub driver, bound to hub
- * interfaces.  usb_probe_interfaces registers the interfaces of the
- * active configuration in order (interface string, then bind);
- * usb_disconnect_interfaces unbinds them (endpoints flushed first, then
- * the driver's disconnect).
+ * Interfaces meet drivers (driver.c).  usb_probe_interfaces registers the
+ * interfaces of the active configuration in order (interface string,
+ * then the built-in hub driver, then registered drivers in registration
+ * order); usb_disconnect_interfaces unbinds them in order (disconnect(),
+ * the driver-side rules, then the interface's endpoints flushed).  Task
+ * context.
  */
 void		 usb_probe_interfaces(struct usb_device *udev);
 void		 usb_disconnect_interfaces(struct usb_device *udev);
+
+/*
+ * file.c: non-zero while intf holds a minor of USB_MAJOR (registered by
+ * usb_register_dev and not yet given back).  For the driver rules
+ * "probe-error-leftovers" and "minor-leak".
+ */
+int		 core_intf_has_minor(struct usb_interface *intf);
 
 /* hub.c: the hub driver. */
 int		 hub_probe(struct usb_interface *intf);

@@ -607,14 +607,17 @@ make_interfaces(struct usb_device *dev, int idx)
 {
 	struct usb_host_config *cp = &dev->config[idx];
 	struct usb_intf_cache *ic;
+	struct usb_interface_priv *ip;
 	struct usb_interface *intf;
 	struct usb_host_interface *alt;
 	int		 i;
 
 	for (i = 0; i < cp->desc.bNumInterfaces; i++) {
 		ic = &usb_dev_priv(dev)->cache[idx].intf[i];
-		if ((intf = calloc(1, sizeof *intf)) == NULL)
+		/* the core's part after it; free(intf) frees both */
+		if ((ip = calloc(1, sizeof *ip)) == NULL)
 			goto fail;
+		intf = &ip->intf;
 		intf->altsetting = ic->altsetting;
 		intf->num_altsetting = ic->num_altsetting;
 		/* no altsetting 0?  the first one, as Linux */

@@ -1,9 +1,10 @@
 /*
  * core/sim-scenario.c - scenarios: a small line-based language saying
  * what happens to a simulated machine (plug a device, wait, read blocks
- * from a disk, inject a fault), parsed up front with clear errors, then
- * run step by step as deferred work in task context - the way a user
- * space program or a kernel thread would act on the machine.
+ * from a disk, inject a fault, load a driver, open and write a device
+ * node), parsed up front with clear errors, then run step by step as
+ * deferred work in task context - the way a user space program or a
+ * kernel thread would act on the machine.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -12,7 +13,9 @@
 #include <string.h>
 
 #include "core/sim.h"
+#include "core/vfs.h"
 #include "hcd/hcd.h"
+#include "samples/drivers/drivers.h"
 
 enum step_kind {
 	ST_PLUG,
@@ -23,6 +26,13 @@ enum step_kind {
 	ST_DISK_READ,
 	ST_DISK_WRITE,
 	ST_BULK,
+	ST_LOAD,
+	ST_UNLOAD,
+	ST_PROFILE,
+	ST_OPEN,
+	ST_WRITE,
+	ST_READ,
+	ST_CLOSE,
 };
 
 struct step {
@@ -30,8 +40,8 @@ struct step {
 	int		 line;
 	int		 port;
 	long		 a, b, c;
-	char		*str;		/* model name */
-	char		*args;		/* model arguments */
+	char		*str;		/* model, driver or node */
+	char		*args;		/* model args, text to write */
 };
 
 #define SETTLE_POLL_MS	10
@@ -39,6 +49,8 @@ struct step {
 #define END_WAIT_MS	100
 #define BLOCK_SIZE	512		/* the disk model's block size */
 #define BULK_CHUNK	16384		/* loopback URB size */
+#define MAX_OPEN	8		/* device nodes open at once */
+#define READ_MAX	4096		/* bytes of one read step */
 
 struct bulk_run;
 
@@ -60,6 +72,10 @@ struct sim_scenario {
 		long		 lba, blocks;
 	}		 written[16];	/* disk-writes, for read checks */
 	int		 nwritten;
+	struct {
+		char		*node;	/* the step's string, or NULL */
+		int		 fd;
+	}		 files[MAX_OPEN];	/* nodes opened by "open" */
 	char		 err[256];
 };
 
@@ -117,10 +133,58 @@ static const struct {
 	    "plug 1 loopback\n"
 	    "settle 1\n"
 	    "bulk 1 8388608\n" },
+	{ "skeleton",
+	    "# The 2.6.0 usb-skeleton on the loopback device: probe, a\n"
+	    "# minor and /dev/usb/skel0, a write and a read through it,\n"
+	    "# disconnect.\n"
+	    "plug 1 loopback\n"
+	    "load usb-skeleton\n"
+	    "settle 1\n"
+	    "open /dev/usb/skel0\n"
+	    "write /dev/usb/skel0 hello\n"
+	    "read /dev/usb/skel0 512 hello\n"
+	    "close /dev/usb/skel0\n"
+	    "unplug 1\n"
+	    "wait 100\n"
+	    "unload usb-skeleton\n" },
+	{ "keyboard",
+	    "# A HID boot keyboard driver: SET_IDLE, SET_PROTOCOL, an\n"
+	    "# interrupt URB resubmitted from its completion, keys logged.\n"
+	    "load keyboard\n"
+	    "plug 1 keyboard hello\n"
+	    "settle 1\n"
+	    "open /dev/usb/kbd0\n"
+	    "wait 200\n"
+	    "read /dev/usb/kbd0 64 hello\n"
+	    "close /dev/usb/kbd0\n"
+	    "unplug 1\n"
+	    "wait 100\n"
+	    "unload keyboard\n" },
+	{ "buggy",
+	    "# A driver that breaks every rule the core checks; loaded\n"
+	    "# before the others, it gets the devices first.\n"
+	    "load buggy\n"
+	    "load keyboard\n"
+	    "plug 1 loopback\n"
+	    "settle 1\n"
+	    "plug 2 keyboard hi    # buggy wants it, then refuses it\n"
+	    "settle 2\n"
+	    "open /dev/usb/buggy0\n"
+	    "write /dev/usb/buggy0 oops\n"
+	    "wait 20\n"
+	    "read /dev/usb/buggy0 64\n"
+	    "close /dev/usb/buggy0\n"
+	    "wait 100              # the keyboard types \"hi\"\n"
+	    "unplug 1\n"
+	    "unplug 2\n"
+	    "wait 100\n"
+	    "unload keyboard\n"
+	    "unload buggy\n" },
 };
 
 const char *const sim_scenario_names[] = {
-	"enumerate", "storage", "faults", "loopback", NULL
+	"enumerate", "storage", "faults", "loopback", "skeleton", "keyboard",
+	"buggy", NULL
 };
 
 const char *
@@ -162,7 +226,116 @@ static const struct {
 	{ "disk-read", ST_DISK_READ, 3, 3, "disk-read PORT LBA BLOCKS" },
 	{ "disk-write", ST_DISK_WRITE, 3, 3, "disk-write PORT LBA BLOCKS" },
 	{ "bulk", ST_BULK, 2, 2, "bulk PORT BYTES" },
+	{ "load", ST_LOAD, 1, 1, "load DRIVER" },
+	{ "unload", ST_UNLOAD, 1, 1, "unload DRIVER" },
+	{ "profile", ST_PROFILE, 1, 1, "profile 2.6.0|modern" },
+	{ "open", ST_OPEN, 1, 1, "open NODE" },
+	{ "write", ST_WRITE, 2, 64, "write NODE TEXT" },
+	{ "read", ST_READ, 2, 64, "read NODE BYTES [EXPECT]" },
+	{ "close", ST_CLOSE, 1, 1, "close NODE" },
 };
+
+static int	 parse_num(const char *, long, long, long *);
+
+/* "usb-skeleton, keyboard, buggy" for messages. */
+static void
+driver_names(char *buf, size_t len)
+{
+	const struct sample_driver *d;
+	size_t	 n = 0;
+	int	 k;
+
+	buf[0] = '\0';
+	for (d = sample_drivers; d->name != NULL && n < len; d++) {
+		k = snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "",
+		    d->name);
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+}
+
+/* Words w[from..nw-1] joined by spaces into a new string (NULL if none
+ * or out of memory: *oom tells). */
+static char *
+join_words(char **w, int from, int nw, int *oom)
+{
+	char	*out;
+	size_t	 len = 0;
+	int	 k;
+
+	*oom = 0;
+	for (k = from; k < nw; k++)
+		len += strlen(w[k]) + 1;
+	if (len == 0)
+		return NULL;
+	if ((out = calloc(1, len)) == NULL) {
+		*oom = 1;
+		return NULL;
+	}
+	for (k = from; k < nw; k++) {
+		if (k > from)
+			strcat(out, " ");
+		strcat(out, w[k]);
+	}
+	return out;
+}
+
+/* The commands whose first word is not a port. */
+static int
+parse_portless(struct step *st, char **w, int nw, char *err, size_t errlen)
+{
+	char	 names[128];
+	int	 oom;
+
+	switch (st->kind) {
+	case ST_LOAD:
+	case ST_UNLOAD:
+		if (sample_driver_find(w[1]) == NULL) {
+			driver_names(names, sizeof names);
+			snprintf(err, errlen, "no driver '%s' (%s)", w[1],
+			    names);
+			return -1;
+		}
+		break;
+	case ST_PROFILE:
+		if (strcmp(w[1], "2.6.0") == 0)
+			st->a = CORE_PROFILE_260;
+		else if (strcmp(w[1], "modern") == 0)
+			st->a = CORE_PROFILE_MODERN;
+		else {
+			snprintf(err, errlen, "no profile '%s' (2.6.0, "
+			    "modern)", w[1]);
+			return -1;
+		}
+		return 0;
+	case ST_READ:
+		if (parse_num(w[2], 1, READ_MAX, &st->a) < 0) {
+			snprintf(err, errlen, "read wants a byte count "
+			    "(1-%d), not '%s'", READ_MAX, w[2]);
+			return -1;
+		}
+		/* FALLTHROUGH */
+	case ST_OPEN:
+	case ST_WRITE:
+	case ST_CLOSE:
+		if (strncmp(w[1], "/dev/", 5) != 0) {
+			snprintf(err, errlen, "'%s' is not a device node "
+			    "(/dev/...)", w[1]);
+			return -1;
+		}
+		st->args = join_words(w, st->kind == ST_READ ? 3 : 2, nw,
+		    &oom);
+		if (oom)
+			return -1;
+		break;
+	default:
+		break;
+	}
+	if ((st->str = strdup(w[1])) == NULL)
+		return -1;
+	return 0;
+}
 
 /* A number (decimal or 0x hex) in [lo, hi]; -1 on error. */
 static int
@@ -193,7 +366,8 @@ parse_line(struct step *st, char **w, int nw, char *err, size_t errlen)
 	}
 	if (i == sizeof commands / sizeof commands[0]) {
 		snprintf(err, errlen, "unknown command '%s' (plug, unplug, "
-		    "settle, wait, inject, disk-read, disk-write, bulk)", w[0]);
+		    "settle, wait, inject, disk-read, disk-write, bulk, load, "
+		    "unload, profile, open, write, read, close)", w[0]);
 		return -1;
 	}
 	if (nw - 1 < commands[i].min || nw - 1 > commands[i].max) {
@@ -209,6 +383,8 @@ parse_line(struct step *st, char **w, int nw, char *err, size_t errlen)
 		}
 		return 0;
 	}
+	if (st->kind >= ST_LOAD)
+		return parse_portless(st, w, nw, err, errlen);
 	if (parse_num(w[1], 1, EMU_EHCI_PORTS, &v) < 0) {
 		snprintf(err, errlen, "'%s' is not a port (1-%d)", w[1],
 		    EMU_EHCI_PORTS);
@@ -761,6 +937,133 @@ bulk_finish(struct sim_scenario *sc)
 	sc->bulk = NULL;
 }
 
+/* ------------------------------------------------------------------------
+ * Drivers and device nodes: what insmod/rmmod and a process would do.
+ */
+static int
+file_slot(struct sim_scenario *sc, const char *node)
+{
+	int	 i;
+
+	for (i = 0; i < MAX_OPEN; i++) {
+		if (sc->files[i].node != NULL &&
+		    strcmp(sc->files[i].node, node) == 0)
+			return i;
+	}
+	return -1;
+}
+
+/* Close what the scenario left open, as exit(2) would. */
+static void
+close_files(struct sim_scenario *sc)
+{
+	int	 i;
+
+	for (i = 0; i < MAX_OPEN; i++) {
+		if (sc->files[i].node == NULL)
+			continue;
+		(void)vfs_close(sc->files[i].fd);
+		sc->files[i].node = NULL;
+	}
+}
+
+static void
+run_node(struct sim_scenario *sc, const struct step *st)
+{
+	char		 buf[READ_MAX + 1];
+	ssize_t		 n;
+	size_t		 want;
+	int		 i, fd;
+
+	i = file_slot(sc, st->str);
+	if (st->kind == ST_OPEN) {
+		if (i >= 0) {
+			step_error(sc, st, "%s is open already", st->str);
+			return;
+		}
+		for (i = 0; i < MAX_OPEN; i++) {
+			if (sc->files[i].node == NULL)
+				break;
+		}
+		if (i == MAX_OPEN) {
+			step_error(sc, st, "more than %d nodes open", MAX_OPEN);
+			return;
+		}
+		if ((fd = vfs_open(sc->m->sim, st->str)) < 0) {
+			step_error(sc, st, "open %s: %s", st->str,
+			    strerror(-fd));
+			return;
+		}
+		sc->files[i].node = st->str;
+		sc->files[i].fd = fd;
+		return;
+	}
+	if (i < 0) {
+		step_error(sc, st, "%s is not open", st->str);
+		return;
+	}
+	fd = sc->files[i].fd;
+	switch (st->kind) {
+	case ST_WRITE:
+		want = st->args != NULL ? strlen(st->args) : 0;
+		n = vfs_write(fd, st->args != NULL ? st->args : "", want);
+		if (n < 0)
+			step_error(sc, st, "write %s: %s", st->str,
+			    strerror((int)-n));
+		else if ((size_t)n != want)
+			step_error(sc, st, "write %s: %zd of %zu bytes",
+			    st->str, n, want);
+		break;
+	case ST_READ:
+		n = vfs_read(fd, buf, (size_t)st->a);
+		if (n < 0) {
+			step_error(sc, st, "read %s: %s", st->str,
+			    strerror((int)-n));
+			break;
+		}
+		buf[n] = '\0';
+		if (st->args != NULL && ((size_t)n != strlen(st->args) ||
+		    memcmp(buf, st->args, (size_t)n) != 0))
+			step_error(sc, st, "read %s: got %zd bytes \"%.*s\", "
+			    "expected \"%s\"", st->str, n, (int)(n > 40 ? 40 :
+			    n), buf, st->args);
+		break;
+	case ST_CLOSE:
+		if ((fd = vfs_close(fd)) < 0)
+			step_error(sc, st, "close %s: %s", st->str,
+			    strerror(-fd));
+		sc->files[i].node = NULL;
+		break;
+	default:
+		break;
+	}
+}
+
+static void
+run_driver(struct sim_scenario *sc, const struct step *st)
+{
+	const struct sample_driver *d;
+	int		 rc;
+
+	switch (st->kind) {
+	case ST_LOAD:
+		d = sample_driver_find(st->str);
+		if ((rc = usb_register(d->drv)) != 0)
+			step_error(sc, st, "load %s: %s", st->str,
+			    strerror(-rc));
+		break;
+	case ST_UNLOAD:
+		usb_deregister(sample_driver_find(st->str)->drv);
+		break;
+	case ST_PROFILE:
+		if ((rc = core_set_profile(sc->m->sim, (int)st->a)) != 0)
+			step_error(sc, st, "profile: %s", strerror(-rc));
+		break;
+	default:
+		break;
+	}
+}
+
 /* Run steps until one needs time to pass. */
 static void
 scenario_work(void *arg)
@@ -772,6 +1075,7 @@ scenario_work(void *arg)
 	int		 rc;
 
 	if (sc->ending) {
+		close_files(sc);
 		s->stop = 1;
 		return;
 	}
@@ -834,6 +1138,17 @@ scenario_work(void *arg)
 		case ST_BULK:
 			if (bulk_start(sc, st))
 				return;	/* resumes when its URBs are back */
+			break;
+		case ST_LOAD:
+		case ST_UNLOAD:
+		case ST_PROFILE:
+			run_driver(sc, st);
+			break;
+		case ST_OPEN:
+		case ST_WRITE:
+		case ST_READ:
+		case ST_CLOSE:
+			run_node(sc, st);
 			break;
 		}
 		sc->fault_armed = 0;

@@ -184,6 +184,14 @@ int		 sim_machine_inject(struct sim_machine *m, int bus, int port,
  *	disk-read PORT LBA BLOCKS	 SCSI READ(10) through bulk-only
  *	disk-write PORT LBA BLOCKS	 SCSI WRITE(10) of a test pattern
  *	bulk PORT BYTES		 write BYTES to a loopback device, read back
+ *	load DRIVER		 usb_register a sample driver (usb-skeleton,
+ *				 keyboard, buggy: samples/drivers/drivers.h)
+ *	unload DRIVER		 usb_deregister it
+ *	profile 2.6.0|modern	 the core's behaviour profile (core/vfs.h)
+ *	open NODE		 open a device node ("/dev/usb/skel0")
+ *	write NODE TEXT		 write TEXT to it
+ *	read NODE BYTES [EXPECT] read up to BYTES; EXPECT: what must come
+ *	close NODE
  *
  * '#' starts a comment.  Built-in scenarios have names ("enumerate").
  */

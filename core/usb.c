@@ -1,7 +1,7 @@
 /*
  * core/usb.c - USB devices in the core: allocation and references, bus
  * addresses, configuration descriptor parsing (drivers/usb/core/config.c),
- * endpoint and interface enabling, the interface registration hooks,
+ * endpoint and interface enabling (the interface hooks are in driver.c),
  * usb_new_device's enumeration and usb_disconnect (drivers/usb/core/hub.c,
  * usb.c, message.c of Linux 6.1; shared/spec/usb-core-and-ehci.md 1.4,
  * 1.5, 8.5).
@@ -9,7 +9,6 @@
  * Descriptors are read from wire bytes field by field; lengths a device
  * lies about are clamped or skipped as Linux does, never trusted.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,82 +53,26 @@ usb_core_free(struct sim *s)
 		    "keeping the URB arena\n", c->urbs_live);
 	} else
 		urb_arena_free(c);
+	driver_core_free(c);
+	urb_info_free(c);
+	file_core_free(c);
 	free(c);
 	s->core = NULL;
-}
-
-int64_t
-core_now_ns(void)
-{
-	struct sim	*s = core_sim();
-
-	if (s == NULL)
-		return 0;
-	return (int64_t)(s->epoch_ns + s->now_ns);
-}
-
-static void
-core_event_init(struct drv_event *ev, enum drv_kind kind,
-    struct usb_device *udev, struct usb_interface *intf)
-{
-	memset(ev, 0, sizeof *ev);
-	ev->ts_ns = core_now_ns();
-	ev->kind = kind;
-	ev->intf = -1;
-	ev->minor = -1;
-	if (udev != NULL) {
-		ev->busnum = (uint16_t)(udev->bus != NULL ?
-		    udev->bus->busnum : 0);
-		ev->devnum = (uint8_t)udev->devnum;
-	}
-	if (intf != NULL && intf->cur_altsetting != NULL)
-		ev->intf = intf->cur_altsetting->desc.bInterfaceNumber;
-}
-
-void
-core_log(struct usb_device *udev, struct usb_interface *intf,
-    const char *driver, const char *func, const char *fmt, ...)
-{
-	struct sim	*s = core_sim();
-	struct drv_event ev;
-	char		 msg[256], text[320];
-	va_list		 ap;
-
-	if (s == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	/* dev_info's shape: "usb 1-1: message", "hub 1-0:1.0: message" */
-	snprintf(text, sizeof text, "%s %s: %s", driver,
-	    intf != NULL ? intf->name : udev != NULL ? udev->name : "?", msg);
-	core_event_init(&ev, DRV_LOG, udev, intf);
-	ev.driver = driver;
-	ev.func = func;
-	ev.text = text;
-	sim_emit_event(s, &ev);
 }
 
 int
 core_may_sleep(const char *what)
 {
 	struct sim	*s = core_sim();
-	struct drv_event ev;
-	char		 text[160];
 
 	if (s == NULL)
 		return 0;
 	if (s->ctx == SIM_TASK && s->atomic == 0)
 		return 1;
-	snprintf(text, sizeof text, "%s called in %s context, where it must "
-	    "not sleep", what, s->ctx == SIM_IRQ ? "interrupt" :
-	    s->ctx == SIM_SOFTIRQ ? "timer" : "atomic");
-	core_event_init(&ev, DRV_RULE, NULL, NULL);
-	ev.func = what;
-	ev.rule = "sleep-in-atomic";
-	ev.text = text;
-	ev.context = (uint32_t)s->ctx;
-	sim_emit_event(s, &ev);
+	/* the one "sleep-in-atomic" check: urb.c, message.c, sync.c */
+	core_rule(NULL, NULL, NULL, NULL, "sleep-in-atomic", "%s called in "
+	    "%s context, where it must not sleep", what, s->ctx == SIM_IRQ ?
+	    "interrupt" : s->ctx == SIM_SOFTIRQ ? "timer" : "atomic");
 	return 0;
 }
 
@@ -423,6 +366,8 @@ usb_disable_device(struct usb_device *udev, int skip_ep0)
 			if (cp->interface[i] != NULL)
 				usb_disable_interface(udev, cp->interface[i],
 				    1);
+			file_intf_gone(cp->interface[i]);
+			urb_intf_gone(cp->interface[i]);
 			free(cp->interface[i]);
 			cp->interface[i] = NULL;
 		}
@@ -751,68 +696,6 @@ usb_parse_configuration(struct usb_device *udev, int cfgidx,
 			    inums[i]);
 	}
 	return 0;
-}
-
-/* ------------------------------------------------------------------------
- * Interfaces meet drivers (see core.h; issue 4 brings the registry).
- */
-static int
-is_hub_interface(const struct usb_device *udev,
-    const struct usb_interface *intf)
-{
-	return udev->descriptor.bDeviceClass == USB_CLASS_HUB ||
-	    intf->cur_altsetting->desc.bInterfaceClass == USB_CLASS_HUB;
-}
-
-void
-usb_probe_interfaces(struct usb_device *udev)
-{
-	struct usb_host_config *cp = udev->actconfig;
-	struct usb_host_interface *alt;
-	struct usb_interface *intf;
-	int		 i;
-
-	for (i = 0; cp != NULL && i < cp->desc.bNumInterfaces; i++) {
-		if ((intf = cp->interface[i]) == NULL)
-			continue;
-		alt = intf->cur_altsetting;
-		/* device_add: the interface's sysfs files, its string */
-		if (alt->string == NULL && alt->desc.iInterface != 0)
-			alt->string = usb_cache_string(udev,
-			    alt->desc.iInterface);
-		core_log(udev, NULL, "usb", __func__, "adding %s (config #%d, "
-		    "interface %d) class %02x/%02x/%02x", intf->name,
-		    cp->desc.bConfigurationValue, alt->desc.bInterfaceNumber,
-		    alt->desc.bInterfaceClass, alt->desc.bInterfaceSubClass,
-		    alt->desc.bInterfaceProtocol);
-		/* the built-in hub driver; issue 4 matches registered ones */
-		if (usb_dev_priv(udev)->hub == NULL &&
-		    is_hub_interface(udev, intf))
-			hub_probe(intf);
-		/* probe may have unplugged or reconfigured the device */
-		if (udev->actconfig != cp)
-			break;
-	}
-}
-
-void
-usb_disconnect_interfaces(struct usb_device *udev)
-{
-	struct usb_device_priv *p = usb_dev_priv(udev);
-	struct usb_host_config *cp = udev->actconfig;
-	struct usb_interface *intf;
-	int		 i;
-
-	for (i = 0; cp != NULL && i < cp->desc.bNumInterfaces; i++) {
-		if ((intf = cp->interface[i]) == NULL)
-			continue;
-		/* unbind (modern order, spec 1.5): URBs killed, then
-		 * disconnect() */
-		if (p->hub != NULL && intf->intfdata == p->hub) {
-			usb_disable_interface(udev, intf, 0);
-			hub_disconnect(intf);
-		}
-	}
 }
 
 /* ------------------------------------------------------------------------

@@ -22,12 +22,19 @@ typedef uint8_t		u8;
 typedef uint16_t	u16;
 typedef uint32_t	u32;
 typedef uint64_t	u64;
+typedef uint8_t		__u8;
+typedef uint16_t	__u16;
+typedef uint32_t	__u32;
 typedef uint16_t	__le16;
 typedef uint32_t	dma_addr_t;	/* the simulated machine's 32-bit DMA */
 typedef unsigned int	gfp_t;
 
 #define le16_to_cpu(x)	((u16)(x))
 #define cpu_to_le16(x)	((__le16)(x))
+
+/* Jiffies per second: timeouts of the synchronous calls are in ms, so
+ * HZ * 10 is ten seconds, as with 2.6.0's CONFIG_HZ=1000. */
+#define HZ		1000
 
 /* mem_flags (spec 4.6); the values only have to differ. */
 #define GFP_ATOMIC	0x20u
@@ -702,5 +709,41 @@ list_empty(const struct list_head *h)
 
 #define container_of(ptr, type, member)					\
 	((type *)(void *)((char *)(ptr) - offsetof(type, member)))
+
+/* ------------------------------------------------------------------------
+ * Semaphores and completions (2.6.0 asm/semaphore.h, linux/completion.h;
+ * core/sync.c).  One thread runs everything: down() on a held semaphore
+ * and wait_for_completion() run the simulated machine until they may go
+ * on; both may sleep, so they are task-context only (a rule event
+ * otherwise, and they return at once).
+ */
+struct semaphore {
+	int		 count;
+};
+
+void		 sema_init(struct semaphore *sem, int val);
+#define init_MUTEX(sem)		sema_init((sem), 1)
+#define init_MUTEX_LOCKED(sem)	sema_init((sem), 0)
+#define DECLARE_MUTEX(name)	struct semaphore name = { 1 }
+void		 down(struct semaphore *sem);
+/* 0, or -EINTR when it could never be taken (nothing left to run). */
+int		 down_interruptible(struct semaphore *sem);
+void		 up(struct semaphore *sem);
+
+struct completion {
+	unsigned int	 done;
+};
+
+void		 init_completion(struct completion *x);
+void		 complete(struct completion *x);
+void		 wait_for_completion(struct completion *x);
+
+/* atomic_t: one thread, so plain ints with the kernel's names. */
+typedef struct {
+	int		 counter;
+} atomic_t;
+
+#define atomic_read(v)		((v)->counter)
+#define atomic_set(v, i)	((v)->counter = (i))
 
 #endif /* CORE_USB_H */

@@ -10,12 +10,12 @@
 static const char *const xfer_short[4] = { "iso", "int", "ctrl", "bulk" };
 
 /* Timestamp column per the time mode. */
-static void
-fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
+void
+dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime, struct sbuf *b)
 {
 	struct tm tm;
 	time_t	 secs;
-	int64_t	 ns = r->ts_ns;
+	int64_t	 ns = ts_ns;
 
 	if (!f->have_t0) {
 		f->t0 = f->tprev = ns;
@@ -29,19 +29,19 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
 		ns -= f->tprev;
 		break;
 	case DT_ABSOLUTE:
-		if (r->flags & REC_F_NOTIME)
+		if (notime)
 			break;
 		secs = (time_t)(ns / 1000000000);
 		gmtime_r(&secs, &tm);
 		sb_printf(b, "%04d-%02d-%02d %02d:%02d:%02d.%06ld",
 		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		    tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));
-		f->tprev = r->ts_ns;
+		f->tprev = ts_ns;
 		return;
 	case DT_EPOCH:
 		break;
 	}
-	f->tprev = r->ts_ns;
+	f->tprev = ts_ns;
 	if (ns >= 0 && ns < 10000 * 1000000000LL) {
 		/* pad to 11 columns: "   0.000251" */
 		if (ns < 10 * 1000000000LL)
@@ -52,6 +52,12 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
 			sb_puts(b, " ");
 	}
 	sb_secs(b, ns, 6);
+}
+
+static void
+fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
+{
+	dec_fmt_time(f, r->ts_ns, (r->flags & REC_F_NOTIME) != 0, b);
 }
 
 /* Latency as "0.251 ms" or "1.204 s". */

@@ -394,6 +394,45 @@ struct drv_event {
 	uint64_t	 recno;
 };
 
+/*
+ * Driver events as one line of text (decode/dec-event.c), the form the
+ * pcapng writer stores and Wireshark shows:
+ *
+ *	urbscope-event KIND KEY=VALUE ...
+ *
+ * KIND is a name from dec_drv_kinds ("submit") or a decimal number.  Keys,
+ * in this order: driver func bus dev intf urb ep len mem ctx ptr minor
+ * result rule text.  A key is written when its value is not the default
+ * (intf and minor -1, strings NULL, numbers 0) or when the kind always
+ * shows it; a missing key means the default.  Numbers are decimal or 0x
+ * hex; mem and ctx may be names (GFP_KERNEL, task).  A value that is
+ * empty or holds a space, '"', '\\' or a byte outside 0x21-0x7e is quoted
+ * "..." with \\ \" \n \t \xHH escapes.  Unknown keys are skipped.
+ */
+#define DEC_EVENT_PREFIX	"urbscope-event"
+
+struct sbuf;
+
+/* Names of enum drv_kind: "register", "probe", "submit", ... */
+extern const struct dec_name dec_drv_kinds[];
+/* Names of mem_flags values (GFP_KERNEL, ...) and of contexts (task). */
+extern const struct dec_name dec_gfp_flags[];
+extern const struct dec_name dec_drv_contexts[];
+
+/* Append ev's line (no newline) to b. */
+void		 dec_event_encode(const struct drv_event *ev, struct sbuf *b);
+
+/*
+ * Parse n bytes of a line (no newline) into ev (zeroed first; ts_ns and
+ * recno are left 0).  Strings are unescaped into store (size bytes; n + 8
+ * is always enough) and ev points at them.  Never reads past n.  Returns
+ * 0, or -UE_SYNTAX / -UE_RANGE / -UE_FULL with *col the 0-based column
+ * where parsing failed.
+ */
+int		 dec_event_parse(const char *line, size_t n,
+		     struct drv_event *ev, char *store, size_t size,
+		     size_t *col);
+
 /* ------------------------------------------------------------------------
  * SETUP packet and chapter 9 (decode/dec-ch9.c).  USB 2.0 section 9.3/9.4.
  */
@@ -825,6 +864,27 @@ void		 dec_fmt_fields(const struct urb_rec *r,
 void		 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent,
 		     struct sbuf *b);
 
+/* The time column of ts_ns per f's mode (notime: no wall clock). */
+void		 dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime,
+		     struct sbuf *b);
+
+/*
+ * Driver events (decode/dec-event.c).  The summary: kind and its fields,
+ * "probe intf 0 -> 0", "submit urb 0x5e0000000100 ep 0x02 len 5
+ * GFP_KERNEL task -> 0", "RULE gfp-kernel-in-atomic: TEXT".  The line:
+ * number, time, bus.dev, "drv", driver, function, summary, newline.  JSON:
+ * one object per line with "event" (the kind name), "driver", "function"
+ * and the fields present.  Verbose: a header line and one field a line.
+ */
+void		 dec_fmt_event_summary(const struct drv_event *ev,
+		     struct sbuf *b);
+void		 dec_fmt_event_line(struct dec_fmt *f,
+		     const struct drv_event *ev, struct sbuf *b);
+void		 dec_fmt_event_json(struct dec_fmt *f,
+		     const struct drv_event *ev, struct sbuf *b);
+void		 dec_fmt_event_verbose(struct dec_fmt *f,
+		     const struct drv_event *ev, struct sbuf *b);
+
 /*
  * A short summary of class data (bulk/interrupt payloads, class requests)
  * for interface class cls: BOT CBW/CSW with SCSI commands, HID boot
@@ -832,5 +892,80 @@ void		 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent,
  */
 int		 dec_class_summary(uint8_t cls, uint8_t subcls, uint8_t proto,
 		     const struct urb_rec *r, struct sbuf *b);
+
+/* ------------------------------------------------------------------------
+ * Display filters (decode/dec-filter.c): "type==bulk && status==EPIPE",
+ * "latency>2ms || !(dir==in)".  Fields: dev bus ep type dir ev status len
+ * latency driver event urb; operators == != < <= > >=, && || ! and
+ * parentheses.  A comparison on a field the item does not have (latency of
+ * a submit, driver of a URB record) is false, whatever the operator.
+ * Pure: the compiled form lives in a node array the caller gives.
+ */
+enum dec_ffield {
+	DF_DEV = 1, DF_BUS, DF_EP, DF_TYPE, DF_DIR, DF_EV, DF_STATUS, DF_LEN,
+	DF_LATENCY, DF_DRIVER, DF_EVENT, DF_URB,
+};
+
+enum dec_fop {
+	DFO_AND = 1, DFO_OR, DFO_NOT, DFO_CMP, DFO_TRUE,
+};
+
+enum dec_fcmp {
+	DFC_EQ = 1, DFC_NE, DFC_LT, DFC_LE, DFC_GT, DFC_GE,
+};
+
+#define DEC_FILTER_STR	32
+
+struct dec_fnode {
+	uint8_t		 op;		/* DFO_* */
+	uint8_t		 field;		/* DF_* for DFO_CMP */
+	uint8_t		 cmp;		/* DFC_* */
+	uint16_t	 a, b;		/* operand node indices */
+	int64_t		 value;		/* number, ns for latency */
+	char		 str[DEC_FILTER_STR];	/* driver name */
+};
+
+struct dec_filter {
+	struct dec_fnode *node;		/* caller storage */
+	size_t		 max;
+	size_t		 n;
+	uint16_t	 root;
+	int		 col;		/* error: 1-based column, else 0 */
+	char		 err[96];	/* error: "col 7: unknown field 'devv'" */
+};
+
+/* What a filter looks at: one URB record or one driver event. */
+struct dec_fvals {
+	int		 is_event;
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	uint8_t		 ep;		/* address, bit 7 = IN */
+	uint8_t		 xfer;		/* XFER_* (URBs) */
+	uint8_t		 ev;		/* 'S' 'C' 'E' (URBs) */
+	int32_t		 status;	/* URBs */
+	uint32_t	 len;
+	int64_t		 latency_ns;	/* < 0: none */
+	const char	*driver;	/* events, NULL if none */
+	int		 event;		/* enum drv_kind (events) */
+	uint64_t	 urb;		/* URB id, 0 if none */
+	int		 has_urb;
+};
+
+/*
+ * Compile expr into f (f->node/f->max set by the caller; 64 nodes is
+ * plenty for a typed filter).  An empty expression matches everything.
+ * Returns 0, or -UE_SYNTAX with f->col and f->err set.
+ */
+int		 dec_filter_compile(struct dec_filter *f, const char *expr);
+/* Does v pass f (compiled without error)? */
+int		 dec_filter_match(const struct dec_filter *f,
+		     const struct dec_fvals *v);
+/* Fill v from a record and its analysis, or from a driver event. */
+void		 dec_fvals_urb(const struct urb_rec *r,
+		     const struct dec_info *info, struct dec_fvals *v);
+void		 dec_fvals_event(const struct drv_event *ev,
+		     struct dec_fvals *v);
+/* The filter name of a driver event kind ("probe", "submit") or NULL. */
+const char	*dec_drv_kind_name(int kind);
 
 #endif /* DECODE_H */

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/core.h"
 #include "hcd/hcd.h"
 
 /* Linux's internal mapping flags (include/linux/usb.h): set while mapped,
@@ -397,7 +398,7 @@ __usb_hcd_giveback_urb(struct usb_hcd *hcd, struct urb *urb)
 	urb->status = status;
 	saved = s->ctx;
 	s->ctx = SIM_IRQ;
-	urb->complete(urb);
+	core_urb_giveback(urb, status);	/* complete() in its driver's name */
 	s->ctx = saved;
 
 	urb->use_count--;

@@ -3,6 +3,8 @@
  * capture as pcap, pcapng or usbmon text.  Progress goes to stderr when
  * it is a terminal.  On bad input everything read before the problem is
  * written and the output file is complete and valid; the exit status is 1.
+ * Driver events go only to pcapng; for the other formats their number is
+ * said once on stderr.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -49,7 +51,7 @@ tui_cmd_convert(int argc, char **argv)
 	struct drv_event ev;
 	const char	*outpath = NULL, *format = NULL;
 	char		 err[600];
-	uint64_t	 count = 0, limit = 0;
+	uint64_t	 count = 0, limit = 0, dropped = 0;
 	double		 last = 0, t;
 	int		 ch, rc, status = 0, progress;
 
@@ -100,6 +102,8 @@ tui_cmd_convert(int argc, char **argv)
 			status = EXIT_INPUT;
 			break;
 		}
+		if (rc == CAP_EVENT && sink->ops->write_event == NULL)
+			dropped++;
 		rc = rc == CAP_URB ? cap_sink_write(sink, &r) :
 		    cap_sink_write_event(sink, &ev);
 		if (rc < 0) {
@@ -118,6 +122,10 @@ tui_cmd_convert(int argc, char **argv)
 	}
 	if (progress && last > 0)
 		fputc('\n', stderr);
+	if (dropped > 0)
+		tui_warnx("%llu driver event%s not written: %s cannot hold "
+		    "them; use pcapng", (unsigned long long)dropped,
+		    dropped == 1 ? "" : "s", sink->ops->name);
 	if (cap_sink_close(sink, err, sizeof err) < 0) {
 		tui_warnx("%s", err);
 		status = EXIT_INPUT;

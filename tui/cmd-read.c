@@ -1,7 +1,10 @@
 /*
  * tui/cmd-read.c - `urbscope read FILE`: decode a capture and print one
  * line per record (or -V trees, JSON lines, usbmon text, tshark-style
- * fields).  Streams: memory does not grow with the file.  On bad input
+ * fields).  Driver events (pcapng interfaces of link type 252, the
+ * simulator) are printed among the records in text, -V and JSON, and
+ * skipped by -T usbmon and -T fields.  Streams: memory does not grow with
+ * the file.  On bad input
  * everything decoded before the problem is printed, then the error with
  * file, record number and offset, and the exit status is 1.
  */
@@ -56,7 +59,8 @@ read_usage(FILE *f)
 	    "usage: urbscope read FILE [options]\n"
 	    "Decode a USB capture: pcap or pcapng (link types 189, 220),\n"
 	    "usbmon text (the kernel's 'u' or old 't' format) or the raw\n"
-	    "usbmon binary stream.  FILE '-' reads standard input.\n\n"
+	    "usbmon binary stream.  FILE '-' reads standard input.  Driver\n"
+	    "events in pcapng (link type 252) print among the records.\n\n"
 	    "  -c N          stop after N records\n"
 	    "  -V            the full decoded tree with hex and ASCII\n"
 	    "  -T text       one line per record (default)\n"
@@ -199,6 +203,21 @@ tui_cmd_read(int argc, char **argv)
 			tui_warnx("%s", src->err);
 			status = EXIT_INPUT;
 			break;
+		}
+		if (rc == CAP_EVENT) {
+			count++;
+			if (mode == OUT_TEXT)
+				dec_fmt_event_line(&fmt, &ev, &out);
+			else if (mode == OUT_VERBOSE)
+				dec_fmt_event_verbose(&fmt, &ev, &out);
+			else if (mode == OUT_JSON)
+				dec_fmt_event_json(&fmt, &ev, &out);
+			/* usbmon text and -T fields have no form for them */
+			if (out.oom)
+				goto out_nomem;
+			if (out.len >= FLUSH_AT && flush_out(&out) < 0)
+				goto out_write;
+			continue;
 		}
 		if (rc != CAP_URB)
 			continue;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tui.h"
 
@@ -18,6 +19,8 @@ static const struct tui_cmd cmds[] = {
 	{ "sim", "SCENARIO [-w OUT [-F FORMAT]] [read options]",
 	    "run a scenario on the simulated EHCI machine, in virtual time",
 	    tui_cmd_sim },
+	{ "tui", "[FILE | sim:SCENARIO]", "the interactive viewer",
+	    tui_cmd_tui },
 };
 #define NCMDS	(sizeof cmds / sizeof cmds[0])
 
@@ -42,6 +45,9 @@ main(int argc, char **argv)
 	size_t	 i;
 
 	if (argc < 2) {
+		/* on a terminal: the viewer on the built-in demo */
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+			return tui_cmd_tui(1, argv);
 		usage(stderr);
 		return EXIT_USAGE;
 	}

@@ -1,0 +1,148 @@
+#!/bin/sh
+# tests/e2e/tui.sh - `urbscope tui` in a real terminal (tmux): the first
+# screen, moving, the details pane, a filter, a bad filter, a resize, a
+# search, quitting cleanly with no sanitizer report.  Skipped without tmux.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "tui" "tmux is not installed"
+	exit 0
+fi
+
+S=urbscope-test-$$
+SOCK="$TMP/tmux.sock"
+T="tmux -S $SOCK"
+cleanup_tmux() { $T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup_tmux EXIT
+
+screen() { $T capture-pane -p -t "$S" 2>/dev/null; }
+
+# wait_for PATTERN: poll the pane up to ~5 s for an extended regex.
+wait_for() {
+	i=0
+	while [ $i -lt 50 ]; do
+		if screen | grep -qE -- "$1"; then
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
+
+# The selected line is the one in reverse video: ask tmux for attributes.
+selected() {
+	$T capture-pane -p -e -t "$S" | grep -F "$(printf '\033[7m')" |
+	    head -n 1 | sed 's/\x1b\[[0-9;]*m//g'
+}
+
+"$US" tui --help >"$TMP/help" 2>&1
+check_eq "tui --help exits 0" 0 $?
+"$US" tui samples/mass-storage.pcapng </dev/null >"$TMP/out" 2>&1
+check_eq "tui without a terminal exits 2" 2 $?
+
+$T new-session -d -s "$S" -x 120 -y 40 \
+    "TERM=xterm-256color LANG=C.UTF-8 $US tui samples/mass-storage.pcapng \
+    2>$TMP/err; echo TUI-EXIT=\$?; sleep 30"
+check "first screen shows records" wait_for "GET_DESCRIPTOR DEVICE len 18"
+check "status bar counts the records" wait_for "^ 1/171 .*171 URBs"
+check "details pane shows the record's fields" wait_for "URB id: 0x"
+check "hex pane shows the setup bytes" wait_for "0000  80 06 00 01"
+
+$T send-keys -t "$S" j
+check "j moves the selection" wait_for "^ 2/171 "
+case $(selected) in
+*"2 0.000360"*) ok "the second line is selected" ;;
+*) notok "the second line is selected"; echo "#   got: $(selected)" ;;
+esac
+check "details follow the selection" wait_for "URB type: URB_COMPLETE"
+$T send-keys -t "$S" G
+check "G goes to the end" wait_for "^ 171/171 "
+$T send-keys -t "$S" g
+check "g goes to the start" wait_for "^ 1/171 "
+
+$T send-keys -t "$S" f 'type==bulk' Enter
+check "a filter narrows the list" wait_for "filter: type==bulk"
+screen >"$TMP/bulk"
+n=$(sed -n '2,17p' "$TMP/bulk" | grep -cE '^ +[0-9]+ ')
+b=$(sed -n '2,17p' "$TMP/bulk" | grep -cE '^ +[0-9]+ .* bulk ')
+check "only bulk lines are listed ($b of $n)" test "$n" -gt 0 -a "$n" -eq "$b"
+check "the filter's count is shown" grep -qE '1/[0-9]+ \| filter' "$TMP/bulk"
+
+$T send-keys -t "$S" f C-u 'type==bulk && devv==3' Enter
+check "a bad filter shows its column" wait_for "col 15: unknown field 'devv'"
+$T send-keys -t "$S" Escape
+check "the TUI keeps running after a bad filter" \
+    wait_for "filter: type==bulk"
+
+$T send-keys -t "$S" f C-u Enter
+check "an empty filter shows everything" wait_for "/171 "
+$T send-keys -t "$S" / 'get_max_lun' Enter
+check "search finds a record" wait_for "GET_MAX_LUN"
+$T send-keys -t "$S" d
+check "d shows the devices" \
+    wait_for "interface 0 alt 0: Mass Storage \(0x08\)"
+check "devices list endpoints" wait_for "ep 0x81 in bulk mps 512"
+$T send-keys -t "$S" d
+check "d again shows the details" wait_for "URB id: 0x"
+$T send-keys -t "$S" '?'
+check "? shows the help" wait_for "smart case"
+$T send-keys -t "$S" x
+check "any key closes the help" wait_for "URB id: 0x"
+
+$T resize-window -t "$S" -x 80 -y 24 2>/dev/null ||
+    $T resize-pane -t "$S" -x 80 -y 24
+sleep 0.3
+check "after a resize the status bar is on the last rows" \
+    wait_for "q quit .* ? help"
+screen >"$TMP/small"
+w=$(python3 -c 'import sys
+print(max(len(l.rstrip("\n")) for l in open(sys.argv[1], encoding="utf-8")))' \
+    "$TMP/small")
+check "nothing is wider than 80 columns ($w)" test "$w" -le 80
+check "the status bar is on row 23 after the resize" \
+    sh -c "sed -n 23p '$TMP/small' | grep -q '/171 '"
+check "the key hints are on row 24" \
+    sh -c "sed -n 24p '$TMP/small' | grep -q 'q quit'"
+check "the layout keeps the details pane" grep -q "Details" "$TMP/small"
+check "the layout keeps the hex pane" grep -q "Hex" "$TMP/small"
+
+$T send-keys -t "$S" q
+check "q quits with status 0" wait_for "TUI-EXIT=0"
+check "no sanitizer report" no_sanitizer_report "$TMP/err"
+
+# sim: scenarios, ASCII line drawing, NO_COLOR.  Each phase has its own
+# session: killing the last one would stop the server under the next.
+S=$S-sim
+$T new-session -d -s "$S" -x 100 -y 30 \
+    "TERM=xterm NO_COLOR=1 LANG=C LC_ALL=C $US tui sim:enumerate \
+    2>$TMP/err2; echo TUI-EXIT=\$?; sleep 30"
+check "tui sim:enumerate shows records" wait_for "GET_DESCRIPTOR"
+check "ASCII rules outside UTF-8" wait_for "^- Details -"
+$T send-keys -t "$S" G p
+check "p jumps from the last completion to its submit" \
+    wait_for "URB type: URB_SUBMIT"
+$T send-keys -t "$S" q
+check "q quits sim with status 0" wait_for "TUI-EXIT=0"
+check "no sanitizer report (sim)" no_sanitizer_report "$TMP/err2"
+
+# Bad input: a missing file says so; a cut file opens with what it has.
+head -c 3000 samples/stall.pcap >"$TMP/cut.pcap"
+S=$S-miss
+$T new-session -d -s "$S" -x 100 -y 30 \
+    "$US tui $TMP/missing.pcap 2>$TMP/miss; echo MISSING-EXIT=\$?; sleep 30"
+check "a missing file exits 1" wait_for "MISSING-EXIT=1"
+check "a missing file is named" grep -q "missing.pcap: No such file" \
+    "$TMP/miss"
+S=$S-cut
+$T new-session -d -s "$S" -x 100 -y 30 \
+    "$US tui $TMP/cut.pcap 2>$TMP/err3; echo TUI-EXIT=\$?; sleep 30"
+check "a cut file opens with its records" wait_for "^ 1/34 \| input cut"
+check "the cut is explained with record and offset" \
+    wait_for "record 35 at offset 2952"
+$T send-keys -t "$S" G
+check "the last whole record is there" wait_for "^ 34/34 "
+$T send-keys -t "$S" q
+check "q quits a cut file with status 0" wait_for "TUI-EXIT=0"
+check "no sanitizer report (cut file)" no_sanitizer_report "$TMP/err3"

@@ -1,0 +1,188 @@
+/*
+ * tui/tui-list.c - the timeline: one line per item that passes the
+ * filter, columns fitted to the width (the summary takes what is left;
+ * latency, time and type give way on narrow terminals), coloured by kind.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui-view.h"
+
+static int
+color_of(const struct tui_model *m, uint32_t i)
+{
+	const struct tui_item *it = &m->item[i];
+
+	if (it->kind == (TI_EVENT | DRV_RULE))
+		return TC_RULE;
+	if (it->kind & TI_EVENT)
+		return TC_EVENT;
+	if (it->kind == 'E' || (it->kind == 'C' && it->status != 0))
+		return TC_ERROR;
+	return it->kind == 'S' ? TC_SUBMIT : TC_COMPLETE;
+}
+
+struct layout {
+	int	 no, time, addr, dir, ev, type, status, len, lat;
+};
+
+static void
+fit(int w, struct layout *l)
+{
+	l->no = 7;
+	l->time = 11;
+	l->addr = 8;
+	l->dir = 3;
+	l->ev = 3;
+	l->type = 8;
+	l->status = 10;
+	l->len = 7;
+	l->lat = 10;
+	/* narrow terminals: the summary keeps at least 20 columns */
+	if (w < 120)
+		l->lat = 0;
+	if (w < 100) {
+		l->no = 6;
+		l->time = 10;
+		l->ev = 2;
+		l->type = 5;
+		l->status = 8;
+		l->len = 6;
+	}
+	if (w < 70)
+		l->time = 0;
+	if (w < 56)
+		l->type = 0;
+}
+
+/* The columns of a line (or of the header) as text. */
+static void
+fmt_cols(char *line, size_t size, const struct layout *l,
+    const struct tui_cols *c)
+{
+	snprintf(line, size, "%*s %-*.*s%s%-*s %-*s %-*s %-*.*s%s%-*s %*s "
+	    "%*.*s%s", l->no, c->no, l->time, l->time, c->time,
+	    l->time ? " " : "", l->addr, c->addr, l->dir, c->dir, l->ev, c->ev,
+	    l->type, l->type, c->type, l->type ? " " : "", l->status,
+	    c->status, l->len, c->len, l->lat, l->lat, c->lat,
+	    l->lat ? " " : "");
+}
+
+static void
+header(struct tui_screen *s, int y, int w, const struct layout *l)
+{
+	static const struct tui_cols titles = {
+		.no = "No.", .time = "Time", .addr = "Address", .dir = "Dir",
+		.ev = "Ev", .type = "Type", .status = "Status", .len = "Len",
+		.lat = "Latency",
+	};
+	char	 buf[512];
+	int	 x;
+
+	fmt_cols(buf, sizeof buf, l, &titles);
+	attrset(A_BOLD | (s->color ? COLOR_PAIR(TC_TITLE) : 0));
+	tui_clear(y, 0, w);
+	x = tui_put(s, y, 0, buf, w);
+	if (x < w)
+		tui_put(s, y, x, "Summary", w - x);
+	attrset(A_NORMAL);
+}
+
+static void
+list_draw(struct tui_screen *s, const struct tui_rect *r)
+{
+	struct tui_model *m = s->m;
+	struct tui_cols c;
+	struct layout l;
+	struct sbuf b = { 0 };
+	char	 line[512];
+	size_t	 k;
+	uint32_t i;
+	int	 y, x;
+	attr_t	 a;
+
+	fit(r->w, &l);
+	header(s, r->y, r->w, &l);
+	for (y = 1; y < r->h; y++) {
+		k = m->top + (size_t)y - 1;
+		tui_clear(r->y + y, r->x, r->w);
+		if (k >= m->nvis) {
+			if (k == 0 && y == 1)
+				tui_put(s, r->y + y, r->x, m->n == 0 ?
+				    "  (no records)" : "  (nothing passes "
+				    "the filter)", r->w);
+			continue;
+		}
+		i = m->vis[k];
+		tui_model_cols(m, i, &c);
+		b.len = 0;
+		if (tui_model_summary(m, i, &b) != 0 || b.s == NULL)
+			sb_puts(&b, "(record unavailable)");
+		a = k == m->sel ? A_REVERSE : A_NORMAL;
+		if (s->color)
+			a |= COLOR_PAIR(color_of(m, i));
+		else if (color_of(m, i) == TC_ERROR ||
+		    color_of(m, i) == TC_RULE)
+			a |= A_BOLD;
+		attrset(a);
+		tui_clear(r->y + y, r->x, r->w);
+		fmt_cols(line, sizeof line, &l, &c);
+		x = tui_put(s, r->y + y, r->x, line, r->w);
+		if (x < r->w && b.s != NULL)
+			tui_put(s, r->y + y, r->x + x, b.s, r->w - x);
+		attrset(A_NORMAL);
+	}
+	sb_free(&b);
+}
+
+/* The model pages by the rows under the header. */
+static void
+list_resize(struct tui_screen *s, const struct tui_rect *r)
+{
+	tui_model_set_rows(s->m, (size_t)(r->h > 1 ? r->h - 1 : 1));
+}
+
+static int
+list_key(struct tui_screen *s, int key)
+{
+	struct tui_model *m = s->m;
+
+	switch (key) {
+	case KEY_UP:
+	case 'k':
+		tui_model_move(m, -1);
+		break;
+	case KEY_DOWN:
+	case 'j':
+		tui_model_move(m, 1);
+		break;
+	case KEY_PPAGE:
+	case 'b' & 0x1f:
+		tui_model_page(m, 0);
+		break;
+	case KEY_NPAGE:
+	case 'f' & 0x1f:
+	case ' ':
+		tui_model_page(m, 1);
+		break;
+	case KEY_HOME:
+	case 'g':
+		tui_model_home(m);
+		break;
+	case KEY_END:
+	case 'G':
+		tui_model_end(m);
+		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+const struct tui_view_ops tui_list_view = {
+	.name = "Timeline",
+	.draw = list_draw,
+	.key = list_key,
+	.resize = list_resize,
+};

@@ -1,0 +1,618 @@
+/*
+ * tui/tui-model.c - the timeline index and what the views do with it:
+ * filtering (over the index alone, no re-reading), selection, paging,
+ * follow, pairing and search (which re-reads records through the fetch
+ * function).  No curses here: tests/unit/test-tui-model.c drives it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui-model.h"
+
+void
+tui_model_init(struct tui_model *m, tui_fetch_fn fetch, void *arg)
+{
+	memset(m, 0, sizeof *m);
+	m->fetch = fetch;
+	m->fetch_arg = arg;
+	m->rows = 1;
+	m->filter.node = m->fnode;
+	m->filter.max = TUI_FILTER_NODES;
+	dec_filter_compile(&m->filter, "");
+}
+
+void
+tui_model_free(struct tui_model *m)
+{
+	size_t	 i;
+
+	for (i = 0; i < m->ndrivers; i++)
+		free(m->drivers[i]);
+	free(m->drivers);
+	free(m->item);
+	free(m->vis);
+	free(m->ids);
+	free(m->idhash);
+	free(m->evx);
+	memset(m, 0, sizeof *m);
+}
+
+static int
+grow(void *pp, size_t *cap, size_t need, size_t size)
+{
+	void	*p;
+	size_t	 n = *cap ? *cap : 1024;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	if ((p = realloc(*(void **)pp, n * size)) == NULL)
+		return -UE_NOMEM;
+	*(void **)pp = p;
+	*cap = n;
+	return 0;
+}
+
+static size_t
+id_slot(uint64_t id, size_t cap)
+{
+	id ^= id >> 33;
+	id *= 0xff51afd7ed558ccdULL;
+	id ^= id >> 33;
+	return (size_t)id & (cap - 1);
+}
+
+/* The ids[] index of URB id, added when new; -1 when out of memory. */
+static long
+id_ref(struct tui_model *m, uint64_t id)
+{
+	uint32_t *nh;
+	size_t	 i, j, ncap;
+
+	if (m->idhcap != 0) {
+		for (i = id_slot(id, m->idhcap); m->idhash[i] != 0;
+		    i = (i + 1) & (m->idhcap - 1)) {
+			if (m->ids[m->idhash[i] - 1] == id)
+				return (long)m->idhash[i] - 1;
+		}
+	}
+	if ((m->nids + 1) * 2 > m->idhcap) {
+		ncap = m->idhcap ? m->idhcap * 2 : 256;
+		if ((nh = calloc(ncap, sizeof *nh)) == NULL)
+			return -1;
+		for (j = 0; j < m->nids; j++) {
+			for (i = id_slot(m->ids[j], ncap); nh[i] != 0;
+			    i = (i + 1) & (ncap - 1))
+				;
+			nh[i] = (uint32_t)j + 1;
+		}
+		free(m->idhash);
+		m->idhash = nh;
+		m->idhcap = ncap;
+	}
+	if (grow(&m->ids, &m->idcap, m->nids + 1, sizeof *m->ids) != 0)
+		return -1;
+	m->ids[m->nids] = id;
+	for (i = id_slot(id, m->idhcap); m->idhash[i] != 0;
+	    i = (i + 1) & (m->idhcap - 1))
+		;
+	m->idhash[i] = (uint32_t)++m->nids;
+	return (long)m->nids - 1;
+}
+
+static int16_t
+clamp16(int32_t v)
+{
+	return (int16_t)(v < INT16_MIN ? INT16_MIN : v > INT16_MAX ?
+	    INT16_MAX : v);
+}
+
+/* The item of source record recno: items come in source order. */
+static uint32_t
+find_recno(const struct tui_model *m, uint64_t recno)
+{
+	size_t	 lo = 0, hi = m->n, mid;
+
+	if (recno >= 1 && recno <= m->n && m->item[recno - 1].recno == recno)
+		return (uint32_t)(recno - 1);
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->item[mid].recno < recno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n && m->item[lo].recno == recno ? (uint32_t)lo :
+	    TI_NONE;
+}
+
+static void
+fvals(const struct tui_model *m, uint32_t i, struct dec_fvals *v)
+{
+	const struct tui_item *it = &m->item[i];
+
+	memset(v, 0, sizeof *v);
+	v->busnum = it->busnum;
+	v->devnum = it->devnum;
+	v->ep = it->ep;
+	v->len = it->len;
+	v->latency_ns = tui_model_latency(m, i);
+	if (it->kind & TI_EVENT) {
+		v->is_event = 1;
+		v->event = it->kind & ~TI_EVENT;
+		v->driver = tui_model_driver(m, i);
+	} else {
+		v->xfer = it->xfer;
+		v->ev = it->kind;
+		v->status = it->status;
+	}
+	v->urb = tui_model_urb_id(m, i);
+	v->has_urb = v->urb != 0 || !(it->kind & TI_EVENT);
+}
+
+static int
+passes(const struct tui_model *m, uint32_t i)
+{
+	struct dec_fvals v;
+
+	if (m->filter.n == 0 || m->filter.node[m->filter.root].op == DFO_TRUE)
+		return 1;
+	fvals(m, i, &v);
+	return dec_filter_match(&m->filter, &v);
+}
+
+/* Keep sel within [top, top + rows). */
+static void
+fix_scroll(struct tui_model *m)
+{
+	if (m->nvis == 0) {
+		m->sel = m->top = 0;
+		return;
+	}
+	if (m->sel >= m->nvis)
+		m->sel = m->nvis - 1;
+	if (m->sel < m->top)
+		m->top = m->sel;
+	if (m->sel >= m->top + m->rows)
+		m->top = m->sel - m->rows + 1;
+	if (m->top + m->rows > m->nvis)
+		m->top = m->nvis > m->rows ? m->nvis - m->rows : 0;
+}
+
+static int
+appended(struct tui_model *m)
+{
+	uint32_t i = (uint32_t)m->n - 1;
+
+	if (!passes(m, i))
+		return 0;
+	if (grow(&m->vis, &m->viscap, m->nvis + 1, sizeof *m->vis) != 0)
+		return -UE_NOMEM;
+	m->vis[m->nvis++] = i;
+	if (m->follow) {
+		m->sel = m->nvis - 1;
+		fix_scroll(m);
+	}
+	return 0;
+}
+
+int
+tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
+    const struct dec_info *info)
+{
+	struct tui_item *it;
+	uint32_t p;
+	long	 ref;
+
+	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
+	    (ref = id_ref(m, r->id)) < 0)
+		return -UE_NOMEM;
+	it = &m->item[m->n];
+	it->ts_ns = r->ts_ns;
+	it->recno = (uint32_t)r->recno;
+	it->pair = TI_NONE;
+	it->len = r->len_urb;
+	it->ref = (uint32_t)ref;
+	it->status = clamp16(r->status);
+	it->busnum = r->busnum;
+	it->devnum = r->devnum;
+	it->ep = r->epnum;
+	it->kind = r->type;
+	it->xfer = r->xfer_type;
+	m->n++;
+	if (info != NULL && (info->flags & DI_PAIRED) &&
+	    (p = find_recno(m, info->pair_recno)) != TI_NONE) {
+		it->pair = p;
+		m->item[p].pair = (uint32_t)m->n - 1;
+	}
+	m->nurb++;
+	if (r->type == 'E' || (r->type == 'C' && r->status != 0))
+		m->nerror++;
+	return appended(m);
+}
+
+int
+tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
+{
+	struct tui_item *it;
+	struct tui_evx	*x;
+	size_t	 d;
+	char	**nd;
+
+	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
+	    grow(&m->evx, &m->evxcap, m->nevx + 1, sizeof *m->evx) != 0)
+		return -UE_NOMEM;
+	x = &m->evx[m->nevx];
+	x->urb_id = ev->urb_id;
+	x->driver = 0;
+	if (ev->driver != NULL) {
+		for (d = 0; d < m->ndrivers; d++)
+			if (strcmp(m->drivers[d], ev->driver) == 0)
+				break;
+		if (d == m->ndrivers) {
+			nd = realloc(m->drivers, (d + 1) * sizeof *nd);
+			if (nd == NULL)
+				return -UE_NOMEM;
+			m->drivers = nd;
+			if ((nd[d] = strdup(ev->driver)) == NULL)
+				return -UE_NOMEM;
+			m->ndrivers++;
+		}
+		x->driver = (uint32_t)d + 1;
+	}
+	it = &m->item[m->n];
+	it->ts_ns = ev->ts_ns;
+	it->recno = (uint32_t)ev->recno;
+	it->pair = TI_NONE;
+	it->len = ev->length;
+	it->ref = (uint32_t)m->nevx++;
+	it->status = clamp16(ev->result);
+	it->busnum = ev->busnum;
+	it->devnum = ev->devnum;
+	it->ep = ev->ep;
+	it->kind = (uint8_t)(TI_EVENT | (ev->kind & 0x7f));
+	it->xfer = 0;
+	m->n++;
+	m->nevent++;
+	if (ev->kind == DRV_RULE)
+		m->nerror++;
+	return appended(m);
+}
+
+size_t
+tui_model_bytes(const struct tui_model *m)
+{
+	return m->n * sizeof *m->item + m->nids * sizeof *m->ids +
+	    m->idhcap * sizeof *m->idhash + m->nevx * sizeof *m->evx +
+	    m->nvis * sizeof *m->vis;
+}
+
+uint32_t
+tui_model_selected(const struct tui_model *m)
+{
+	return m->nvis == 0 ? TI_NONE : m->vis[m->sel];
+}
+
+int64_t
+tui_model_latency(const struct tui_model *m, uint32_t i)
+{
+	const struct tui_item *it = &m->item[i];
+
+	if ((it->kind != 'C' && it->kind != 'E') || it->pair == TI_NONE ||
+	    it->pair > i)
+		return -1;
+	return it->ts_ns - m->item[it->pair].ts_ns;
+}
+
+uint64_t
+tui_model_urb_id(const struct tui_model *m, uint32_t i)
+{
+	const struct tui_item *it = &m->item[i];
+
+	if (it->kind & TI_EVENT)
+		return m->evx[it->ref].urb_id;
+	return m->ids[it->ref];
+}
+
+const char *
+tui_model_driver(const struct tui_model *m, uint32_t i)
+{
+	const struct tui_item *it = &m->item[i];
+	uint32_t d;
+
+	if (!(it->kind & TI_EVENT) || (d = m->evx[it->ref].driver) == 0)
+		return NULL;
+	return m->drivers[d - 1];
+}
+
+void
+tui_model_set_rows(struct tui_model *m, size_t rows)
+{
+	m->rows = rows ? rows : 1;
+	fix_scroll(m);
+}
+
+void
+tui_model_move(struct tui_model *m, long delta)
+{
+	if (m->nvis == 0)
+		return;
+	if (delta < 0 && (size_t)-delta > m->sel)
+		m->sel = 0;
+	else if (delta > 0 && (size_t)delta >= m->nvis - m->sel)
+		m->sel = m->nvis - 1;
+	else
+		m->sel = (size_t)((long)m->sel + delta);
+	m->follow = m->follow && m->sel == m->nvis - 1;
+	fix_scroll(m);
+}
+
+void
+tui_model_page(struct tui_model *m, int down)
+{
+	size_t	 step = m->rows > 1 ? m->rows - 1 : 1;
+
+	if (m->nvis == 0)
+		return;
+	/* like less: the view moves a page, the selection with it */
+	if (down) {
+		m->top += step;
+		if (m->top + m->rows > m->nvis)
+			m->top = m->nvis > m->rows ? m->nvis - m->rows : 0;
+	} else
+		m->top = m->top > step ? m->top - step : 0;
+	tui_model_move(m, down ? (long)step : -(long)step);
+}
+
+void
+tui_model_home(struct tui_model *m)
+{
+	m->sel = 0;
+	m->follow = 0;
+	fix_scroll(m);
+}
+
+void
+tui_model_end(struct tui_model *m)
+{
+	m->sel = m->nvis ? m->nvis - 1 : 0;
+	fix_scroll(m);
+}
+
+void
+tui_model_set_follow(struct tui_model *m, int on)
+{
+	m->follow = on;
+	if (on)
+		tui_model_end(m);
+}
+
+/* Position of item i in vis, or -1. */
+static long
+vis_pos(const struct tui_model *m, uint32_t i)
+{
+	size_t	 lo = 0, hi = m->nvis, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->vis[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nvis && m->vis[lo] == i ? (long)lo : -1;
+}
+
+int
+tui_model_select_item(struct tui_model *m, uint32_t i)
+{
+	long	 p;
+
+	if (i >= m->n || (p = vis_pos(m, i)) < 0)
+		return -1;
+	m->sel = (size_t)p;
+	m->follow = m->follow && m->sel == m->nvis - 1;
+	fix_scroll(m);
+	return 0;
+}
+
+int
+tui_model_pair(struct tui_model *m)
+{
+	uint32_t i = tui_model_selected(m);
+
+	if (i == TI_NONE || m->item[i].pair == TI_NONE)
+		return -1;
+	return tui_model_select_item(m, m->item[i].pair) == 0 ? 0 : -2;
+}
+
+int
+tui_model_set_filter(struct tui_model *m, const char *expr)
+{
+	struct dec_fnode save[TUI_FILTER_NODES];
+	struct dec_filter old = m->filter;
+	uint32_t cur = tui_model_selected(m), i;
+	size_t	 k;
+
+	memcpy(save, m->fnode, sizeof save);
+	if (dec_filter_compile(&m->filter, expr) != 0) {
+		/* keep the old filter; report the new one's error */
+		memcpy(m->fnode, save, sizeof save);
+		m->filter.n = old.n;
+		m->filter.root = old.root;
+		return -UE_SYNTAX;
+	}
+	snprintf(m->ftext, sizeof m->ftext, "%s", expr);
+	m->nvis = 0;
+	if (grow(&m->vis, &m->viscap, m->n, sizeof *m->vis) != 0)
+		return -UE_NOMEM;
+	for (i = 0; i < m->n; i++)
+		if (passes(m, i))
+			m->vis[m->nvis++] = i;
+	m->sel = 0;
+	if (cur != TI_NONE) {
+		for (k = 0; k < m->nvis && m->vis[k] < cur; k++)
+			;
+		m->sel = k < m->nvis ? k : m->nvis ? m->nvis - 1 : 0;
+	}
+	if (m->follow)
+		m->sel = m->nvis ? m->nvis - 1 : 0;
+	m->top = m->sel > m->rows / 2 ? m->sel - m->rows / 2 : 0;
+	fix_scroll(m);
+	return 0;
+}
+
+static const char *const ev_short[] = {
+	[DRV_REGISTER] = "register", [DRV_DEREGISTER] = "deregister",
+	[DRV_MATCH] = "match", [DRV_PROBE] = "probe",
+	[DRV_DISCONNECT] = "disconn", [DRV_REGISTER_DEV] = "reg_dev",
+	[DRV_DEREGISTER_DEV] = "dereg_dev", [DRV_SET_INTFDATA] = "set_data",
+	[DRV_GET_INTFDATA] = "get_data", [DRV_OPEN] = "open",
+	[DRV_RELEASE] = "release", [DRV_SUBMIT] = "submit",
+	[DRV_GIVEBACK] = "giveback", [DRV_UNLINK] = "unlink",
+	[DRV_KILL] = "kill", [DRV_RULE] = "RULE", [DRV_LOG] = "log",
+};
+
+static const char *const xfer_short[] = { "iso", "int", "ctrl", "bulk" };
+
+void
+tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
+{
+	const struct tui_item *it = &m->item[i];
+	const char *s;
+	int64_t	 t, lat;
+	int	 k;
+
+	memset(c, 0, sizeof *c);
+	snprintf(c->no, sizeof c->no, "%u", it->recno);
+	t = m->n ? it->ts_ns - m->item[0].ts_ns : 0;
+	snprintf(c->time, sizeof c->time, "%s%lld.%06lld", t < 0 ? "-" : "",
+	    (long long)(t < 0 ? -t : t) / 1000000000,
+	    (long long)((t < 0 ? -t : t) % 1000000000) / 1000);
+	if (it->kind & TI_EVENT) {
+		/* events name a device (or none), an endpoint only if any */
+		if (it->busnum != 0 || it->devnum != 0)
+			snprintf(c->addr, sizeof c->addr, it->ep ? "%u.%u.%u" :
+			    "%u.%u", it->busnum, it->devnum, it->ep & 0x7f);
+		else
+			snprintf(c->addr, sizeof c->addr, "-");
+		if (it->ep != 0)
+			snprintf(c->dir, sizeof c->dir, "%s", it->ep & 0x80 ?
+			    "in" : "out");
+		k = it->kind & ~TI_EVENT;
+		snprintf(c->ev, sizeof c->ev, "drv");
+		s = k < (int)(sizeof ev_short / sizeof ev_short[0]) &&
+		    ev_short[k] != NULL ? ev_short[k] : "event";
+		snprintf(c->type, sizeof c->type, "%.7s", s);
+		if (it->status != 0)
+			snprintf(c->status, sizeof c->status, "%s",
+			    dec_status_name(it->status) ? dec_status_name(
+			    it->status) : "err");
+		if (it->len != 0)
+			snprintf(c->len, sizeof c->len, "%u", it->len);
+		return;
+	}
+	snprintf(c->addr, sizeof c->addr, "%u.%u.%u", it->busnum, it->devnum,
+	    it->ep & 0x7f);
+	snprintf(c->dir, sizeof c->dir, "%s", it->ep & 0x80 ? "in" : "out");
+	snprintf(c->ev, sizeof c->ev, "%c", it->kind);
+	snprintf(c->type, sizeof c->type, "%s", xfer_short[it->xfer & 3]);
+	if (it->kind == 'S')
+		snprintf(c->status, sizeof c->status, "-");
+	else if (it->status == 0)
+		snprintf(c->status, sizeof c->status, "ok");
+	else if ((s = dec_status_name(it->status)) != NULL)
+		snprintf(c->status, sizeof c->status, "%s", s);
+	else
+		snprintf(c->status, sizeof c->status, "%d", it->status);
+	snprintf(c->len, sizeof c->len, "%u", it->len);
+	if ((lat = tui_model_latency(m, i)) >= 0)
+		snprintf(c->lat, sizeof c->lat, "%lld.%03lldms",
+		    (long long)(lat / 1000000),
+		    (long long)(lat % 1000000) / 1000);
+}
+
+int
+tui_model_summary(struct tui_model *m, uint32_t i, struct sbuf *b)
+{
+	const struct tui_rec *rec;
+
+	if (m->fetch == NULL ||
+	    (rec = m->fetch(m->fetch_arg, m->item[i].recno)) == NULL)
+		return -1;
+	if (rec->kind == CAP_URB) {
+		dec_fmt_summary(&rec->r, &rec->info, b);
+		return 0;
+	}
+	if (rec->ev.driver != NULL) {
+		sb_puts(b, rec->ev.driver);
+		sb_putc(b, ' ');
+	}
+	if (rec->ev.func != NULL) {
+		sb_puts(b, rec->ev.func);
+		sb_puts(b, "() ");
+	}
+	if (rec->ev.rule != NULL) {
+		sb_puts(b, "[");
+		sb_puts(b, rec->ev.rule);
+		sb_puts(b, "] ");
+	}
+	if (rec->ev.text != NULL)
+		sb_puts(b, rec->ev.text);
+	return 0;
+}
+
+int
+tui_model_line(struct tui_model *m, uint32_t i, struct sbuf *b)
+{
+	struct tui_cols c;
+
+	tui_model_cols(m, i, &c);
+	sb_printf(b, "%s %s %s %s %s %s %s %s %s ", c.no, c.time, c.addr,
+	    c.dir, c.ev, c.type, c.status, c.len, c.lat);
+	return tui_model_summary(m, i, b);
+}
+
+static int
+has_upper(const char *s)
+{
+	for (; *s != '\0'; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			return 1;
+	return 0;
+}
+
+int
+tui_model_search(struct tui_model *m, const char *text, int dir)
+{
+	struct sbuf b = { 0 };
+	size_t	 k, p;
+	int	 icase, found = -1;
+
+	if (text != NULL)
+		snprintf(m->search, sizeof m->search, "%s", text);
+	if (m->search[0] == '\0' || m->nvis == 0)
+		return -1;
+	icase = !has_upper(m->search);
+	for (k = 1; k <= m->nvis; k++) {
+		p = dir > 0 ? (m->sel + k) % m->nvis :
+		    (m->sel + m->nvis - k % m->nvis) % m->nvis;
+		b.len = 0;
+		if (b.s != NULL)
+			b.s[0] = '\0';
+		if (tui_model_line(m, m->vis[p], &b) != 0 || b.s == NULL)
+			continue;
+		if (icase ? strcasestr(b.s, m->search) != NULL :
+		    strstr(b.s, m->search) != NULL) {
+			m->sel = p;
+			m->follow = 0;
+			fix_scroll(m);
+			found = 0;
+			break;
+		}
+	}
+	sb_free(&b);
+	return found;
+}

@@ -1,0 +1,64 @@
+/*
+ * tui/tui-status.c - the status bar (source, counts, position, filter,
+ * follow) and, on the row below, the prompt with its error or a message,
+ * else the key hints.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui-view.h"
+
+static void
+status_draw(struct tui_screen *s, const struct tui_rect *r)
+{
+	struct tui_model *m = s->m;
+	char	 buf[512], pos[48];
+
+	if (m->nvis > 0)
+		snprintf(pos, sizeof pos, "%zu/%zu", m->sel + 1, m->nvis);
+	else
+		snprintf(pos, sizeof pos, "0/0");
+	snprintf(buf, sizeof buf, " %s%s%s%s%s | %s | %llu URBs %llu events "
+	    "%llu errors", pos, m->ftext[0] ? " | filter: " : "", m->ftext,
+	    m->follow ? " | FOLLOW" : "", s->load_err ? " | input cut" : "",
+	    s->source, (unsigned long long)m->nurb,
+	    (unsigned long long)m->nevent, (unsigned long long)m->nerror);
+	attrset(s->color ? COLOR_PAIR(TC_BAR) : A_REVERSE);
+	tui_clear(r->y, r->x, r->w);
+	tui_put(s, r->y, r->x, buf, r->w);
+	attrset(A_NORMAL);
+
+	tui_clear(r->y + 1, r->x, r->w);
+	if (s->prompt != 0) {
+		/* the prompt on the bar's row, its error under it */
+		snprintf(buf, sizeof buf, "%s %s", s->prompt == 'f' ?
+		    "filter:" : "search /", s->input);
+		tui_clear(r->y, r->x, r->w);
+		tui_put(s, r->y, r->x, buf, r->w);
+		if (s->msg[0] != '\0') {
+			if (s->msg_err)
+				attrset(s->color ? COLOR_PAIR(TC_ERROR) :
+				    A_BOLD);
+			tui_put(s, r->y + 1, r->x, s->msg, r->w);
+			attrset(A_NORMAL);
+		}
+		move(r->y, r->x + (int)strlen(buf) < r->w ?
+		    r->x + (int)strlen(buf) : r->w - 1);
+		return;
+	}
+	if (s->msg[0] != '\0') {
+		if (s->msg_err)
+			attrset(s->color ? COLOR_PAIR(TC_ERROR) : A_BOLD);
+		tui_put(s, r->y + 1, r->x, s->msg, r->w);
+		attrset(A_NORMAL);
+	} else
+		tui_put(s, r->y + 1, r->x, " q quit  ? help  j/k move  "
+		    "Tab pane  Enter pair  / search  n/N next  f filter  "
+		    "d devices  F follow", r->w);
+}
+
+const struct tui_view_ops tui_status_view = {
+	.name = "Status",
+	.draw = status_draw,
+};

@@ -1,0 +1,106 @@
+/*
+ * tui/tui-view.h - the screen of the TUI (tui/tui.c owns it) and the views
+ * drawn on it.  A view is a const ops table over the view model
+ * (tui-model.h); only the views and tui.c include curses.
+ */
+#ifndef TUI_VIEW_H
+#define TUI_VIEW_H
+
+#include "tui-model.h"
+
+struct tui_screen;
+
+/* A rectangle of the terminal. */
+struct tui_rect {
+	int		 y, x, h, w;
+};
+
+struct tui_view_ops {
+	const char	*name;		/* pane title */
+	/* Draw into the view's rectangle.  Required. */
+	void		 (*draw)(struct tui_screen *s,
+			     const struct tui_rect *r);
+	/* A key while the view has the focus: 1 if used, 0 if not.
+	 * Optional. */
+	int		 (*key)(struct tui_screen *s, int key);
+	/* The rectangle changed (terminal resize).  Optional. */
+	void		 (*resize)(struct tui_screen *s,
+			     const struct tui_rect *r);
+};
+
+extern const struct tui_view_ops tui_list_view;
+extern const struct tui_view_ops tui_details_view;
+extern const struct tui_view_ops tui_hex_view;
+extern const struct tui_view_ops tui_status_view;
+extern const struct tui_view_ops tui_devices_view;
+
+/* Colour pairs and what they mark. */
+enum {
+	TC_SUBMIT = 1,
+	TC_COMPLETE,
+	TC_ERROR,
+	TC_EVENT,
+	TC_RULE,
+	TC_BAR,
+	TC_TITLE,
+};
+
+#define TUI_TREE_NODES	4096
+#define TUI_TREE_ARENA	65536
+
+struct tui_screen {
+	struct tui_model *m;
+	const char	*source;	/* as the user named it */
+	const char	*load_err;	/* why loading stopped, NULL */
+	int		 color;		/* colours (not NO_COLOR) */
+	int		 utf8;		/* the locale is UTF-8 */
+	int		 focus;		/* index into the panes */
+	int		 help;		/* the help screen is up */
+	int		 lines, cols;	/* the size last drawn at */
+
+	/* the selected record's details, rebuilt when it changes */
+	uint32_t	 det_item;	/* TI_NONE = none built */
+	struct sbuf	 det;		/* lines, '\n'-separated */
+	size_t		 det_lines;
+	size_t		 det_top;
+	const uint8_t	*hex_p;		/* hex pane bytes (det_rec) */
+	size_t		 hex_n;
+	size_t		 hex_top;	/* first line shown */
+	struct tui_rec	 det_rec;	/* a copy: fetches move on */
+	struct dec_node	*nodes;
+	char		*arena;
+
+	/* the Devices view, shown instead of the details ('d') */
+	int		 devices;
+	const struct dec_ctx *dev_ctx;	/* state at the end */
+	int		 dev_built;
+	struct sbuf	 devs;		/* lines, '\n'-separated */
+	size_t		 dev_lines;
+	size_t		 dev_top;
+
+	/* the prompt: '/' search or 'f' filter; 0 when closed */
+	int		 prompt;
+	char		 input[256];
+	size_t		 ilen;
+	char		 msg[160];	/* under the prompt or bar */
+	int		 msg_err;
+};
+
+/* Put s on row y from column x, at most w columns, never wrapping;
+ * non-printable and (outside UTF-8) non-ASCII characters become '?'.
+ * Returns the columns used. */
+int		 tui_put(struct tui_screen *s, int y, int x, const char *str,
+		     int w);
+/* Fill from column x to x + w - 1 of row y with blanks. */
+void		 tui_clear(int y, int x, int w);
+/* A horizontal rule with a title, in UTF-8 or ASCII. */
+void		 tui_rule(struct tui_screen *s, int y, int w,
+		     const char *title, int focused);
+/* Scroll *top over lines with the usual keys (page: rows of a page);
+ * 1 if the key was one of them. */
+int		 tui_scroll_key(size_t *top, size_t lines, int page,
+		     int key);
+/* Build s->det and the hex bytes for the selected item if it changed. */
+void		 tui_details_update(struct tui_screen *s);
+
+#endif /* TUI_VIEW_H */
