@@ -81,7 +81,7 @@ deps:
 	@sh tests/deps.sh $(DEPS_BUILD) $(DEPS_TEST)
 
 run: deps all
-	./urbscope read samples/hid-keyboard.pcap
+	./urbscope
 
 test: urbscope build/asan/urbscope unit tools
 	@sh tests/run.sh

@@ -180,11 +180,44 @@ static const struct {
 	    "wait 100\n"
 	    "unload keyboard\n"
 	    "unload buggy\n" },
+	{ "demo",
+	    "# The TUI's demo: a keyboard types, a disk is written and read,\n"
+	    "# usb-skeleton moves data through its node, then the buggy\n"
+	    "# driver takes the loopback device and breaks the rules.\n"
+	    "load keyboard\n"
+	    "load usb-skeleton\n"
+	    "plug 1 keyboard hello\n"
+	    "settle 1\n"
+	    "plug 2 disk\n"
+	    "settle 2\n"
+	    "plug 3 loopback\n"
+	    "settle 3\n"
+	    "disk-write 2 0 8\n"
+	    "disk-read 2 0 8\n"
+	    "open /dev/usb/skel0\n"
+	    "write /dev/usb/skel0 hello\n"
+	    "read /dev/usb/skel0 512 hello\n"
+	    "close /dev/usb/skel0\n"
+	    "wait 300\n"
+	    "unplug 3\n"
+	    "wait 100\n"
+	    "unload usb-skeleton\n"
+	    "load buggy\n"
+	    "plug 3 loopback\n"
+	    "settle 3\n"
+	    "open /dev/usb/buggy0\n"
+	    "write /dev/usb/buggy0 oops\n"
+	    "wait 20\n"
+	    "read /dev/usb/buggy0 64\n"
+	    "close /dev/usb/buggy0\n"
+	    "unplug 3\n"
+	    "unplug 1\n"
+	    "wait 100\n" },
 };
 
 const char *const sim_scenario_names[] = {
 	"enumerate", "storage", "faults", "loopback", "skeleton", "keyboard",
-	"buggy", NULL
+	"buggy", "demo", NULL
 };
 
 const char *

@@ -336,6 +336,7 @@ usb_init_urb(struct urb *urb)
 	memset(urb, 0, sizeof *urb);
 	urb->kref = 1;
 	INIT_LIST_HEAD(&urb->urb_list);
+	INIT_LIST_HEAD(&urb->anchor_list);
 }
 
 /*
@@ -702,6 +703,9 @@ core_urb_giveback(struct urb *urb, int status)
 	const char	*driver;
 	int		 saved_status;
 
+	/* __usb_hcd_giveback_urb: off its anchor before the completion;
+	 * the URB stays alive through complete() (the glue holds a ref) */
+	usb_unanchor_urb(urb);
 	if (c == NULL || (info = urb_info_find(c, urb)) == NULL) {
 		urb->complete(urb);
 		return;

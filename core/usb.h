@@ -350,6 +350,8 @@ struct urb {
 	int		 error_count;
 	void		*context;
 	usb_complete_t	 complete;
+	struct usb_anchor *anchor;	/* anchored on, or NULL */
+	struct list_head anchor_list;
 	struct usb_iso_packet_descriptor iso_frame_desc[];
 };
 
@@ -418,6 +420,39 @@ int		 usb_submit_urb(struct urb *urb, gfp_t mem_flags);
 int		 usb_unlink_urb(struct urb *urb);
 /* Synchronous cancel: returns after the completion (-ENOENT) has run. */
 void		 usb_kill_urb(struct urb *urb);
+
+/*
+ * Anchors (core/anchor.c, 2.6.23+, spec 4.8): a driver's set of URBs to
+ * kill, poison or wait for together.  Giveback takes a URB off its anchor
+ * before the completion runs.
+ */
+struct usb_anchor {
+	struct list_head urb_list;
+	int		 poisoned;
+};
+
+static inline void
+init_usb_anchor(struct usb_anchor *anchor)
+{
+	anchor->urb_list.next = anchor->urb_list.prev = &anchor->urb_list;
+	anchor->poisoned = 0;
+}
+
+void		 usb_anchor_urb(struct urb *urb, struct usb_anchor *anchor);
+void		 usb_unanchor_urb(struct urb *urb);
+void		 usb_kill_anchored_urbs(struct usb_anchor *anchor);
+void		 usb_poison_anchored_urbs(struct usb_anchor *anchor);
+void		 usb_unpoison_anchored_urbs(struct usb_anchor *anchor);
+void		 usb_unlink_anchored_urbs(struct usb_anchor *anchor);
+void		 usb_scuttle_anchored_urbs(struct usb_anchor *anchor);
+struct urb	*usb_get_from_anchor(struct usb_anchor *anchor);
+int		 usb_anchor_empty(struct usb_anchor *anchor);
+/* Non-zero if the anchor emptied within timeout ms (task context). */
+int		 usb_wait_anchor_empty_timeout(struct usb_anchor *anchor,
+		     unsigned int timeout);
+/* Kill and keep refusing submissions (-EPERM) until unpoisoned. */
+void		 usb_poison_urb(struct urb *urb);
+void		 usb_unpoison_urb(struct urb *urb);
 
 /* ------------------------------------------------------------------------
  * Synchronous helpers (core/message.c): task context only; they run the

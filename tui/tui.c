@@ -448,7 +448,7 @@ tui_cmd_tui(int argc, char **argv)
 	struct tui_screen s;
 	struct tui_model m;
 	struct tui_store *st = NULL;
-	const char	*name = "sim:enumerate";
+	const char	*name = "sim:demo";
 	char		 err[600], lerr[600];
 	int		 rc, status = 0;
 

@@ -38,7 +38,7 @@ sys.exit(1 if bad else 0)
 '
 }
 
-for sc in enumerate storage faults; do
+for sc in enumerate storage faults demo; do
 	"$US" sim $sc -w "$TMP/$sc.pcapng" 2>"$TMP/err"
 	check_eq "sim $sc exits 0" 0 $?
 	check "sim $sc: no sanitizer report" no_sanitizer_report "$TMP/err"
