@@ -161,17 +161,22 @@ sim_probe(const char *name, const uint8_t *head, size_t n)
 static char *
 scenario_text(struct cap_source *src, const char *what)
 {
-	const char	*builtin;
-	char		*text;
+	const char	*builtin, *const *nm;
+	char		*text, names[256];
 	FILE		*f;
-	size_t		 n;
+	size_t		 n, len;
 
 	if ((builtin = sim_scenario_builtin(what)) != NULL)
 		return strdup(builtin);
 	if ((f = fopen(what, "r")) == NULL) {
-		cap_error(src, -UE_OPEN, 0, 0, "no built-in scenario '%s' "
-		    "(enumerate, storage, faults, loopback) and no such "
-		    "file: %s", what, strerror(errno));
+		names[0] = '\0';
+		for (len = 0, nm = sim_scenario_names; *nm != NULL &&
+		    len < sizeof names; nm++)
+			len += (size_t)snprintf(names + len, sizeof names - len,
+			    "%s%s", nm != sim_scenario_names ? ", " : "", *nm);
+		snprintf(src->err, sizeof src->err, "%s: no built-in "
+		    "scenario '%s' (%s) and no such file: %s", src->name,
+		    what, names, strerror(errno));
 		return NULL;
 	}
 	text = malloc(SIM_MAX_TEXT + 1);
