@@ -59,31 +59,6 @@ ctx_name(uint32_t ctx)
 	return "task";
 }
 
-static void	 ctx_rule(struct usb_device *, struct usb_interface *,
-		     const char *, const char *, ...)
-		     __attribute__((format(printf, 4, 5)));
-
-/* core_rule with the context as ctx.c sees it (atomic under a lock). */
-static void
-ctx_rule(struct usb_device *udev, struct usb_interface *intf,
-    const char *rule, const char *fmt, ...)
-{
-	struct drv_event ev;
-	char		 text[256];
-	va_list		 ap;
-
-	if (core_sim() == NULL)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof text, fmt, ap);
-	va_end(ap);
-	core_event_init(&ev, DRV_RULE, udev, intf);
-	ev.context = core_ctx_now();
-	ev.rule = rule;
-	ev.text = text;
-	core_event_emit(&ev);
-}
-
 int
 core_check_gfp(gfp_t mem_flags, const char *what, struct usb_device *udev,
     struct usb_interface *intf)
@@ -92,7 +67,7 @@ core_check_gfp(gfp_t mem_flags, const char *what, struct usb_device *udev,
 
 	if (core_sim() == NULL || ctx == SIM_TASK || mem_flags == GFP_ATOMIC)
 		return 1;
-	ctx_rule(udev, intf, "gfp-kernel-in-atomic", "%s with "
+	core_rule(udev, intf, NULL, NULL, "gfp-kernel-in-atomic", "%s with "
 	    "%s in %s context, where only GFP_ATOMIC may be used", what,
 	    core_gfp_name(mem_flags), ctx_name(ctx));
 	return 0;
@@ -116,7 +91,7 @@ spin_lock(spinlock_t *lock)
 
 	/* a second lock by the only thread would spin for ever */
 	if (lock->locked)
-		ctx_rule(NULL, NULL, "spin-lock-recursion",
+		core_rule(NULL, NULL, NULL, NULL, "spin-lock-recursion",
 		    "spin_lock on a spinlock already held: deadlock");
 	lock->locked++;
 	if (s != NULL)
@@ -129,7 +104,7 @@ spin_unlock(spinlock_t *lock)
 	struct sim	*s = core_sim();
 
 	if (lock->locked <= 0) {
-		ctx_rule(NULL, NULL, "spin-unlock-unlocked",
+		core_rule(NULL, NULL, NULL, NULL, "spin-unlock-unlocked",
 		    "spin_unlock on a spinlock that is not held");
 		return;
 	}

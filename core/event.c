@@ -83,7 +83,7 @@ core_event_init(struct drv_event *ev, enum drv_kind kind,
 	if (intf != NULL && intf->cur_altsetting != NULL)
 		ev->intf = intf->cur_altsetting->desc.bInterfaceNumber;
 	if (s != NULL)
-		ev->context = (uint32_t)s->ctx;
+		ev->context = core_ctx_now();	/* atomic under a lock */
 	(void)core_current_driver(&ev->driver, &ev->func);
 }
 

@@ -462,42 +462,36 @@ fail:
 	return -UE_SYNTAX;
 }
 
+/* Apply comparison cmp to an ordering: c < 0, 0 or > 0 as a <, ==, > b. */
 static int
-cmp_i64(int64_t a, uint8_t cmp, int64_t b)
+cmp_order(int c, uint8_t cmp)
 {
 	switch (cmp) {
 	case DFC_EQ:
-		return a == b;
+		return c == 0;
 	case DFC_NE:
-		return a != b;
+		return c != 0;
 	case DFC_LT:
-		return a < b;
+		return c < 0;
 	case DFC_LE:
-		return a <= b;
+		return c <= 0;
 	case DFC_GT:
-		return a > b;
+		return c > 0;
 	default:
-		return a >= b;
+		return c >= 0;
 	}
+}
+
+static int
+cmp_i64(int64_t a, uint8_t cmp, int64_t b)
+{
+	return cmp_order((a > b) - (a < b), cmp);
 }
 
 static int
 cmp_u64(uint64_t a, uint8_t cmp, uint64_t b)
 {
-	switch (cmp) {
-	case DFC_EQ:
-		return a == b;
-	case DFC_NE:
-		return a != b;
-	case DFC_LT:
-		return a < b;
-	case DFC_LE:
-		return a <= b;
-	case DFC_GT:
-		return a > b;
-	default:
-		return a >= b;
-	}
+	return cmp_order((a > b) - (a < b), cmp);
 }
 
 static int
