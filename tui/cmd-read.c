@@ -48,6 +48,7 @@ static const struct {
 };
 
 #define MAX_FIELDS	64
+#define FILTER_NODES	64
 #define TREE_NODES	4096
 #define TREE_ARENA	65536
 #define FLUSH_AT	(256 * 1024)
@@ -61,7 +62,11 @@ read_usage(FILE *f)
 	    "usbmon text (the kernel's 'u' or old 't' format) or the raw\n"
 	    "usbmon binary stream.  FILE '-' reads standard input.  Driver\n"
 	    "events in pcapng (link type 252) print among the records.\n\n"
-	    "  -c N          stop after N records\n"
+	    "  -c N          stop after N records (read, shown or not)\n"
+	    "  -Y FILTER     show only what matches, e.g. 'type==bulk &&\n"
+	    "                status!=0', 'latency>2ms', 'dev==3 || event==rule'\n"
+	    "                (fields dev bus ep type dir ev status len latency\n"
+	    "                driver event urb; == != < <= > >= && || ! ( ))\n"
 	    "  -V            the full decoded tree with hex and ASCII\n"
 	    "  -T text       one line per record (default)\n"
 	    "  -T json       one JSON object per line, Wireshark field names\n"
@@ -111,12 +116,23 @@ tui_cmd_read(int argc, char **argv)
 	char		 err[600], line[300];
 	uint64_t	 count = 0, limit = 0, pend[8];
 	enum out_mode	 mode = OUT_TEXT;
+	struct dec_fnode fnodes[FILTER_NODES];
+	struct dec_filter filter = { fnodes, FILTER_NODES, 0, 0, 0, "" };
+	struct dec_fvals fv;
+	const char	*expr = NULL;
 	size_t		 nfields = 0, i, npend;
 	int		 ch, rc, status = 0, verbose = 0, ok;
 
-	while ((ch = getopt_long(argc, argv, "c:e:hT:t:V", longopts,
+	while ((ch = getopt_long(argc, argv, "c:e:hT:t:VY:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
+		case 'Y':
+			expr = optarg;
+			if (dec_filter_compile(&filter, expr) != 0) {
+				tui_warnx("-Y \"%s\": %s", expr, filter.err);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'c':
 			if (tui_parse_count("-c", optarg, &limit) != 0)
 				return EXIT_USAGE;
@@ -204,8 +220,18 @@ tui_cmd_read(int argc, char **argv)
 			status = EXIT_INPUT;
 			break;
 		}
+		/* times are relative to the first record read, shown or not */
+		if (!fmt.have_t0 && (rc == CAP_URB || rc == CAP_EVENT)) {
+			fmt.t0 = fmt.tprev = rc == CAP_URB ? r.ts_ns : ev.ts_ns;
+			fmt.have_t0 = 1;
+		}
 		if (rc == CAP_EVENT) {
 			count++;
+			if (expr != NULL) {
+				dec_fvals_event(&ev, &fv);
+				if (!dec_filter_match(&filter, &fv))
+					continue;
+			}
 			if (mode == OUT_TEXT)
 				dec_fmt_event_line(&fmt, &ev, &out);
 			else if (mode == OUT_VERBOSE)
@@ -224,6 +250,12 @@ tui_cmd_read(int argc, char **argv)
 		count++;
 		if (dec_analyze(ctx, &r, &info) < 0)
 			goto out_nomem;
+		if (expr != NULL) {
+			/* every record feeds the analysis; few are shown */
+			dec_fvals_urb(&r, &info, &fv);
+			if (!dec_filter_match(&filter, &fv))
+				continue;
+		}
 		switch (mode) {
 		case OUT_TEXT:
 			dec_fmt_line(&fmt, &r, &info, &out);

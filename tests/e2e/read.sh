@@ -97,3 +97,20 @@ if [ -d "$SHARED" ]; then
 else
 	skip "real captures" "$SHARED not found"
 fi
+
+# Display filters (-Y): the analysis sees every record, output only matches.
+"$US" read samples/stall.pcap >"$TMP/all" 2>/dev/null
+"$US" read samples/stall.pcap -Y 'type==bulk && ev==C && status!=0' \
+    >"$TMP/f" 2>/dev/null
+check_eq "-Y: the matching lines are the same as without it" \
+    "$(awk '$6 == "bulk" && $5 == "C" && $7 != "ok"' "$TMP/all")" \
+    "$(cat "$TMP/f")"
+check "-Y: something matched" test -s "$TMP/f"
+"$US" read samples/stall.pcap -Y 'type==bluk' >/dev/null 2>"$TMP/err"
+check_eq "-Y with a bad value exits 2" 2 $?
+check "-Y error names the column" grep -q 'col ' "$TMP/err"
+n=$("$US" read samples/hid-keyboard.pcap -Y 'latency>100ms' 2>/dev/null |
+    wc -l)
+m=$("$US" read samples/hid-keyboard.pcap -T fields -e usb.time 2>/dev/null |
+    awk '$1 > 0.1' | wc -l)
+check_eq "-Y latency>100ms: as many lines as usb.time > 0.1 s" "$m" "$n"
