@@ -80,9 +80,12 @@ void
 tui_details_update(struct tui_screen *s)
 {
 	struct tui_model *m = s->m;
-	const struct tui_rec *rec;
+	const struct tui_rec *rec, *sub;
 	struct dec_tree	 t;
-	uint32_t	 i = tui_model_selected(m);
+	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
+	struct sbuf	 line = { 0 };
+	uint32_t	 i = tui_model_selected(m), si;
+	const char	*p;
 	size_t		 k;
 
 	if (i == s->det_item)
@@ -108,6 +111,22 @@ tui_details_update(struct tui_screen *s)
 	sb_printf(&s->det, "Record %llu at offset %llu\n",
 	    (unsigned long long)rec->r.recno,
 	    (unsigned long long)rec->r.offset);
+	/* The driver call behind the URB (its copy in det_rec stays). */
+	if ((si = tui_model_submitter(m, i)) != TI_NONE &&
+	    (sub = m->fetch(m->fetch_arg, m->item[si].recno)) != NULL &&
+	    sub->kind == CAP_EVENT) {
+		f.t0 = f.tprev = sub->ev.ts_ns;
+		f.have_t0 = 1;
+		dec_fmt_event_line(&f, &sub->ev, &line);
+		/* keep the summary: what follows the "drv" column */
+		p = line.s != NULL ? strstr(line.s, " drv ") : NULL;
+		for (p = p != NULL ? p + 5 : line.s; p != NULL && *p == ' ';
+		    p++)
+			;
+		sb_printf(&s->det, "Submitted by (record %u): %s",
+		    m->item[si].recno, p != NULL ? p : "\n");
+		sb_free(&line);
+	}
 	dec_tree_init(&t, s->nodes, TUI_TREE_NODES, s->arena,
 	    TUI_TREE_ARENA);
 	dec_record_tree(&rec->r, &rec->info, &t);

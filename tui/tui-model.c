@@ -295,6 +295,42 @@ tui_model_selected(const struct tui_model *m)
 	return m->nvis == 0 ? TI_NONE : m->vis[m->sel];
 }
 
+#define SUBMITTER_WINDOW	64	/* items searched back from an 'S' */
+
+uint32_t
+tui_model_submitter(const struct tui_model *m, uint32_t i)
+{
+	const struct tui_item *it;
+	uint64_t	 id;
+	uint32_t	 j, stop;
+
+	if (i == TI_NONE || i >= m->n)
+		return TI_NONE;
+	it = &m->item[i];
+	if (it->kind == 'C' || it->kind == 'E') {
+		if (it->pair == TI_NONE || it->pair > i)
+			return TI_NONE;
+		i = it->pair;
+		it = &m->item[i];
+	}
+	if (it->kind != 'S' || it->ref >= m->nids)
+		return TI_NONE;
+	id = m->ids[it->ref];
+	/* The core reports the driver's usb_submit_urb just before the
+	 * hooks record its 'S'. */
+	stop = i > SUBMITTER_WINDOW ? i - SUBMITTER_WINDOW : 0;
+	for (j = i; j-- > stop;) {
+		it = &m->item[j];
+		if (it->kind == (TI_EVENT | DRV_SUBMIT) &&
+		    it->ref < m->nevx && m->evx[it->ref].urb_id == id)
+			return j;
+		if (it->kind == 'S' && it->ref < m->nids &&
+		    m->ids[it->ref] == id)
+			break;		/* an earlier life of the same URB */
+	}
+	return TI_NONE;
+}
+
 int64_t
 tui_model_latency(const struct tui_model *m, uint32_t i)
 {

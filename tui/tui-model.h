@@ -96,6 +96,9 @@ int		 tui_model_add_urb(struct tui_model *m,
 		     const struct urb_rec *r, const struct dec_info *info);
 int		 tui_model_add_event(struct tui_model *m,
 		     const struct drv_event *ev);
+/* The DRV_SUBMIT event of the driver call that submitted URB item i (its
+ * 'S', or the 'S' paired with a 'C'/'E'), or TI_NONE. */
+uint32_t	 tui_model_submitter(const struct tui_model *m, uint32_t i);
 /* Bytes the index uses (items, ids, events, view), for the status bar. */
 size_t		 tui_model_bytes(const struct tui_model *m);
 

@@ -146,3 +146,20 @@ check "the last whole record is there" wait_for "^ 34/34 "
 $T send-keys -t "$S" q
 check "q quits a cut file with status 0" wait_for "TUI-EXIT=0"
 check "no sanitizer report (cut file)" no_sanitizer_report "$TMP/err3"
+
+# A URB's details name the driver call that submitted it.
+S=$S-drv
+$T new-session -d -s "$S" -x 140 -y 40 \
+    "$US tui sim:skeleton 2>$TMP/err4; echo TUI-EXIT=\$?; sleep 30"
+check "tui sim:skeleton shows records" wait_for "skeleton"
+$T send-keys -t "$S" / 'OUT 5 bytes' Enter
+check "the write's S record names skel_write's submit" \
+    wait_for "Submitted by \(record [0-9]+\): skeleton write: submit"
+$T send-keys -t "$S" p
+check "so does its completion" \
+    wait_for "URB type: URB_COMPLETE"
+check "the completion's details name the submit too" \
+    wait_for "Submitted by \(record [0-9]+\): skeleton write"
+$T send-keys -t "$S" q
+check "q quits with status 0" wait_for "TUI-EXIT=0"
+check "no sanitizer report (skeleton)" no_sanitizer_report "$TMP/err4"

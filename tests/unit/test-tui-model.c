@@ -362,6 +362,45 @@ test_events(void **state)
 	tui_model_free(&m);
 }
 
+/* A URB's submit event: found for its S and, through the pair, its C;
+ * not for a later life of the same URB id. */
+static void
+test_submitter(void **state)
+{
+	struct tui_model m;
+	struct drv_event ev;
+	struct urb_rec	 r;
+	struct dec_info	 info;
+
+	(void)state;
+	tui_model_init(&m, NULL, NULL);
+	memset(&ev, 0, sizeof ev);
+	ev.kind = DRV_SUBMIT;
+	ev.driver = "usb-skeleton";
+	ev.urb_id = 0x5e0000000100ULL;
+	ev.recno = 1;
+	assert_int_equal(tui_model_add_event(&m, &ev), 0);	/* 0 */
+	memset(&r, 0, sizeof r);
+	memset(&info, 0, sizeof info);
+	r.type = 'S';
+	r.id = ev.urb_id;
+	r.recno = 2;
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);	/* 1 */
+	r.type = 'C';
+	r.recno = 3;
+	info.flags = DI_PAIRED;
+	info.pair_recno = 2;
+	assert_int_equal(tui_model_add_urb(&m, &r, &info), 0);	/* 2 */
+	r.type = 'S';				/* resubmitted by the core */
+	r.recno = 4;
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);	/* 3 */
+	assert_int_equal(tui_model_submitter(&m, 1), 0);
+	assert_int_equal(tui_model_submitter(&m, 2), 0);
+	assert_int_equal(tui_model_submitter(&m, 3), TI_NONE);
+	assert_int_equal(tui_model_submitter(&m, 0), TI_NONE);	/* an event */
+	tui_model_free(&m);
+}
+
 /* The real store: a sample read once, then records read again. */
 static void
 test_store(void **state)
@@ -523,6 +562,7 @@ main(void)
 		cmocka_unit_test(test_search),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_submitter),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
 	};
