@@ -40,7 +40,7 @@ TOOL_BINS = $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 
 # Debian packages: to build, and to run the tests.
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev
-DEPS_TEST  = libcmocka-dev tshark tmux python3
+DEPS_TEST  = libcmocka-dev tshark tmux python3 time
 
 .PHONY: all deps run test bench clean unit tools
 
