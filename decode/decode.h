@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "ch9.h"
+
 /* ------------------------------------------------------------------------
  * Errors: one enum for the whole program.  0 is success, a negative value
  * is -UE_xxx, a positive value is a count.
@@ -449,37 +451,7 @@ struct dec_setup {
 #define SETUP_TYPE(s)		(((s)->bmRequestType >> 5) & 3)	/* 0 std 1 class 2 vendor */
 #define SETUP_RECIP(s)		((s)->bmRequestType & 0x1f)	/* 0 dev 1 intf 2 ep 3 other */
 
-/* Request and descriptor codes; the same macros as core/usb.h. */
-#define USB_REQ_GET_STATUS	0x00
-#define USB_REQ_CLEAR_FEATURE	0x01
-#define USB_REQ_SET_FEATURE	0x03
-#define USB_REQ_SET_ADDRESS	0x05
-#define USB_REQ_GET_DESCRIPTOR	0x06
-#define USB_REQ_SET_DESCRIPTOR	0x07
-#define USB_REQ_GET_CONFIGURATION	0x08
-#define USB_REQ_SET_CONFIGURATION	0x09
-#define USB_REQ_GET_INTERFACE	0x0a
-#define USB_REQ_SET_INTERFACE	0x0b
-#define USB_REQ_SYNCH_FRAME	0x0c
-#define USB_DT_DEVICE	0x01
-#define USB_DT_CONFIG	0x02
-#define USB_DT_STRING	0x03
-#define USB_DT_INTERFACE	0x04
-#define USB_DT_ENDPOINT	0x05
-#define USB_DT_DEVICE_QUALIFIER	0x06
-#define USB_DT_OTHER_SPEED_CONFIG	0x07
-#define USB_DT_INTERFACE_POWER	0x08
-#define USB_DT_OTG	0x09
-#define USB_DT_DEBUG	0x0a
-#define USB_DT_INTERFACE_ASSOCIATION	0x0b
-#define USB_DT_BOS	0x0f
-#define USB_DT_DEVICE_CAPABILITY	0x10
-#define USB_DT_HID	0x21
-#define USB_DT_HID_REPORT	0x22
-#define USB_DT_CS_INTERFACE	0x24
-#define USB_DT_CS_ENDPOINT	0x25
-#define USB_DT_HUB	0x29
-#define USB_DT_SS_ENDPOINT_COMP	0x30
+/* Request and descriptor codes: decode/ch9.h. */
 
 /* Decode 8 setup bytes (little-endian on the wire). */
 void		 dec_setup(const uint8_t p[8], struct dec_setup *out);
