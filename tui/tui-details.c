@@ -148,21 +148,19 @@ count:
 			s->det_lines++;
 }
 
-static void
-details_draw(struct tui_screen *s, const struct tui_rect *r)
+void
+tui_draw_text(struct tui_screen *s, const struct tui_rect *r,
+    const char *text, size_t top)
 {
 	const char *p, *e;
 	char	 line[512];
 	size_t	 ln = 0;
 	int	 y = 0;
 
-	tui_details_update(s);
-	if (s->det_lines > 0 && s->det_top >= s->det_lines)
-		s->det_top = s->det_lines - 1;
-	for (p = s->det.s; p != NULL && *p != '\0' && y < r->h; p = e + 1) {
+	for (p = text; p != NULL && *p != '\0' && y < r->h; p = e + 1) {
 		if ((e = strchr(p, '\n')) == NULL)
 			break;
-		if (ln++ < s->det_top)
+		if (ln++ < top)
 			continue;
 		snprintf(line, sizeof line, " %.*s", (int)(e - p), p);
 		tui_clear(r->y + y, r->x, r->w);
@@ -171,6 +169,15 @@ details_draw(struct tui_screen *s, const struct tui_rect *r)
 	}
 	for (; y < r->h; y++)
 		tui_clear(r->y + y, r->x, r->w);
+}
+
+static void
+details_draw(struct tui_screen *s, const struct tui_rect *r)
+{
+	tui_details_update(s);
+	if (s->det_lines > 0 && s->det_top >= s->det_lines)
+		s->det_top = s->det_lines - 1;
+	tui_draw_text(s, r, s->det.s, s->det_top);
 }
 
 int

@@ -122,25 +122,9 @@ count:
 static void
 devices_draw(struct tui_screen *s, const struct tui_rect *r)
 {
-	const char *p, *e;
-	char	 line[512];
-	size_t	 ln = 0;
-	int	 y = 0;
-
 	if (!s->dev_built)
 		devices_build(s);
-	for (p = s->devs.s; p != NULL && *p != '\0' && y < r->h; p = e + 1) {
-		if ((e = strchr(p, '\n')) == NULL)
-			break;
-		if (ln++ < s->dev_top)
-			continue;
-		snprintf(line, sizeof line, " %.*s", (int)(e - p), p);
-		tui_clear(r->y + y, r->x, r->w);
-		tui_put(s, r->y + y, r->x, line, r->w);
-		y++;
-	}
-	for (; y < r->h; y++)
-		tui_clear(r->y + y, r->x, r->w);
+	tui_draw_text(s, r, s->devs.s, s->dev_top);
 }
 
 static int
