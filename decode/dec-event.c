@@ -347,18 +347,6 @@ struct ev_cur {
 	size_t		 i;
 };
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A number token [-]digits or 0xhex; 0 or -UE_SYNTAX / -UE_RANGE. */
 static int
 ev_num(const char *t, size_t n, uint64_t *v, int *neg)
@@ -379,7 +367,7 @@ ev_num(const char *t, size_t n, uint64_t *v, int *neg)
 	if (i == n)
 		return -UE_SYNTAX;
 	for (; i < n; i++) {
-		if ((d = hexval((unsigned char)t[i])) < 0 || d >= base)
+		if ((d = dec_hexval((unsigned char)t[i])) < 0 || d >= base)
 			return -UE_SYNTAX;
 		if (*v > (UINT64_MAX - (uint64_t)d) / (uint64_t)base)
 			return -UE_RANGE;
@@ -426,9 +414,9 @@ ev_value(struct ev_cur *c, int str, char *store, size_t size, size_t *used,
 					break;
 				case 'x':
 					if (c->n - c->i < 2 ||
-					    (h = hexval((unsigned char)
+					    (h = dec_hexval((unsigned char)
 					    c->s[c->i])) < 0 ||
-					    (l = hexval((unsigned char)
+					    (l = dec_hexval((unsigned char)
 					    c->s[c->i + 1])) < 0 ||
 					    (h == 0 && l == 0))
 						return -UE_SYNTAX;

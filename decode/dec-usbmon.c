@@ -538,18 +538,6 @@ tp_char(struct tp *t, char c)
 	return 0;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* min..max hex digits; on failure the column is their start. */
 static int
 tp_hex(struct tp *t, int min, int max, uint64_t *v)
@@ -558,12 +546,12 @@ tp_hex(struct tp *t, int min, int max, uint64_t *v)
 	int	 d, n = 0;
 
 	*v = 0;
-	while (n < max && !tp_end(t) && (d = hexval(t->s[t->pos])) >= 0) {
+	while (n < max && !tp_end(t) && (d = dec_hexval(t->s[t->pos])) >= 0) {
 		*v = *v << 4 | (uint64_t)d;
 		t->pos++;
 		n++;
 	}
-	if (n < min || (!tp_end(t) && hexval(t->s[t->pos]) >= 0)) {
+	if (n < min || (!tp_end(t) && dec_hexval(t->s[t->pos]) >= 0)) {
 		t->pos = start;
 		return -1;
 	}
@@ -731,7 +719,7 @@ tp_data(struct tp *t, struct urb_rec *r, uint8_t data[32])
 		start = t->pos;
 		if (last)
 			return -1;	/* only the last word may be short */
-		while (!tp_wordend(t) && hexval(t->s[t->pos]) >= 0)
+		while (!tp_wordend(t) && dec_hexval(t->s[t->pos]) >= 0)
 			t->pos++;
 		digits = t->pos - start;
 		if (!tp_wordend(t))
@@ -742,8 +730,8 @@ tp_data(struct tp *t, struct urb_rec *r, uint8_t data[32])
 			return -1;
 		}
 		for (i = 0; i < digits; i += 2)
-			data[r->data_len++] = (uint8_t)(hexval(t->s[start + i])
-			    << 4 | hexval(t->s[start + i + 1]));
+			data[r->data_len++] = (uint8_t)(dec_hexval(t->s[start + i])
+			    << 4 | dec_hexval(t->s[start + i + 1]));
 		last = digits < 8;
 	}
 	return 0;

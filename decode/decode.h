@@ -49,6 +49,19 @@ enum ue_code {
 /* Message for an error code; accepts err or -err. */
 const char	*ue_strerror(int err);
 
+/* The value of hex digit c, or -1. */
+static inline int
+dec_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* ------------------------------------------------------------------------
  * Explicit-endian accessors for unaligned wire bytes.
  */
