@@ -23,8 +23,8 @@ SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=undefined
 
 # Libraries: every module links into the one binary.
-LIBS	= $$($(PKG_CONFIG) --libs ncursesw)
-CPPFLAGS += $$($(PKG_CONFIG) --cflags ncursesw)
+LIBS	= $$($(PKG_CONFIG) --libs ncursesw libusb-1.0)
+CPPFLAGS += $$($(PKG_CONFIG) --cflags ncursesw libusb-1.0)
 
 MAIN_SRC = tui/urbscope.c
 SRCS	= $(filter-out $(MAIN_SRC),$(sort $(wildcard capture/*.c decode/*.c \
@@ -40,7 +40,7 @@ TOOL_BINS = $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 
 # Debian packages: to build, and to run the tests.
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev
-DEPS_TEST  = libcmocka-dev tshark tmux python3 time
+DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils
 
 .PHONY: all deps run test bench clean unit tools
 
@@ -91,3 +91,10 @@ bench: urbscope tools
 
 clean:
 	rm -rf build urbscope
+
+# Capture inside a real Linux kernel under QEMU and compare with the
+# kernel's own records (tests/kernel/README.md); skips without QEMU.
+# tests/run.sh runs it as part of `make test`.
+.PHONY: test-kernel
+test-kernel: urbscope
+	@sh tests/kernel/run.sh

@@ -6,7 +6,9 @@
  * blocks carry the usbmon packets; other blocks (name resolution,
  * statistics, secrets, custom) are skipped.  Every length is checked
  * before it is used.  The writer emits one section, one link type 220
- * interface and enhanced packet blocks.
+ * interface and enhanced packet blocks; records marked REC_F_SYNTHETIC
+ * carry a comment saying so (and read back marked), and a live capture
+ * ends with an interface statistics block holding the kernel's drops.
  *
  * Driver events go to a second interface of link type 252
  * (LINKTYPE_WIRESHARK_UPPER_PDU), written when the first event comes, so
@@ -45,6 +47,10 @@
 #define OPT_IF_NAME	2
 #define OPT_IF_TSRESOL	9
 #define OPT_IF_TSOFFSET	14
+#define OPT_ISB_STARTTIME 2
+#define OPT_ISB_ENDTIME	3
+#define OPT_ISB_IFRECV	4
+#define OPT_ISB_IFDROP	5
 
 #define LT_UPPER_PDU	252		/* LINKTYPE_WIRESHARK_UPPER_PDU */
 #define EXP_PDU_END	0		/* end of the tags */
@@ -399,6 +405,33 @@ ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
 	return CAP_EVENT;
 }
 
+/*
+ * Does the EPB at p (blen bytes, caplen of packet) carry the comment
+ * urbscope capture puts on synthetic records?  Bounds are checked: the
+ * options are whatever lies between the padded packet and the trailer.
+ */
+static int
+ng_epb_synthetic(const uint8_t *p, uint32_t blen, uint32_t caplen, int be)
+{
+	static const char tag[] = "synthetic:";
+	uint64_t	 off, end;
+	uint16_t	 code, olen;
+
+	off = 28 + (uint64_t)PAD4(caplen);
+	end = blen - 4;
+	while (off + 4 <= end) {
+		code = get_bo16(p + off, be);
+		olen = get_bo16(p + off + 2, be);
+		if (code == OPT_END || off + 4 + olen > end)
+			break;
+		if (code == OPT_COMMENT && olen >= sizeof tag - 1 &&
+		    memcmp(p + off + 4, tag, sizeof tag - 1) == 0)
+			return 1;
+		off += 4 + PAD4((uint32_t)olen);
+	}
+	return 0;
+}
+
 static int
 ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
@@ -502,6 +535,9 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 
 		cap_usbmon_packet(pkt, caplen, len, hdr_len, rd->swap,
 		    rd->iso, r);
+		if (type == NG_EPB && ng_epb_synthetic(p, blen, caplen,
+		    rd->be))
+			r->flags |= REC_F_SYNTHETIC;
 		if (type == NG_SPB)
 			r->ts_ns = (int64_t)((uint64_t)r->ts_sec * 1000000000 +
 			    (uint64_t)(int64_t)r->ts_usec * 1000);
@@ -672,7 +708,10 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	size_t		 olen = 0;
 	int		 rc;
 
-	if ((cmt = ng_cmt_take(wr, r)) != NULL) {
+	cmt = ng_cmt_take(wr, r);
+	if (cmt == NULL && (r->flags & REC_F_SYNTHETIC))
+		cmt = CAP_SYNTH_COMMENT;
+	if (cmt != NULL) {
 		olen = ng_opt(o, OPT_COMMENT, cmt, (uint16_t)strlen(cmt),
 		    wr->be);
 		olen += ng_opt(o + olen, OPT_END, NULL, 0, wr->be);
@@ -830,13 +869,83 @@ ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
 	return cap_out_write(&sink->out, t, sizeof t);
 }
 
+/* A timestamp option: tsresol units, high word then low word. */
+static size_t
+ng_opt_ts(uint8_t *p, uint16_t code, int64_t ns, const struct ng_wr *wr)
+{
+	uint8_t		 v[8];
+	uint64_t	 ts;
+
+	ts = ns < 0 ? 0 : (uint64_t)ns / wr->tsdiv;
+	put_bo32(v, (uint32_t)(ts >> 32), wr->be);
+	put_bo32(v + 4, (uint32_t)ts, wr->be);
+	return ng_opt(p, code, v, 8, wr->be);
+}
+
+static size_t
+ng_opt_u64(uint8_t *p, uint16_t code, uint64_t val, int be)
+{
+	uint8_t		 v[8];
+
+	if (be) {
+		put_bo32(v, (uint32_t)(val >> 32), 1);
+		put_bo32(v + 4, (uint32_t)val, 1);
+	} else {
+		put_bo32(v, (uint32_t)val, 0);
+		put_bo32(v + 4, (uint32_t)(val >> 32), 0);
+	}
+	return ng_opt(p, code, v, 8, be);
+}
+
+/*
+ * The interface statistics block of a live capture: what the source
+ * received and what the kernel dropped (isb_ifdrop, accumulated from
+ * MON_IOCG_STATS), with the capture's start and end and, as a comment,
+ * how the kernel was read.
+ */
+static int
+ng_isb(struct cap_sink *sink)
+{
+	struct ng_wr	*wr = sink->priv;
+	const struct cap_stats *st = &sink->stats;
+	uint8_t		 b[256];
+	char		 cmt[96];
+	uint64_t	 ts;
+	size_t		 n;
+
+	ts = sink->stats_end_ns < 0 ? 0 : (uint64_t)sink->stats_end_ns /
+	    wr->tsdiv;
+	put_bo32(b, NG_ISB, wr->be);
+	put_bo32(b + 8, 0, wr->be);
+	put_bo32(b + 12, (uint32_t)(ts >> 32), wr->be);
+	put_bo32(b + 16, (uint32_t)ts, wr->be);
+	n = 20;
+	if (st->method != NULL) {
+		snprintf(cmt, sizeof cmt, "usbmon read through: %s",
+		    st->method);
+		n += ng_opt(b + n, OPT_COMMENT, cmt, (uint16_t)strlen(cmt),
+		    wr->be);
+	}
+	n += ng_opt_ts(b + n, OPT_ISB_STARTTIME, sink->stats_start_ns, wr);
+	n += ng_opt_ts(b + n, OPT_ISB_ENDTIME, sink->stats_end_ns, wr);
+	n += ng_opt_u64(b + n, OPT_ISB_IFRECV, st->received, wr->be);
+	n += ng_opt_u64(b + n, OPT_ISB_IFDROP, st->dropped, wr->be);
+	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
+	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
+	put_bo32(b + n, (uint32_t)n + 4, wr->be);
+	return cap_out_write(&sink->out, b, n + 4);
+}
+
 static int
 ng_wclose(struct cap_sink *sink)
 {
 	struct ng_wr	*wr = sink->priv;
+	int		 rc = 0;
 
+	if (sink->have_stats)
+		rc = ng_isb(sink);
 	sb_free(&wr->line);
-	return 0;
+	return rc;
 }
 
 const struct cap_sink_ops cap_pcapng_sink = {

@@ -18,6 +18,7 @@ extern const struct cap_source_ops cap_pcapng_source;
 extern const struct cap_source_ops cap_usbmon_source;
 extern const struct cap_source_ops cap_text_source;
 extern const struct cap_source_ops cap_sim_source;
+extern const struct cap_source_ops cap_live_source;
 
 extern const struct cap_sink_ops cap_pcap_sink;
 extern const struct cap_sink_ops cap_pcapng_sink;
@@ -29,6 +30,7 @@ const struct cap_source_ops *const cap_sources[] = {
 	&cap_usbmon_source,
 	&cap_text_source,
 	&cap_sim_source,
+	&cap_live_source,
 	NULL
 };
 
@@ -111,7 +113,15 @@ cap_open(const char *name, struct cap_source **out, char *err, size_t errlen)
 	int				 rc, saved;
 
 	*out = NULL;
-	rc = cap_in_open(&in, name);
+	/*
+	 * A live name is never opened as a file here: reading a probe's
+	 * worth from /dev/usbmonN would block and eat events.
+	 */
+	if (cap_live_name(name) >= 0) {
+		rc = -UE_OPEN;
+		errno = ENOENT;
+	} else
+		rc = cap_in_open(&in, name);
 	if (rc == -UE_NOMEM) {
 		snprintf(err, errlen, "%s: %s", name, ue_strerror(rc));
 		return rc;
@@ -195,6 +205,16 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		cap_error(src, rc, src->recno + 1, cap_in_offset(&src->in),
 		    "%s", ue_strerror(rc));
 	return rc;
+}
+
+void
+cap_stats(struct cap_source *src, struct cap_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	if (src->ops->stats != NULL)
+		src->ops->stats(src, st);
+	else
+		st->received = src->recno;
 }
 
 void
@@ -338,6 +358,16 @@ cap_sink_write_event(struct cap_sink *sink, const struct drv_event *ev)
 	if ((rc = sink->ops->write_event(sink, ev)) < 0)
 		return cap_sink_fail(sink, rc);
 	return 0;
+}
+
+void
+cap_sink_set_stats(struct cap_sink *sink, const struct cap_stats *st,
+    int64_t start_ns, int64_t end_ns)
+{
+	sink->stats = *st;
+	sink->stats_start_ns = start_ns;
+	sink->stats_end_ns = end_ns;
+	sink->have_stats = 1;
 }
 
 int

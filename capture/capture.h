@@ -15,8 +15,28 @@
 #define CAPTURE_H
 
 #include <stdio.h>
+#include <time.h>
 
 #include "../decode/decode.h"
+
+/* ------------------------------------------------------------------------
+ * Clocks: live sources, pacing and progress lines.
+ */
+static inline int64_t
+cap_clock_ns(clockid_t clock)
+{
+	struct timespec	 ts;
+
+	clock_gettime(clock, &ts);
+	return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* Seconds on the monotonic clock, for progress lines. */
+static inline double
+cap_clock_s(void)
+{
+	return (double)cap_clock_ns(CLOCK_MONOTONIC) / 1e9;
+}
 
 /* ------------------------------------------------------------------------
  * Buffered input (capture/cap-in.c).
@@ -61,6 +81,19 @@ enum {
 	CAP_END = 0,
 	CAP_URB = 1,		/* *r filled */
 	CAP_EVENT = 2,		/* *ev filled */
+	/*
+	 * A live source (usbmonN, a paced simulation) had nothing new within
+	 * its poll interval (at most 100 ms): call again.  File sources never
+	 * return it.
+	 */
+	CAP_AGAIN = 3,
+};
+
+/* Health of a live source, for status bars and summaries. */
+struct cap_stats {
+	uint64_t	 received;	/* records delivered */
+	uint64_t	 dropped;	/* lost by the kernel, accumulated */
+	const char	*method;	/* "mmap ring", "GETX", "read", "text" */
 };
 
 struct cap_source_ops {
@@ -91,6 +124,8 @@ struct cap_source_ops {
 			     struct drv_event *ev);
 	/* Free private resources.  Optional. */
 	void		 (*close)(struct cap_source *src);
+	/* Live health (drops polled and accumulated).  Optional. */
+	int		 (*stats)(struct cap_source *src, struct cap_stats *st);
 };
 
 struct cap_source {
@@ -100,6 +135,7 @@ struct cap_source {
 	uint32_t	 linktype;	/* for pcap/pcapng, else 0 */
 	uint64_t	 recno;		/* records returned so far */
 	char		 err[512];	/* last error, with record and offset */
+	int		 live;		/* may return CAP_AGAIN; cannot rewind */
 	void		*priv;		/* priv_size bytes after this struct */
 };
 
@@ -118,6 +154,14 @@ int		 cap_open(const char *name, struct cap_source **out,
 int		 cap_next(struct cap_source *src, struct urb_rec *r,
 		     struct drv_event *ev);
 void		 cap_close(struct cap_source *src);
+/* Fill *st (zeroes and method NULL when the source has no stats op). */
+void		 cap_stats(struct cap_source *src, struct cap_stats *st);
+/*
+ * Make a sim: source hand out records in real time (virtual time since
+ * the start = wall time since the first read): it becomes live and
+ * returns CAP_AGAIN until the next record is due.  0, or -UE_USAGE.
+ */
+int		 cap_sim_pace(struct cap_source *src);
 
 /*
  * Format a source error into src->err: "FILE: record N at offset O: what"
@@ -141,6 +185,94 @@ extern const char cap_linktypes_read[];
 void		 cap_usbmon_packet(const uint8_t *p, uint32_t caplen,
 		     uint32_t len, size_t hdr_len, int swap,
 		     struct urb_iso *iso, struct urb_rec *r);
+
+/* ------------------------------------------------------------------------
+ * Live capture from usbmon (capture/cap-live.c).  The source "usbmonN" or
+ * "/dev/usbmonN" (N = 0: every bus) reads the kernel's mmap ring, else
+ * MON_IOCX_GETX, else read(), else the debugfs text file.  Before the
+ * first record from the bus it returns, marked REC_F_SYNTHETIC, one
+ * GET_DESCRIPTOR(DEVICE) and one GET_DESCRIPTOR(CONFIGURATION) S/C pair
+ * per configuration of every device present, made from sysfs.  The pure
+ * parts below are exported for the unit tests.
+ */
+
+/* The bus number a live name designates, or -1 when it is not one. */
+int		 cap_live_name(const char *name);
+/*
+ * Where /dev and /sys are: "" (the default), or a fake tree for tests.
+ * NULL goes back to the default; the environment variable
+ * URBSCOPE_SYSROOT, when set, is the default.
+ */
+void		 cap_live_set_root(const char *root);
+const char	*cap_live_root(void);
+
+/*
+ * Walking one MON_IOCX_MFETCH batch of the mmap ring: off[0..n) are the
+ * offsets the kernel gave.  cap_ring_next fills *r with the next event
+ * that is not a filler ('@') and returns 1, or returns 0 when the batch
+ * is done.  consumed counts every offset looked at, fillers included:
+ * the nflush of the next MFETCH.  A record that would run past the end
+ * of the ring (the kernel never writes one while mapped) is cut there
+ * and flagged REC_F_BADLEN, an offset outside the ring is skipped and
+ * counted in bad.  Data pointers point into the ring.
+ */
+struct cap_ring {
+	const uint8_t	*base;
+	size_t		 size;
+	const uint32_t	*off;
+	uint32_t	 n;
+	uint32_t	 i;		/* next offset to look at */
+	uint32_t	 consumed;
+	uint64_t	 fillers;
+	uint64_t	 bad;
+};
+int		 cap_ring_next(struct cap_ring *w, struct urb_iso *iso,
+		     struct urb_rec *r);
+/* Where the kernel puts the event after one at off (64-byte aligned). */
+uint32_t	 cap_ring_advance(uint32_t off, uint32_t len_cap, size_t size);
+
+/*
+ * Drop accounting: MON_IOCG_STATS returns the drops since its previous
+ * call and resets them, so they are polled at least every second and
+ * added up.
+ */
+struct cap_live_acc {
+	uint64_t	 dropped;	/* since the capture started */
+	uint32_t	 queued;	/* in the ring at the last poll */
+	uint64_t	 polls;
+	double		 last;		/* monotonic seconds of the last poll */
+};
+#define CAP_LIVE_STATS_EVERY	1.0	/* seconds */
+int		 cap_live_stats_due(const struct cap_live_acc *a, double now);
+void		 cap_live_stats_add(struct cap_live_acc *a, uint32_t queued,
+		     uint32_t dropped, double now);
+
+/*
+ * The message for a live source that cannot be opened, with the fix:
+ * bus N (0 = all), dev_err the errno of opening /dev/usbmonN, text_err
+ * that of the debugfs text file (0 when not tried).  Looks under
+ * cap_live_root() to tell "not loaded" from "no such bus".
+ */
+void		 cap_live_diagnose(unsigned bus, int dev_err, int text_err,
+		     char *msg, size_t len);
+
+/*
+ * The synthetic records for one device from its sysfs "descriptors"
+ * bytes (desc/len): GET_DESCRIPTOR(DEVICE, 18) then, per configuration,
+ * GET_DESCRIPTOR(CONFIGURATION i, wTotalLength), each an 'S' and a 'C'
+ * with the data.  URB ids are CAP_SYNTH_ID(bus, dev, n), n = 0 for the
+ * device descriptor, i + 1 for configuration i.  Writes at most max
+ * records into out (data pointing into desc); returns how many.
+ */
+#define CAP_SYNTH_ID_BASE	0x7379736673000000ULL	/* "sysfs" */
+#define CAP_SYNTH_ID(bus, dev, n)					\
+	(CAP_SYNTH_ID_BASE | ((uint64_t)((bus) & 0xff) << 16) |		\
+	((uint64_t)((dev) & 0xff) << 8) | ((n) & 0xff))
+#define CAP_SYNTH_COMMENT	"synthetic: descriptors read from sysfs at " \
+	"capture start, not seen on the bus"
+size_t		 cap_live_synth(unsigned bus, unsigned devnum,
+		     const uint8_t *desc, size_t len, int64_t ts_ns,
+		     struct urb_rec *out, size_t max);
 
 /* ------------------------------------------------------------------------
  * Buffered output (capture/cap-out.c): detects short writes and ENOSPC.
@@ -196,6 +328,10 @@ struct cap_sink {
 	struct cap_out	 out;
 	struct cap_sink_opts opts;
 	uint64_t	 count;		/* records written */
+	/* set by cap_sink_set_stats; pcapng writes them in an ISB */
+	int		 have_stats;
+	struct cap_stats stats;
+	int64_t		 stats_start_ns, stats_end_ns;
 	char		 err[512];
 	void		*priv;
 };
@@ -213,6 +349,14 @@ int		 cap_sink_open(const char *path, const char *format,
 int		 cap_sink_write(struct cap_sink *sink, const struct urb_rec *r);
 int		 cap_sink_write_event(struct cap_sink *sink,
 		     const struct drv_event *ev);
+/*
+ * A live capture's figures for the file's trailer (pcapng: an interface
+ * statistics block with isb_ifrecv, isb_ifdrop, start and end times),
+ * written at close.  Later calls replace earlier ones.
+ */
+void		 cap_sink_set_stats(struct cap_sink *sink,
+		     const struct cap_stats *st, int64_t start_ns,
+		     int64_t end_ns);
 /* Finish and free; returns 0 or a negative error (message in err). */
 int		 cap_sink_close(struct cap_sink *sink, char *err, size_t errlen);
 

@@ -29,7 +29,7 @@ for t in build/asan/tests/test-*; do
 	fail=$((fail + f))
 done
 
-for s in tests/golden/run.sh tests/e2e/*.sh; do
+for s in tests/golden/run.sh tests/e2e/*.sh tests/kernel/run.sh; do
 	[ -f "$s" ] || continue
 	sh "$s" >"$log" 2>&1
 	rc=$?

@@ -29,15 +29,6 @@ convert_usage(FILE *f)
 	    "else pcapng.\n");
 }
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 int
 tui_cmd_convert(int argc, char **argv)
 {
@@ -113,7 +104,7 @@ tui_cmd_convert(int argc, char **argv)
 		}
 		count++;
 		if (progress && (count & 0xffff) == 0 &&
-		    (t = now_s()) - last > 0.5) {
+		    (t = cap_clock_s()) - last > 0.5) {
 			fprintf(stderr, "\rurbscope: %llu records, %.1f MB "
 			    "read", (unsigned long long)count,
 			    cap_in_offset(&src->in) / 1e6);

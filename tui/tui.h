@@ -20,6 +20,8 @@ struct tui_cmd {
 int	tui_cmd_read(int argc, char **argv);
 int	tui_cmd_convert(int argc, char **argv);
 int	tui_cmd_sim(int argc, char **argv);
+int	tui_cmd_capture(int argc, char **argv);
+int	tui_cmd_devices(int argc, char **argv);
 int	tui_cmd_tui(int argc, char **argv);
 
 /* A positive count for option opt into *out; says what is wrong and

@@ -9,7 +9,7 @@
 #include "tui.h"
 
 static const struct tui_cmd cmds[] = {
-	{ "read", "FILE [-c N] [-V] [-T text|json|usbmon|fields [-e FIELD]...]"
+	{ "read", "FILE [-Y FILTER] [-c N] [-V] [-T text|json|usbmon|fields [-e FIELD]...]"
 	    " [-t r|a|d|e]",
 	    "decode a capture (pcap, pcapng, usbmon text or binary; - = stdin)",
 	    tui_cmd_read },
@@ -19,7 +19,14 @@ static const struct tui_cmd cmds[] = {
 	{ "sim", "SCENARIO [-w OUT [-F FORMAT]] [read options]",
 	    "run a scenario on the simulated EHCI machine, in virtual time",
 	    tui_cmd_sim },
-	{ "tui", "[FILE | sim:SCENARIO]", "the interactive viewer",
+	{ "capture", "-i usbmonN [-w FILE] [-c N] [-s SNAPLEN] [-C MB -W N]"
+	    " [-Z USER] | -D",
+	    "capture live USB traffic from the kernel's usbmon",
+	    tui_cmd_capture },
+	{ "devices", "[-v] [-s [[bus]:][devnum]] [-d vendor:[product]]",
+	    "list the attached USB devices (-v: descriptors, as lsusb -v)",
+	    tui_cmd_devices },
+	{ "tui", "[--fast] [FILE | sim:SCENARIO] | -i usbmonN", "the interactive viewer",
 	    tui_cmd_tui },
 };
 #define NCMDS	(sizeof cmds / sizeof cmds[0])

@@ -1,0 +1,57 @@
+/*
+ * capture/sysfs.h - the USB devices the running kernel knows, as sysfs
+ * shows them (/sys/bus/usb/devices/): no bus traffic, no privileges.
+ *
+ * Used by `urbscope capture` (the descriptors of devices present at start,
+ * written as synthetic GET_DESCRIPTOR records; -D), and by `urbscope
+ * devices` (the kernel driver bound to each interface).  The root is a
+ * parameter so tests can point it at a fake tree.
+ */
+#ifndef CAPTURE_SYSFS_H
+#define CAPTURE_SYSFS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SYSFS_USB_MAXINTF	32
+
+struct sysfs_usb_intf {
+	char		 name[64];	/* "1-2:1.0" */
+	uint8_t		 num, alt;	/* bInterfaceNumber, bAlternateSetting */
+	uint8_t		 cls, subcls, proto;
+	char		 driver[64];	/* bound kernel driver, "" if none */
+};
+
+struct sysfs_usb_dev {
+	char		 name[64];	/* "1-2", "1-1.1", "usb1" */
+	unsigned	 busnum, devnum;
+	char		 devpath[32];	/* port path: "2", "1.1"; "0" root hub */
+	unsigned	 speed;		/* Mb/s as sysfs says: 1 (1.5), 12, 480, 5000 */
+	char		 speed_str[16];	/* as sysfs says: "1.5", "12", "480" */
+	uint16_t	 vid, pid;
+	int		 config;	/* bConfigurationValue, 0 = unconfigured */
+	char		 driver[64];	/* "usb" normally */
+	char		 manufacturer[128], product[128], serial[128];
+	/*
+	 * The "descriptors" file: the 18-byte device descriptor followed by
+	 * every configuration descriptor with all its subordinates, raw, in
+	 * the device's byte order (little-endian), as the kernel cached them
+	 * at enumeration.  Owned (malloc).
+	 */
+	uint8_t		*desc;
+	size_t		 desclen;
+	struct sysfs_usb_intf intf[SYSFS_USB_MAXINTF];
+	size_t		 nintf;
+};
+
+/*
+ * Scan root (NULL = "/sys") + "/bus/usb/devices".  *out is a malloc'ed
+ * array sorted by bus then device number.  Returns 0 (also with zero
+ * devices), or -1 with a message naming the path in err (no such
+ * directory: sysfs not mounted).
+ */
+int	 sysfs_usb_scan(const char *root, struct sysfs_usb_dev **out,
+	     size_t *n, char *err, size_t errlen);
+void	 sysfs_usb_free(struct sysfs_usb_dev *devs, size_t n);
+
+#endif /* CAPTURE_SYSFS_H */

@@ -1,0 +1,245 @@
+#!/bin/sh
+# tests/kernel/vm.sh - boot Debian's Linux kernel under QEMU (TCG) with an
+# EHCI controller, a USB keyboard, tablet and disk, run a script in the
+# guest and leave everything it wrote in OUTDIR.  See tests/kernel/README.md.
+#
+#   vm.sh [--cmd 'COMMAND' | --guest FILE] [--host PROGRAM] [--timeout S]
+#         [--env VAR=VALUE]... [--no-usb] OUTDIR
+#
+# Exit status: that of the guest script; 77 when QEMU or the kernel cannot
+# be had (the reason is on stderr), 124 when the guest timed out.
+cd "$(dirname "$0")/../.." || exit 1
+root=$(pwd)
+kdir=$root/build/kernel
+
+cmd=
+guest=
+host=
+timeout=240
+usb=1
+envs=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--cmd) cmd=$2; shift 2 ;;
+	--guest) guest=$2; shift 2 ;;
+	--host) host=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--no-usb) usb=0; shift ;;
+	--env) envs="$envs$2
+"; shift 2 ;;
+	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+if [ $# -ne 1 ]; then
+	echo "usage: vm.sh [--cmd CMD | --guest FILE] [--host PROG]" \
+	    "[--timeout S] [--env VAR=VALUE]... [--no-usb] OUTDIR" >&2
+	exit 2
+fi
+out=$1
+case $out in /*) ;; *) out=$root/$out ;; esac
+
+unavailable() {
+	echo "vm.sh: $*" >&2
+	exit 77
+}
+
+command -v qemu-system-x86_64 >/dev/null ||
+    unavailable "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
+bios=/usr/share/qemu/qboot.rom
+[ -f "$bios" ] || unavailable "no $bios (qemu-system-x86 package)"
+# The guest has no C library, so busybox must be the static build.
+busybox=$(command -v busybox)
+[ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
+    unavailable "no static busybox (apt-get install busybox-static)"
+[ -x ./urbscope ] || unavailable "no ./urbscope: run make first"
+
+# The kernel: Debian's current linux-image-amd64, fetched once into
+# build/kernel/ and unpacked without installing it.  Only the kernel and the
+# module trees the guest needs are kept.
+kver=$(apt-cache depends linux-image-amd64 2>/dev/null |
+    sed -n 's/.*Depends: linux-image-\([0-9].*-amd64\)$/\1/p' | head -n 1)
+if [ -z "$kver" ]; then
+	# No package lists (offline, or before apt-get update): use whatever
+	# the cache already holds.
+	kver=$(ls "$kdir" 2>/dev/null | sed -n 's/^\(6.*-amd64\)$/\1/p' |
+	    tail -n 1)
+fi
+[ -n "$kver" ] || unavailable "cannot tell the linux-image-amd64 version" \
+    "(apt-get update?)"
+kroot=$kdir/$kver
+# Two runs at once (two `make test`s) must not unpack the cache together.
+mkdir -p "$kdir" || exit 1
+exec 9>"$kdir/cache.lock"
+flock 9
+if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ]; then
+	mkdir -p "$kdir/dl" || exit 1
+	rm -rf "$kroot"
+	deb=$(ls "$kdir"/dl/linux-image-"$kver"_*.deb 2>/dev/null | head -n 1)
+	if [ -z "$deb" ]; then
+		(cd "$kdir/dl" && apt-get download -q "linux-image-$kver") \
+		    >"$kdir/dl/download.log" 2>&1 ||
+		    unavailable "apt-get download linux-image-$kver failed:" \
+		    "$(tail -n 1 "$kdir/dl/download.log")"
+		deb=$(ls "$kdir"/dl/linux-image-"$kver"_*.deb | head -n 1)
+	fi
+	rm -rf "$kroot.tmp"
+	mkdir -p "$kroot.tmp" || exit 1
+	m=./lib/modules/$kver
+	dpkg-deb --fsys-tarfile "$deb" | (cd "$kroot.tmp" && tar -x \
+	    --wildcards "./boot/vmlinuz-*" "$m/modules.*" \
+	    "$m/kernel/drivers/usb/*" "$m/kernel/drivers/hid/*" \
+	    "$m/kernel/drivers/input/*" "$m/kernel/drivers/scsi/*" \
+	    "$m/kernel/drivers/virtio/*" "$m/kernel/net/9p/*" \
+	    "$m/kernel/fs/9p/*" "$m/kernel/fs/netfs/*" \
+	    "$m/kernel/fs/fscache/*" "$m/kernel/block/*" "$m/kernel/lib/*" \
+	    "$m/kernel/crypto/*") ||
+	    unavailable "cannot unpack $deb"
+	"$busybox" depmod -b "$kroot.tmp" "$kver" ||
+	    unavailable "depmod failed"
+	mv "$kroot.tmp" "$kroot" || exit 1
+	rm -f "$deb"
+fi
+flock -u 9
+exec 9>&-
+
+# The initramfs: busybox, the modules below with their dependencies, the
+# urbscope binary and lsusb with their shared libraries, usb.ids.  Rebuilt
+# on every run (a second or two) so it always holds the current binary.
+mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
+	virtio_pci 9pnet_virtio 9p"
+# OUTDIR is removed first: refuse anything but an empty directory or an
+# earlier run's.
+if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.vm.sh" ] &&
+    [ ! -d "$out/initramfs" ] && [ ! -d "$out/share" ]; then
+	echo "vm.sh: $out is not empty and not an earlier vm.sh output" >&2
+	exit 2
+fi
+rm -rf "$out" || exit 1
+mkdir -p "$out/share" "$out/initramfs" || exit 1
+: >"$out/.vm.sh"
+ird=$out/initramfs
+mkdir -p "$ird/bin" "$ird/sbin" "$ird/usr/bin" "$ird/usr/share/hwdata" \
+    "$ird/usr/share/misc" "$ird/lib/modules/$kver" "$ird/proc" "$ird/sys" \
+    "$ird/dev" "$ird/tmp" "$ird/share" "$ird/etc" || exit 1
+cp "$busybox" "$ird/bin/busybox" || exit 1
+for m in $mods; do
+	line=$(grep -E "/$m\.ko:" "$kroot/lib/modules/$kver/modules.dep")
+	[ -n "$line" ] || unavailable "module $m not in linux-image-$kver"
+	for f in $(echo "$line" | tr -d ':'); do
+		mkdir -p "$ird/lib/modules/$kver/$(dirname "$f")"
+		cp "$kroot/lib/modules/$kver/$f" "$ird/lib/modules/$kver/$f"
+	done
+done
+cp "$kroot/lib/modules/$kver"/modules.builtin* "$ird/lib/modules/$kver/"
+"$busybox" depmod -b "$ird" "$kver" || exit 1
+
+# copybin FILE DEST: FILE and the shared libraries ldd lists.
+copybin() {
+	cp "$1" "$ird$2" || exit 1
+	ldd "$1" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p;
+	    s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' | while read -r lib; do
+		mkdir -p "$ird$(dirname "$lib")"
+		cp -L "$lib" "$ird$lib"
+	done
+}
+copybin ./urbscope /usr/bin/urbscope
+lsusb=$(command -v lsusb)
+[ -n "$lsusb" ] && copybin "$lsusb" /usr/bin/lsusb
+for ids in /usr/share/hwdata/usb.ids /usr/share/misc/usb.ids; do
+	[ -f "$ids" ] && cp "$ids" "$ird$ids"
+done
+# root, and nobody for the tests of permissions and of -Z
+printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
+    >"$ird/etc/passwd"
+printf 'root:x:0:\nnogroup:x:65534:\n' >"$ird/etc/group"
+cp tests/kernel/init "$ird/init" && chmod 755 "$ird/init" || exit 1
+cp tests/kernel/guest-lib.sh "$ird/etc/guest-lib.sh" || exit 1
+(cd "$ird" && find . | cpio -o -H newc -R 0:0 --quiet | gzip -1) \
+    >"$out/initramfs.cpio.gz" || exit 1
+rm -rf "$ird"
+
+# The guest script: the user's, or one that brings the USB stack up and
+# runs the command.
+{
+	printf '%s' "$envs" | sed -n "s/^\([A-Za-z_][A-Za-z0-9_]*\)=\(.*\)/export \1='\2'/p"
+	if [ -n "$guest" ]; then
+		cat "$guest" || exit 1
+	else
+		echo "usb=$usb"
+		echo '[ "$usb" = 1 ] && { load_usbmon; usb_up; }'
+		printf '%s\n' "$cmd"
+	fi
+} >"$out/share/guest.sh" || exit 1
+
+# The disk behind usb-storage: 8 MiB with a recognisable pattern, so reads
+# show real bytes.
+python3 -c '
+import sys
+blk = bytearray()
+for i in range(8 * 1024 * 1024 // 16):
+    blk += b"urbscope%08x" % i
+open(sys.argv[1], "wb").write(blk)' "$out/disk.img" || exit 1
+
+qemu_pid=
+host_pid=
+cleanup() {
+	[ -n "$host_pid" ] && kill "$host_pid" 2>/dev/null
+	[ -n "$qemu_pid" ] && kill "$qemu_pid" 2>/dev/null
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# QMP on a unix socket named relative to OUTDIR, so long paths do not hit
+# the 108-byte limit of socket names.
+cd "$out" || exit 1
+usbdevs=
+if [ "$usb" = 1 ]; then
+	usbdevs="-device usb-ehci,id=ehci
+	    -drive if=none,id=usbdisk,format=raw,file=disk.img
+	    -device usb-storage,id=stor,bus=ehci.0,port=1,drive=usbdisk,pcap=qemu-usb-storage.pcap
+	    -device usb-kbd,id=kbd,bus=ehci.0,port=2,pcap=qemu-usb-kbd.pcap
+	    -device usb-tablet,id=tablet,bus=ehci.0,port=3,pcap=qemu-usb-tablet.pcap"
+fi
+start=$(date +%s)
+# shellcheck disable=SC2086
+timeout -s KILL "$timeout" qemu-system-x86_64 -display none -nodefaults \
+    -no-reboot -machine pc -accel tcg -m 512 -smp 1 -bios "$bios" \
+    -kernel "$kroot/boot/vmlinuz-$kver" -initrd initramfs.cpio.gz \
+    -append "console=ttyS0 loglevel=4 log_buf_len=1M panic=-1 rdinit=/init" \
+    -serial file:console.log \
+    -qmp unix:qmp.sock,server=on,wait=off \
+    -fsdev local,id=fs0,path=share,security_model=none \
+    -device virtio-9p-pci,fsdev=fs0,mount_tag=share \
+    $usbdevs </dev/null >qemu.log 2>&1 &
+qemu_pid=$!
+if [ -n "$host" ]; then
+	case $host in /*) ;; *) host=$root/$host ;; esac
+	case $host in
+	*.py) set -- python3 "$host" ;;
+	*) set -- "$host" ;;
+	esac
+	OUT=$out QMP=$out/qmp.sock SHARE=$out/share "$@" </dev/null \
+	    >host.log 2>&1 &
+	host_pid=$!
+fi
+wait "$qemu_pid"
+qrc=$?
+qemu_pid=
+if [ -n "$host_pid" ]; then
+	wait "$host_pid"
+	echo "$?" >host.rc
+	host_pid=
+fi
+echo "$(($(date +%s) - start))" >seconds
+if [ "$qrc" -eq 137 ]; then
+	echo "vm.sh: guest timed out after ${timeout}s (see $out/console.log)" >&2
+	exit 124
+fi
+if [ ! -f share/guest.rc ]; then
+	echo "vm.sh: QEMU exited $qrc without the guest finishing" \
+	    "(see $out/console.log, $out/qemu.log)" >&2
+	tail -n 20 console.log qemu.log >&2
+	exit 1
+fi
+exit "$(cat share/guest.rc)"
