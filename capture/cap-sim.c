@@ -7,11 +7,17 @@
  * core reported the record first, so readers see the call, then its
  * record.  The machine runs in slices of virtual time, only as far as
  * the reader needs: memory stays small however long the scenario runs.
+ *
+ * Paced (cap_sim_pace, for the TUI's demo), the source is live: a record
+ * is handed out only once the wall clock since the first read has caught
+ * up with its virtual time, and the reader gets CAP_AGAIN until then, so
+ * the traffic appears as it would on a real bus.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "capture/capture.h"
 #include "core/sim.h"
@@ -20,6 +26,9 @@
 #define SIM_EPOCH_NS	(1700000000ULL * 1000000000ULL)	/* fixed: reproducible */
 #define SIM_SLICE_NS	(10 * SIM_MS)
 #define SIM_MAX_TEXT	(1 << 20)
+#define SIM_PACE_WAIT_NS (10 * 1000000LL)	/* longest sleep in next */
+
+extern const struct cap_source_ops cap_sim_source;
 
 /* A record or event kept until the reader takes it. */
 struct qrec {
@@ -40,6 +49,8 @@ struct sim_priv {
 	struct qrec	*mark;		/* the last 'S' record queued */
 	struct qrec	*mark_prev;	/* the node before it, or NULL */
 	int		 finished;
+	int		 paced;		/* hand records out in real time */
+	int64_t		 wall0;		/* monotonic ns of the first read */
 };
 
 static void
@@ -215,6 +226,48 @@ sim_open(struct cap_source *src)
 	return 0;
 }
 
+/*
+ * Paced: is the head record due?  Sleeps a little (at most
+ * SIM_PACE_WAIT_NS) when it is due soon, so a reader polling in a loop
+ * does not spin.
+ */
+static int
+sim_due(struct sim_priv *p)
+{
+	const struct qrec *q = p->head;
+	int64_t		 ts, ahead;
+	struct timespec	 w;
+
+	ts = q->what == CAP_EVENT ? q->ev.ts_ns : q->r.ts_ns;
+	ahead = (ts - (int64_t)SIM_EPOCH_NS) - (cap_clock_ns(CLOCK_MONOTONIC) - p->wall0);
+	if (ahead <= 0)
+		return 1;
+	if (ahead > SIM_PACE_WAIT_NS)
+		ahead = SIM_PACE_WAIT_NS;
+	w.tv_sec = 0;
+	w.tv_nsec = (long)ahead;
+	nanosleep(&w, NULL);
+	ahead = (ts - (int64_t)SIM_EPOCH_NS) - (cap_clock_ns(CLOCK_MONOTONIC) - p->wall0);
+	return ahead <= 0;
+}
+
+/*
+ * Hand the records out in real time: virtual time since the start maps
+ * to wall time since the first read.  Makes the source live.  Returns 0,
+ * or -UE_USAGE when src is not a simulation.
+ */
+int
+cap_sim_pace(struct cap_source *src)
+{
+	struct sim_priv	*p = src->priv;
+
+	if (src->ops != &cap_sim_source)
+		return -UE_USAGE;
+	p->paced = 1;
+	src->live = 1;
+	return 0;
+}
+
 static int
 sim_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
@@ -223,6 +276,8 @@ sim_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 
 	qrec_free(p->last);
 	p->last = NULL;
+	if (p->paced && p->wall0 == 0)
+		p->wall0 = cap_clock_ns(CLOCK_MONOTONIC);
 	p->mark = p->mark_prev = NULL;	/* the reader takes nodes now */
 	while (p->head == NULL && !p->finished) {
 		before = p->sim->now_ns;
@@ -248,6 +303,8 @@ sim_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		}
 		return CAP_END;
 	}
+	if (p->paced && !sim_due(p))
+		return CAP_AGAIN;
 	p->last = p->head;
 	p->head = p->head->next;
 	if (p->head == NULL)
@@ -260,6 +317,17 @@ sim_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	if (r->niso > 0)
 		r->iso = p->last->iso;
 	return CAP_URB;
+}
+
+static int
+sim_stats(struct cap_source *src, struct cap_stats *st)
+{
+	struct sim_priv	*p = src->priv;
+
+	st->received = src->recno;
+	st->dropped = 0;
+	st->method = p->paced ? "simulation, real time" : "simulation";
+	return 0;
 }
 
 static void
@@ -289,4 +357,5 @@ const struct cap_source_ops cap_sim_source = {
 	.open = sim_open,
 	.next = sim_next,
 	.close = sim_close,
+	.stats = sim_stats,
 };

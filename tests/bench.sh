@@ -10,7 +10,10 @@
 #	./urbscope read F > /dev/null
 #	build/tools/pcaploop F
 # and the maximum RSS of `urbscope read` on BENCH_N/10 and BENCH_N records
-# (streaming: memory must not grow with the input).  Goals come from
+# (streaming: memory must not grow with the input).  Then the TUI on the
+# BENCH_N capture in a detached tmux session: time to first screen (until
+# capture-pane shows the first timeline row), time to the full index, the
+# index's bytes per record and the process's RSS.  Goals come from
 # shared/spec/peers-and-users.md 3.4.  Prints PASS or MISS per goal and
 # exits 0 either way: a slow machine is a report, not a failure.  Exits 1
 # only when the benchmark cannot run at all.  BENCH_KEEP=1 keeps the
@@ -195,6 +198,70 @@ if [ -x "$URBSCOPE" ]; then
 		}'
 	fi
 	rm -f "$DIR/loopback.scn" "$DIR/loopback.pcap"
+fi
+
+# The TUI on the big capture, in a detached tmux session of fixed size:
+# the clock runs from starting the session to capture-pane showing the
+# first timeline row (polled every few ms), then to the status line that
+# says the index is complete (with the index's bytes per record).
+TUI_GOAL_MS=1000	# "well under a second"
+if [ -x "$URBSCOPE" ] && command -v tmux >/dev/null 2>&1; then
+	echo
+	echo "tui on $N records (tmux 120x40):"
+	SOCK=$DIR/tmux.sock
+	TS="tmux -S $SOCK"
+	t0=$(date +%s%N)
+	$TS new-session -d -s bench -x 120 -y 40 \
+	    "exec $URBSCOPE tui $BIG 2>$DIR/tui.err"
+	first=
+	full=
+	while :; do
+		out=$($TS capture-pane -p -t bench 2>/dev/null)
+		now=$(date +%s%N)
+		if [ -z "$first" ] && printf '%s\n' "$out" |
+		    grep -qE '^ +1 +0\.000000 '; then
+			first=$(( (now - t0) / 1000000 ))
+		fi
+		line=$(printf '%s\n' "$out" | grep -E '^indexed [0-9]+ records')
+		if [ -n "$line" ]; then
+			full=$(( (now - t0) / 1000000 ))
+			break
+		fi
+		if [ $(( (now - t0) / 1000000000 )) -ge 120 ]; then
+			echo "  gave up after 120 s"
+			break
+		fi
+		sleep 0.005
+	done
+	pid=$($TS display -p -t bench '#{pane_pid}' 2>/dev/null)
+	rss=$(awk '/^VmRSS/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	$TS send-keys -t bench q
+	sleep 0.3
+	$TS kill-server >/dev/null 2>&1
+	if [ -n "$first" ]; then
+		ok=0
+		[ "$first" -lt "$TUI_GOAL_MS" ] && ok=1
+		echo "  time to first screen   $first ms (goal < $TUI_GOAL_MS" \
+		    "ms): $(verdict $ok)"
+	fi
+	if [ -n "$full" ]; then
+		echo "  time to full index     $full ms (seen on screen;" \
+		    "$(echo "$line" | sed 's/.* in \([0-9.]*\) s.*/\1/') s" \
+		    "inside)"
+		bpr=$(echo "$line" | sed 's/.*index \([0-9.]*\) bytes.*/\1/')
+		echo "  index memory           $bpr bytes/record" \
+		    "(aim < 32; the items alone are 32)"
+	fi
+	if [ -n "$rss" ]; then
+		awk -v r="$rss" -v n="$N" 'BEGIN {
+			printf "  tui RSS after index    %d KiB", r
+			printf " (%.1f bytes/record all told)\n", r * 1024 / n
+		}'
+	fi
+	rm -f "$DIR/tui.err" "$SOCK"
+else
+	echo
+	echo "tui: tmux or $URBSCOPE missing, skipped"
 fi
 
 if [ "${BENCH_KEEP:-0}" != 1 ]; then

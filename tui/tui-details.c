@@ -1,13 +1,27 @@
 /*
  * tui/tui-details.c - the details pane: the selected record's decoded tree
  * (what `read -V` prints, from dec_record_tree) or a driver event's
- * fields, one node a line, indented by depth.
+ * fields, one node a line, indented by depth; then what the driver events
+ * correlate with it (tui-correlate.h): for a driver event, the call it
+ * happened in with every event of that call and the URB records of each
+ * submit (a probe's register_dev, set_intfdata and submits; a write()'s
+ * submits; a completion handler's resubmit); for a URB, the driver call
+ * that submitted it and the completion handler that got it back.
+ *
+ * The pane has a cursor; a line that names another record carries its
+ * item after a 0x1f byte, and Enter on it selects that record.
  */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "tui-correlate.h"
 #include "tui-view.h"
+
+#define TARGET_SEP	'\x1f'
+#define CALL_MAX	64		/* events of a call listed */
+#define URB_WINDOW	64		/* items between an event and its URB */
 
 static void
 node_line(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
@@ -76,6 +90,267 @@ event_lines(const struct drv_event *ev, struct sbuf *b)
 		sb_printf(b, "  %s\n", ev->text);
 }
 
+/* End the line: a jump target when item is not TI_NONE. */
+static void
+line_end(struct sbuf *b, uint32_t item)
+{
+	if (item != TI_NONE)
+		sb_printf(b, "%c%u", TARGET_SEP, item);
+	sb_putc(b, '\n');
+}
+
+/* The 'S' of the URB a DRV_SUBMIT event at item i reported (the core
+ * reports the submit just before the hooks record the 'S'), or TI_NONE. */
+static uint32_t
+submit_record(const struct tui_model *m, uint32_t i)
+{
+	uint64_t id = tui_model_urb_id(m, i);
+	uint32_t j, end;
+
+	if (id == 0)
+		return TI_NONE;
+	end = m->n - i > URB_WINDOW ? i + URB_WINDOW : (uint32_t)m->n;
+	for (j = i + 1; j < end; j++) {
+		if (m->item[j].kind == 'S' && tui_model_urb_id(m, j) == id)
+			return tui_model_submitter(m, j) == i ? j : TI_NONE;
+		if (m->item[j].kind == (TI_EVENT | DRV_SUBMIT) &&
+		    tui_model_urb_id(m, j) == id)
+			break;
+	}
+	return TI_NONE;
+}
+
+/* The completion ('C' or 'E') a DRV_GIVEBACK at item i reports (the
+ * hooks record it just before the core's giveback), or TI_NONE. */
+static uint32_t
+giveback_record(const struct tui_model *m, uint32_t i)
+{
+	uint64_t id = tui_model_urb_id(m, i);
+	uint32_t j, stop = i > URB_WINDOW ? i - URB_WINDOW : 0;
+
+	for (j = i; id != 0 && j-- > stop;)
+		if ((m->item[j].kind == 'C' || m->item[j].kind == 'E') &&
+		    tui_model_urb_id(m, j) == id)
+			return j;
+	return TI_NONE;
+}
+
+/* The DRV_GIVEBACK event after completion item c, or TI_NONE. */
+static uint32_t
+giveback_event(const struct tui_model *m, uint32_t c)
+{
+	uint64_t id = tui_model_urb_id(m, c);
+	uint32_t j, end;
+
+	end = m->n - c > URB_WINDOW ? c + URB_WINDOW : (uint32_t)m->n;
+	for (j = c + 1; id != 0 && j < end; j++) {
+		if (m->item[j].kind == (TI_EVENT | DRV_GIVEBACK) &&
+		    tui_model_urb_id(m, j) == id)
+			return j;
+		if (m->item[j].kind == 'S' && tui_model_urb_id(m, j) == id)
+			break;
+	}
+	return TI_NONE;
+}
+
+/* "S #340, C #345 ok 5 bytes 0.125ms" of the URB submitted at item i. */
+static void
+urb_records(const struct tui_model *m, uint32_t i, const char *ind,
+    struct sbuf *b)
+{
+	struct tui_cols c;
+	uint32_t sj, cj;
+
+	if ((sj = submit_record(m, i)) == TI_NONE)
+		return;
+	sb_printf(b, "%s  URB S record %u", ind, m->item[sj].recno);
+	line_end(b, sj);
+	if ((cj = m->item[sj].pair) == TI_NONE) {
+		sb_printf(b, "%s  (no completion in the capture)", ind);
+		line_end(b, TI_NONE);
+		return;
+	}
+	tui_model_cols(m, cj, &c);
+	sb_printf(b, "%s  URB %s record %u: %s, %s bytes%s%s", ind,
+	    m->item[cj].kind == 'E' ? "E" : "C", m->item[cj].recno, c.status,
+	    c.len, c.lat[0] ? ", " : "", c.lat);
+	line_end(b, cj);
+}
+
+/* The name of a call: "skeleton probe()". */
+static void
+call_name(const struct tui_corr_call *k, struct sbuf *b)
+{
+	if (strcmp(k->func, "complete") == 0)
+		sb_printf(b, "the completion handler of %s", k->driver);
+	else
+		sb_printf(b, "%s %s()", k->driver, k->func);
+}
+
+/* Every event of the call event item i is in, each submit with its URB
+ * records. */
+static void
+call_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
+{
+	struct tui_corr_call k;
+	struct sbuf	 t = { 0 };
+	uint32_t	*items;
+	size_t		 n, j, mark, skip;
+
+	if (tui_corr_call_of(m->corr, i, &k) != 0 ||
+	    (items = calloc(CALL_MAX, sizeof *items)) == NULL)
+		return;
+	n = tui_corr_call_items(m->corr, i, items, CALL_MAX);
+	line_end(b, TI_NONE);
+	if (n == 1 && items[0] == i) {
+		if (k.anchor == i && strcmp(k.func, "complete") == 0)
+			sb_puts(b, "Its completion handler raised no event "
+			    "(no resubmit)");
+		else {
+			sb_puts(b, "Nothing else happened inside ");
+			call_name(&k, b);
+		}
+		line_end(b, TI_NONE);
+		free(items);
+		return;
+	}
+	if (k.anchor == i && strcmp(k.func, "complete") == 0)
+		sb_puts(b, "What its completion handler did");
+	else if (k.anchor == i)
+		sb_puts(b, "What happened inside the call");
+	else {
+		sb_puts(b, "Inside ");
+		call_name(&k, b);
+	}
+	sb_printf(b, " (%zu event%s):", n, n == 1 ? "" : "s");
+	line_end(b, TI_NONE);
+	for (j = 0; j < n && j < CALL_MAX; j++) {
+		mark = b->len;
+		t.len = 0;
+		if (tui_model_summary(m, items[j], &t) != 0)
+			sb_puts(&t, "(cannot be read again)");
+		/* the call's name is said once, above */
+		sb_printf(b, "%s %s() ", k.driver, k.func);
+		skip = t.len >= b->len - mark &&
+		    memcmp(t.s, b->s + mark, b->len - mark) == 0 ?
+		    b->len - mark : 0;
+		b->len = mark;
+		sb_printf(b, "%c record %u: %.*s", items[j] == i ? '*' : ' ',
+		    m->item[items[j]].recno, (int)(t.len - skip), t.s != NULL ?
+		    t.s + skip : "");
+		line_end(b, items[j]);
+		if (m->item[items[j]].kind == (TI_EVENT | DRV_SUBMIT) &&
+		    items[j] != i)
+			urb_records(m, items[j], "   ", b);
+	}
+	if (n > CALL_MAX) {
+		sb_printf(b, "  ... %zu more", n - CALL_MAX);
+		line_end(b, TI_NONE);
+	}
+	sb_free(&t);
+	free(items);
+}
+
+/* A URB record: the giveback of its completion and what the handler
+ * did with it (resubmitted it, submitted others). */
+static void
+completion_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
+{
+	uint32_t c = m->item[i].kind == 'S' ? m->item[i].pair : i, g;
+
+	if (c == TI_NONE || (m->item[c].kind != 'C' &&
+	    m->item[c].kind != 'E') ||
+	    (g = giveback_event(m, c)) == TI_NONE)
+		return;
+	line_end(b, TI_NONE);
+	sb_printf(b, "Given back to its driver at record %u",
+	    m->item[g].recno);
+	line_end(b, g);
+	call_lines(m, g, b);
+}
+
+/* The node of the interface event i is about and every file operation
+ * the driver did on it. */
+static void
+node_lines(struct tui_model *m, uint32_t i, const struct drv_event *ev,
+    struct sbuf *b)
+{
+	const struct tui_corr_intf *ci;
+	struct tui_corr_call k;
+	size_t	 j;
+	int	 intf = ev->intf;
+
+	if (intf < 0 || (ci = tui_corr_find_intf(tui_corr_find_dev(m->corr,
+	    ev->busnum, ev->devnum), intf)) == NULL || ci->nnodeops == 0)
+		return;
+	line_end(b, TI_NONE);
+	sb_printf(b, "File operations on %s (minor %d) of interface %d:",
+	    ci->node != NULL ? ci->node : "its node", ci->minor, intf);
+	line_end(b, TI_NONE);
+	for (j = 0; j < ci->nnodeops && j < CALL_MAX; j++) {
+		if (tui_corr_call_of(m->corr, ci->nodeops[j], &k) != 0)
+			continue;
+		sb_printf(b, "%c record %u: %s() (%zu event%s)",
+		    k.first <= i && i <= k.last ? '*' : ' ',
+		    m->item[ci->nodeops[j]].recno,
+		    k.func, k.n, k.n == 1 ? "" : "s");
+		line_end(b, ci->nodeops[j]);
+	}
+	if (ci->nnodeops > CALL_MAX) {
+		sb_printf(b, "  ... %zu more", ci->nnodeops - CALL_MAX);
+		line_end(b, TI_NONE);
+	}
+}
+
+/* What the correlation says of driver event i. */
+static void
+event_correlation(struct tui_model *m, uint32_t i, const struct drv_event *ev,
+    struct sbuf *b)
+{
+	struct tui_corr_call k;
+	uint32_t cj, sj, sub;
+
+	switch (m->item[i].kind & ~TI_EVENT) {
+	case DRV_SUBMIT:
+		if (submit_record(m, i) != TI_NONE) {
+			line_end(b, TI_NONE);
+			sb_puts(b, "Its URB:");
+			line_end(b, TI_NONE);
+			urb_records(m, i, "", b);
+		}
+		break;
+	case DRV_GIVEBACK:
+		if ((cj = giveback_record(m, i)) == TI_NONE)
+			break;
+		line_end(b, TI_NONE);
+		sb_printf(b, "Gives back %s record %u",
+		    m->item[cj].kind == 'E' ? "E" : "C", m->item[cj].recno);
+		line_end(b, cj);
+		if ((sj = m->item[cj].pair) != TI_NONE && sj < cj) {
+			sb_printf(b, "  of the URB submitted at S record %u",
+			    m->item[sj].recno);
+			line_end(b, sj);
+			if ((sub = tui_model_submitter(m, sj)) != TI_NONE) {
+				sb_printf(b, "  by record %u",
+				    m->item[sub].recno);
+				if (tui_corr_call_of(m->corr, sub, &k) == 0) {
+					sb_puts(b, " in ");
+					call_name(&k, b);
+				}
+				line_end(b, sub);
+			}
+		}
+		break;
+	case DRV_OPEN:
+	case DRV_RELEASE:
+	case DRV_REGISTER_DEV:
+	case DRV_DEREGISTER_DEV:
+		node_lines(m, i, ev, b);
+		break;
+	}
+	call_lines(m, i, b);
+}
+
 void
 tui_details_update(struct tui_screen *s)
 {
@@ -91,6 +366,7 @@ tui_details_update(struct tui_screen *s)
 	if (i == s->det_item)
 		return;
 	s->det_item = i;
+	s->det_cur = 0;
 	s->det.len = 0;
 	s->det_top = s->hex_top = 0;
 	s->hex_p = NULL;
@@ -106,6 +382,7 @@ tui_details_update(struct tui_screen *s)
 	rec = &s->det_rec;
 	if (rec->kind == CAP_EVENT) {
 		event_lines(&rec->ev, &s->det);
+		event_correlation(m, i, &rec->ev, &s->det);
 		goto count;
 	}
 	sb_printf(&s->det, "Record %llu at offset %llu\n",
@@ -123,8 +400,10 @@ tui_details_update(struct tui_screen *s)
 		for (p = p != NULL ? p + 5 : line.s; p != NULL && *p == ' ';
 		    p++)
 			;
-		sb_printf(&s->det, "Submitted by (record %u): %s",
-		    m->item[si].recno, p != NULL ? p : "\n");
+		sb_printf(&s->det, "Submitted by (record %u): %.*s",
+		    m->item[si].recno, p != NULL ? (int)strcspn(p, "\n") : 0,
+		    p != NULL ? p : "");
+		line_end(&s->det, si);
 		sb_free(&line);
 	}
 	dec_tree_init(&t, s->nodes, TUI_TREE_NODES, s->arena,
@@ -134,6 +413,7 @@ tui_details_update(struct tui_screen *s)
 		node_line(&rec->r, &t.node[k], &s->det);
 	if (t.overflow)
 		sb_puts(&s->det, "[decode tree cut: too many fields]\n");
+	completion_lines(m, i, &s->det);
 	if (rec->r.data_len > 0) {
 		s->hex_p = rec->r.data;
 		s->hex_n = rec->r.data_len;
@@ -148,11 +428,13 @@ count:
 			s->det_lines++;
 }
 
-void
-tui_draw_text(struct tui_screen *s, const struct tui_rect *r,
-    const char *text, size_t top)
+/* The lines of text from line top into r, the cursor line (cur, or
+ * SIZE_MAX for none) marked; a line ends at its jump target. */
+static void
+draw_lines(struct tui_screen *s, const struct tui_rect *r, const char *text,
+    size_t top, size_t cur)
 {
-	const char *p, *e;
+	const char *p, *e, *sep;
 	char	 line[512];
 	size_t	 ln = 0;
 	int	 y = 0;
@@ -162,22 +444,41 @@ tui_draw_text(struct tui_screen *s, const struct tui_rect *r,
 			break;
 		if (ln++ < top)
 			continue;
-		snprintf(line, sizeof line, " %.*s", (int)(e - p), p);
+		if ((sep = memchr(p, TARGET_SEP, (size_t)(e - p))) == NULL)
+			sep = e;
+		snprintf(line, sizeof line, "%c%.*s", ln - 1 == cur ? '>' :
+		    ' ', (int)(sep - p), p);
 		tui_clear(r->y + y, r->x, r->w);
+		if (ln - 1 == cur)
+			attron(A_REVERSE);
 		tui_put(s, r->y + y, r->x, line, r->w);
+		if (ln - 1 == cur)
+			attroff(A_REVERSE);
 		y++;
 	}
 	for (; y < r->h; y++)
 		tui_clear(r->y + y, r->x, r->w);
 }
 
+void
+tui_draw_text(struct tui_screen *s, const struct tui_rect *r,
+    const char *text, size_t top)
+{
+	draw_lines(s, r, text, top, SIZE_MAX);
+}
+
 static void
 details_draw(struct tui_screen *s, const struct tui_rect *r)
 {
 	tui_details_update(s);
-	if (s->det_lines > 0 && s->det_top >= s->det_lines)
-		s->det_top = s->det_lines - 1;
-	tui_draw_text(s, r, s->det.s, s->det_top);
+	if (s->det_lines > 0 && s->det_cur >= s->det_lines)
+		s->det_cur = s->det_lines - 1;
+	if (s->det_cur < s->det_top)
+		s->det_top = s->det_cur;
+	if (r->h > 0 && s->det_cur >= s->det_top + (size_t)r->h)
+		s->det_top = s->det_cur - (size_t)r->h + 1;
+	draw_lines(s, r, s->det.s, s->det_top, s->focus == 1 ? s->det_cur :
+	    SIZE_MAX);
 }
 
 int
@@ -214,10 +515,45 @@ tui_scroll_key(size_t *top, size_t lines, int page, int key)
 	return 0;
 }
 
+/* The jump target of line k of the details, or TI_NONE. */
+static uint32_t
+line_target(const struct tui_screen *s, size_t k)
+{
+	const char *p = s->det.s, *e, *sep;
+
+	for (; p != NULL && k > 0; k--)
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	if (p == NULL || (e = strchr(p, '\n')) == NULL ||
+	    (sep = memchr(p, TARGET_SEP, (size_t)(e - p))) == NULL)
+		return TI_NONE;
+	return (uint32_t)strtoul(sep + 1, NULL, 10);
+}
+
+/* Select the record the cursor's line names. */
+static void
+details_jump(struct tui_screen *s)
+{
+	uint32_t i = line_target(s, s->det_cur);
+
+	if (i == TI_NONE || i >= s->m->n) {
+		snprintf(s->msg, sizeof s->msg, "this line names no record");
+		s->msg_err = 1;
+	} else if (tui_model_select_item(s->m, i) != 0) {
+		snprintf(s->msg, sizeof s->msg, "record %u is hidden by the "
+		    "filter", s->m->item[i].recno);
+		s->msg_err = 1;
+	}
+}
+
 static int
 details_key(struct tui_screen *s, int key)
 {
-	return tui_scroll_key(&s->det_top, s->det_lines, LINES / 3, key);
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		details_jump(s);
+		return 1;
+	}
+	return tui_scroll_key(&s->det_cur, s->det_lines, LINES / 3, key);
 }
 
 const struct tui_view_ops tui_details_view = {

@@ -1,16 +1,34 @@
 /*
  * tui/tui-devices.c - the Devices view ('d' shows it in place of the
- * details): every device of the capture as the end of the input left it,
- * from the decoder's device state: bus, address, VID:PID and class, the
- * active configuration, its interfaces (current alternate setting, class)
- * and their endpoints.  Drivers bound to interfaces come later, from the
- * driver events.
+ * details): buses, their devices (address, VID:PID, speed, class), the
+ * active configuration, its interfaces (class, endpoints) and what the
+ * driver events say of each interface: the driver bound with its minor,
+ * node and intfdata pointer, the driver it was bound to until the device
+ * went away, or, for an interface no driver took, each id table entry
+ * tried and the first field that failed (tui-correlate.h).  Descriptors
+ * come from the decoder's device state at the end of the input; devices
+ * seen only in driver events (gone before their address was used again)
+ * are listed from the events.
+ *
+ * Vendor and product names come from usb.ids (decode/usbids.h) when it
+ * is installed.
+ *
+ * The view has a cursor: moving it onto a device or an interface (or a
+ * line under one) filters the timeline to that item (the filter
+ * language: its bus and address, and for an interface its endpoints and
+ * its drivers' events); the first line clears the filter.  A line's
+ * filter travels in s->devs after a 0x1f byte, so rebuilding the lines
+ * keeps the cursor on its item.
  */
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "decode/usbids.h"
+#include "tui-correlate.h"
 #include "tui-view.h"
+
+#define TARGET_SEP	'\x1f'
 
 static const char *
 class_name(uint8_t cls, char *tmp)
@@ -18,13 +36,147 @@ class_name(uint8_t cls, char *tmp)
 	return dec_name_or(dec_classes, cls, tmp);
 }
 
+/* End the current line with its filter (NULL: not a target). */
+static void
+line_end(struct sbuf *b, const char *filter)
+{
+	if (filter != NULL) {
+		sb_putc(b, TARGET_SEP);
+		sb_puts(b, filter);
+	}
+	sb_putc(b, '\n');
+}
+
+/* The endpoints of interface intf in every alternate setting of the
+ * configuration descriptors p[0..n), as " || ep==0x81" terms. */
+static void
+intf_eps(const uint8_t *p, size_t n, int intf, struct sbuf *f)
+{
+	uint8_t	 seen[12], len;	/* the filter has 64 nodes */
+	size_t	 off = 0, k, nseen = 0;
+	int	 cur = -1;
+
+	while (off + 2 <= n) {
+		len = p[off];
+		if (len < 2 || off + len > n)
+			break;
+		if (p[off + 1] == USB_DT_INTERFACE && len >= 9)
+			cur = p[off + 2];
+		else if (p[off + 1] == USB_DT_ENDPOINT && len >= 7 &&
+		    cur == intf) {
+			for (k = 0; k < nseen && seen[k] != p[off + 2]; k++)
+				;
+			if (k == nseen && nseen < sizeof seen) {
+				seen[nseen++] = p[off + 2];
+				sb_printf(f, "%sep==0x%02x", f->len ? " || " :
+				    "", p[off + 2]);
+			}
+		}
+		off += len;
+	}
+}
+
+/* The filter of an interface: its endpoints and its drivers' events. */
+static void
+intf_filter(const uint8_t *cfg, size_t cfglen, const struct tui_corr_intf *ci,
+    int intf, uint16_t bus, int dev, char *out, size_t size)
+{
+	struct sbuf	 t = { 0 };
+	const char	*drv[6];
+	size_t		 k, j, nd = 0;
+
+	if (cfg != NULL)
+		intf_eps(cfg, cfglen, intf, &t);
+	if (ci != NULL && ci->driver != NULL)
+		drv[nd++] = ci->driver;
+	for (k = 0; ci != NULL && k < ci->ntries && nd < 6; k++) {
+		for (j = 0; j < nd && drv[j] != ci->tries[k].driver; j++)
+			;
+		if (j == nd)
+			drv[nd++] = ci->tries[k].driver;
+	}
+	for (k = 0; k < nd; k++)
+		sb_printf(&t, "%sdriver==\"%s\"", t.len ? " || " : "",
+		    drv[k]);
+	if (t.len == 0)
+		snprintf(out, size, "bus==%u && dev==%d", bus, dev);
+	else
+		snprintf(out, size, "bus==%u && dev==%d && (%s)", bus, dev,
+		    t.s);
+	sb_free(&t);
+}
+
+/* What the driver events say of an interface, indented by ind. */
+static void
+intf_driver_lines(const struct tui_model *m, const struct tui_corr_intf *ci,
+    const char *ind, struct sbuf *b)
+{
+	static const char *const why[] = {
+		[TCW_NONE] = "unbind",
+		[TCW_UNPLUG] = "unplug",
+		[TCW_DEREGISTER] = "usb_deregister",
+		[TCW_DISCONNECT] = "disconnect",
+	};
+	size_t	 k;
+
+	if (ci->state == TCS_BOUND)
+		sb_printf(b, "%sdriver %s (probe at record %u)", ind,
+		    ci->driver, m->item[ci->bind_item].recno);
+	else if (ci->state == TCS_UNBOUND)
+		sb_printf(b, "%swas bound to %s until %s (record %u)", ind,
+		    ci->driver, why[ci->why], m->item[ci->unbind_item].recno);
+	if (ci->state != TCS_NONE) {
+		line_end(b, NULL);
+		if (ci->minor >= 0 || ci->intfdata != 0) {
+			sb_puts(b, ind);
+			if (ci->minor >= 0)
+				sb_printf(b, "  minor %d %s%s", ci->minor,
+				    ci->node != NULL ? ci->node : "(no node)",
+				    ci->minor_live ? "" : " (deregistered)");
+			if (ci->intfdata != 0)
+				sb_printf(b, "  intfdata 0x%llx%s",
+				    (unsigned long long)ci->intfdata,
+				    ci->intfdata_now == 0 ? " (cleared)" : "");
+			line_end(b, NULL);
+		}
+		if (ci->nnodeops > 0) {
+			sb_printf(b, "%s  %zu file operation%s on the node "
+			    "(first at record %u)", ind, ci->nnodeops,
+			    ci->nnodeops == 1 ? "" : "s",
+			    m->item[ci->nodeops[0]].recno);
+			line_end(b, NULL);
+		}
+		return;
+	}
+	if (ci->probe_err != 0) {
+		sb_printf(b, "%sprobe of %s failed with %d", ind,
+		    ci->probe_err_driver != NULL ? ci->probe_err_driver : "?",
+		    ci->probe_err);
+		line_end(b, NULL);
+	}
+	if (ci->ntries == 0)
+		return;
+	sb_printf(b, "%sno driver took it:", ind);
+	line_end(b, NULL);
+	for (k = 0; k < ci->ntries; k++) {
+		sb_printf(b, "%s  %s: entry %u %s (record %u)", ind,
+		    ci->tries[k].driver, ci->tries[k].entry,
+		    ci->tries[k].matched ? "matched" : ci->tries[k].why !=
+		    NULL ? ci->tries[k].why : "failed",
+		    m->item[ci->tries[k].item].recno);
+		line_end(b, NULL);
+	}
+}
+
 /* The interfaces and endpoints of configuration descriptors p[0..n). */
 static void
-config_lines(const struct dec_dev *d, const uint8_t *p, size_t n,
+config_lines(const struct tui_model *m, const struct dec_dev *d,
+    const struct tui_corr_dev *cd, const uint8_t *p, size_t n,
     struct sbuf *b)
 {
 	static const char *const xfer[] = { "ctrl", "iso", "bulk", "int" };
-	char	 tmp[24];
+	const struct tui_corr_intf *ci;
+	char	 tmp[24], filt[256];
 	size_t	 off = 0;
 	int	 shown = 0;
 	uint8_t	 len, intf, alt;
@@ -37,100 +189,302 @@ config_lines(const struct dec_dev *d, const uint8_t *p, size_t n,
 			intf = p[off + 2];
 			alt = p[off + 3];
 			shown = intf >= DEC_MAX_INTFS || d->alt[intf] == alt;
-			if (shown)
-				sb_printf(b, "      interface %u alt %u: %s "
-				    "(0x%02x) sub 0x%02x proto 0x%02x\n", intf,
-				    alt, class_name(p[off + 5], tmp),
-				    p[off + 5], p[off + 6], p[off + 7]);
-		} else if (p[off + 1] == USB_DT_ENDPOINT && len >= 7 && shown)
-			sb_printf(b, "        ep 0x%02x %s %s mps %u\n",
+			if (shown) {
+				ci = tui_corr_find_intf(cd, intf);
+				sb_printf(b, "      interface %u", intf);
+				if (ci != NULL && ci->name != NULL)
+					sb_printf(b, " (%s)", ci->name);
+				sb_printf(b, " alt %u: %s (0x%02x) sub 0x%02x "
+				    "proto 0x%02x", alt,
+				    class_name(p[off + 5], tmp), p[off + 5],
+				    p[off + 6], p[off + 7]);
+				intf_filter(p, n, ci, intf, d->busnum,
+				    d->devnum, filt, sizeof filt);
+				line_end(b, filt);
+				if (ci != NULL)
+					intf_driver_lines(m, ci, "        ",
+					    b);
+			}
+		} else if (p[off + 1] == USB_DT_ENDPOINT && len >= 7 &&
+		    shown) {
+			sb_printf(b, "        ep 0x%02x %s %s mps %u",
 			    p[off + 2], p[off + 2] & 0x80 ? "in" : "out",
 			    xfer[p[off + 3] & 3],
 			    get_le16(p + off + 4) & 0x7ff);
+			line_end(b, NULL);
+		}
 		off += len;
 	}
 }
 
-/* Build the lines once: the state does not change after loading. */
+/* Interfaces known only from driver events (no descriptors). */
+static void
+event_intf_lines(const struct tui_model *m, const struct tui_corr_dev *cd,
+    struct sbuf *b)
+{
+	const struct tui_corr_intf *ci;
+	char	 filt[256];
+	size_t	 k;
+
+	for (k = 0; k < cd->nintf; k++) {
+		ci = &cd->intf[k];
+		sb_printf(b, "      interface %d", ci->intf);
+		if (ci->name != NULL)
+			sb_printf(b, " (%s)", ci->name);
+		intf_filter(NULL, 0, ci, ci->intf, cd->busnum, cd->devnum,
+		    filt, sizeof filt);
+		line_end(b, filt);
+		intf_driver_lines(m, ci, "        ", b);
+	}
+}
+
+/* The device line: address, IDs, speed, USB version, class, state. */
+static void
+device_line(const struct tui_model *m, const struct dec_dev *d,
+    const struct tui_corr_dev *cd, uint16_t bus, int dev, struct sbuf *b)
+{
+	const char *vn, *pn;
+	char	 tmp[24], filt[64];
+	uint16_t vid = 0, pid = 0;
+	int	 ids = 0;
+
+	if (d != NULL && d->has_ddesc) {
+		vid = get_le16(d->ddesc + 8);
+		pid = get_le16(d->ddesc + 10);
+		ids = 1;
+	} else if (cd != NULL && cd->has_ids) {
+		vid = cd->vid;
+		pid = cd->pid;
+		ids = 1;
+	}
+	sb_printf(b, "  %u.%d  ", bus, dev);
+	if (ids) {
+		sb_printf(b, "%04x:%04x", vid, pid);
+		/* lsusb's names, when usb.ids is installed */
+		if ((vn = usbids_vendor(vid)) != NULL)
+			sb_printf(b, " %s", vn);
+		if ((pn = usbids_product(vid, pid)) != NULL)
+			sb_printf(b, " %s", pn);
+	} else
+		sb_puts(b, "(no device descriptor seen)");
+	if (cd != NULL && cd->speed != NULL)
+		sb_printf(b, "  %s-speed", cd->speed);
+	if (d != NULL && d->has_ddesc)
+		sb_printf(b, "  USB %x.%02x  %s (0x%02x)", d->ddesc[3],
+		    d->ddesc[2], d->ddesc[4] ? class_name(d->ddesc[4], tmp) :
+		    "per interface", d->ddesc[4]);
+	if (dev == 0)
+		sb_puts(b, "  at the default address, before SET_ADDRESS");
+	if (cd != NULL && cd->gone)
+		sb_printf(b, "  [unplugged at record %u]",
+		    m->item[cd->gone_item].recno);
+	snprintf(filt, sizeof filt, "bus==%u && dev==%d", bus, dev);
+	line_end(b, filt);
+}
+
+static void
+device_lines(const struct tui_model *m, const struct dec_dev *d,
+    const struct tui_corr_dev *cd, uint16_t bus, int dev, struct sbuf *b)
+{
+	size_t	 k;
+
+	device_line(m, d, cd, bus, dev, b);
+	if (d == NULL || !d->has_ddesc) {
+		if (cd != NULL)
+			event_intf_lines(m, cd, b);
+		return;
+	}
+	if (d->config == 0) {
+		sb_puts(b, "    not configured");
+		line_end(b, NULL);
+		if (cd != NULL)
+			event_intf_lines(m, cd, b);
+		return;
+	}
+	sb_printf(b, "    configuration %u", d->config);
+	line_end(b, NULL);
+	for (k = 0; k < DEC_MAX_CONFIGS; k++)
+		if (d->cfg[k] != NULL && d->cfg_len[k] >= 9 &&
+		    d->cfg[k][5] == d->config)
+			config_lines(m, d, cd, d->cfg[k], d->cfg_len[k], b);
+}
+
+/* Build the lines from the device state and the driver events so far. */
 static void
 devices_build(struct tui_screen *s)
 {
 	const struct dec_ctx *ctx = s->dev_ctx;
 	const struct dec_dev *d;
+	const struct tui_corr_dev *cd, *last;
 	struct tui_model *m = s->m;
 	uint8_t	 seen[256][16];		/* [devnum][bus 0..15] */
-	char	 tmp[24];
-	size_t	 i, k, lines = 0;
+	size_t	 i, k, lines = 0, ncd = tui_corr_ndevs(m->corr);
 	uint16_t bus, lastbus = UINT16_MAX;
 	int	 dev;
 
 	s->dev_built = 1;
 	s->devs.len = 0;
-	if (ctx == NULL) {
-		sb_puts(&s->devs, "(no device state: the input did not load "
-		    "to its end)\n");
-		goto count;
-	}
+	sb_puts(&s->devs, "(all devices: no filter)");
+	line_end(&s->devs, "");
 	memset(seen, 0, sizeof seen);
 	for (i = 0; i < m->n; i++)
 		if (m->item[i].busnum < 16)
 			seen[m->item[i].devnum][m->item[i].busnum] = 1;
 	for (bus = 0; bus < 16; bus++) {
 		for (dev = 0; dev < 128; dev++) {
-			if (!seen[dev][bus] ||
-			    (d = dec_ctx_device(ctx, bus, (uint8_t)dev)) ==
-			    NULL)
+			if (!seen[dev][bus])
+				continue;
+			d = ctx != NULL ? dec_ctx_device(ctx, bus,
+			    (uint8_t)dev) : NULL;
+			last = tui_corr_find_dev(m->corr, bus, (uint8_t)dev);
+			if (d == NULL && last == NULL)
 				continue;
 			if (bus != lastbus) {
-				sb_printf(&s->devs, "Bus %u\n", bus);
+				sb_printf(&s->devs, "Bus %u", bus);
+				line_end(&s->devs, NULL);
 				lastbus = bus;
 			}
-			if (!d->has_ddesc) {
-				sb_printf(&s->devs, "  %u.%u  (no device "
-				    "descriptor seen)\n", bus, dev);
-				continue;
+			/* earlier devices at this address, gone since:
+			 * the descriptors are the last one's */
+			for (k = 0; k < ncd; k++) {
+				cd = tui_corr_dev(m->corr, k);
+				if (cd != last && cd->busnum == bus &&
+				    cd->devnum == dev)
+					device_lines(m, NULL, cd, bus, dev,
+					    &s->devs);
 			}
-			sb_printf(&s->devs, "  %u.%u  %04x:%04x  USB %x.%02x  "
-			    "%s (0x%02x)%s\n", bus, dev,
-			    get_le16(d->ddesc + 8), get_le16(d->ddesc + 10),
-			    d->ddesc[3], d->ddesc[2], d->ddesc[4] ?
-			    class_name(d->ddesc[4], tmp) : "per interface",
-			    d->ddesc[4], dev == 0 ? "  at the default "
-			    "address, before SET_ADDRESS" : "");
-			if (d->config == 0) {
-				sb_puts(&s->devs, "    not configured\n");
-				continue;
-			}
-			sb_printf(&s->devs, "    configuration %u\n",
-			    d->config);
-			for (k = 0; k < DEC_MAX_CONFIGS; k++)
-				if (d->cfg[k] != NULL && d->cfg_len[k] >= 9 &&
-				    d->cfg[k][5] == d->config)
-					config_lines(d, d->cfg[k],
-					    d->cfg_len[k], &s->devs);
+			device_lines(m, d, last, bus, dev, &s->devs);
 		}
 	}
-	if (s->devs.len == 0)
-		sb_puts(&s->devs, "(no devices)\n");
-count:
+	if (lastbus == UINT16_MAX)
+		sb_puts(&s->devs, ctx == NULL ? "(no device state: the input "
+		    "did not load to its end)\n" : "(no devices)\n");
 	for (k = 0; k < s->devs.len; k++)
 		if (s->devs.s[k] == '\n')
 			lines++;
 	s->dev_lines = lines;
 }
 
+/* Line k of s->devs: its text [*t, *te) and filter [*f, *fe), or -1. */
+static int
+devices_line(const struct tui_screen *s, size_t k, const char **t,
+    const char **te, const char **f, const char **fe)
+{
+	const char *p = s->devs.s, *e, *sep;
+
+	if (p == NULL)
+		return -1;
+	for (; k > 0 && p != NULL; k--)
+		if ((p = strchr(p, '\n')) != NULL)
+			p++;
+	if (p == NULL || (e = strchr(p, '\n')) == NULL)
+		return -1;
+	sep = memchr(p, TARGET_SEP, (size_t)(e - p));
+	*t = p;
+	*te = sep != NULL ? sep : e;
+	*f = sep != NULL ? sep + 1 : NULL;
+	*fe = e;
+	return 0;
+}
+
+/* After a rebuild, put the cursor back on the item it was on. */
+static void
+devices_recursor(struct tui_screen *s)
+{
+	const char *t, *te, *f, *fe;
+	size_t	 k;
+
+	if (s->dev_cur_filter[0] != '\0')
+		for (k = 0; devices_line(s, k, &t, &te, &f, &fe) == 0; k++)
+			if (f != NULL && (size_t)(fe - f) ==
+			    strlen(s->dev_cur_filter) && strncmp(f,
+			    s->dev_cur_filter, (size_t)(fe - f)) == 0) {
+				s->dev_cur = k;
+				return;
+			}
+	if (s->dev_cur >= s->dev_lines)
+		s->dev_cur = s->dev_lines ? s->dev_lines - 1 : 0;
+}
+
 static void
 devices_draw(struct tui_screen *s, const struct tui_rect *r)
 {
-	if (!s->dev_built)
+	const char *t, *te, *f, *fe;
+	char	 line[512];
+	size_t	 k;
+	int	 y, cur;
+
+	if (!s->dev_built) {
 		devices_build(s);
-	tui_draw_text(s, r, s->devs.s, s->dev_top);
+		devices_recursor(s);
+	}
+	if (s->dev_cur < s->dev_top)
+		s->dev_top = s->dev_cur;
+	if (r->h > 0 && s->dev_cur >= s->dev_top + (size_t)r->h)
+		s->dev_top = s->dev_cur - (size_t)r->h + 1;
+	for (y = 0; y < r->h; y++) {
+		k = s->dev_top + (size_t)y;
+		tui_clear(r->y + y, r->x, r->w);
+		if (devices_line(s, k, &t, &te, &f, &fe) != 0)
+			continue;
+		cur = k == s->dev_cur && s->focus == 1;
+		snprintf(line, sizeof line, "%c%.*s", k == s->dev_cur ? '>' :
+		    ' ', (int)(te - t), t);
+		if (cur)
+			attron(A_REVERSE);
+		tui_put(s, r->y + y, r->x, line, r->w);
+		if (cur)
+			attroff(A_REVERSE);
+	}
 }
 
+/* Filter the timeline to the cursor's item: the line's, or the one of
+ * the nearest line above that has one (a driver or endpoint line belongs
+ * to its interface, a configuration to its device). */
+static void
+devices_apply(struct tui_screen *s)
+{
+	const char *t, *te, *f = NULL, *fe;
+	char	 expr[256];
+	size_t	 k = s->dev_cur + 1;
+
+	while (k-- > 0)
+		if (devices_line(s, k, &t, &te, &f, &fe) != 0 || f != NULL)
+			break;
+	if (f == NULL)
+		return;
+	snprintf(expr, sizeof expr, "%.*s", (int)(fe - f), f);
+	snprintf(s->dev_cur_filter, sizeof s->dev_cur_filter, "%s", expr);
+	if (strcmp(expr, s->m->ftext) == 0)
+		return;
+	if (tui_model_set_filter(s->m, expr) != 0) {
+		snprintf(s->msg, sizeof s->msg, "%s", s->m->filter.err);
+		s->msg_err = 1;
+		return;
+	}
+	snprintf(s->msg, sizeof s->msg, "%s: %zu of %zu records",
+	    expr[0] ? expr : "no filter", s->m->nvis, s->m->n);
+	s->msg_err = 0;
+}
+
+/* The cursor moves over the lines; landing on a device or an interface
+ * filters the timeline to it. */
 static int
 devices_key(struct tui_screen *s, int key)
 {
-	return tui_scroll_key(&s->dev_top, s->dev_lines, LINES / 3, key);
+	size_t	 cur = s->dev_cur;
+
+	if (!s->dev_built)
+		devices_build(s);
+	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+		devices_apply(s);
+		return 1;
+	}
+	if (!tui_scroll_key(&cur, s->dev_lines, LINES / 3, key))
+		return 0;
+	s->dev_cur = cur;
+	devices_apply(s);
+	return 1;
 }
 
 const struct tui_view_ops tui_devices_view = {

@@ -114,7 +114,7 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 				    "the filter)", r->w);
 			continue;
 		}
-		i = m->vis[k];
+		i = tui_model_vis(m, k);
 		tui_model_cols(m, i, &c);
 		b.len = 0;
 		if (tui_model_summary(m, i, &b) != 0 || b.s == NULL)
@@ -172,7 +172,11 @@ list_key(struct tui_screen *s, int key)
 		break;
 	case KEY_END:
 	case 'G':
-		tui_model_end(m);
+		/* on an input that still grows, the end is a moving one */
+		if (s->live)
+			tui_model_set_follow(m, 1);
+		else
+			tui_model_end(m);
 		break;
 	default:
 		return 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tui-correlate.h"
 #include "tui-model.h"
 
 void
@@ -17,9 +18,12 @@ tui_model_init(struct tui_model *m, tui_fetch_fn fetch, void *arg)
 	m->fetch = fetch;
 	m->fetch_arg = arg;
 	m->rows = 1;
+	m->fwant = TI_NONE;
+	m->fsync = 65536;
 	m->filter.node = m->fnode;
 	m->filter.max = TUI_FILTER_NODES;
 	dec_filter_compile(&m->filter, "");
+	m->all = 1;
 }
 
 void
@@ -181,18 +185,61 @@ fix_scroll(struct tui_model *m)
 		m->top = m->nvis > m->rows ? m->nvis - m->rows : 0;
 }
 
+/*
+ * Item i (the next after fpos) is filtered: show it if it passes.  While
+ * a new filter runs the selection waits for the item it was on (fwant),
+ * trailing the newest match until then.
+ */
+static int
+filtered(struct tui_model *m, uint32_t i)
+{
+	m->fpos = (size_t)i + 1;
+	if (m->all)
+		m->nvis++;
+	else {
+		if (!passes(m, i))
+			return 0;
+		if (grow(&m->vis, &m->viscap, m->nvis + 1,
+		    sizeof *m->vis) != 0)
+			return -UE_NOMEM;
+		m->vis[m->nvis++] = i;
+	}
+	if (m->follow) {
+		m->sel = m->nvis - 1;
+		fix_scroll(m);
+	} else if (m->fwant != TI_NONE) {
+		m->sel = m->nvis - 1;
+		if (i >= m->fwant) {
+			m->fwant = TI_NONE;
+			m->top = m->sel > m->rows / 2 ? m->sel - m->rows / 2 :
+			    0;
+		}
+		fix_scroll(m);
+	}
+	return 0;
+}
+
 static int
 appended(struct tui_model *m)
 {
-	uint32_t i = (uint32_t)m->n - 1;
-
-	if (!passes(m, i))
+	/* a filter still working through older items gets to it later */
+	if (m->fpos + 1 != m->n)
 		return 0;
-	if (grow(&m->vis, &m->viscap, m->nvis + 1, sizeof *m->vis) != 0)
-		return -UE_NOMEM;
-	m->vis[m->nvis++] = i;
-	if (m->follow) {
-		m->sel = m->nvis - 1;
+	return filtered(m, (uint32_t)m->n - 1);
+}
+
+int
+tui_model_filter_step(struct tui_model *m, size_t max)
+{
+	while (m->fpos < m->n && max-- > 0)
+		if (filtered(m, (uint32_t)m->fpos) != 0)
+			return -UE_NOMEM;
+	if (m->fpos < m->n)
+		return 1;
+	if (m->fwant != TI_NONE) {
+		/* nothing at or after it passes: stay on the last */
+		m->fwant = TI_NONE;
+		m->sel = m->nvis ? m->nvis - 1 : 0;
 		fix_scroll(m);
 	}
 	return 0;
@@ -278,6 +325,9 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 	m->nevent++;
 	if (ev->kind == DRV_RULE)
 		m->nerror++;
+	if (m->corr != NULL &&
+	    tui_corr_feed_event(m->corr, ev, (uint32_t)(m->n - 1)) != 0)
+		return -UE_NOMEM;
 	return appended(m);
 }
 
@@ -286,13 +336,13 @@ tui_model_bytes(const struct tui_model *m)
 {
 	return m->n * sizeof *m->item + m->nids * sizeof *m->ids +
 	    m->idhcap * sizeof *m->idhash + m->nevx * sizeof *m->evx +
-	    m->nvis * sizeof *m->vis;
+	    (m->all ? 0 : m->nvis * sizeof *m->vis);
 }
 
 uint32_t
 tui_model_selected(const struct tui_model *m)
 {
-	return m->nvis == 0 ? TI_NONE : m->vis[m->sel];
+	return m->nvis == 0 ? TI_NONE : tui_model_vis(m, m->sel);
 }
 
 #define SUBMITTER_WINDOW	64	/* items searched back from an 'S' */
@@ -382,6 +432,7 @@ tui_model_move(struct tui_model *m, long delta)
 	else
 		m->sel = (size_t)((long)m->sel + delta);
 	m->follow = m->follow && m->sel == m->nvis - 1;
+	m->fwant = TI_NONE;
 	fix_scroll(m);
 }
 
@@ -407,6 +458,7 @@ tui_model_home(struct tui_model *m)
 {
 	m->sel = 0;
 	m->follow = 0;
+	m->fwant = TI_NONE;
 	fix_scroll(m);
 }
 
@@ -414,6 +466,7 @@ void
 tui_model_end(struct tui_model *m)
 {
 	m->sel = m->nvis ? m->nvis - 1 : 0;
+	m->fwant = TI_NONE;
 	fix_scroll(m);
 }
 
@@ -431,6 +484,8 @@ vis_pos(const struct tui_model *m, uint32_t i)
 {
 	size_t	 lo = 0, hi = m->nvis, mid;
 
+	if (m->all)
+		return i < m->nvis ? (long)i : -1;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (m->vis[mid] < i)
@@ -450,6 +505,19 @@ tui_model_select_item(struct tui_model *m, uint32_t i)
 		return -1;
 	m->sel = (size_t)p;
 	m->follow = m->follow && m->sel == m->nvis - 1;
+	m->fwant = TI_NONE;
+	fix_scroll(m);
+	return 0;
+}
+
+int
+tui_model_select_row(struct tui_model *m, size_t k)
+{
+	if (m->top + k >= m->nvis)
+		return -1;
+	m->sel = m->top + k;
+	m->follow = m->follow && m->sel == m->nvis - 1;
+	m->fwant = TI_NONE;
 	fix_scroll(m);
 	return 0;
 }
@@ -469,8 +537,7 @@ tui_model_set_filter(struct tui_model *m, const char *expr)
 {
 	struct dec_fnode save[TUI_FILTER_NODES];
 	struct dec_filter old = m->filter;
-	uint32_t cur = tui_model_selected(m), i;
-	size_t	 k;
+	uint32_t cur = tui_model_selected(m);
 
 	memcpy(save, m->fnode, sizeof save);
 	if (dec_filter_compile(&m->filter, expr) != 0) {
@@ -481,22 +548,19 @@ tui_model_set_filter(struct tui_model *m, const char *expr)
 		return -UE_SYNTAX;
 	}
 	snprintf(m->ftext, sizeof m->ftext, "%s", expr);
-	m->nvis = 0;
-	if (grow(&m->vis, &m->viscap, m->n, sizeof *m->vis) != 0)
-		return -UE_NOMEM;
-	for (i = 0; i < m->n; i++)
-		if (passes(m, i))
-			m->vis[m->nvis++] = i;
-	m->sel = 0;
-	if (cur != TI_NONE) {
-		for (k = 0; k < m->nvis && m->vis[k] < cur; k++)
-			;
-		m->sel = k < m->nvis ? k : m->nvis ? m->nvis - 1 : 0;
+	m->nvis = m->fpos = 0;
+	m->sel = m->top = 0;
+	m->fwant = cur;
+	m->sdir = 0;			/* a search runs over the old view */
+	m->all = m->filter.n == 0 ||
+	    m->filter.node[m->filter.root].op == DFO_TRUE;
+	if (m->all) {
+		free(m->vis);
+		m->vis = NULL;
+		m->viscap = 0;
 	}
-	if (m->follow)
-		m->sel = m->nvis ? m->nvis - 1 : 0;
-	m->top = m->sel > m->rows / 2 ? m->sel - m->rows / 2 : 0;
-	fix_scroll(m);
+	if (tui_model_filter_step(m, m->fsync) < 0)
+		return -UE_NOMEM;
 	return 0;
 }
 
@@ -570,13 +634,14 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 		    (long long)(lat % 1000000) / 1000);
 }
 
-int
-tui_model_summary(struct tui_model *m, uint32_t i, struct sbuf *b)
+static int
+summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
+    struct sbuf *b)
 {
 	const struct tui_rec *rec;
 
-	if (m->fetch == NULL ||
-	    (rec = m->fetch(m->fetch_arg, m->item[i].recno)) == NULL)
+	if (fetch == NULL ||
+	    (rec = fetch(m->fetch_arg, m->item[i].recno)) == NULL)
 		return -1;
 	if (rec->kind == CAP_URB) {
 		dec_fmt_summary(&rec->r, &rec->info, b);
@@ -601,14 +666,27 @@ tui_model_summary(struct tui_model *m, uint32_t i, struct sbuf *b)
 }
 
 int
-tui_model_line(struct tui_model *m, uint32_t i, struct sbuf *b)
+tui_model_summary(struct tui_model *m, uint32_t i, struct sbuf *b)
+{
+	return summary_with(m, m->fetch, i, b);
+}
+
+static int
+line_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
+    struct sbuf *b)
 {
 	struct tui_cols c;
 
 	tui_model_cols(m, i, &c);
 	sb_printf(b, "%s %s %s %s %s %s %s %s %s ", c.no, c.time, c.addr,
 	    c.dir, c.ev, c.type, c.status, c.len, c.lat);
-	return tui_model_summary(m, i, b);
+	return summary_with(m, fetch, i, b);
+}
+
+int
+tui_model_line(struct tui_model *m, uint32_t i, struct sbuf *b)
+{
+	return line_with(m, m->fetch, i, b);
 }
 
 static int
@@ -621,34 +699,63 @@ has_upper(const char *s)
 }
 
 int
-tui_model_search(struct tui_model *m, const char *text, int dir)
+tui_model_search_start(struct tui_model *m, const char *text, int dir)
+{
+	if (text != NULL)
+		snprintf(m->search, sizeof m->search, "%s", text);
+	m->sdir = 0;
+	if (m->search[0] == '\0' || m->nvis == 0)
+		return -1;
+	m->sdir = dir > 0 ? 1 : -1;
+	m->sfrom = m->sel;
+	m->sdone = 0;
+	return 0;
+}
+
+int
+tui_model_search_step(struct tui_model *m, size_t max)
 {
 	struct sbuf b = { 0 };
 	size_t	 k, p;
-	int	 icase, found = -1;
+	int	 icase, rc = 1;
 
-	if (text != NULL)
-		snprintf(m->search, sizeof m->search, "%s", text);
-	if (m->search[0] == '\0' || m->nvis == 0)
+	if (m->sdir == 0)
 		return -1;
 	icase = !has_upper(m->search);
-	for (k = 1; k <= m->nvis; k++) {
-		p = dir > 0 ? (m->sel + k) % m->nvis :
-		    (m->sel + m->nvis - k % m->nvis) % m->nvis;
+	while (max-- > 0) {
+		if (m->sdone >= m->nvis) {
+			rc = -1;
+			break;
+		}
+		k = ++m->sdone;
+		p = m->sdir > 0 ? (m->sfrom + k) % m->nvis :
+		    (m->sfrom + m->nvis - k % m->nvis) % m->nvis;
 		b.len = 0;
 		if (b.s != NULL)
 			b.s[0] = '\0';
-		if (tui_model_line(m, m->vis[p], &b) != 0 || b.s == NULL)
+		if (line_with(m, m->scan != NULL ? m->scan : m->fetch,
+		    tui_model_vis(m, p), &b) != 0 || b.s == NULL)
 			continue;
 		if (icase ? strcasestr(b.s, m->search) != NULL :
 		    strstr(b.s, m->search) != NULL) {
 			m->sel = p;
 			m->follow = 0;
+			m->fwant = TI_NONE;
 			fix_scroll(m);
-			found = 0;
+			rc = 0;
 			break;
 		}
 	}
+	if (rc <= 0)
+		m->sdir = 0;
 	sb_free(&b);
-	return found;
+	return rc;
+}
+
+int
+tui_model_search(struct tui_model *m, const char *text, int dir)
+{
+	if (tui_model_search_start(m, text, dir) != 0)
+		return -1;
+	return tui_model_search_step(m, SIZE_MAX);
 }

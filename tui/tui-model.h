@@ -5,7 +5,8 @@
  * and the record store that re-reads the few records on screen.
  *
  * The index keeps no payloads: 32 bytes per item (struct tui_item) plus the
- * table of distinct URB ids.  Records are re-read on demand through the
+ * table of distinct URB ids, and 4 bytes per item passing a filter (none
+ * without one).  Records are re-read on demand through the
  * store (tui/tui-store.c), which replays the source from its start into a
  * bounded window of decoded records; tests give the model any fetch
  * function.
@@ -17,6 +18,8 @@
 #include <stdint.h>
 
 #include "capture/capture.h"
+
+struct tui_corr;
 
 /* tui_item.kind: 'S', 'C', 'E' for URBs, TI_EVENT | drv_kind for events. */
 #define TI_EVENT	0x80
@@ -63,10 +66,14 @@ struct tui_model {
 	size_t		 n, cap;
 	uint32_t	*vis;		/* items passing the filter */
 	size_t		 nvis, viscap;
+	int		 all;		/* no filter: vis[k] is k, not kept */
 	size_t		 sel;		/* position in vis */
 	size_t		 top;		/* first row shown */
 	size_t		 rows;		/* rows of the list */
 	int		 follow;	/* keep the newest item selected */
+	size_t		 fpos;		/* items [0, fpos) are filtered */
+	uint32_t	 fwant;		/* select it once filtered, TI_NONE */
+	size_t		 fsync;		/* items set_filter does at once */
 
 	uint64_t	*ids;		/* distinct URB ids */
 	size_t		 nids, idcap;
@@ -83,10 +90,22 @@ struct tui_model {
 	struct dec_fnode fnode[TUI_FILTER_NODES];
 	char		 ftext[256];	/* the filter, "" = none */
 	char		 search[128];	/* the last search */
+	int		 sdir;		/* a search runs: 1, -1; 0 = none */
+	size_t		 sfrom;		/* the position it started from */
+	size_t		 sdone;		/* positions tried */
 
 	tui_fetch_fn	 fetch;
+	tui_fetch_fn	 scan;		/* for searches, NULL = fetch */
 	void		*fetch_arg;
+	struct tui_corr	*corr;		/* fed every event; NULL = none */
 };
+
+/* The item shown at position k of the view (k < nvis). */
+static inline uint32_t
+tui_model_vis(const struct tui_model *m, size_t k)
+{
+	return m->all ? (uint32_t)k : m->vis[k];
+}
 
 void		 tui_model_init(struct tui_model *m, tui_fetch_fn fetch,
 		     void *arg);
@@ -126,12 +145,19 @@ int		 tui_model_pair(struct tui_model *m);
 /* Select item i if visible; 0 or -1. */
 int		 tui_model_select_item(struct tui_model *m, uint32_t i);
 
+/* Select row k of the list (0 = the top one shown); 0 or -1. */
+int		 tui_model_select_row(struct tui_model *m, size_t k);
+
 /*
  * Replace the filter.  On a syntax error the old one stays and -UE_SYNTAX
  * is returned with m->filter.err/col set to the problem.  The selection
- * stays on the same item if it passes, else on the next that does.
+ * stays on the same item if it passes, else on the next that does.  The
+ * first m->fsync items are filtered at once, the rest by
+ * tui_model_filter_step; items added meanwhile wait their turn.
  */
 int		 tui_model_set_filter(struct tui_model *m, const char *expr);
+/* Filter up to max more items; 1 while items remain, 0 when done. */
+int		 tui_model_filter_step(struct tui_model *m, size_t max);
 
 /*
  * The text of an item as search sees it and the list shows it after the
@@ -164,27 +190,75 @@ int		 tui_model_line(struct tui_model *m, uint32_t i,
  */
 int		 tui_model_search(struct tui_model *m, const char *text,
 		     int dir);
+/*
+ * The same in steps, for big views: start (-1 when there is nothing to
+ * search), then try up to max more positions a step: 1 while positions
+ * remain, 0 found (selected), -1 not found.  m->sdir is 0 when no search
+ * runs; a new filter stops one.
+ */
+int		 tui_model_search_start(struct tui_model *m,
+		     const char *text, int dir);
+int		 tui_model_search_step(struct tui_model *m, size_t max);
 
 /* ------------------------------------------------------------------------
  * The record store (tui/tui-store.c).
  */
 struct tui_store;
 
-/* Open name for re-reading; the input is read once by tui_store_load. */
+/*
+ * Open name and start reading it (errors such as a missing file come
+ * here, with the message in err).  A live source is spooled to a
+ * temporary file (removed by tui_store_free) that replays read.
+ */
 int		 tui_store_open(const char *name, struct tui_store **out,
 		     char *err, size_t errlen);
-void		 tui_store_free(struct tui_store *st);
 /*
- * Read the whole input into m, calling progress(arg, count) every 4096
- * items.  Returns 0, or a negative error with the message in err (what
- * was read before the error stays in m).
+ * Make a sim: source paced in real time (a live source) before the first
+ * tui_store_index.  0 when paced, 1 when the input is not a simulation,
+ * or a negative error (the spool) with the message in err.
+ */
+int		 tui_store_pace(struct tui_store *st, char *err,
+		     size_t errlen);
+void		 tui_store_free(struct tui_store *st);
+
+/* What tui_store_index returns besides errors. */
+enum {
+	TUI_LOAD_DONE = 0,	/* the input is indexed to its end */
+	TUI_LOAD_MORE = 1,	/* the budget ran out: call again soon */
+	TUI_LOAD_AGAIN = 2,	/* a live source has nothing new yet */
+};
+/*
+ * Index the input into m for about budget_ns (at least 256 items, at most
+ * max if not 0): TUI_LOAD_*, or a negative error with the message in err
+ * (what was read before stays in m, and later calls return
+ * TUI_LOAD_DONE).
+ */
+int		 tui_store_index(struct tui_store *st, struct tui_model *m,
+		     int64_t budget_ns, size_t max, char *err, size_t errlen);
+/*
+ * Index the whole input, calling progress(arg, count) every 4096 items.
+ * Returns 0, or a negative error with the message in err.
  */
 int		 tui_store_load(struct tui_store *st, struct tui_model *m,
 		     void (*progress)(void *, uint64_t), void *arg,
 		     char *err, size_t errlen);
-/* A tui_fetch_fn over the store (arg is the store). */
+/*
+ * Bytes of the input indexed so far and its size (0 when unknown: not a
+ * regular file); returns 1 while indexing goes on, 0 at the end.
+ */
+int		 tui_store_progress(const struct tui_store *st,
+		     uint64_t *done, uint64_t *total);
+/* The input is live (usbmon, a paced simulation); its health. */
+int		 tui_store_live(const struct tui_store *st);
+void		 tui_store_stats(const struct tui_store *st,
+		     struct cap_stats *cs);
+/*
+ * A tui_fetch_fn over the store (arg is the store), and one with a cursor
+ * of its own for searches that run on while the screen is redrawn.
+ */
 const struct tui_rec *tui_store_fetch(void *arg, uint64_t recno);
-/* The device state at the end of the input (after a full load), or NULL. */
+const struct tui_rec *tui_store_scan(void *arg, uint64_t recno);
+/* The device state as far as the input is indexed (the end, after it). */
 const struct dec_ctx *tui_store_ctx(const struct tui_store *st);
 /* Bytes the window of decoded records holds; replays done so far. */
 size_t		 tui_store_bytes(const struct tui_store *st);

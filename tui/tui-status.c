@@ -1,7 +1,8 @@
 /*
- * tui/tui-status.c - the status bar (source, counts, position, filter,
- * follow) and, on the row below, the prompt with its error or a message,
- * else the key hints.
+ * tui/tui-status.c - the status bar (position, what runs: indexing or
+ * filtering progress, a live input's records/s and drops; the filter,
+ * follow, source, counts) and, on the row below, the prompt with its
+ * error or a message, else the key hints.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -19,8 +20,9 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 		snprintf(pos, sizeof pos, "%zu/%zu", m->sel + 1, m->nvis);
 	else
 		snprintf(pos, sizeof pos, "0/0");
-	snprintf(buf, sizeof buf, " %s%s%s%s%s | %s | %llu URBs %llu events "
-	    "%llu errors", pos, m->ftext[0] ? " | filter: " : "", m->ftext,
+	snprintf(buf, sizeof buf, " %s%s%s%s%s%s%s | %s | %llu URBs %llu "
+	    "events %llu errors", pos, s->activity[0] ? " | " : "",
+	    s->activity, m->ftext[0] ? " | filter: " : "", m->ftext,
 	    m->follow ? " | FOLLOW" : "", s->load_err ? " | input cut" : "",
 	    s->source, (unsigned long long)m->nurb,
 	    (unsigned long long)m->nevent, (unsigned long long)m->nerror);

@@ -1,34 +1,68 @@
 /*
- * tui/tui-store.c - re-reading records for the TUI.  The index keeps no
- * payloads; to show a record the store replays the source: a cursor (an
- * open source and the dec_ctx fed every record before it, so pairing,
- * classes and descriptors come out as in `read`) runs forward and copies a
- * window of up to WIN_ITEMS decoded records, or WIN_BYTES of their
- * payloads, around the one asked for.  Moving forward continues the
- * cursor; going back before it reopens the source (files are reopened,
- * sim: scenarios rerun: both are deterministic).  A replay of 100k records
- * costs what `read` does without printing, some 15 ms.
+ * tui/tui-store.c - reading the input for the TUI, a slice at a time, and
+ * re-reading records.
+ *
+ * The loader reads the input once, in slices of a few milliseconds
+ * between the TUI's input polls, into the model's index.  A live source
+ * (usbmon, a paced simulation) says CAP_AGAIN when it has nothing new;
+ * what it delivers is also spooled to a temporary pcapng file, since a
+ * live source cannot be replayed.
+ *
+ * The index keeps no payloads; to show a record the store replays the
+ * input (the file, or the spool): a cursor (an open source and the
+ * dec_ctx fed every record before it, so pairing, classes and descriptors
+ * come out as in `read`) runs forward and copies a window of up to
+ * WIN_ITEMS decoded records, or WIN_BYTES of their payloads, around the
+ * one asked for.  Moving forward continues the cursor; going back before
+ * it reopens the input (files are reopened, sim: scenarios rerun: both
+ * are deterministic).  A replay of 100k records costs what `read` does
+ * without printing, some 15 ms.  The loader fills the window as it reads
+ * when the window ends where it reads, so the first screen (and, on a
+ * live source, the newest records) need no replay.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "tui-model.h"
 
 #define WIN_ITEMS	2048
 #define WIN_BYTES	(16u << 20)
 
-struct tui_store {
-	char		*name;
-	struct cap_source *src;		/* the cursor, or NULL */
+/* A replay of the input and the window of records it copied. */
+struct cursor {
+	struct cap_source *src;		/* NULL when closed */
 	struct dec_ctx	*ctx;
-	struct dec_ctx	*final;		/* the state after the load */
 	uint64_t	 next;		/* recno the cursor yields next */
 	int		 at_end;
 	struct tui_rec	 win[WIN_ITEMS];
 	uint64_t	 wfirst;	/* recno of win[0] */
 	size_t		 wn;
 	size_t		 wbytes;	/* payload bytes in the window */
+};
+
+struct tui_store {
+	char		*name;		/* as the user named it */
+	char		*rname;		/* what replays read: name, or spool */
+
+	/* the loader */
+	struct cap_source *lsrc;	/* NULL once at the end */
+	struct dec_ctx	*lctx;		/* the state so far, then at the end */
+	uint64_t	 lnext;		/* recno the loader reads next */
+	uint64_t	 size;		/* bytes of a regular file, else 0 */
+	uint64_t	 offset;	/* bytes the loader has read */
+	int		 live;		/* the loader's source is live */
+	struct cap_stats stats;		/* the source's, kept at its end */
+	struct cap_sink	*spool;		/* what a live source delivered */
+	char		*spool_path;
+
+	/* what the screen shows, and what searches run through */
+	struct cursor	 view;
+	struct cursor	 scan;
 	uint64_t	 replays;
 };
 
@@ -114,11 +148,49 @@ tui_rec_free(struct tui_rec *rec)
 	memset(rec, 0, sizeof *rec);
 }
 
+/* Spool what the live loader delivers: replays read the spool. */
+static int
+spool_open(struct tui_store *st, char *err, size_t errlen)
+{
+	struct cap_sink_opts opts;
+	const char	*dir;
+	char		 path[512];
+	int		 fd;
+
+	if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
+		dir = "/tmp";
+	snprintf(path, sizeof path, "%s/urbscope-spool-XXXXXX", dir);
+	if ((fd = mkstemp(path)) < 0) {
+		snprintf(err, errlen, "cannot create a spool file in %s: %s",
+		    dir, strerror(errno));
+		return -UE_OPEN;
+	}
+	close(fd);
+	if ((st->spool_path = strdup(path)) == NULL) {
+		unlink(path);
+		snprintf(err, errlen, "out of memory");
+		return -UE_NOMEM;
+	}
+	memset(&opts, 0, sizeof opts);
+	opts.tsresol = 9;
+	opts.if_name = st->name;
+	if (cap_sink_open(path, "pcapng", &opts, &st->spool, err,
+	    errlen) < 0) {
+		st->spool = NULL;
+		return -UE_OPEN;
+	}
+	free(st->rname);
+	st->rname = st->spool_path;
+	return 0;
+}
+
 int
 tui_store_open(const char *name, struct tui_store **out, char *err,
     size_t errlen)
 {
 	struct tui_store *st;
+	struct stat	 sb;
+	int		 rc;
 
 	if (strcmp(name, "-") == 0) {
 		snprintf(err, errlen, "standard input cannot be re-read: "
@@ -126,55 +198,86 @@ tui_store_open(const char *name, struct tui_store **out, char *err,
 		return -UE_USAGE;
 	}
 	if ((st = calloc(1, sizeof *st)) == NULL ||
-	    (st->name = strdup(name)) == NULL) {
+	    (st->name = strdup(name)) == NULL ||
+	    (st->rname = strdup(name)) == NULL ||
+	    (st->lctx = dec_ctx_new()) == NULL) {
+		if (st != NULL) {
+			free(st->name);
+			free(st->rname);
+		}
 		free(st);
 		snprintf(err, errlen, "out of memory");
 		return -UE_NOMEM;
 	}
+	if ((rc = cap_open(name, &st->lsrc, err, errlen)) < 0) {
+		st->lsrc = NULL;
+		tui_store_free(st);
+		return rc;
+	}
+	st->lnext = 1;
+	if (st->lsrc->in.fd >= 0 && fstat(st->lsrc->in.fd, &sb) == 0 &&
+	    S_ISREG(sb.st_mode))
+		st->size = (uint64_t)sb.st_size;
+	if (st->lsrc->live && (rc = spool_open(st, err, errlen)) != 0) {
+		tui_store_free(st);
+		return rc;
+	}
+	st->live = st->lsrc->live;
 	*out = st;
 	return 0;
 }
 
+int
+tui_store_pace(struct tui_store *st, char *err, size_t errlen)
+{
+	if (st->lsrc == NULL || st->lnext != 1 || st->live ||
+	    cap_sim_pace(st->lsrc) != 0)
+		return 1;
+	st->live = 1;
+	return spool_open(st, err, errlen);
+}
+
 /* Drop the window, keeping buffers unless they hold more than the budget. */
 static void
-win_clear(struct tui_store *st, uint64_t first)
+win_clear(struct cursor *c, uint64_t first)
 {
 	size_t	 i, total = 0;
 
 	for (i = 0; i < WIN_ITEMS; i++)
-		total += st->win[i].bufsize;
+		total += c->win[i].bufsize;
 	if (total > WIN_BYTES)
 		for (i = 0; i < WIN_ITEMS; i++)
-			tui_rec_free(&st->win[i]);
-	st->wn = 0;
-	st->wbytes = 0;
-	st->wfirst = first;
+			tui_rec_free(&c->win[i]);
+	c->wn = 0;
+	c->wbytes = 0;
+	c->wfirst = first;
 }
 
 static void
-cursor_close(struct tui_store *st)
+cursor_close(struct cursor *c)
 {
-	win_clear(st, 0);
-	dec_ctx_free(st->ctx);	/* the window's info.dev pointed here */
-	st->ctx = NULL;
-	cap_close(st->src);
-	st->src = NULL;
+	win_clear(c, 0);
+	dec_ctx_free(c->ctx);	/* the window's info.dev pointed here */
+	c->ctx = NULL;
+	cap_close(c->src);
+	c->src = NULL;
 }
 
 static int
-cursor_open(struct tui_store *st, char *err, size_t errlen)
+cursor_open(struct tui_store *st, struct cursor *c, char *err,
+    size_t errlen)
 {
-	cursor_close(st);
-	if (cap_open(st->name, &st->src, err, errlen) < 0) {
-		st->src = NULL;
+	cursor_close(c);
+	if (cap_open(st->rname, &c->src, err, errlen) < 0) {
+		c->src = NULL;
 		return -UE_OPEN;
 	}
-	if ((st->ctx = dec_ctx_new()) == NULL) {
+	if ((c->ctx = dec_ctx_new()) == NULL) {
 		snprintf(err, errlen, "out of memory");
 		return -UE_NOMEM;
 	}
-	st->next = 1;
-	st->at_end = 0;
+	c->next = 1;
+	c->at_end = 0;
 	st->replays++;
 	return 0;
 }
@@ -186,10 +289,21 @@ tui_store_free(struct tui_store *st)
 
 	if (st == NULL)
 		return;
-	cursor_close(st);
-	for (i = 0; i < WIN_ITEMS; i++)
-		tui_rec_free(&st->win[i]);
-	dec_ctx_free(st->final);
+	cursor_close(&st->view);
+	cursor_close(&st->scan);
+	for (i = 0; i < WIN_ITEMS; i++) {
+		tui_rec_free(&st->view.win[i]);
+		tui_rec_free(&st->scan.win[i]);
+	}
+	cap_close(st->lsrc);
+	dec_ctx_free(st->lctx);
+	if (st->spool != NULL)
+		cap_sink_close(st->spool, NULL, 0);
+	if (st->spool_path != NULL)
+		unlink(st->spool_path);
+	if (st->rname != st->spool_path)
+		free(st->rname);
+	free(st->spool_path);
 	free(st->name);
 	free(st);
 }
@@ -199,96 +313,199 @@ tui_store_free(struct tui_store *st)
  * CAP_EVENT, CAP_END or a negative error.
  */
 static int
-cursor_step(struct tui_store *st, struct urb_rec *r, struct drv_event *ev,
+cursor_step(struct cursor *c, struct urb_rec *r, struct drv_event *ev,
     struct dec_info *info)
 {
 	int	 rc;
 
-	if (st->at_end)
+	if (c->at_end)
 		return CAP_END;
-	rc = cap_next(st->src, r, ev);
-	if (rc == CAP_URB && dec_analyze(st->ctx, r, info) < 0)
+	rc = cap_next(c->src, r, ev);
+	if (rc == CAP_URB && dec_analyze(c->ctx, r, info) < 0)
 		rc = -UE_NOMEM;
 	if (rc <= 0) {
-		st->at_end = 1;
+		c->at_end = 1;
 		return rc;
 	}
-	st->next++;
+	c->next++;
 	return rc;
 }
 
 /* Put the item the cursor just read into the window. */
 static int
-win_add(struct tui_store *st, int kind, const struct urb_rec *r,
+win_add(struct cursor *c, int kind, const struct urb_rec *r,
     const struct drv_event *ev, const struct dec_info *info,
     uint64_t recno)
 {
 	struct tui_rec *rec;
 
-	if (st->wn == WIN_ITEMS)
+	if (c->wn == WIN_ITEMS)
 		return -UE_FULL;
-	if (st->wn == 0)
-		st->wfirst = recno;
-	rec = &st->win[st->wn];
+	if (c->wn == 0)
+		c->wfirst = recno;
+	rec = &c->win[c->wn];
 	if (tui_rec_copy(rec, kind, r, info, ev) != 0)
 		return -UE_NOMEM;
-	st->wn++;
-	st->wbytes += kind == CAP_URB ? r->data_len : 0;
+	c->wn++;
+	c->wbytes += kind == CAP_URB ? r->data_len : 0;
 	return 0;
+}
+
+/*
+ * The window ends where the loader reads: keep it going.  A live source
+ * slides it (the newest records are the ones on screen); a file keeps its
+ * first screen.
+ */
+static void
+win_follow(struct tui_store *st, int kind, const struct urb_rec *r,
+    const struct drv_event *ev, const struct dec_info *info,
+    uint64_t recno)
+{
+	struct cursor	*c = &st->view;
+	struct tui_rec	 tmp;
+	size_t		 i, half = WIN_ITEMS / 2;
+
+	if (c->wn > 0 && c->wfirst + c->wn != recno)
+		return;
+	if (c->wn == WIN_ITEMS || c->wbytes >= WIN_BYTES) {
+		if (!st->live || c->wn < half)
+			return;
+		for (i = 0; i + half < c->wn; i++) {
+			tmp = c->win[i];
+			c->win[i] = c->win[i + half];
+			c->win[i + half] = tmp;
+		}
+		c->wn -= half;
+		c->wfirst += half;
+		c->wbytes = 0;
+		for (i = 0; i < c->wn; i++)
+			if (c->win[i].kind == CAP_URB)
+				c->wbytes += c->win[i].r.data_len;
+	}
+	win_add(c, kind, r, ev, info, recno);
+}
+
+/* The loader reached the end or an error: close its source. */
+static void
+load_end(struct tui_store *st)
+{
+	char	 err[600];
+
+	cap_stats(st->lsrc, &st->stats);	/* method: a literal */
+	cap_close(st->lsrc);
+	st->lsrc = NULL;
+	if (st->spool != NULL) {
+		cap_sink_close(st->spool, err, sizeof err);
+		st->spool = NULL;
+	}
+}
+
+int
+tui_store_index(struct tui_store *st, struct tui_model *m, int64_t budget_ns,
+    size_t max, char *err, size_t errlen)
+{
+	struct urb_rec	 r;
+	struct drv_event ev;
+	struct dec_info	 info;
+	int64_t		 stop;
+	uint64_t	 recno;
+	unsigned	 k;
+	int		 rc;
+
+	if (st->lsrc == NULL)
+		return TUI_LOAD_DONE;
+	stop = cap_clock_ns(CLOCK_MONOTONIC) + budget_ns;
+	for (k = 1;; k++) {
+		recno = st->lnext;
+		rc = cap_next(st->lsrc, &r, &ev);
+		if (rc == CAP_URB && dec_analyze(st->lctx, &r, &info) < 0)
+			rc = -UE_NOMEM;
+		if (rc == CAP_AGAIN)
+			break;
+		if (rc == CAP_END) {
+			load_end(st);
+			return TUI_LOAD_DONE;
+		}
+		if (rc < 0) {
+			snprintf(err, errlen, "%s", rc == -UE_NOMEM ?
+			    "out of memory" : st->lsrc->err);
+			load_end(st);
+			return rc;
+		}
+		st->lnext++;
+		if (st->spool != NULL && (rc == CAP_URB ?
+		    cap_sink_write(st->spool, &r) :
+		    cap_sink_write_event(st->spool, &ev)) < 0) {
+			snprintf(err, errlen, "spool %s: %s", st->spool_path,
+			    st->spool->err);
+			load_end(st);
+			return -UE_IO;
+		}
+		win_follow(st, rc, &r, &ev, &info, recno);
+		if ((rc == CAP_URB ? tui_model_add_urb(m, &r, &info) :
+		    tui_model_add_event(m, &ev)) != 0) {
+			snprintf(err, errlen, "out of memory");
+			load_end(st);
+			return -UE_NOMEM;
+		}
+		if ((k % 256 == 0 && cap_clock_ns(CLOCK_MONOTONIC) >= stop) || k == max)
+			break;
+	}
+	st->offset = cap_in_offset(&st->lsrc->in);
+	/* replays of the spool must see every record indexed */
+	if (st->spool != NULL && cap_out_flush(&st->spool->out) != 0) {
+		snprintf(err, errlen, "spool %s: %s", st->spool_path,
+		    strerror(st->spool->out.err));
+		load_end(st);
+		return -UE_IO;
+	}
+	return rc == CAP_AGAIN ? TUI_LOAD_AGAIN : TUI_LOAD_MORE;
 }
 
 int
 tui_store_load(struct tui_store *st, struct tui_model *m,
     void (*progress)(void *, uint64_t), void *arg, char *err, size_t errlen)
 {
-	struct urb_rec	 r;
-	struct drv_event ev;
-	struct dec_info	 info;
-	uint64_t	 recno;
-	int		 rc, kind;
+	uint64_t	 last = 0;
+	int		 rc;
 
-	if ((rc = cursor_open(st, err, errlen)) != 0)
-		return rc;
-	for (;;) {
-		recno = st->next;
-		kind = rc = cursor_step(st, &r, &ev, &info);
-		if (rc == CAP_END) {
-			/*
-			 * Keep the final device state for the Devices view;
-			 * the window's info.dev points into it too, so it
-			 * lives as long as the store.
-			 */
-			st->final = st->ctx;
-			st->ctx = NULL;
-			cap_close(st->src);
-			st->src = NULL;
-			return 0;
-		}
-		if (rc < 0) {
-			snprintf(err, errlen, "%s", rc == -UE_NOMEM ?
-			    "out of memory" : st->src->err);
-			return rc;
-		}
-		if (kind == CAP_URB)
-			rc = tui_model_add_urb(m, &r, &info);
-		else
-			rc = tui_model_add_event(m, &ev);
-		if (rc != 0) {
-			snprintf(err, errlen, "out of memory");
-			return rc;
-		}
-		/* the first screen needs no replay */
-		if (st->wn < WIN_ITEMS && st->wbytes < WIN_BYTES)
-			win_add(st, kind, &r, &ev, &info, recno);
-		if (progress != NULL && recno % 4096 == 0)
-			progress(arg, recno);
+	while ((rc = tui_store_index(st, m, 50 * 1000000LL, 0, err,
+	    errlen)) > 0) {
+		if (progress != NULL && m->n / 4096 != last / 4096)
+			progress(arg, m->n);
+		last = m->n;
 	}
+	return rc;
 }
 
-const struct tui_rec *
-tui_store_fetch(void *arg, uint64_t recno)
+int
+tui_store_progress(const struct tui_store *st, uint64_t *done,
+    uint64_t *total)
 {
-	struct tui_store *st = arg;
+	*done = st->offset;
+	*total = st->size;
+	return st->lsrc != NULL;
+}
+
+int
+tui_store_live(const struct tui_store *st)
+{
+	return st->live;
+}
+
+void
+tui_store_stats(const struct tui_store *st, struct cap_stats *cs)
+{
+	if (st->lsrc != NULL)
+		cap_stats(st->lsrc, cs);
+	else
+		*cs = st->stats;
+}
+
+/* Record recno through cursor c: from its window, else by replaying. */
+static const struct tui_rec *
+cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
+{
 	struct urb_rec	 r;
 	struct drv_event ev;
 	struct dec_info	 info;
@@ -298,11 +515,13 @@ tui_store_fetch(void *arg, uint64_t recno)
 
 	if (recno == 0)
 		return NULL;
-	if (st->wn > 0 && recno >= st->wfirst && recno < st->wfirst + st->wn)
-		return &st->win[recno - st->wfirst];
-	back = st->wn > 0 && recno < st->wfirst;
-	if (st->src == NULL || recno < st->next) {
-		if (cursor_open(st, err, sizeof err) != 0)
+	if (c->wn > 0 && recno >= c->wfirst && recno < c->wfirst + c->wn)
+		return &c->win[recno - c->wfirst];
+	back = c->wn > 0 && recno < c->wfirst;
+	/* a live input's spool grows past the end the cursor met */
+	if (c->src == NULL || recno < c->next ||
+	    (st->live && c->at_end && recno >= c->next)) {
+		if (cursor_open(st, c, err, sizeof err) != 0)
 			return NULL;
 	}
 	/* going back, keep most of the window before the record */
@@ -311,33 +530,53 @@ tui_store_fetch(void *arg, uint64_t recno)
 		    1;
 	else
 		start = recno > WIN_ITEMS / 4 ? recno - WIN_ITEMS / 4 : 1;
-	if (start < st->next)
-		start = st->next;
-	win_clear(st, start);
-	while (st->wn < WIN_ITEMS) {
-		cur = st->next;
-		rc = cursor_step(st, &r, &ev, &info);
+	if (start < c->next)
+		start = c->next;
+	win_clear(c, start);
+	while (c->wn < WIN_ITEMS) {
+		cur = c->next;
+		rc = cursor_step(c, &r, &ev, &info);
 		if (rc <= 0)
 			break;
 		if (cur < start)
 			continue;
-		if (win_add(st, rc, &r, &ev, &info, cur) != 0)
+		if (win_add(c, rc, &r, &ev, &info, cur) != 0)
 			break;
-		if (st->wbytes >= WIN_BYTES) {
-			if (recno < st->wfirst + st->wn)
+		if (c->wbytes >= WIN_BYTES) {
+			if (recno < c->wfirst + c->wn)
 				break;
-			win_clear(st, st->next);	/* too big: again */
+			win_clear(c, c->next);	/* too big: again */
 		}
 	}
-	if (st->wn > 0 && recno >= st->wfirst && recno < st->wfirst + st->wn)
-		return &st->win[recno - st->wfirst];
+	if (c->wn > 0 && recno >= c->wfirst && recno < c->wfirst + c->wn)
+		return &c->win[recno - c->wfirst];
 	return NULL;
+}
+
+const struct tui_rec *
+tui_store_fetch(void *arg, uint64_t recno)
+{
+	struct tui_store *st = arg;
+
+	return cursor_fetch(st, &st->view, recno);
+}
+
+/*
+ * A search reads on through the input while the screen shows records
+ * elsewhere: with one cursor each draw would restart the replay.
+ */
+const struct tui_rec *
+tui_store_scan(void *arg, uint64_t recno)
+{
+	struct tui_store *st = arg;
+
+	return cursor_fetch(st, &st->scan, recno);
 }
 
 const struct dec_ctx *
 tui_store_ctx(const struct tui_store *st)
 {
-	return st->final;
+	return st->lctx;
 }
 
 size_t
@@ -346,7 +585,7 @@ tui_store_bytes(const struct tui_store *st)
 	size_t	 i, n = sizeof *st;
 
 	for (i = 0; i < WIN_ITEMS; i++)
-		n += st->win[i].bufsize;
+		n += st->view.win[i].bufsize + st->scan.win[i].bufsize;
 	return n;
 }
 

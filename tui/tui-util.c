@@ -1,11 +1,14 @@
 /*
- * tui/tui-util.c - small helpers shared by the front ends.
+ * tui/tui-util.c - small helpers shared by the front ends, and the TUI's
+ * layout (no curses, so tests can check where a click lands).
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tui.h"
+#include "tui-view.h"
 
 void
 tui_warnx(const char *fmt, ...)
@@ -31,4 +34,49 @@ tui_parse_count(const char *opt, const char *arg, uint64_t *out)
 		return -1;
 	}
 	return 0;
+}
+
+void
+tui_layout(int lines, int cols, struct tui_layout *l)
+{
+	int	 avail, list, hex, det;
+
+	memset(l, 0, sizeof *l);
+	avail = lines - 2 - 2;		/* status + prompt, two rules */
+	if (avail < 3)
+		avail = 3;
+	list = avail * 45 / 100;
+	if (list < 2)
+		list = 2;
+	hex = (avail - list) / 3;
+	if (hex > 6)
+		hex = 6;
+	if (hex < 1)
+		hex = 1;
+	det = avail - list - hex;
+	if (det < 1)
+		det = 1;
+	l->pane[0] = (struct tui_rect){ 0, 0, list, cols };
+	l->rule[1] = list;
+	l->pane[1] = (struct tui_rect){ list + 1, 0, det, cols };
+	l->rule[2] = list + 1 + det;
+	l->pane[2] = (struct tui_rect){ list + 2 + det, 0, hex, cols };
+	l->status = (struct tui_rect){ lines - 2, 0, 2, cols };
+}
+
+int
+tui_layout_hit(const struct tui_layout *l, int y, int x, int *row)
+{
+	const struct tui_rect *r;
+	int	 i;
+
+	for (i = 0; i < TUI_NPANES; i++) {
+		r = &l->pane[i];
+		if (y >= r->y && y < r->y + r->h && x >= r->x &&
+		    x < r->x + r->w) {
+			*row = y - r->y;
+			return i;
+		}
+	}
+	return -1;
 }

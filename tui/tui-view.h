@@ -45,6 +45,25 @@ enum {
 	TC_TITLE,
 };
 
+/*
+ * Where the panes go for a terminal size (tui/tui-util.c, no curses):
+ * the timeline, the details (or devices) and the hex pane top to bottom,
+ * a rule above the last two, the status bar and prompt rows at the foot.
+ */
+#define TUI_NPANES	3
+struct tui_layout {
+	struct tui_rect	 pane[TUI_NPANES];
+	int		 rule[TUI_NPANES];	/* row of the rule above */
+	struct tui_rect	 status;
+};
+void		 tui_layout(int lines, int cols, struct tui_layout *l);
+/*
+ * The pane under row y, column x (a mouse click) with the row inside it
+ * in *row, or -1 on a rule, the status rows or outside.
+ */
+int		 tui_layout_hit(const struct tui_layout *l, int y, int x,
+		     int *row);
+
 #define TUI_TREE_NODES	4096
 #define TUI_TREE_ARENA	65536
 
@@ -52,6 +71,8 @@ struct tui_screen {
 	struct tui_model *m;
 	const char	*source;	/* as the user named it */
 	const char	*load_err;	/* why loading stopped, NULL */
+	int		 live;		/* the input still grows (follow) */
+	char		 activity[96];	/* "indexing 45%", "LIVE 120/s" */
 	int		 color;		/* colours (not NO_COLOR) */
 	int		 utf8;		/* the locale is UTF-8 */
 	int		 focus;		/* index into the panes */
@@ -63,6 +84,7 @@ struct tui_screen {
 	struct sbuf	 det;		/* lines, '\n'-separated */
 	size_t		 det_lines;
 	size_t		 det_top;
+	size_t		 det_cur;	/* cursor line (Enter jumps) */
 	const uint8_t	*hex_p;		/* hex pane bytes (det_rec) */
 	size_t		 hex_n;
 	size_t		 hex_top;	/* first line shown */
@@ -77,13 +99,16 @@ struct tui_screen {
 	struct sbuf	 devs;		/* lines, '\n'-separated */
 	size_t		 dev_lines;
 	size_t		 dev_top;
+	size_t		 dev_cur;	/* cursor line (filters) */
+	char		 dev_cur_filter[256]; /* its item, across rebuilds */
 
 	/* the prompt: '/' search or 'f' filter; 0 when closed */
 	int		 prompt;
 	char		 input[256];
 	size_t		 ilen;
-	char		 msg[160];	/* under the prompt or bar */
+	char		 msg[320];	/* under the prompt or bar */
 	int		 msg_err;
+	int		 fcount;	/* say the filter's count when done */
 };
 
 /* Put s on row y from column x, at most w columns, never wrapping;

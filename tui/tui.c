@@ -1,8 +1,11 @@
 /*
- * tui/tui.c - `urbscope tui [FILE | sim:SCENARIO]`: the ncurses viewer.
- * Loads the input into the view model's index (tui-model.h), then runs one
- * poll() loop over the terminal: keys go to the screen (prompts, global
- * keys) and then to the focused view; every pass redraws the panes from
+ * tui/tui.c - `urbscope tui [FILE | sim:SCENARIO | -i usbmonN]`: the
+ * ncurses viewer.  One poll() loop over the terminal, tmux-style: keys
+ * and mouse go to the screen (prompts, global keys) and then to the
+ * focused view; between polls the input is indexed into the view model
+ * (tui-model.h) and a new filter run over the index, in slices of a few
+ * milliseconds, so the first screen comes at once and keys work while a
+ * big file loads or a live source streams.  The panes are redrawn from
  * the model.  The terminal is restored on every way out, signals
  * included.
  */
@@ -16,21 +19,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <wchar.h>
 
 #include "tui.h"
+#include "tui-correlate.h"
 #include "tui-view.h"
+
+#define SLICE_NS	(15 * 1000000LL)	/* indexing between polls */
+#define FILTER_SLICE	65536			/* items between clock reads */
+#define SEARCH_SLICE	1024			/* lines between clock reads */
+#define DRAW_NS		(50 * 1000000LL)	/* redraws while working */
+#define LIVE_POLL_MS	20			/* a live source's pace */
+
 
 static volatile sig_atomic_t tui_quit;
 
 /* The panes Tab cycles through, top to bottom. */
-static const struct tui_view_ops *const panes[] = {
+static const struct tui_view_ops *const panes[TUI_NPANES] = {
 	&tui_list_view,
 	&tui_details_view,
 	&tui_hex_view,
 };
-#define NPANES	(int)(sizeof panes / sizeof panes[0])
+#define NPANES	TUI_NPANES
 
 static const char *const help_text[] = {
 	"urbscope tui - keys",
@@ -42,14 +54,18 @@ static const char *const help_text[] = {
 	"  d                 devices (bus, VID:PID, interfaces, endpoints) in "
 	    "place of the details; d again to go back",
 	"  Enter  p          jump to the other half of the URB (submit <-> "
-	    "completion)",
-	"  /                 search the lines for text (smart case)",
+	    "completion); Enter in the details jumps to the record a line "
+	    "names",
+	"  /                 search the lines for text (smart case); a long",
+	"                    search runs while you look, any key stops it",
 	"  n  N              next / previous match",
 	"  f                 filter, e.g.  type==bulk && status!=0",
 	"                    fields: dev bus ep type dir ev status len latency",
 	"                    driver event urb;  == != < <= > >=  && || ! ( )",
 	"                    empty filter: show everything",
-	"  F                 follow the newest record",
+	"  F                 follow the newest record (on for live input;",
+	"                    scrolling up stops it, G or F again resumes)",
+	"  mouse             click a line or a pane; the wheel scrolls",
 	"  ?                 this help (any key closes it)",
 	"  q                 quit",
 	NULL
@@ -65,10 +81,14 @@ on_signal(int sig)
 static void
 tui_usage(FILE *f)
 {
-	fprintf(f, "usage: urbscope tui [FILE | sim:SCENARIO]\n"
+	fprintf(f, "usage: urbscope tui [--fast] [FILE | sim:SCENARIO]\n"
+	    "       urbscope tui -i usbmonN\n"
 	    "The interactive viewer: a timeline of URB records and driver\n"
 	    "events, the selected record decoded and in hex, filters and\n"
-	    "search.  Press ? inside for the keys.\n");
+	    "search.  Press ? inside for the keys.  Without an input it\n"
+	    "shows the demo (sim:demo).  Files open at once and are indexed\n"
+	    "as you look; -i follows a live bus; a sim: scenario runs in\n"
+	    "real time, or as fast as it can with --fast.\n");
 }
 
 void
@@ -151,41 +171,6 @@ pane(const struct tui_screen *s, int i)
 	return i == 1 && s->devices ? &tui_devices_view : panes[i];
 }
 
-/* Where everything goes for the current terminal size. */
-struct layout {
-	struct tui_rect	 pane[NPANES];
-	int		 rule[NPANES];	/* row of the rule above a pane */
-	struct tui_rect	 status;
-};
-
-static void
-layout(struct layout *l)
-{
-	int	 h = LINES, w = COLS, avail, list, hex, det;
-
-	memset(l, 0, sizeof *l);
-	avail = h - 2 - 2;		/* status + prompt, two rules */
-	if (avail < 3)
-		avail = 3;
-	list = avail * 45 / 100;
-	if (list < 2)
-		list = 2;
-	hex = (avail - list) / 3;
-	if (hex > 6)
-		hex = 6;
-	if (hex < 1)
-		hex = 1;
-	det = avail - list - hex;
-	if (det < 1)
-		det = 1;
-	l->pane[0] = (struct tui_rect){ 0, 0, list, w };
-	l->rule[1] = list;
-	l->pane[1] = (struct tui_rect){ list + 1, 0, det, w };
-	l->rule[2] = list + 1 + det;
-	l->pane[2] = (struct tui_rect){ list + 2 + det, 0, hex, w };
-	l->status = (struct tui_rect){ h - 2, 0, 2, w };
-}
-
 static void
 draw_help(struct tui_screen *s)
 {
@@ -199,7 +184,7 @@ draw_help(struct tui_screen *s)
 static void
 draw(struct tui_screen *s)
 {
-	struct layout l;
+	struct tui_layout l;
 	int	 i;
 
 	if (s->help) {
@@ -207,7 +192,7 @@ draw(struct tui_screen *s)
 		refresh();
 		return;
 	}
-	layout(&l);
+	tui_layout(LINES, COLS, &l);
 	if (s->lines != LINES || s->cols != COLS) {
 		s->lines = LINES;
 		s->cols = COLS;
@@ -287,16 +272,20 @@ prompt_key(struct tui_screen *s, int key)
 			return;
 		}
 		s->prompt = 0;
-		set_msg(s, 0, "%zu of %zu records pass", m->nvis, m->n);
+		if (m->fpos < m->n)
+			s->fcount = 1;	/* said when the filter is through */
+		else
+			set_msg(s, 0, "%zu of %zu records pass", m->nvis,
+			    m->n);
 		return;
 	}
 	s->prompt = 0;
 	if (s->input[0] == '\0')
 		s->msg[0] = '\0';
-	else if (tui_model_search(m, s->input, 1) != 0)
+	else if (tui_model_search_start(m, s->input, 1) != 0)
 		set_msg(s, 1, "not found: %s", s->input);
 	else
-		s->msg[0] = '\0';
+		s->msg[0] = '\0';	/* the loop runs it */
 }
 
 static void
@@ -311,6 +300,36 @@ open_prompt(struct tui_screen *s, int which)
 	s->msg[0] = '\0';
 }
 
+/*
+ * The mouse: a click focuses the pane under it and, on the timeline,
+ * selects the line; the wheel scrolls the pane under it (three lines).
+ */
+static void
+mouse_key(struct tui_screen *s)
+{
+	MEVENT	 me;
+	struct tui_layout l;
+	int	 p, row, i, k;
+
+	if (getmouse(&me) != OK || s->help || s->prompt != 0)
+		return;
+	tui_layout(LINES, COLS, &l);
+	if ((p = tui_layout_hit(&l, me.y, me.x, &row)) < 0)
+		return;
+	if (me.bstate & (BUTTON4_PRESSED | BUTTON5_PRESSED)) {
+		k = me.bstate & BUTTON4_PRESSED ? KEY_UP : KEY_DOWN;
+		for (i = 0; i < 3; i++)
+			if (pane(s, p)->key != NULL)
+				pane(s, p)->key(s, k);
+		return;
+	}
+	if (!(me.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+		return;
+	s->focus = p;
+	if (p == 0 && row >= 1)		/* row 0 is the header */
+		tui_model_select_row(s->m, (size_t)row - 1);
+}
+
 /* A key; returns 1 to quit. */
 static int
 screen_key(struct tui_screen *s, int k)
@@ -318,6 +337,10 @@ screen_key(struct tui_screen *s, int k)
 	struct tui_model *m = s->m;
 	int	 rc;
 
+	if (k == KEY_MOUSE) {
+		mouse_key(s);
+		return 0;
+	}
 	if (s->help) {
 		s->help = 0;
 		return 0;
@@ -328,6 +351,13 @@ screen_key(struct tui_screen *s, int k)
 	}
 	if (k != KEY_RESIZE)
 		s->msg[0] = '\0';
+	if (m->sdir != 0 && k != KEY_RESIZE) {
+		/* a key stops a search still running, as ^C in less */
+		m->sdir = 0;
+		set_msg(s, 0, "search stopped");
+		if (k == 27 || k == ('g' & 0x1f))
+			return 0;
+	}
 	switch (k) {
 	case 'q':
 		return 1;
@@ -343,6 +373,15 @@ screen_key(struct tui_screen *s, int k)
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
+		/*
+		 * In the details or devices pane Enter is theirs (jump to
+		 * the record a line names, filter to a device); on the
+		 * timeline, and in panes that do not take it, the pair.
+		 */
+		if (s->focus != 0 && pane(s, s->focus)->key != NULL &&
+		    pane(s, s->focus)->key(s, k))
+			return 0;
+		/* FALLTHROUGH */
 	case 'p':
 		if ((rc = tui_model_pair(m)) == -1)
 			set_msg(s, 1, "this record has no pair in the capture");
@@ -357,7 +396,8 @@ screen_key(struct tui_screen *s, int k)
 	case 'N':
 		if (m->search[0] == '\0')
 			set_msg(s, 1, "no search yet: press /");
-		else if (tui_model_search(m, NULL, k == 'n' ? 1 : -1) != 0)
+		else if (tui_model_search_start(m, NULL,
+		    k == 'n' ? 1 : -1) != 0)
 			set_msg(s, 1, "not found: %s", m->search);
 		return 0;
 	case 'd':
@@ -379,13 +419,6 @@ screen_key(struct tui_screen *s, int k)
 }
 
 static void
-progress(void *arg, uint64_t n)
-{
-	fprintf(stderr, "\rurbscope: indexing %s: %llu records",
-	    (const char *)arg, (unsigned long long)n);
-}
-
-static void
 init_colors(struct tui_screen *s)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -404,12 +437,156 @@ init_colors(struct tui_screen *s)
 	init_pair(TC_TITLE, COLOR_GREEN, -1);
 }
 
-static int
-run(struct tui_screen *s)
+/* What the loop works on between polls. */
+struct loop {
+	struct tui_screen *s;
+	struct tui_store *st;
+	int		 loading;	/* TUI_LOAD_MORE or _AGAIN, 0 = done */
+	int64_t		 t0;		/* when indexing began */
+	char		 lerr[600];
+	/*
+	 * URBSCOPE_TUI_BATCH=N (tests): index at most N items a slice and
+	 * wait a millisecond between slices, so a small file takes long
+	 * enough to load for a test to look at the screen meanwhile.
+	 */
+	size_t		 batch;
+	/* records per second of a live input, over the last second */
+	int64_t		 rate_t;
+	size_t		 rate_n;
+	double		 rate;
+	size_t		 dev_n;		/* items when Devices was built */
+	int64_t		 dev_t;
+};
+
+/* Index a slice of the input; keep the screen's state in step. */
+static void
+load_slice(struct loop *lp, int64_t budget)
 {
+	struct tui_screen *s = lp->s;
+	struct tui_model *m = s->m;
+	int	 rc;
+
+	if (lp->loading == 0)
+		return;
+	rc = tui_store_index(lp->st, m, budget, lp->batch, lp->lerr,
+	    sizeof lp->lerr);
+	if (rc >= 0) {
+		lp->loading = rc;
+		if (rc == TUI_LOAD_DONE && s->live) {
+			s->live = 0;
+			set_msg(s, 0, "the input ended after %zu records",
+			    m->n);
+		} else if (rc == TUI_LOAD_DONE && (m->n >= 100000 ||
+		    cap_clock_ns(CLOCK_MONOTONIC) - lp->t0 >= 500000000LL)) {
+			/* a big input: what it took */
+			set_msg(s, 0, "indexed %zu records in %.2f s "
+			    "(index %.1f bytes/record)", m->n,
+			    (double)(cap_clock_ns(CLOCK_MONOTONIC) - lp->t0) / 1e9, m->n ?
+			    (double)tui_model_bytes(m) / (double)m->n : 0.0);
+		}
+		return;
+	}
+	lp->loading = 0;
+	s->live = 0;
+	s->load_err = lp->lerr;
+	set_msg(s, 1, "%.150s", lp->lerr);
+}
+
+/* Search a slice of the view; say when nothing matched. */
+static void
+search_slice(struct loop *lp, int64_t stop)
+{
+	struct tui_screen *s = lp->s;
+	struct tui_model *m = s->m;
+	int	 rc;
+
+	while ((rc = tui_model_search_step(m, SEARCH_SLICE)) > 0)
+		if (cap_clock_ns(CLOCK_MONOTONIC) >= stop)
+			return;
+	if (rc < 0)
+		set_msg(s, 1, "not found: %s", m->search);
+}
+
+/* Filter a slice of the index; say the count when through. */
+static void
+filter_slice(struct loop *lp, int64_t stop)
+{
+	struct tui_screen *s = lp->s;
+	struct tui_model *m = s->m;
+
+	while (tui_model_filter_step(m, FILTER_SLICE) > 0)
+		if (cap_clock_ns(CLOCK_MONOTONIC) >= stop)
+			return;
+	if (s->fcount) {
+		s->fcount = 0;
+		set_msg(s, 0, "%zu of %zu records pass", m->nvis, m->n);
+	}
+}
+
+/* The activity part of the status bar. */
+static void
+activity(struct loop *lp)
+{
+	struct tui_screen *s = lp->s;
+	struct tui_model *m = s->m;
+	struct cap_stats cs;
+	uint64_t done, total;
+	int64_t	 now = cap_clock_ns(CLOCK_MONOTONIC);
+	size_t	 len = 0;
+
+	s->activity[0] = '\0';
+	if (now - lp->rate_t >= 1000000000LL) {
+		lp->rate = lp->rate_t == 0 ? 0 : (double)(m->n - lp->rate_n) *
+		    1e9 / (double)(now - lp->rate_t);
+		lp->rate_t = now;
+		lp->rate_n = m->n;
+	}
+	if (tui_store_live(lp->st)) {
+		tui_store_stats(lp->st, &cs);
+		if (s->live)
+			len = (size_t)snprintf(s->activity,
+			    sizeof s->activity, "LIVE %.0f/s %llu dropped",
+			    lp->rate, (unsigned long long)cs.dropped);
+		else
+			len = (size_t)snprintf(s->activity,
+			    sizeof s->activity, "ended, %llu dropped",
+			    (unsigned long long)cs.dropped);
+	} else if (tui_store_progress(lp->st, &done, &total)) {
+		if (total > 0)
+			len = (size_t)snprintf(s->activity,
+			    sizeof s->activity, "indexing %d%%",
+			    (int)(done * 100 / total));
+		else
+			len = (size_t)snprintf(s->activity,
+			    sizeof s->activity, "indexing %zu", m->n);
+	}
+	if (m->sdir != 0 && len < sizeof s->activity)
+		len += (size_t)snprintf(s->activity + len,
+		    sizeof s->activity - len, "%ssearching %d%%",
+		    len ? " " : "", (int)(m->sdone * 100 /
+		    (m->nvis ? m->nvis : 1)));
+	if (len < sizeof s->activity && m->fpos < m->n)
+		snprintf(s->activity + len, sizeof s->activity - len,
+		    "%sfiltering %d%%", len ? " " : "",
+		    (int)(m->fpos * 100 / (m->n ? m->n : 1)));
+	/* the Devices view shows the state so far: rebuild now and then */
+	if (s->devices && m->n != lp->dev_n &&
+	    now - lp->dev_t >= 500000000LL) {
+		s->dev_built = 0;
+		lp->dev_n = m->n;
+		lp->dev_t = now;
+	}
+}
+
+static int
+run(struct loop *lp)
+{
+	struct tui_screen *s = lp->s;
+	struct tui_model *m = s->m;
 	struct sigaction sa;
 	struct pollfd	 pfd;
-	int		 k, done = 0;
+	int64_t		 last = 0, now;
+	int		 k, done = 0, dirty = 1, busy, timeout, was;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -426,17 +603,55 @@ run(struct tui_screen *s)
 	keypad(stdscr, TRUE);
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
+	/* presses, not clicks: no wait to tell a click from a double */
+	mouseinterval(0);
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED |
+	    BUTTON5_PRESSED, NULL);
 	init_colors(s);
 	curs_set(0);
 
 	while (!done && !tui_quit) {
-		draw(s);
+		now = cap_clock_ns(CLOCK_MONOTONIC);
+		busy = lp->loading == TUI_LOAD_MORE || m->fpos < m->n ||
+		    m->sdir != 0;
+		if (dirty || (now - last >= DRAW_NS &&
+		    (busy || lp->loading != 0))) {
+			activity(lp);
+			draw(s);
+			last = now;
+			dirty = 0;
+		}
+		/* working: only look for keys; a live source: its pace */
+		if (busy)
+			timeout = lp->batch != 0;
+		else if (lp->loading == TUI_LOAD_AGAIN)
+			timeout = LIVE_POLL_MS;
+		else
+			timeout = 500;
 		pfd.fd = STDIN_FILENO;
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, 500) < 0 && errno != EINTR)
+		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
-		while (!done && (k = getch()) != ERR)
+		while (!done && (k = getch()) != ERR) {
 			done = screen_key(s, k);
+			dirty = 1;
+		}
+		if (done)
+			break;
+		now = cap_clock_ns(CLOCK_MONOTONIC);
+		if (m->sdir != 0) {
+			search_slice(lp, now + SLICE_NS);
+			dirty |= m->sdir == 0;	/* found, or not */
+		}
+		was = m->fpos < m->n;
+		if (was)
+			filter_slice(lp, now + SLICE_NS / 2);
+		if (was && m->fpos == m->n)
+			dirty = 1;	/* the filter is through: show it */
+		was = lp->loading;
+		load_slice(lp, m->fpos < m->n ? SLICE_NS / 2 : SLICE_NS);
+		if (was != 0 && lp->loading == 0)
+			dirty = 1;	/* the input is through: show it */
 	}
 	endwin();
 	return 0;
@@ -447,23 +662,34 @@ tui_cmd_tui(int argc, char **argv)
 {
 	struct tui_screen s;
 	struct tui_model m;
+	struct loop	 lp;
 	struct tui_store *st = NULL;
-	const char	*name = "sim:demo";
-	char		 err[600], lerr[600];
-	int		 rc, status = 0;
+	const char	*name = NULL;
+	char		 err[600];
+	int		 i, fast = 0, iface = 0, status = 0;
 
-	if (argc > 1 && (strcmp(argv[1], "-h") == 0 ||
-	    strcmp(argv[1], "--help") == 0)) {
-		tui_usage(stdout);
-		return 0;
+	for (i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "-h") == 0 ||
+		    strcmp(argv[i], "--help") == 0) {
+			tui_usage(stdout);
+			return 0;
+		}
+		if (strcmp(argv[i], "--fast") == 0)
+			fast = 1;
+		else if (strcmp(argv[i], "-i") == 0 && i + 1 < argc &&
+		    name == NULL) {
+			name = argv[++i];
+			iface = 1;
+		} else if ((argv[i][0] != '-' || argv[i][1] == '\0') &&
+		    name == NULL)
+			name = argv[i];
+		else {
+			tui_usage(stderr);
+			return EXIT_USAGE;
+		}
 	}
-	if (argc > 2 || (argc == 2 && argv[1][0] == '-' &&
-	    argv[1][1] != '\0')) {
-		tui_usage(stderr);
-		return EXIT_USAGE;
-	}
-	if (argc == 2)
-		name = argv[1];
+	if (name == NULL)
+		name = "sim:demo";
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		tui_warnx("tui: needs a terminal (use 'urbscope read' in "
 		    "pipes)");
@@ -474,35 +700,46 @@ tui_cmd_tui(int argc, char **argv)
 		tui_warnx("tui: %s", err);
 		return EXIT_INPUT;
 	}
+	if (!fast && !iface && tui_store_pace(st, err, sizeof err) < 0) {
+		tui_warnx("tui: %s", err);
+		tui_store_free(st);
+		return EXIT_INPUT;
+	}
 	tui_model_init(&m, tui_store_fetch, st);
+	m.scan = tui_store_scan;
 	memset(&s, 0, sizeof s);
+	memset(&lp, 0, sizeof lp);
 	s.m = &m;
 	s.source = name;
 	s.det_item = TI_NONE;
 	s.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	s.nodes = calloc(TUI_TREE_NODES, sizeof *s.nodes);
 	s.arena = malloc(TUI_TREE_ARENA);
-	if (s.nodes == NULL || s.arena == NULL) {
+	m.corr = tui_corr_new();
+	if (s.nodes == NULL || s.arena == NULL || m.corr == NULL) {
 		tui_warnx("out of memory");
 		status = EXIT_INPUT;
 		goto out;
 	}
-	rc = tui_store_load(st, &m, isatty(STDERR_FILENO) ? progress : NULL,
-	    (void *)(uintptr_t)name, lerr, sizeof lerr);
-	if (m.n >= 4096 && isatty(STDERR_FILENO))
-		fputc('\n', stderr);
-	if (rc != 0) {
-		if (m.n == 0) {
-			tui_warnx("%s", lerr);
-			status = EXIT_INPUT;
-			goto out;
-		}
-		s.load_err = lerr;
-		snprintf(s.msg, sizeof s.msg, "%.150s", lerr);
-		s.msg_err = 1;
-	}
 	s.dev_ctx = tui_store_ctx(st);
-	if (run(&s) != 0) {
+	s.live = tui_store_live(st);
+	if (s.live)
+		tui_model_set_follow(&m, 1);
+	lp.s = &s;
+	lp.st = st;
+	lp.t0 = cap_clock_ns(CLOCK_MONOTONIC);
+	lp.loading = TUI_LOAD_MORE;
+	if (getenv("URBSCOPE_TUI_BATCH") != NULL)
+		lp.batch = strtoul(getenv("URBSCOPE_TUI_BATCH"), NULL, 10);
+	/* the first slice before the screen: an input that fails at once
+	 * says so on the terminal it was started from */
+	load_slice(&lp, SLICE_NS);
+	if (s.load_err != NULL && m.n == 0) {
+		tui_warnx("%s", lp.lerr);
+		status = EXIT_INPUT;
+		goto out;
+	}
+	if (run(&lp) != 0) {
 		tui_warnx("tui: cannot start the terminal");
 		status = EXIT_INPUT;
 	}
@@ -512,6 +749,8 @@ out:
 	sb_free(&s.det);
 	sb_free(&s.devs);
 	tui_rec_free(&s.det_rec);
+	tui_corr_free(m.corr);
+	m.corr = NULL;
 	tui_model_free(&m);
 	tui_store_free(st);
 	return status;

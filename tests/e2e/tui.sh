@@ -1,7 +1,9 @@
 #!/bin/sh
 # tests/e2e/tui.sh - `urbscope tui` in a real terminal (tmux): the first
 # screen, moving, the details pane, a filter, a bad filter, a resize, a
-# search, quitting cleanly with no sanitizer report.  Skipped without tmux.
+# search, quitting cleanly with no sanitizer report; a big file indexed in
+# the background (keys and filters meanwhile), the demo paced in real
+# time with follow, and the mouse.  Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -10,26 +12,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 0
 fi
 
-S=urbscope-test-$$
-SOCK="$TMP/tmux.sock"
-T="tmux -S $SOCK"
-cleanup_tmux() { $T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
-trap cleanup_tmux EXIT
-
-screen() { $T capture-pane -p -t "$S" 2>/dev/null; }
-
-# wait_for PATTERN: poll the pane up to ~5 s for an extended regex.
-wait_for() {
-	i=0
-	while [ $i -lt 50 ]; do
-		if screen | grep -qE -- "$1"; then
-			return 0
-		fi
-		sleep 0.1
-		i=$((i + 1))
-	done
-	return 1
-}
+. tests/tmux.sh
 
 # The selected line is the one in reverse video: ask tmux for attributes.
 selected() {
@@ -116,7 +99,7 @@ check "no sanitizer report" no_sanitizer_report "$TMP/err"
 # session: killing the last one would stop the server under the next.
 S=$S-sim
 $T new-session -d -s "$S" -x 100 -y 30 \
-    "TERM=xterm NO_COLOR=1 LANG=C LC_ALL=C $US tui sim:enumerate \
+    "TERM=xterm NO_COLOR=1 LANG=C LC_ALL=C $US tui --fast sim:enumerate \
     2>$TMP/err2; echo TUI-EXIT=\$?; sleep 30"
 check "tui sim:enumerate shows records" wait_for "GET_DESCRIPTOR"
 check "ASCII rules outside UTF-8" wait_for "^- Details -"
@@ -150,7 +133,7 @@ check "no sanitizer report (cut file)" no_sanitizer_report "$TMP/err3"
 # A URB's details name the driver call that submitted it.
 S=$S-drv
 $T new-session -d -s "$S" -x 140 -y 40 \
-    "$US tui sim:skeleton 2>$TMP/err4; echo TUI-EXIT=\$?; sleep 30"
+    "$US tui --fast sim:skeleton 2>$TMP/err4; echo TUI-EXIT=\$?; sleep 30"
 check "tui sim:skeleton shows records" wait_for "skeleton"
 $T send-keys -t "$S" / 'OUT 5 bytes' Enter
 check "the write's S record names skel_write's submit" \
@@ -163,3 +146,95 @@ check "the completion's details name the submit too" \
 $T send-keys -t "$S" q
 check "q quits with status 0" wait_for "TUI-EXIT=0"
 check "no sanitizer report (skeleton)" no_sanitizer_report "$TMP/err4"
+
+# A big file: the first screen comes while the index is built (slowed
+# down by URBSCOPE_TUI_BATCH so the test can look); keys and a filter
+# work meanwhile, and the filter keeps applying as records arrive.
+CAPGEN=build/tools/capgen
+if [ -x "$CAPGEN" ] && "$CAPGEN" mixed -n 100000 -F pcap -w "$TMP/big.pcap"
+then
+	S=$S-big
+	$T new-session -d -s "$S" -x 120 -y 40 \
+	    "URBSCOPE_TUI_BATCH=40 $US tui $TMP/big.pcap 2>$TMP/err5; \
+	    echo TUI-EXIT=\$?; sleep 30"
+	check "a big file shows its first screen at once" \
+	    wait_for "GET_DESCRIPTOR DEVICE len 18" 20
+	check "the status bar shows the indexing progress" \
+	    wait_for "^ 1/[0-9]+ \| indexing [0-9]+%"
+	$T send-keys -t "$S" j
+	check "keys work while indexing" wait_for "^ 2/[0-9]+ \| indexing"
+	$T send-keys -t "$S" G
+	check "G goes to the end indexed so far" \
+	    wait_for "^ [0-9]{3,}/[0-9]+ \\| indexing"
+	$T send-keys -t "$S" f 'type==bulk' Enter
+	check "a filter applies while indexing" \
+	    wait_for "\| indexing [0-9]+% \| filter: type==bulk"
+	check "indexing ends with the time and bytes per record" \
+	    wait_for "indexed 100000 records in [0-9.]+ s \(index [0-9.]+ bytes/record\)" 300
+	want=$("$US" read -Y 'type==bulk' "$TMP/big.pcap" 2>/dev/null | wc -l)
+	check "the filter covers the whole file ($want pass)" \
+	    wait_for "/$want \| filter: type==bulk"
+	# a search through everything runs between polls too: a key stops it
+	$T send-keys -t "$S" / 'no such text' Enter
+	$T send-keys -t "$S" j
+	check "a key stops a long search" wait_for "^search stopped"
+	$T send-keys -t "$S" / 'no such text' Enter
+	check "a search through everything says so" \
+	    wait_for "^not found: no such text" 200
+	$T send-keys -t "$S" q
+	check "q quits while big with status 0" wait_for "TUI-EXIT=0"
+	check "no sanitizer report (big file)" no_sanitizer_report "$TMP/err5"
+else
+	skip "tui on a big file" "build/tools/capgen is missing (make tools)"
+fi
+
+# The demo, paced in real time: the traffic arrives over seconds, follow
+# is on, scrolling up stops it and G resumes it; the spool of the live
+# source is gone at the end.
+mkdir -p "$TMP/spool"
+S=$S-demo
+$T new-session -d -s "$S" -x 120 -y 40 \
+    "TMPDIR=$TMP/spool TERM=xterm-256color $US 2>$TMP/err6; \
+    echo TUI-EXIT=\$?; sleep 30"
+check "the demo is live and follows" wait_for "^ [0-9]+/[0-9]+ \| LIVE .*\| FOLLOW"
+first=$(screen | sed -n 's/^ \([0-9]*\)\/[0-9]* | LIVE.*/\1/p')
+check "the demo spools to a temporary file" \
+    sh -c "ls '$TMP/spool' | grep -q urbscope-spool"
+$T send-keys -t "$S" k
+check "scrolling up stops following" wait_for "^ [0-9]+/[0-9]+ \| LIVE [^F]*$"
+sleep 0.5
+$T send-keys -t "$S" G
+check "G follows again" wait_for "\| FOLLOW"
+check "the demo ends by itself" wait_for "the input ended after [0-9]+ records" 200
+last=$(screen | sed -n 's/^ \([0-9]*\)\/\([0-9]*\) | ended.*/\1 \2/p')
+set -- $last
+check "records arrived over time ($first, then $last)" \
+    test -n "$first" -a -n "$last" -a "${first:-0}" -lt "${1:-0}" \
+    -a "$1" = "${2:-x}"
+check "the demo shows a rule violation" wait_for " drv +RULE "
+$T send-keys -t "$S" q
+check "q quits the demo with status 0" wait_for "TUI-EXIT=0"
+check "no sanitizer report (demo)" no_sanitizer_report "$TMP/err6"
+check "the spool is removed at exit" \
+    sh -c "! ls '$TMP/spool' | grep -q urbscope-spool"
+
+# The mouse, as xterm reports it (SGR 1006): a click selects a line and
+# focuses the pane clicked, the wheel scrolls.
+S=$S-mouse
+$T new-session -d -s "$S" -x 120 -y 40 \
+    "TERM=xterm-256color $US tui samples/mass-storage.pcapng 2>$TMP/err7; \
+    echo TUI-EXIT=\$?; sleep 30"
+check "mouse: the first screen" wait_for "^ 1/171 "
+# row 6 of the terminal: the timeline's fifth line (row 1 is the header)
+$T send-keys -t "$S" -l "$(printf '\033[<0;10;6M')"
+$T send-keys -t "$S" -l "$(printf '\033[<0;10;6m')"
+check "a click selects the line under it" wait_for "^ 5/171 "
+$T send-keys -t "$S" -l "$(printf '\033[<65;10;5M')"
+check "the wheel scrolls the timeline" wait_for "^ 8/171 "
+$T send-keys -t "$S" -l "$(printf '\033[<0;10;25M')"
+check "a click on the details focuses them" wait_for "Details \*"
+$T send-keys -t "$S" q
+check "q quits with status 0 (mouse)" wait_for "TUI-EXIT=0"
+check "no sanitizer report (mouse)" no_sanitizer_report "$TMP/err7"
+check "the terminal is restored (mouse reporting off)" \
+    test "$($T display -p -t "$S" '#{mouse_any_flag}#{mouse_sgr_flag}')" = 00

@@ -2,7 +2,9 @@
  * tests/unit/test-tui-model.c - the TUI's view model without curses:
  * navigation, paging, follow, filter narrowing and its count, search
  * next/prev, the pairing jump, driver events; and the record store on a
- * sample capture (re-reading, bytes per index item).
+ * sample capture (re-reading, bytes per index item); incremental
+ * indexing and filtering, follow while items arrive, a paced simulation
+ * spooled and replayed, and where mouse clicks land.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,11 +12,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
 #include "decode/decode.h"
 #include "tui/tui-model.h"
+#include "tui/tui-view.h"
 
 #define NREC	200
 
@@ -283,6 +288,26 @@ test_search(void **state)
 	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
 	assert_int_equal(tui_model_selected(&m), 120);
 	assert_int_equal(tui_model_search(&m, "nowhere at all", -1), -1);
+	/* in steps, as the TUI runs it on a big view */
+	assert_int_equal(tui_model_set_filter(&m, ""), 0);
+	tui_model_home(&m);
+	assert_int_equal(tui_model_search_start(&m, "-EPIPE", 1), 0);
+	assert_int_equal(tui_model_search_step(&m, 100), 1);
+	assert_int_equal(m.sel, 0);			/* not yet */
+	assert_int_equal(m.sdone, 100);
+	assert_int_equal(tui_model_search_step(&m, 100), 0);
+	assert_int_equal(tui_model_selected(&m), 141);
+	assert_int_equal(m.sdir, 0);
+	assert_int_equal(tui_model_search_start(&m, "nowhere", -1), 0);
+	assert_int_equal(tui_model_search_step(&m, NREC / 2), 1);
+	assert_int_equal(tui_model_search_step(&m, NREC), -1);
+	assert_int_equal(m.sdir, 0);
+	assert_int_equal(tui_model_selected(&m), 141);	/* stays */
+	/* a new filter stops a search */
+	assert_int_equal(tui_model_search_start(&m, "-EPIPE", 1), 0);
+	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
+	assert_int_equal(m.sdir, 0);
+	assert_int_equal(tui_model_search_step(&m, 10), -1);
 	unbuild(&m, f);
 	free(f);
 }
@@ -539,6 +564,15 @@ test_store_window(void **state)
 	tui_model_set_rows(&m, 20);
 	assert_int_equal(tui_model_search(&m, "no such text", 1), -1);
 	assert_true(tui_store_replays(st) <= replays + 4);
+	/* with a cursor of its own, a search leaves the view's window */
+	m.scan = tui_store_scan;
+	assert_non_null(tui_store_fetch(st, 5000));
+	replays = tui_store_replays(st);
+	assert_int_equal(tui_model_search(&m, "no such text", 1), -1);
+	assert_true(tui_store_replays(st) <= replays + 2);
+	replays = tui_store_replays(st);
+	assert_int_equal(tui_store_fetch(st, 5000)->r.recno, 5000);
+	assert_int_equal(tui_store_replays(st), replays);
 	print_message("# %llu items: index %.1f bytes per item\n",
 	    (unsigned long long)n, (double)tui_model_bytes(&m) / (double)n);
 	/*
@@ -549,6 +583,296 @@ test_store_window(void **state)
 	tui_model_free(&m);
 	tui_store_free(st);
 	unlink(path);
+}
+
+/*
+ * A filter over a big index runs in steps: the first fsync items at
+ * once, the rest as the loop calls it; items added meanwhile wait their
+ * turn; the selection lands on the item it was on (or the next passing).
+ */
+static void
+test_filter_incremental(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	struct urb_rec	 r;
+
+	(void)state;
+	build(&m, f);
+	tui_model_set_rows(&m, 10);
+	assert_int_equal(tui_model_select_item(&m, 120), 0);	/* an S */
+	m.fsync = 50;
+	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
+	assert_int_equal(m.fpos, 50);
+	assert_int_equal(m.nvis, 25);
+	assert_int_equal(tui_model_filter_step(&m, 60), 1);
+	assert_int_equal(m.fpos, 110);
+	assert_int_equal(m.nvis, 55);
+	/* an item indexed while the filter runs waits for it */
+	memset(&r, 0, sizeof r);
+	r.type = 'C';
+	r.id = 7;
+	r.recno = NREC + 1;
+	r.ts_ns = 2000000000LL;
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);
+	assert_int_equal(m.nvis, 55);
+	assert_int_equal(tui_model_filter_step(&m, 1000), 0);
+	assert_int_equal(m.fpos, m.n);
+	assert_int_equal(m.nvis, NREC / 2 + 1);
+	assert_int_equal(tui_model_selected(&m), 121);
+	assert_true(m.sel >= m.top && m.sel < m.top + m.rows);
+	/* caught up: new items are filtered as they come */
+	r.recno++;
+	r.type = 'S';
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);
+	r.recno++;
+	r.type = 'C';
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);
+	assert_int_equal(m.nvis, NREC / 2 + 2);
+	/* moving while a filter runs keeps the user's choice */
+	assert_int_equal(tui_model_set_filter(&m, "ev==S"), 0);
+	tui_model_home(&m);
+	assert_int_equal(tui_model_filter_step(&m, 1000), 0);
+	assert_int_equal(m.sel, 0);
+	unbuild(&m, f);
+	free(f);
+}
+
+/* Follow keeps the newest item selected as items and filter steps come. */
+static void
+test_follow_incremental(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	struct urb_rec	 r;
+	int		 k;
+
+	(void)state;
+	build(&m, f);
+	tui_model_set_rows(&m, 10);
+	tui_model_set_follow(&m, 1);
+	m.fsync = 30;
+	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
+	assert_int_equal(m.sel, m.nvis - 1);
+	while (tui_model_filter_step(&m, 7) > 0)
+		assert_int_equal(m.sel, m.nvis - 1);
+	assert_int_equal(tui_model_selected(&m), NREC - 1);
+	memset(&r, 0, sizeof r);
+	r.id = 9;
+	r.ts_ns = 2000000000LL;
+	for (k = 0; k < 40; k++) {
+		r.type = k % 2 ? 'C' : 'S';
+		r.recno = NREC + 1 + (uint64_t)k;
+		assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);
+		assert_int_equal(m.sel, m.nvis - 1);
+		assert_true(m.sel >= m.top && m.sel < m.top + m.rows);
+	}
+	/* scrolling up stops following; new items leave the view alone */
+	tui_model_page(&m, 0);
+	assert_false(m.follow);
+	k = (int)m.sel;
+	r.recno++;
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);
+	assert_int_equal(m.sel, (size_t)k);
+	/* a click on a row selects it, and on the last keeps following */
+	assert_int_equal(tui_model_select_row(&m, 2), 0);
+	assert_int_equal(m.sel, m.top + 2);
+	assert_int_equal(tui_model_select_row(&m, 100), -1);
+	tui_model_set_follow(&m, 1);
+	assert_int_equal(m.sel, m.nvis - 1);
+	unbuild(&m, f);
+	free(f);
+}
+
+/* Where a click lands: the pane and the row inside it. */
+static void
+test_layout_hit(void **state)
+{
+	struct tui_layout l;
+	int	 row = -1, p;
+
+	(void)state;
+	tui_layout(24, 80, &l);
+	/* timeline rows 0..8 (header on 0), rule, details, rule, hex,
+	 * status and prompt rows 22 and 23 */
+	assert_int_equal(tui_layout_hit(&l, 0, 5, &row), 0);
+	assert_int_equal(row, 0);
+	assert_int_equal(tui_layout_hit(&l, 3, 79, &row), 0);
+	assert_int_equal(row, 3);
+	assert_int_equal(tui_layout_hit(&l, l.rule[1], 3, &row), -1);
+	p = tui_layout_hit(&l, l.rule[1] + 1, 3, &row);
+	assert_int_equal(p, 1);
+	assert_int_equal(row, 0);
+	assert_int_equal(tui_layout_hit(&l, l.pane[2].y + 1, 0, &row), 2);
+	assert_int_equal(row, 1);
+	assert_int_equal(tui_layout_hit(&l, 22, 0, &row), -1);
+	assert_int_equal(tui_layout_hit(&l, 23, 0, &row), -1);
+	assert_int_equal(tui_layout_hit(&l, 3, 80, &row), -1);
+	assert_int_equal(l.status.y, 22);
+	assert_true(l.pane[2].y + l.pane[2].h <= l.status.y);
+}
+
+/* Write a capture of n bulk records (odd S, even C with 64 bytes). */
+static void
+write_capture(const char *path, uint64_t n)
+{
+	struct cap_sink	*sink;
+	struct urb_rec	 r;
+	uint8_t		 data[64];
+	char		 err[600];
+	uint64_t	 i;
+
+	assert_int_equal(cap_sink_open(path, "pcap", NULL, &sink, err,
+	    sizeof err), 0);
+	for (i = 1; i <= n; i++) {
+		memset(&r, 0, sizeof r);
+		r.id = 0xffff888000000000ULL + ((i + 1) / 2) * 0x40;
+		r.type = i % 2 ? 'S' : 'C';
+		r.xfer_type = XFER_BULK;
+		r.epnum = 0x81;
+		r.devnum = 2;
+		r.busnum = 1;
+		r.flag_setup = '-';
+		r.flag_data = i % 2 ? '<' : 0;
+		r.status = i % 2 ? URB_EINPROGRESS : 0;
+		r.len_urb = 64;
+		r.ts_sec = 1700000000 + (int64_t)(i / 1000);
+		r.ts_usec = (int32_t)(i % 1000) * 1000;
+		r.ts_ns = r.ts_sec * 1000000000LL + r.ts_usec * 1000LL;
+		if (!(i % 2)) {
+			memset(data, (int)(i & 0xff), sizeof data);
+			r.data = data;
+			r.data_len = sizeof data;
+			r.len_cap = sizeof data;
+		}
+		assert_int_equal(cap_sink_write(sink, &r), 0);
+	}
+	assert_int_equal(cap_sink_close(sink, err, sizeof err), 0);
+}
+
+/*
+ * Indexing in slices: a slice with no time left still indexes a batch,
+ * the progress is in bytes of the file, records already indexed can be
+ * read while the rest is not, and the end says so.
+ */
+static void
+test_store_incremental(void **state)
+{
+	struct tui_store *st;
+	struct tui_model m;
+	const struct tui_rec *rec;
+	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
+	uint64_t	 n = 20000, done, total, last = 0;
+	int		 fd, rc, slices = 0;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) >= 0);
+	close(fd);
+	write_capture(path, n);
+	assert_int_equal(tui_store_open(path, &st, err, sizeof err), 0);
+	assert_int_equal(tui_store_live(st), 0);
+	tui_model_init(&m, tui_store_fetch, st);
+	assert_int_equal(tui_store_index(st, &m, 0, 0, err, sizeof err),
+	    TUI_LOAD_MORE);
+	assert_true(m.n >= 256 && m.n < n);
+	assert_int_equal(tui_store_progress(st, &done, &total), 1);
+	assert_true(done > 0 && done < total);
+	/* the first records and the newest indexed, mid-way */
+	assert_non_null(rec = tui_store_fetch(st, 2));
+	assert_int_equal(rec->r.data[0], 2);
+	assert_non_null(rec = tui_store_fetch(st, m.n));
+	assert_int_equal(rec->r.recno, m.n);
+	while ((rc = tui_store_index(st, &m, 0, 0, err, sizeof err)) ==
+	    TUI_LOAD_MORE) {
+		assert_true(m.n > last);
+		last = m.n;
+		slices++;
+	}
+	assert_int_equal(rc, TUI_LOAD_DONE);
+	assert_int_equal(m.n, n);
+	assert_true(slices > 10);
+	assert_int_equal(tui_store_progress(st, &done, &total), 0);
+	assert_int_equal(tui_store_index(st, &m, 0, 0, err, sizeof err),
+	    TUI_LOAD_DONE);
+	assert_non_null(rec = tui_store_fetch(st, n));
+	assert_int_equal(rec->r.data[0], n & 0xff);
+	tui_model_free(&m);
+	tui_store_free(st);
+	unlink(path);
+}
+
+/*
+ * A paced simulation is live: records come as the wall clock reaches
+ * their virtual time (CAP_AGAIN in between), are spooled to a temporary
+ * file, read back from it like a file's, and the spool goes at the end.
+ */
+static void
+test_store_paced(void **state)
+{
+	struct tui_store *st;
+	struct tui_model m;
+	const struct tui_rec *rec;
+	struct cap_stats cs;
+	struct timespec	 t0, t1;
+	struct sbuf	 a = { 0 };
+	char		 err[600];
+	int		 rc, again = 0;
+	uint64_t	 i;
+	double		 secs, span;
+	FILE		*fp;
+	char		 line[1024];
+
+	(void)state;
+	assert_int_equal(tui_store_open("sim:skeleton", &st, err,
+	    sizeof err), 0);
+	assert_int_equal(tui_store_live(st), 0);
+	assert_int_equal(tui_store_pace(st, err, sizeof err), 0);
+	assert_int_equal(tui_store_live(st), 1);
+	tui_model_init(&m, tui_store_fetch, st);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while ((rc = tui_store_index(st, &m, 5000000, 0, err, sizeof err)) >
+	    0) {
+		if (rc == TUI_LOAD_AGAIN)
+			again++;
+		/* what is indexed is there to read, mid-way too */
+		if (m.n > 0 && again == 3) {
+			assert_non_null(rec = tui_store_fetch(st, m.n));
+			assert_int_equal(rec->kind == CAP_URB ?
+			    rec->r.recno : rec->ev.recno, m.n);
+		}
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	assert_int_equal(rc, TUI_LOAD_DONE);
+	secs = (double)(t1.tv_sec - t0.tv_sec) +
+	    (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	span = (double)(m.item[m.n - 1].ts_ns - m.item[0].ts_ns) / 1e9;
+	print_message("# paced: %zu items over %.3f s virtual in %.3f s, "
+	    "%d waits\n", m.n, span, secs, again);
+	assert_true(again > 0);
+	assert_true(secs >= span * 0.9);
+	tui_store_stats(st, &cs);
+	assert_int_equal(cs.received, m.n);
+	assert_int_equal(cs.dropped, 0);
+	/* the spool reads back every record as `read` prints it */
+	fp = popen("build/asan/urbscope read sim:skeleton 2>/dev/null | "
+	    "tail -n 1", "r");
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof line, fp));
+	pclose(fp);
+	assert_int_equal(tui_model_line(&m, (uint32_t)m.n - 1, &a), 0);
+	line[strcspn(line, "\n")] = '\0';
+	assert_non_null(strstr(line, a.s + strcspn(a.s, "[")));
+	for (i = 1; i <= m.n; i++)
+		assert_non_null(tui_store_fetch(st, i));
+	sb_free(&a);
+	tui_model_free(&m);
+	tui_store_free(st);
+	/* an unpaced simulation, and a file, are not live */
+	assert_int_equal(tui_store_open("samples/stall.pcap", &st, err,
+	    sizeof err), 0);
+	assert_int_equal(tui_store_pace(st, err, sizeof err), 1);
+	assert_int_equal(tui_store_live(st), 0);
+	tui_store_free(st);
 }
 
 int
@@ -565,6 +889,11 @@ main(void)
 		cmocka_unit_test(test_submitter),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
+		cmocka_unit_test(test_filter_incremental),
+		cmocka_unit_test(test_follow_incremental),
+		cmocka_unit_test(test_layout_hit),
+		cmocka_unit_test(test_store_incremental),
+		cmocka_unit_test(test_store_paced),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,159 @@
+#!/bin/sh
+# tests/e2e/tui-devices.sh - what the TUI makes of the driver events, in a
+# real terminal (tmux) on the demo scenario: the Devices pane shows the
+# skeleton interface with its driver, minor, node and intfdata, the
+# interface no driver took with each entry's reason; moving onto a device
+# or an interface filters the timeline to it; a driver event's details
+# list the events of its call and the URBs they submitted.  Skipped
+# without tmux.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "tui-devices" "tmux is not installed"
+	exit 0
+fi
+
+WAIT_TENTHS=100
+. tests/tmux.sh
+
+# The addresses (bus.dev) of the timeline's rows, one a line.
+list_addrs() {
+	screen | sed -n '2,/^. Devices\|^. Details/p' |
+	    sed -n 's/^ *[0-9][0-9]* [0-9.]*  *\([0-9]*\.[0-9]*\).*/\1/p' |
+	    sort -u
+}
+
+# The line of the Devices pane that matches PATTERN, 0-based.
+devices_row() {
+	screen | awk -v pat="$1" '
+	    /Devices/ && !top { top = NR; next }
+	    top && $0 ~ pat { print NR - top - 1; exit }'
+}
+
+# Press KEY N times.
+press() {
+	k=0
+	while [ $k -lt "$2" ]; do
+		$T send-keys -t "$S" "$1"
+		k=$((k + 1))
+	done
+}
+
+# All traffic at once (--fast): the story is complete when the demo's
+# last driver has deregistered.
+$T new-session -d -s "$S" -x 150 -y 80 \
+    "TERM=xterm-256color LANG=C.UTF-8 $US tui --fast sim:demo \
+    2>$TMP/err; echo TUI-EXIT=\$?; sleep 30"
+check "the demo's records are shown" wait_for "usb_submit_urb"
+$T send-keys -t "$S" f 'event==deregister' Enter
+check "the demo ran to its end" wait_for "deregistering interface driver"
+$T send-keys -t "$S" f C-u Enter
+check "an empty filter shows everything" wait_for "records pass"
+
+$T send-keys -t "$S" d Tab
+check "d and Tab focus the Devices pane" wait_for "Devices \*"
+check "the cursor starts on 'all devices'" \
+    wait_for "^>\(all devices: no filter\)"
+check "the skeleton's interface is listed with its name" \
+    wait_for "interface 0 \(1-3:1.0\) alt 0: Vendor Specific"
+check "it was bound to skeleton until the device was unplugged" \
+    wait_for "was bound to skeleton until unplug \(record [0-9]+\)"
+check "with its minor and node" \
+    wait_for "minor 192 /dev/usb/skel0 \(deregistered\)"
+check "and its intfdata pointer" \
+    wait_for "minor 192 .* intfdata 0x[0-9a-f]+ \(cleared\)"
+check "the keyboard's interface was bound to usbkbd" \
+    wait_for "was bound to usbkbd until unplug"
+check "the storage interface: no driver took it" \
+    wait_for "no driver took it:"
+check "usbkbd's entry failed on the class" \
+    wait_for "usbkbd: entry 0 bInterfaceClass 0x08 != 0x03 \(record [0-9]+\)"
+check "skeleton's entry failed on the vendor" \
+    wait_for "skeleton: entry 0 idVendor 0x1209 != 0xfff0"
+check "devices show their speed and IDs" \
+    wait_for "1\.4  fff0:fff0  high-speed  USB 2\.00"
+check "the node's file operations are counted" \
+    wait_for "4 file operations on the node \(first at record [0-9]+\)"
+check "a device gone is marked" wait_for "1\.4 .*\[unplugged at record [0-9]+\]"
+
+# Moving the cursor onto the loopback device filters the timeline to it.
+row=$(devices_row "^ +1\\.4  ")
+check "the loopback's device line is found ($row)" test -n "$row"
+press j "${row:-0}"
+check "moving onto a device filters to it" \
+    wait_for "filter: bus==1 && dev==4 "
+check "the cursor is on the device" wait_for "^>  1\.4  fff0:fff0"
+a=$(list_addrs | tr '\n' ' ')
+check_eq "the timeline shows only device 1.4" "1.4 " "$a"
+
+row2=$(devices_row "interface 0 \\(1-3:1\\.0\\) alt 0: Vendor")
+check "the skeleton's interface line is found ($row2)" test -n "$row2"
+press j $(( ${row2:-0} - ${row:-0} ))
+pat='filter: bus==1 && dev==4 && \(ep==0x81 \|\| ep==0x02 \|\| '
+check "moving onto an interface filters to its endpoints and drivers" \
+    wait_for "$pat"'driver=="skeleton"'
+check "the interface's bulk traffic is listed" wait_for " 1\.4\.2 +out S +bulk"
+check "its control traffic is not" sh -c "! $T capture-pane -p -t $S |
+    grep -qE ' 1\.4\.0 '"
+$T send-keys -t "$S" g
+check "the first line clears the filter" wait_for "no filter: [0-9]+ of"
+
+# A driver event's details: the call it ended and the URBs it caused.
+$T send-keys -t "$S" d Tab Tab
+$T send-keys -t "$S" f C-u 'event==probe && driver=="skeleton"' Enter
+check "the skeleton's probe is selected" wait_for "Driver event: probe"
+check "its details list what happened inside probe()" \
+    wait_for "What happened inside the call \(4 events\):"
+check "set_intfdata happened inside it" \
+    wait_for "record [0-9]+: skeleton 1-3:1.0: usb_set_intfdata 0x"
+check "register_dev happened inside it" \
+    wait_for "record [0-9]+: register_dev intf=1-3:1.0 .*node=/dev/usb/skel0"
+
+# Enter on a details line that names a record selects that record (once
+# tui.c hands Enter to the focused details pane); the filter is cleared
+# first, as it hides the record.
+if grep -q 'Enter is theirs' tui/tui.c; then
+	row3=$(screen | awk '/Details/ && !top { top = NR; next }
+	    top && /record [0-9]+: skeleton 1-3:1.0: usb_set_intfdata/ {
+	    print NR - top - 1; exit }')
+	$T send-keys -t "$S" f C-u Enter Tab
+	press j "${row3:-0}"
+	$T send-keys -t "$S" Enter
+	check "Enter on a listed event selects it" \
+	    wait_for "Driver event: set_intfdata"
+	$T send-keys -t "$S" Tab Tab
+else
+	skip "Enter on a listed event selects it" \
+	    "tui.c does not hand Enter to the details pane yet"
+fi
+
+$T send-keys -t "$S" f C-u 'driver=="skeleton" && event==submit' Enter g
+check "the write's submit is selected" wait_for "Function: write"
+check "its details name its URB's S record" \
+    wait_for "URB S record [0-9]+"
+check "and its completion with status and length" \
+    wait_for "URB C record [0-9]+: ok, 5 bytes, 0\.125ms"
+
+$T send-keys -t "$S" f C-u 'driver=="skeleton" && event==open' Enter g
+check "an open names the node" \
+    wait_for "File operations on /dev/usb/skel0 \(minor 192\) of interface 0:"
+ops=$(screen | grep -A4 'File operations on' |
+    sed -n 's/.*record [0-9]*: \([a-z]*\)() .*/\1/p' | tr '\n' ' ')
+check_eq "and lists the driver's file operations on it" \
+    "open write read release " "$ops"
+
+$T send-keys -t "$S" f C-u 'driver=="usbkbd" && event==giveback' Enter g j j
+check "a keyboard giveback is selected" wait_for "Driver event: giveback"
+check "it names the completion it gives back" \
+    wait_for "Gives back C record [0-9]+"
+check "and the driver call that submitted the URB" \
+    wait_for "by record [0-9]+ in usbkbd probe\(\)"
+check "its completion handler's resubmit is listed" \
+    wait_for "What its completion handler did \(3 events\):"
+check "with the resubmit's URB records" \
+    wait_for "record [0-9]+: usb_submit_urb urb=.* GFP_ATOMIC -> 0"
+
+$T send-keys -t "$S" q
+check "q quits with status 0" wait_for "TUI-EXIT=0"
+check "no sanitizer report" no_sanitizer_report "$TMP/err"

@@ -1,0 +1,23 @@
+# tests/tmux.sh - a private tmux server for the TUI tests, sourced after
+# tests/lib.sh: $T runs tmux on it, $S names the session, screen prints
+# the pane, wait_for PATTERN [TENTHS] polls it (default WAIT_TENTHS, 5 s)
+# for an extended regex.  The server dies with the test.
+S=urbscope-$(basename "$0" .sh)-$$
+SOCK="$TMP/tmux.sock"
+T="tmux -S $SOCK"
+cleanup_tmux() { $T kill-server >/dev/null 2>&1; rm -rf "$TMP"; }
+trap cleanup_tmux EXIT
+
+screen() { $T capture-pane -p -t "$S" 2>/dev/null; }
+
+wait_for() {
+	i=0
+	while [ $i -lt "${2:-${WAIT_TENTHS:-50}}" ]; do
+		if screen | grep -qE -- "$1"; then
+			return 0
+		fi
+		sleep 0.1
+		i=$((i + 1))
+	done
+	return 1
+}
