@@ -1,7 +1,13 @@
 # tests/tmux.sh - a private tmux server for the TUI tests, sourced after
 # tests/lib.sh: $T runs tmux on it, $S names the session, screen prints
 # the pane, wait_for PATTERN [TENTHS] polls it (default WAIT_TENTHS, 5 s)
-# for an extended regex.  The server dies with the test.
+# for an extended regex.  The server dies with the test.  Without tmux
+# the test says it is skipped and ends here.
+if ! command -v tmux >/dev/null 2>&1; then
+	skip "$(basename "$0" .sh)" "tmux is not installed"
+	exit 0
+fi
+
 S=urbscope-$(basename "$0" .sh)-$$
 SOCK="$TMP/tmux.sock"
 T="tmux -S $SOCK"

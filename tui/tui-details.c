@@ -9,7 +9,12 @@
  * that submitted it and the completion handler that got it back.
  *
  * The pane has a cursor; a line that names another record carries its
- * item after a 0x1f byte, and Enter on it selects that record.
+ * item after a 0x1f byte, and Enter on it selects that record.  The
+ * tree folds (tui-fold.c): a node with children shows an open or closed
+ * marker, Left/Right (h/l, -/+) close and open it, Space and Enter
+ * (on a line naming no record) toggle it.  The folds last while the
+ * record stays selected; another record starts with every node open.
+ * The hex pane highlights the bytes of the cursor's node.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -369,8 +374,12 @@ tui_details_update(struct tui_screen *s)
 	s->det_cur = 0;
 	s->det.len = 0;
 	s->det_top = s->hex_top = 0;
-	s->hex_p = NULL;
+	s->hex_seen = SIZE_MAX;
+	s->hex_setup = s->hex_p = NULL;
 	s->hex_n = 0;
+	memset(&s->det_fold, 0, sizeof s->det_fold);
+	s->det_fold.node = s->nodes;
+	s->det_fold.folded = s->det_folded;
 	if (i == TI_NONE)
 		goto count;
 	if ((rec = m->fetch(m->fetch_arg, m->item[i].recno)) == NULL ||
@@ -409,6 +418,11 @@ tui_details_update(struct tui_screen *s)
 	dec_tree_init(&t, s->nodes, TUI_TREE_NODES, s->arena,
 	    TUI_TREE_ARENA);
 	dec_record_tree(&rec->r, &rec->info, &t);
+	for (k = 0; k < s->det.len; k++)
+		if (s->det.s[k] == '\n')
+			s->det_fold.first++;
+	s->det_fold.n = t.n;
+	memset(s->det_folded, 0, sizeof s->det_folded);
 	for (k = 0; k < t.n; k++)
 		node_line(&rec->r, &t.node[k], &s->det);
 	if (t.overflow)
@@ -417,43 +431,75 @@ tui_details_update(struct tui_screen *s)
 	if (rec->r.data_len > 0) {
 		s->hex_p = rec->r.data;
 		s->hex_n = rec->r.data_len;
-	} else if (rec->r.flag_setup == 0 && rec->r.xfer_type == XFER_CTRL) {
-		s->hex_p = rec->r.setup;
-		s->hex_n = 8;
 	}
+	if (rec->r.flag_setup == 0 && rec->r.xfer_type == XFER_CTRL)
+		s->hex_setup = rec->r.setup;
 count:
-	s->det_lines = 0;
+	s->det_fold.lines = 0;
 	for (k = 0; k < s->det.len; k++)
 		if (s->det.s[k] == '\n')
-			s->det_lines++;
+			s->det_fold.lines++;
+	s->det_lines = tui_fold_count(&s->det_fold);
 }
 
-/* The lines of text from line top into r, the cursor line (cur, or
- * SIZE_MAX for none) marked; a line ends at its jump target. */
+/*
+ * Line ln of the text into buf for the screen: the cursor mark, then
+ * for a node of the tree its indent, its fold marker (open, closed, or
+ * a blank for a leaf) and the rest; a line ends at its jump target.
+ */
+static void
+screen_line(struct tui_screen *s, const struct tui_fold *f, size_t ln,
+    const char *p, size_t n, int cur, char *buf, size_t size)
+{
+	const char *mark = " ";
+	size_t	 k, ind = 0;
+
+	if (f != NULL && ln >= f->first && ln < f->first + f->n) {
+		k = ln - f->first;
+		ind = (size_t)f->node[k].depth * 2;
+		if (ind > n)
+			ind = n;
+		if (tui_fold_kids(f, k) && f->folded[k])
+			mark = s->utf8 ? "\xe2\x96\xb8" : "+";	/* U+25B8 */
+		else if (tui_fold_kids(f, k))
+			mark = s->utf8 ? "\xe2\x96\xbe" : "-";	/* U+25BE */
+		snprintf(buf, size, "%c%.*s%s %.*s", cur ? '>' : ' ',
+		    (int)ind, p, mark, (int)(n - ind), p + ind);
+		return;
+	}
+	snprintf(buf, size, "%c%.*s", cur ? '>' : ' ', (int)n, p);
+}
+
+/* The lines of text from visible line top into r, the cursor line
+ * (cur, or SIZE_MAX for none) marked; f folds the tree, NULL for text
+ * with no tree. */
 static void
 draw_lines(struct tui_screen *s, const struct tui_rect *r, const char *text,
-    size_t top, size_t cur)
+    const struct tui_fold *f, size_t top, size_t cur)
 {
 	const char *p, *e, *sep;
 	char	 line[512];
-	size_t	 ln = 0;
+	size_t	 ln = 0, want, v = top;
 	int	 y = 0;
 
+	want = f != NULL ? tui_fold_line(f, top) : top;
 	for (p = text; p != NULL && *p != '\0' && y < r->h; p = e + 1) {
 		if ((e = strchr(p, '\n')) == NULL)
 			break;
-		if (ln++ < top)
+		if (ln++ != want)
 			continue;
+		want = f != NULL ? tui_fold_next(f, ln - 1) : ln;
 		if ((sep = memchr(p, TARGET_SEP, (size_t)(e - p))) == NULL)
 			sep = e;
-		snprintf(line, sizeof line, "%c%.*s", ln - 1 == cur ? '>' :
-		    ' ', (int)(sep - p), p);
+		screen_line(s, f, ln - 1, p, (size_t)(sep - p), v == cur,
+		    line, sizeof line);
 		tui_clear(r->y + y, r->x, r->w);
-		if (ln - 1 == cur)
+		if (v == cur)
 			attron(A_REVERSE);
 		tui_put(s, r->y + y, r->x, line, r->w);
-		if (ln - 1 == cur)
+		if (v == cur)
 			attroff(A_REVERSE);
+		v++;
 		y++;
 	}
 	for (; y < r->h; y++)
@@ -464,7 +510,7 @@ void
 tui_draw_text(struct tui_screen *s, const struct tui_rect *r,
     const char *text, size_t top)
 {
-	draw_lines(s, r, text, top, SIZE_MAX);
+	draw_lines(s, r, text, NULL, top, SIZE_MAX);
 }
 
 static void
@@ -477,8 +523,8 @@ details_draw(struct tui_screen *s, const struct tui_rect *r)
 		s->det_top = s->det_cur;
 	if (r->h > 0 && s->det_cur >= s->det_top + (size_t)r->h)
 		s->det_top = s->det_cur - (size_t)r->h + 1;
-	draw_lines(s, r, s->det.s, s->det_top, s->focus == 1 ? s->det_cur :
-	    SIZE_MAX);
+	draw_lines(s, r, s->det.s, &s->det_fold, s->det_top, s->focus == 1 ?
+	    s->det_cur : SIZE_MAX);
 }
 
 int
@@ -530,12 +576,30 @@ line_target(const struct tui_screen *s, size_t k)
 	return (uint32_t)strtoul(sep + 1, NULL, 10);
 }
 
-/* Select the record the cursor's line names. */
+/* Fold (how 0), unfold (1) or toggle (-1) the cursor's node; 1 if it
+ * has children. */
+static int
+details_fold(struct tui_screen *s, int how)
+{
+	size_t	 k = tui_fold_node(&s->det_fold, s->det_cur);
+
+	if (k == SIZE_MAX || !tui_fold_kids(&s->det_fold, k))
+		return 0;
+	if (tui_fold_set(&s->det_fold, s->det_cur, how))
+		s->det_lines = tui_fold_count(&s->det_fold);
+	return 1;
+}
+
+/* Select the record the cursor's line names; on a node of the tree
+ * naming none, fold or unfold it. */
 static void
 details_jump(struct tui_screen *s)
 {
-	uint32_t i = line_target(s, s->det_cur);
+	uint32_t i = line_target(s, tui_fold_line(&s->det_fold,
+	    s->det_cur));
 
+	if (i == TI_NONE && details_fold(s, -1))
+		return;
 	if (i == TI_NONE || i >= s->m->n) {
 		snprintf(s->msg, sizeof s->msg, "this line names no record");
 		s->msg_err = 1;
@@ -549,8 +613,35 @@ details_jump(struct tui_screen *s)
 static int
 details_key(struct tui_screen *s, int key)
 {
-	if (key == '\n' || key == '\r' || key == KEY_ENTER) {
+	size_t	 v;
+
+	/* keys typed ahead of a redraw act on the record now selected */
+	tui_details_update(s);
+	switch (key) {
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
 		details_jump(s);
+		return 1;
+	case KEY_LEFT:
+	case 'h':
+		/* on a leaf or a closed node, go up to the parent */
+		if (tui_fold_set(&s->det_fold, s->det_cur, 0))
+			s->det_lines = tui_fold_count(&s->det_fold);
+		else if ((v = tui_fold_parent(&s->det_fold, s->det_cur)) !=
+		    SIZE_MAX)
+			s->det_cur = v;
+		return 1;
+	case '-':
+		details_fold(s, 0);
+		return 1;
+	case KEY_RIGHT:
+	case 'l':
+	case '+':
+		details_fold(s, 1);
+		return 1;
+	case ' ':
+		details_fold(s, -1);
 		return 1;
 	}
 	return tui_scroll_key(&s->det_cur, s->det_lines, LINES / 3, key);

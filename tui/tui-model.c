@@ -1,8 +1,9 @@
 /*
  * tui/tui-model.c - the timeline index and what the views do with it:
  * filtering (over the index alone, no re-reading), selection, paging,
- * follow, pairing and search (which re-reads records through the fetch
- * function).  No curses here: tests/unit/test-tui-model.c drives it.
+ * follow, pairing and search: for text or bytes (which re-reads records
+ * through the fetch function) or for a filter expression (over the index,
+ * as filtering).  No curses here: tests/unit/test-tui-model.c drives it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,8 @@ tui_model_init(struct tui_model *m, tui_fetch_fn fetch, void *arg)
 	m->filter.node = m->fnode;
 	m->filter.max = TUI_FILTER_NODES;
 	dec_filter_compile(&m->filter, "");
+	m->sfilter.node = m->sfnode;
+	m->sfilter.max = TUI_FILTER_NODES;
 	m->all = 1;
 }
 
@@ -699,10 +702,110 @@ has_upper(const char *s)
 }
 
 int
+tui_search_hex(const char *s, uint8_t *bytes, size_t *nbytes, int *also_text)
+{
+	size_t	 run, k = 0, groups = 0, j;
+	int	 prefix = 0, colon = 0, wide = 0;
+
+	*also_text = 0;
+	while (*s == ' ')
+		s++;
+	if ((s[0] == 'x' || s[0] == 'X') && s[1] == ':')
+		prefix = 'x';
+	else if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		prefix = '0';
+	if (prefix != 0)
+		s += 2;
+	for (;;) {
+		/* spaces always separate; colons only between single bytes,
+		 * so "1d6b:0002" stays text */
+		while (*s == ' ' || (*s == ':' && prefix != '0')) {
+			colon |= *s == ':';
+			s++;
+		}
+		if (*s == '\0')
+			break;
+		for (run = 0; dec_hexval((unsigned char)s[run]) >= 0; run++)
+			;
+		if (run == 0 || run % 2 != 0 ||
+		    k + run / 2 > TUI_SEARCH_MAXBYTES)
+			return 0;
+		if (prefix == '0' && groups > 0)
+			return 0;	/* 0x wants one unbroken run */
+		wide |= run > 2;
+		for (j = 0; j < run; j += 2)
+			bytes[k++] = (uint8_t)(dec_hexval((unsigned char)s[j]) <<
+			    4 | dec_hexval((unsigned char)s[j + 1]));
+		s += run;
+		groups++;
+		if (*s != '\0' && *s != ' ' && *s != ':')
+			return 0;
+	}
+	if (colon && wide)
+		return 0;
+	/*
+	 * One bare group is a word ("ab", "dead"); "0x81" and "0x0409"-like
+	 * numbers of the summaries need two bytes to be taken for bytes,
+	 * and even then may be meant as text.
+	 */
+	if (prefix == 'x' ? k < 1 : prefix == '0' ? k < 2 : groups < 2)
+		return 0;
+	*also_text = prefix == '0';
+	*nbytes = k;
+	return 1;
+}
+
+/* Filter operators: text with one is meant as a filter. */
+static int
+filter_like(const char *s)
+{
+	return strpbrk(s, "=<>&|") != NULL;
+}
+
+/* Work out what the search text asks for (see tui_model_search). */
+static void
+search_parse(struct tui_model *m)
+{
+	m->skind = TUI_SEARCH_TEXT;
+	m->stext = 0;
+	m->snbytes = 0;
+	m->serr[0] = '\0';
+	if (tui_search_hex(m->search, m->sbytes, &m->snbytes, &m->stext)) {
+		m->skind = TUI_SEARCH_BYTES;
+		return;
+	}
+	/* a filter that compiles has a comparison: every leaf is one */
+	if (dec_filter_compile(&m->sfilter, m->search) == 0) {
+		m->skind = TUI_SEARCH_FILTER;
+		return;
+	}
+	if (filter_like(m->search))
+		snprintf(m->serr, sizeof m->serr, "%s", m->sfilter.err);
+}
+
+const char *
+tui_model_search_kind(struct tui_model *m)
+{
+	switch (m->skind) {
+	case TUI_SEARCH_BYTES:
+		return m->stext ? "bytes or text" : "bytes";
+	case TUI_SEARCH_FILTER:
+		return "filter";
+	}
+	if (m->serr[0] == '\0')
+		return "text";
+	snprintf(m->sdesc, sizeof m->sdesc, "text, not a filter: %s",
+	    m->serr);
+	return m->sdesc;
+}
+
+int
 tui_model_search_start(struct tui_model *m, const char *text, int dir)
 {
-	if (text != NULL)
+	if (text != NULL) {
 		snprintf(m->search, sizeof m->search, "%s", text);
+		search_parse(m);
+	}
 	m->sdir = 0;
 	if (m->search[0] == '\0' || m->nvis == 0)
 		return -1;
@@ -712,10 +815,59 @@ tui_model_search_start(struct tui_model *m, const char *text, int dir)
 	return 0;
 }
 
+/* Does the payload or the setup of item i hold the search's bytes? */
+static int
+bytes_hit(struct tui_model *m, tui_fetch_fn fetch, uint32_t i)
+{
+	const struct tui_rec *rec;
+	const struct urb_rec *r;
+
+	if (m->item[i].kind & TI_EVENT)
+		return 0;
+	if (fetch == NULL ||
+	    (rec = fetch(m->fetch_arg, m->item[i].recno)) == NULL ||
+	    rec->kind != CAP_URB)
+		return 0;
+	r = &rec->r;
+	if (r->flag_setup == 0 && m->snbytes <= sizeof r->setup &&
+	    memmem(r->setup, sizeof r->setup, m->sbytes, m->snbytes) != NULL)
+		return 1;
+	return r->data != NULL && memmem(r->data, r->data_len, m->sbytes,
+	    m->snbytes) != NULL;
+}
+
+/* Does item i match the search?  b is scratch for the text. */
+static int
+search_hit(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
+    struct sbuf *b, int icase)
+{
+	struct dec_fvals v;
+
+	switch (m->skind) {
+	case TUI_SEARCH_FILTER:
+		fvals(m, i, &v);
+		return dec_filter_match(&m->sfilter, &v);
+	case TUI_SEARCH_BYTES:
+		if (bytes_hit(m, fetch, i))
+			return 1;
+		if (!m->stext)
+			return 0;
+		break;
+	}
+	b->len = 0;
+	if (b->s != NULL)
+		b->s[0] = '\0';
+	if (line_with(m, fetch, i, b) != 0 || b->s == NULL)
+		return 0;
+	return icase ? strcasestr(b->s, m->search) != NULL :
+	    strstr(b->s, m->search) != NULL;
+}
+
 int
 tui_model_search_step(struct tui_model *m, size_t max)
 {
 	struct sbuf b = { 0 };
+	tui_fetch_fn fetch = m->scan != NULL ? m->scan : m->fetch;
 	size_t	 k, p;
 	int	 icase, rc = 1;
 
@@ -730,14 +882,7 @@ tui_model_search_step(struct tui_model *m, size_t max)
 		k = ++m->sdone;
 		p = m->sdir > 0 ? (m->sfrom + k) % m->nvis :
 		    (m->sfrom + m->nvis - k % m->nvis) % m->nvis;
-		b.len = 0;
-		if (b.s != NULL)
-			b.s[0] = '\0';
-		if (line_with(m, m->scan != NULL ? m->scan : m->fetch,
-		    tui_model_vis(m, p), &b) != 0 || b.s == NULL)
-			continue;
-		if (icase ? strcasestr(b.s, m->search) != NULL :
-		    strstr(b.s, m->search) != NULL) {
+		if (search_hit(m, fetch, tui_model_vis(m, p), &b, icase)) {
 			m->sel = p;
 			m->follow = 0;
 			m->fwant = TI_NONE;

@@ -60,6 +60,14 @@ struct tui_rec {
 typedef const struct tui_rec *(*tui_fetch_fn)(void *arg, uint64_t recno);
 
 #define TUI_FILTER_NODES	64
+#define TUI_SEARCH_MAXBYTES	64	/* longest byte string searched */
+
+/* What a search looks for (tui_model.skind). */
+enum {
+	TUI_SEARCH_TEXT = 0,	/* the line: columns and summary */
+	TUI_SEARCH_BYTES,	/* a byte string in the payload or setup */
+	TUI_SEARCH_FILTER,	/* the next item a filter expression passes */
+};
 
 struct tui_model {
 	struct tui_item	*item;
@@ -90,6 +98,14 @@ struct tui_model {
 	struct dec_fnode fnode[TUI_FILTER_NODES];
 	char		 ftext[256];	/* the filter, "" = none */
 	char		 search[128];	/* the last search */
+	int		 skind;		/* TUI_SEARCH_* of it */
+	int		 stext;		/* bytes given as 0x...: the text too */
+	uint8_t		 sbytes[TUI_SEARCH_MAXBYTES];
+	size_t		 snbytes;
+	char		 serr[96];	/* why filter-like text is not one */
+	char		 sdesc[128];	/* what tui_model_search_kind says */
+	struct dec_filter sfilter;
+	struct dec_fnode sfnode[TUI_FILTER_NODES];
 	int		 sdir;		/* a search runs: 1, -1; 0 = none */
 	size_t		 sfrom;		/* the position it started from */
 	size_t		 sdone;		/* positions tried */
@@ -184,9 +200,25 @@ void		 tui_model_cols(const struct tui_model *m, uint32_t i,
 int		 tui_model_line(struct tui_model *m, uint32_t i,
 		     struct sbuf *b);
 /*
- * Search for text (NULL = the last search) from the selection forward
- * (dir 1) or backward (dir -1), wrapping.  Case-insensitive unless text
- * has a capital.  Selects and returns 0, or -1 when nothing matches.
+ * Is text a byte string: two or more hex groups of even length separated
+ * by spaces ("55 53 42 43", "5553 4243") or pairs separated by colons
+ * ("55:53:42:43"); "x:" and any hex ("x:55534243", "x:55"); or "0x" and
+ * an unbroken run of two bytes or more ("0x55534243"), which may also be
+ * a number in the text (*also_text set).  Fills bytes (at most
+ * TUI_SEARCH_MAXBYTES) and returns 1, else 0.
+ */
+int		 tui_search_hex(const char *text, uint8_t *bytes,
+		     size_t *nbytes, int *also_text);
+/*
+ * Search (NULL = the last search, with its kind) from the selection
+ * forward (dir 1) or backward (dir -1), wrapping.  Byte strings as
+ * tui_search_hex says find records whose payload or setup holds them;
+ * text that compiles as a filter expression finds the next item it
+ * passes (from the index: nothing is re-read); anything else is text,
+ * case-insensitive unless it has a capital.  Text with a filter operator
+ * (= < > & |) that does not compile is searched as text, with the
+ * compiler's error in m->serr.  Selects and returns 0, or -1 when nothing
+ * matches.
  */
 int		 tui_model_search(struct tui_model *m, const char *text,
 		     int dir);
@@ -199,6 +231,9 @@ int		 tui_model_search(struct tui_model *m, const char *text,
 int		 tui_model_search_start(struct tui_model *m,
 		     const char *text, int dir);
 int		 tui_model_search_step(struct tui_model *m, size_t max);
+/* The kind of the last search, for messages: "text", "bytes", "bytes or
+ * text", "filter", or "text, not a filter: col 6: ..." with m->serr. */
+const char	*tui_model_search_kind(struct tui_model *m);
 
 /* ------------------------------------------------------------------------
  * The record store (tui/tui-store.c).

@@ -67,6 +67,41 @@ int		 tui_layout_hit(const struct tui_layout *l, int y, int x,
 #define TUI_TREE_NODES	4096
 #define TUI_TREE_ARENA	65536
 
+/*
+ * The decoded tree in the details pane's text (tui/tui-fold.c, no
+ * curses): its nodes are lines first to first + n - 1 of a text of
+ * lines lines; folded[k] hides the nodes under node k.  The pane's
+ * cursor counts visible lines, those no fold hides.
+ */
+struct tui_fold {
+	const struct dec_node *node;
+	size_t		 n;
+	size_t		 first;
+	size_t		 lines;
+	uint8_t		*folded;
+};
+/* 1 if node k has children (the node after it is deeper). */
+int		 tui_fold_kids(const struct tui_fold *f, size_t k);
+/* The visible line after text line line (lines when none). */
+size_t		 tui_fold_next(const struct tui_fold *f, size_t line);
+/* The number of visible lines. */
+size_t		 tui_fold_count(const struct tui_fold *f);
+/* The text line of visible line v (lines or more past the end). */
+size_t		 tui_fold_line(const struct tui_fold *f, size_t v);
+/* The visible line showing text line line, or the fold hiding it. */
+size_t		 tui_fold_visible(const struct tui_fold *f, size_t line);
+/* The node of visible line v, or SIZE_MAX when it is no node. */
+size_t		 tui_fold_node(const struct tui_fold *f, size_t v);
+/* Fold (how 0), unfold (1) or toggle (-1) the node of visible line v;
+ * 1 if that changed anything, 0 (a leaf, no node, already so) if not. */
+int		 tui_fold_set(struct tui_fold *f, size_t v, int how);
+/* The visible line of the parent of the node at v, or SIZE_MAX. */
+size_t		 tui_fold_parent(const struct tui_fold *f, size_t v);
+/* The bytes the node at v was decoded from: 1 and *buf (DB_SETUP or
+ * DB_DATA), *off, *len; 0 when it has none. */
+int		 tui_fold_bytes(const struct tui_fold *f, size_t v, int *buf,
+		     uint32_t *off, uint32_t *len);
+
 struct tui_screen {
 	struct tui_model *m;
 	const char	*source;	/* as the user named it */
@@ -82,12 +117,16 @@ struct tui_screen {
 	/* the selected record's details, rebuilt when it changes */
 	uint32_t	 det_item;	/* TI_NONE = none built */
 	struct sbuf	 det;		/* lines, '\n'-separated */
-	size_t		 det_lines;
-	size_t		 det_top;
-	size_t		 det_cur;	/* cursor line (Enter jumps) */
+	size_t		 det_lines;	/* visible: not hidden by a fold */
+	size_t		 det_top;	/* visible lines from here on */
+	size_t		 det_cur;	/* cursor (visible line) */
+	struct tui_fold	 det_fold;	/* the tree in det */
+	uint8_t		 det_folded[TUI_TREE_NODES];
+	const uint8_t	*hex_setup;	/* the 8 setup bytes, NULL */
 	const uint8_t	*hex_p;		/* hex pane bytes (det_rec) */
 	size_t		 hex_n;
 	size_t		 hex_top;	/* first line shown */
+	size_t		 hex_seen;	/* det_cur last scrolled to */
 	struct tui_rec	 det_rec;	/* a copy: fetches move on */
 	struct dec_node	*nodes;
 	char		*arena;

@@ -56,8 +56,10 @@ static const char *const help_text[] = {
 	"  Enter  p          jump to the other half of the URB (submit <-> "
 	    "completion); Enter in the details jumps to the record a line "
 	    "names",
-	"  /                 search the lines for text (smart case); a long",
-	"                    search runs while you look, any key stops it",
+	"  h l  Left Right   fold / unfold in the details (- + Space Enter too)",
+	"  /                 search text (smart case), payload bytes (55 53",
+	"                    42 43, 0x55534243) or a filter (ep==0x81); a",
+	"                    long search runs while you look, any key stops it",
 	"  n  N              next / previous match",
 	"  f                 filter, e.g.  type==bulk && status!=0",
 	"                    fields: dev bus ep type dir ev status len latency",
@@ -283,9 +285,11 @@ prompt_key(struct tui_screen *s, int key)
 	if (s->input[0] == '\0')
 		s->msg[0] = '\0';
 	else if (tui_model_search_start(m, s->input, 1) != 0)
-		set_msg(s, 1, "not found: %s", s->input);
-	else
-		s->msg[0] = '\0';	/* the loop runs it */
+		set_msg(s, 1, "not found (%s): %s", tui_model_search_kind(m),
+		    m->search);
+	else				/* the loop runs it */
+		set_msg(s, 0, "search (%s): %s", tui_model_search_kind(m),
+		    m->search);
 }
 
 static void
@@ -328,6 +332,13 @@ mouse_key(struct tui_screen *s)
 	s->focus = p;
 	if (p == 0 && row >= 1)		/* row 0 is the header */
 		tui_model_select_row(s->m, (size_t)row - 1);
+	else if (p == 1 && !s->devices)	/* details_draw clamps it */
+		s->det_cur = s->det_top + (size_t)row;
+	else if (p == 1 && s->dev_top + (size_t)row < s->dev_lines) {
+		/* as if the cursor had moved there: filter to its item */
+		s->dev_cur = s->dev_top + (size_t)row;
+		pane(s, p)->key(s, KEY_ENTER);
+	}
 }
 
 /* A key; returns 1 to quit. */
@@ -398,7 +409,11 @@ screen_key(struct tui_screen *s, int k)
 			set_msg(s, 1, "no search yet: press /");
 		else if (tui_model_search_start(m, NULL,
 		    k == 'n' ? 1 : -1) != 0)
-			set_msg(s, 1, "not found: %s", m->search);
+			set_msg(s, 1, "not found (%s): %s",
+			    tui_model_search_kind(m), m->search);
+		else
+			set_msg(s, 0, "search (%s): %s",
+			    tui_model_search_kind(m), m->search);
 		return 0;
 	case 'd':
 		s->devices = !s->devices;
@@ -504,7 +519,8 @@ search_slice(struct loop *lp, int64_t stop)
 		if (cap_clock_ns(CLOCK_MONOTONIC) >= stop)
 			return;
 	if (rc < 0)
-		set_msg(s, 1, "not found: %s", m->search);
+		set_msg(s, 1, "not found (%s): %s", tui_model_search_kind(m),
+		    m->search);
 }
 
 /* Filter a slice of the index; say the count when through. */

@@ -9,11 +9,6 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-if ! command -v tmux >/dev/null 2>&1; then
-	skip "tui-devices" "tmux is not installed"
-	exit 0
-fi
-
 WAIT_TENTHS=100
 . tests/tmux.sh
 
@@ -98,6 +93,19 @@ check "its control traffic is not" sh -c "! $T capture-pane -p -t $S |
     grep -qE ' 1\.4\.0 '"
 $T send-keys -t "$S" g
 check "the first line clears the filter" wait_for "no filter: [0-9]+ of"
+
+# A click on a device line (terminal row = its line number on screen,
+# 1-based, as xterm's SGR mouse reports count) filters to it too.
+y=$(screen | awk '/Devices/ && !top { top = NR; next }
+    top && /^ +1\.4  / { print NR; exit }')
+check "the loopback's line is on screen for a click ($y)" test -n "$y"
+$T send-keys -t "$S" -l "$(printf '\033[<0;12;%sM' "${y:-1}")"
+$T send-keys -t "$S" -l "$(printf '\033[<0;12;%sm' "${y:-1}")"
+check "a click on a device filters to it" \
+    wait_for "filter: bus==1 && dev==4 "
+check "and puts the cursor there" wait_for "^>  1\.4  fff0:fff0"
+$T send-keys -t "$S" g
+check "g clears it again" wait_for "no filter: [0-9]+ of"
 
 # A driver event's details: the call it ended and the URBs it caused.
 $T send-keys -t "$S" d Tab Tab

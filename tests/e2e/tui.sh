@@ -1,16 +1,12 @@
 #!/bin/sh
 # tests/e2e/tui.sh - `urbscope tui` in a real terminal (tmux): the first
 # screen, moving, the details pane, a filter, a bad filter, a resize, a
-# search, quitting cleanly with no sanitizer report; a big file indexed in
-# the background (keys and filters meanwhile), the demo paced in real
-# time with follow, and the mouse.  Skipped without tmux.
+# search for text, bytes and a filter expression, quitting cleanly with no
+# sanitizer report; a big file indexed in the background (keys and filters
+# meanwhile), the demo paced in real time with follow, and the mouse.
+# Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-
-if ! command -v tmux >/dev/null 2>&1; then
-	skip "tui" "tmux is not installed"
-	exit 0
-fi
 
 . tests/tmux.sh
 
@@ -73,6 +69,48 @@ $T send-keys -t "$S" '?'
 check "? shows the help" wait_for "smart case"
 $T send-keys -t "$S" x
 check "any key closes the help" wait_for "URB id: 0x"
+
+# / finds bytes in payloads (the CBW signature "USBC") and filter
+# expressions as well as text; n and N repeat the same kind.
+$T send-keys -t "$S" g / '55 53 42 43' Enter
+check "/ with hex bytes says it searches bytes" \
+    wait_for "^search \(bytes\): 55 53 42 43"
+check "/55 53 42 43 selects the first CBW" wait_for "^ 98/171 "
+case $(selected) in
+*" 98 "*" out "*"CBW tag"*) ok "the selected line is the CBW" ;;
+*) notok "the selected line is the CBW"; echo "#   got: $(selected)" ;;
+esac
+$T send-keys -t "$S" n
+check "n finds the next CBW" wait_for "^ 104/171 "
+check "n says the kind" wait_for "^search \(bytes\): 55 53 42 43"
+$T send-keys -t "$S" / 'ep==0x81' Enter
+check "/ with a filter expression says so" \
+    wait_for "^search \(filter\): ep==0x81"
+check "/ep==0x81 selects the next IN bulk record" wait_for "^ 106/171 "
+case $(selected) in
+*" 106 "*" in "*" S "*" bulk "*) ok "the selected line is bulk IN" ;;
+*) notok "the selected line is bulk IN"; echo "#   got: $(selected)" ;;
+esac
+$T send-keys -t "$S" n
+check "n repeats the filter search" wait_for "^ 107/171 "
+$T send-keys -t "$S" N
+check "N goes back" wait_for "^ 106/171 "
+$T send-keys -t "$S" N
+check "N again" wait_for "^ 103/171 "
+$T send-keys -t "$S" g / 'x:55534243' Enter
+check "x: bytes find the CBW too" wait_for "^ 98/171 "
+$T send-keys -t "$S" g /
+$T send-keys -t "$S" -l '0x0409'	# not a key code
+$T send-keys -t "$S" Enter
+check "0x numbers are bytes or text" \
+    wait_for "^search \(bytes or text\): 0x0409"
+check "0x0409 finds the lang id in the text" wait_for "^ 8/171 "
+$T send-keys -t "$S" / 'dev==3x' Enter
+check "a bad filter is searched as text, with the filter's error" \
+    wait_for "^not found \(text, not a filter: col 6: '3x' is not a \
+number\): dev==3x"
+$T send-keys -t "$S" g
+check "a key clears the message" wait_for "q quit .* \? help"
 
 $T resize-window -t "$S" -x 80 -y 24 2>/dev/null ||
     $T resize-pane -t "$S" -x 80 -y 24
@@ -180,7 +218,7 @@ then
 	check "a key stops a long search" wait_for "^search stopped"
 	$T send-keys -t "$S" / 'no such text' Enter
 	check "a search through everything says so" \
-	    wait_for "^not found: no such text" 200
+	    wait_for "^not found \(text\): no such text" 200
 	$T send-keys -t "$S" q
 	check "q quits while big with status 0" wait_for "TUI-EXIT=0"
 	check "no sanitizer report (big file)" no_sanitizer_report "$TMP/err5"

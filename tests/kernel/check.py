@@ -648,6 +648,196 @@ def check_stdout(share, rd, us, ours):
            rd("stdout.err").splitlines() + se.splitlines())
 
 
+TUI_ROW = re.compile(r"^ +(\d+) (\S+) +(\d+\.\d+\.\d+) +(in|out) +([SCE]) +"
+                     r"(\w+) +(\S+) +(\d+) ")
+TUI_BAR = re.compile(r"^ (\d+)/(\d+) \| (.*\| \d+ URBs \d+ events \d+ errors)")
+
+
+class TuiScreen:
+    """A capture-pane of `urbscope tui -i usbmon0`: the status bar (selected
+    position, record count, LIVE rate and drops, FOLLOW) and the rows of
+    the timeline."""
+
+    def __init__(self, share, name):
+        self.name = name
+        try:
+            self.text = open(os.path.join(share, "tui-%s.txt" % name),
+                             encoding="utf-8", errors="replace").read()
+        except OSError:
+            self.text = ""
+        self.sel = self.total = self.rate = self.dropped = None
+        self.follow = False
+        self.bar = None
+        self.rows = []
+        for line in self.text.splitlines():
+            if re.match("^[-\u2500] Details", line):
+                break
+            m = TUI_ROW.match(line)
+            if m:
+                self.rows.append(m.groups())
+        for line in self.text.splitlines():
+            m = TUI_BAR.match(line)
+            if m:
+                self.bar = line.rstrip()
+                self.sel, self.total = int(m.group(1)), int(m.group(2))
+                self.follow = "| FOLLOW" in line
+                lm = re.search(r"\| LIVE (\d+)/s (\d+) dropped", line)
+                if lm:
+                    self.rate, self.dropped = (int(lm.group(1)),
+                                               int(lm.group(2)))
+
+    def lines(self):
+        """The screen for a "#" line: the timeline's last rows and the bar."""
+        ls = [l.rstrip() for l in self.text.splitlines()]
+        if not any(ls):
+            return ["tui-%s.txt: no screen" % self.name]
+        out = ["tui-%s.txt:" % self.name]
+        cut = next((i for i, l in enumerate(ls)
+                    if re.match("^[-\u2500] Details", l)), None)
+        if cut is None:         # not the TUI's layout: what it shows
+            return out + ["  " + l for l in ls if l][:8]
+        out += ["  " + l for l in ls[max(1, cut - 4):cut]]
+        out += ["  " + l for l in ls if TUI_BAR.match(l)] or \
+            ["  (no status bar)"]
+        return out
+
+
+def tui_in_capture(scr, ours, dlen):
+    """Whether the record the details pane of SCR shows is, in OURS, the
+    completion of a CSW following a data phase of DLEN bytes.  The URB id
+    and time name it (the kernel stamps each reader's copy separately, so
+    the time is the nearest within 100 ms) and the hex pane's bytes, the
+    CSW with its tag, must be its data."""
+    m = [re.search(r"URB %s: (\S+)" % f, scr.text)
+         for f in ("id", "sec", "usec")]
+    hx = re.search(r"^ 0000  ((?:[0-9a-f]{2} )+)", scr.text, re.M)
+    if not all(m) or not hx:
+        return False, "no URB id, time and bytes in the details and hex"
+    uid, sec, usec = int(m[0].group(1), 16), int(m[1].group(1)), \
+        int(m[2].group(1))
+    data = bytes.fromhex(hx.group(1))
+    near = [(abs((e.ts[0] - sec) * 1000000 + e.ts[1] - usec), i)
+            for i, e in enumerate(ours) if e.id == uid and e.type == "C"]
+    near = [n for n in near if n[0] <= 100000]
+    if not near:
+        return False, "URB 0x%x at %d.%06d not in it" % (uid, sec, usec)
+    dt, i = min(near)
+    e = ours[i]
+    prev = [p for p in ours[:i] if p.type == "C" and p.ep == e.ep and
+            p.dev == e.dev][-1:]
+    csw = e.data[:4] == b"USBS"
+    ok = bool(e.xfer == 3 and csw and e.data[:len(data)] == data and
+              prev and prev[0].length == dlen)
+    return ok, "event %d of %d (%d us apart), %s%s, after %s bytes in" % (
+        i + 1, len(ours), dt, "the CSW" if csw else "not a CSW",
+        " with the bytes shown" if e.data[:len(data)] == data else
+        " with other bytes", prev[0].length if prev else "no")
+
+
+def check_tui(share, rd):
+    """The live TUI in a tmux pane (the "PHASE tui" of guest-test.sh)."""
+    if os.path.exists(os.path.join(share, "tui.skip")):
+        print("skip - tui -i usbmon0: %s" % rd("tui.skip"))
+        return
+    if not os.path.exists(os.path.join(share, "tui-live.txt")):
+        return                  # CAPTURE=raw: no TUI phase
+    sc = {n: TuiScreen(share, n) for n in ("live", "before", "during",
+                                           "after", "k", "k-more", "G",
+                                           "quit")}
+    err = rd("tui.err")
+    errs = ["stderr: " + l for l in err.splitlines()] + \
+        ["tmux: " + l for l in rd("tui-tmux.err").splitlines()]
+    live, before, during, after = (sc["live"], sc["before"], sc["during"],
+                                   sc["after"])
+    k, kmore, g = sc["k"], sc["k-more"], sc["G"]
+    try:
+        ours = [e for e in read_pcapng(os.path.join(share, "cap.pcapng"))[0]
+                if not e.synthetic]
+    except (OSError, ValueError, struct.error, IndexError):
+        ours = []
+
+    report(live.rate is not None and live.follow,
+           "tui -i usbmon0 in tmux: status bar shows LIVE and FOLLOW "
+           "(%s records at start)" % live.total, live.lines() + errs)
+
+    # 300 READ(10)s of 4 KiB: CBW, data and CSW, each submitted and
+    # completed; nothing else moves on the bus meanwhile, so exactly.
+    want = 6 * 300
+    new = (after.total or 0) - (before.total or 0)
+    report(before.total is not None and after.total is not None and
+           during.rate is not None and during.rate > 0 and new == want,
+           "tui: records arrive while the disk is read: %s before, %s "
+           "during (LIVE %s/s), %s after (+%d, %d READ(10)s make %d)" %
+           (before.total, during.total, during.rate, after.total, new,
+            want // 6, want),
+           before.lines() + during.lines() + after.lines())
+
+    seen = [s for s in sc.values() if s.name != "quit"]
+    drops = [s.dropped for s in seen]
+    report(all(d == 0 for d in drops),
+           "tui: status bar says 0 dropped on all %d live screens (%s)" %
+           (len(seen), ", ".join(str(d) for d in drops)),
+           ["%s: %s" % (s.name, s.bar) for s in seen])
+
+    # follow: the selection is the newest record and the timeline ends
+    # with it; those rows are the disk's bulk transfers just made
+    last = after.rows
+    addrs = sorted(set(r[2].rsplit(".", 1)[0] for r in last))
+    lens = sorted(set(int(r[7]) for r in last))
+    ok = bool(after.follow and after.sel == after.total and last and
+          int(last[-1][0]) == after.total and
+          all(int(r[0]) > (before.total or 0) for r in last) and
+          all(r[5] == "bulk" for r in last) and len(addrs) == 1 and
+          set(lens) <= {13, 31, 4096} and
+          "55 53 42 53" in after.text)
+    report(ok, "tui: following, the screen ends at the newest record "
+           "(%s/%s); its %d rows are the new bulk transfers of device %s "
+           "(lengths %s), the last one the CSW" %
+           (after.sel, after.total, len(last), ",".join(addrs),
+            ",".join(str(x) for x in lens)), after.lines())
+
+    # The selected record's details name its URB id and time: the same
+    # event in our main capture must be the CSW of the last read made.
+    for scr, dlen in ((after, 4096), (g, 65536)):
+        ok, fig = tui_in_capture(scr, ours, dlen)
+        report(ok, "tui: the selected record on the %s screen is in the "
+               "main capture: %s" % (scr.name, fig), scr.lines())
+
+    report(k.bar is not None and not k.follow and k.sel is not None and
+           k.sel == k.total - 1,
+           "tui: k moves up and stops following (%s/%s, FOLLOW %s)" %
+           (k.sel, k.total, "shown" if k.follow else "gone"), k.lines())
+    report(kmore.sel is not None and kmore.sel == k.sel and
+           not kmore.follow and (kmore.total or 0) == (k.total or 0) + 12,
+           "tui: not following, the selection stays while the 12 records "
+           "of 2 reads arrive (%s/%s, then %s/%s)" %
+           (k.sel, k.total, kmore.sel, kmore.total),
+           k.lines() + kmore.lines())
+    glast = g.rows[-6:]
+    report(g.follow and g.sel is not None and g.sel == g.total and
+           g.total >= (kmore.total or 0) and g.rows and
+           int(g.rows[-1][0]) == g.total and
+           any(r[5] == "bulk" and r[7] == "65536" for r in glast),
+           "tui: G follows again: %s/%s, the 64 KiB reads on screen" %
+           (g.sel, g.total), g.lines())
+
+    term = rd("tui-term.txt")
+    quit_bar = any(TUI_BAR.match(l) for l in sc["quit"].text.splitlines())
+    report(rd("tui.exit") == "TUI-EXIT=0" and err == "",
+           "tui: q quits with status 0 and nothing on stderr (%s)" %
+           (rd("tui.exit") or "no exit status"), errs + sc["quit"].lines())
+    report(term == "alternate_on=0 cursor_flag=1 mouse_any_flag=0" and
+           not quit_bar and "TUI-EXIT" in sc["quit"].text,
+           "tui: the terminal is given back after q (%s)" % term,
+           sc["quit"].lines())
+    spool = rd("tui-spool.txt")
+    report(spool.startswith("urbscope-spool-") and
+           rd("tui-spool-after.txt", "missing") == "",
+           "tui: live input spooled to $TMPDIR (%s), removed at exit (%s)" %
+           (spool or "nothing", rd("tui-spool-after.txt", "missing") or
+            "empty"))
+
+
 def run(cmd):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE,
@@ -826,4 +1016,13 @@ def main():
 
 if __name__ == "__main__":
     main()
+    out = sys.argv[1]
+    share = os.path.join(out, "share")
+
+    def rd(name, default=""):
+        try:
+            return open(os.path.join(share, name)).read().strip()
+        except OSError:
+            return default
+    check_tui(share, rd)
     sys.exit(0 if results and all(results) else 1)

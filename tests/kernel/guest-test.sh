@@ -138,6 +138,100 @@ host_do keys a b
 sleep 0.5
 kill $rd
 
+# The live TUI on the real bus, in a tmux pane: records arrive while the
+# disk is read, follow keeps the newest on screen, k stops following and G
+# resumes, q quits and gives the terminal back.  Each moment's screen goes
+# to tui-NAME.txt for check.py; the disk must still be bound.
+say "PHASE tui"
+# pane: the screen into /tmp/out/tui-$1.txt
+pane() {
+	tmux capture-pane -p -t tui >"/tmp/out/tui-$1.txt" 2>/dev/null
+}
+# pane_wait NAME REGEX [TENTHS]: poll (10 s) until the pane shows REGEX;
+# the last screen seen is tui-NAME.txt either way.
+pane_wait() {
+	i=0
+	while [ $i -lt "${3:-50}" ]; do
+		pane "$1"
+		grep -qE -- "$2" "/tmp/out/tui-$1.txt" && return 0
+		sleep 0.2
+		i=$((i + 1))
+	done
+	say "tui: no /$2/ on the screen after $((${3:-50} / 5)) s"
+	return 1
+}
+# pane_count NAME: the record count on the status bar of tui-NAME.txt
+pane_count() {
+	sed -n 's/^ [0-9]*\/\([0-9]*\) | .*/\1/p' "/tmp/out/tui-$1.txt"
+}
+# pane_settle NAME [MIN]: wait (10 s) until the record count on the status
+# bar is MIN or more and stays the same for 0.4 s: the traffic made has
+# all arrived.  A count short of MIN after 10 s is for check.py to see.
+pane_settle() {
+	last=
+	i=0
+	while [ $i -lt 25 ]; do
+		pane "$1"
+		c=$(pane_count "$1")
+		[ -n "$c" ] && [ "$c" = "$last" ] && [ "$c" -ge "${2:-0}" ] &&
+		    return 0
+		last=$c
+		sleep 0.4
+		i=$((i + 1))
+	done
+	return 1
+}
+tui_live=
+if ! command -v tmux >/dev/null; then
+	echo "no tmux in the guest (not installed on the host)" >tui.skip
+elif [ "$CAPTURE" != raw ]; then
+	mkdir -p /tmp/tuispool
+	# the pane outlives the TUI, so the screen after q can be seen
+	TERM=screen tmux new-session -d -s tui -x 120 -y 40 \
+	    "TMPDIR=/tmp/tuispool LANG=C.UTF-8 urbscope tui -i usbmon0 \
+	    2>/tmp/out/tui.err; echo TUI-EXIT=\$? >/tmp/out/tui.exit;
+	    echo TUI-EXIT; sleep 600" </dev/null >tui-tmux.err 2>&1
+	# without a first screen the rest would only wait for nothing
+	pane_wait live '\| LIVE .*\| FOLLOW' 100 && tui_live=1
+	ls /tmp/tuispool >tui-spool.txt
+fi
+if [ -n "$tui_live" ]; then
+	say "tui: live"
+	pane_settle before
+	n=$(pane_count before)
+	# 4 KiB reads: 300 READ(10)s, 6 records each, over a few seconds
+	dd if=/dev/sda of=/dev/null bs=4k count=300 iflag=direct 2>&1 &
+	dd=$!
+	pane_wait during '\| LIVE [1-9][0-9]*/s'
+	wait $dd
+	pane_settle after $((${n:-0} + 1800))
+	say "tui: reads done"
+	tmux send-keys -t tui k
+	pane_wait k '\| LIVE [^F]*$'
+	pane_settle k
+	n=$(pane_count k)
+	# while not following: 2 READ(10)s of 64 KiB
+	dd if=/dev/sda of=/dev/null bs=64k count=2 iflag=direct 2>&1
+	pane_settle k-more $((${n:-0} + 12))
+	tmux send-keys -t tui G
+	pane_wait G '\| FOLLOW'
+	pane_settle G
+	say "tui: q"
+	tmux send-keys -t tui q
+	i=0
+	while [ ! -f tui.exit ] && [ $i -lt 50 ]; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	pane_wait quit 'TUI-EXIT' 10
+	# the TUI's modes are off again: alternate screen, hidden cursor, mouse
+	f='alternate_on=#{alternate_on} cursor_flag=#{cursor_flag}'
+	tmux display -p -t tui "$f mouse_any_flag=#{mouse_any_flag}" \
+	    >tui-term.txt
+	ls /tmp/tuispool >tui-spool-after.txt
+fi
+command -v tmux >/dev/null && tmux kill-server 2>/dev/null
+
 # Unbinding the disk's driver makes sd send its SYNCHRONIZE CACHE now,
 # inside the capture, rather than at power-off after it.
 say "PHASE unbind"

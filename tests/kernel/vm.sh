@@ -104,8 +104,9 @@ flock -u 9
 exec 9>&-
 
 # The initramfs: busybox, the modules below with their dependencies, the
-# urbscope binary and lsusb with their shared libraries, usb.ids.  Rebuilt
-# on every run (a second or two) so it always holds the current binary.
+# urbscope binary, lsusb and tmux with their shared libraries, usb.ids.
+# Rebuilt on every run (a second or two) so it always holds the current
+# binary.
 mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 	virtio_pci 9pnet_virtio 9p"
 # OUTDIR is removed first: refuse anything but an empty directory or an
@@ -149,6 +150,26 @@ lsusb=$(command -v lsusb)
 for ids in /usr/share/hwdata/usb.ids /usr/share/misc/usb.ids; do
 	[ -f "$ids" ] && cp "$ids" "$ird$ids"
 done
+# tmux, for the test of `urbscope tui -i usbmon0`: the terminal types its
+# panes and clients may name, and the C.UTF-8 locale (tmux wants UTF-8).
+# Without tmux on the host the guest skips that test.
+tmux=$(command -v tmux)
+if [ -n "$tmux" ]; then
+	copybin "$tmux" /usr/bin/tmux
+	for d in /etc/terminfo /lib/terminfo /usr/share/terminfo; do
+		for t in l/linux s/screen s/screen-256color t/tmux \
+		    t/tmux-256color x/xterm x/xterm-256color; do
+			[ -e "$d/$t" ] || continue
+			mkdir -p "$ird$d/${t%/*}"
+			cp -L "$d/$t" "$ird$d/$t" || exit 1
+		done
+	done
+	for l in /usr/lib/locale/C.utf8 /usr/lib/locale/C.UTF-8; do
+		[ -d "$l" ] || continue
+		mkdir -p "$ird/usr/lib/locale"
+		cp -R "$l" "$ird/usr/lib/locale/" || exit 1
+	done
+fi
 # root, and nobody for the tests of permissions and of -Z
 printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' \
     >"$ird/etc/passwd"

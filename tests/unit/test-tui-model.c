@@ -1,8 +1,9 @@
 /*
  * tests/unit/test-tui-model.c - the TUI's view model without curses:
  * navigation, paging, follow, filter narrowing and its count, search
- * next/prev, the pairing jump, driver events; and the record store on a
- * sample capture (re-reading, bytes per index item); incremental
+ * next/prev for text, bytes (payload and setup) and filter expressions,
+ * the pairing jump, driver events; and the record store on a sample
+ * capture (re-reading, bytes per index item); incremental
  * indexing and filtering, follow while items arrive, a paced simulation
  * spooled and replayed, and where mouse clicks land.
  */
@@ -308,6 +309,236 @@ test_search(void **state)
 	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
 	assert_int_equal(m.sdir, 0);
 	assert_int_equal(tui_model_search_step(&m, 10), -1);
+	unbuild(&m, f);
+	free(f);
+}
+
+/* What tui_search_hex makes of text: 1 and the bytes, or 0. */
+static int
+hex_of(const char *text, const char *want, int want_also)
+{
+	uint8_t	 b[TUI_SEARCH_MAXBYTES];
+	char	 got[3 * TUI_SEARCH_MAXBYTES + 1] = "";
+	size_t	 n = 0, k;
+	int	 also = -1;
+
+	if (!tui_search_hex(text, b, &n, &also))
+		return 0;
+	for (k = 0; k < n; k++)
+		snprintf(got + strlen(got), sizeof got - strlen(got),
+		    k ? " %02x" : "%02x", b[k]);
+	assert_string_equal(got, want);
+	assert_int_equal(also, want_also);
+	return 1;
+}
+
+static void
+test_search_kind(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	static const struct {
+		const char	*text;
+		int		 kind;
+		const char	*name;
+	} t[] = {
+		{ "55 53 42 43", TUI_SEARCH_BYTES, "bytes" },
+		{ "dead beef", TUI_SEARCH_BYTES, "bytes" },
+		{ "0x55534243", TUI_SEARCH_BYTES, "bytes or text" },
+		{ "x:55", TUI_SEARCH_BYTES, "bytes" },
+		{ "ab", TUI_SEARCH_TEXT, "text" },
+		{ "0x81", TUI_SEARCH_TEXT, "text" },
+		{ "dev==3", TUI_SEARCH_FILTER, "filter" },
+		{ "dev == 3", TUI_SEARCH_FILTER, "filter" },
+		{ "status!=0 && type==bulk", TUI_SEARCH_FILTER, "filter" },
+		{ "!(ep==0x81)", TUI_SEARCH_FILTER, "filter" },
+		{ "hello world", TUI_SEARCH_TEXT, "text" },
+		{ "dev==3x", TUI_SEARCH_TEXT,
+		    "text, not a filter: col 6: '3x' is not a number" },
+		{ "idVendor=1d6b", TUI_SEARCH_TEXT,
+		    "text, not a filter: col 1: unknown field 'idVendor'" },
+		{ "status", TUI_SEARCH_TEXT, "text" },
+	};
+	size_t	 i;
+
+	(void)state;
+	/* byte strings: groups of even length, two bytes at least */
+	assert_true(hex_of("55 53 42 43", "55 53 42 43", 0));
+	assert_true(hex_of("55:53:42:43", "55 53 42 43", 0));
+	assert_true(hex_of(" 55  53:42 ", "55 53 42", 0));
+	assert_true(hex_of("dead beef", "de ad be ef", 0));
+	assert_true(hex_of("DEAD BEEF", "de ad be ef", 0));
+	assert_true(hex_of("5553 4243", "55 53 42 43", 0));
+	assert_true(hex_of("ab cd", "ab cd", 0));
+	assert_true(hex_of("0x55534243", "55 53 42 43", 1));
+	assert_true(hex_of("0X5553", "55 53", 1));
+	assert_true(hex_of("x:55534243", "55 53 42 43", 0));
+	assert_true(hex_of("x:55", "55", 0));
+	assert_true(hex_of("x:55 53:42", "55 53 42", 0));
+	assert_false(hex_of("ab", "", 0));		/* one pair: a word */
+	assert_false(hex_of("dead", "", 0));
+	assert_false(hex_of("0x81", "", 0));		/* an address */
+	assert_false(hex_of("0x123", "", 0));		/* odd */
+	assert_false(hex_of("0x5553 4243", "", 0));	/* 0x: one run */
+	assert_false(hex_of("0x55:53", "", 0));
+	assert_false(hex_of("1d6b:0002", "", 0));	/* VID:PID, text */
+	assert_false(hex_of("abc def", "", 0));
+	assert_false(hex_of("55 5", "", 0));
+	assert_false(hex_of("55 53 zz", "", 0));
+	assert_false(hex_of("55,53", "", 0));
+	assert_false(hex_of("x:", "", 0));
+	assert_false(hex_of("0x", "", 0));
+	assert_false(hex_of("", "", 0));
+	assert_false(hex_of("hello world", "", 0));
+	/* more bytes than a search holds is text */
+	assert_false(hex_of("x:000102030405060708090a0b0c0d0e0f"
+	    "101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f"
+	    "303132333435363738393a3b3c3d3e3f40", "", 0));
+
+	build(&m, f);
+	for (i = 0; i < sizeof t / sizeof t[0]; i++) {
+		tui_model_search_start(&m, t[i].text, 1);
+		if (m.skind != t[i].kind)
+			fail_msg("'%s': kind %d, want %d", t[i].text, m.skind,
+			    t[i].kind);
+		assert_string_equal(tui_model_search_kind(&m), t[i].name);
+	}
+	/* filter-like text that does not compile says why */
+	tui_model_search_start(&m, "dev==3x", 1);
+	assert_string_equal(m.serr, "col 6: '3x' is not a number");
+	tui_model_search_start(&m, "hello world", 1);
+	assert_string_equal(m.serr, "");
+	tui_model_search_start(&m, "dev==3", 1);
+	assert_string_equal(m.serr, "");
+	/* n/N keep the kind */
+	m.sdir = 0;
+	tui_model_search_start(&m, NULL, -1);
+	assert_int_equal(m.skind, TUI_SEARCH_FILTER);
+	unbuild(&m, f);
+	free(f);
+}
+
+static void
+test_search_bytes(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	static const uint8_t cbw[] = { 0x55, 0x53, 0x42, 0x43, 1, 0, 0, 0 };
+	static const uint8_t mid[] = { 0, 0, 0x55, 0x53, 0x42, 0x43, 0 };
+	static const uint8_t near[] = { 0x55, 0x53, 0x42, 0x44 };
+
+	(void)state;
+	build(&m, f);
+	/* payloads: at the start of item 50, inside item 150, and item 20
+	 * has all but the last byte */
+	f->rec[50].r.data = cbw;
+	f->rec[50].r.data_len = sizeof cbw;
+	f->rec[150].r.data = mid;
+	f->rec[150].r.data_len = sizeof mid;
+	f->rec[20].r.data = near;
+	f->rec[20].r.data_len = sizeof near;
+
+	assert_int_equal(tui_model_search(&m, "55 53 42 43", 1), 0);
+	assert_int_equal(m.skind, TUI_SEARCH_BYTES);
+	assert_int_equal(tui_model_selected(&m), 50);
+	assert_true(m.sel >= m.top && m.sel < m.top + m.rows);
+	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 150);
+	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 50);	/* wrapped */
+	assert_int_equal(tui_model_search(&m, NULL, -1), 0);
+	assert_int_equal(tui_model_selected(&m), 150);	/* wrapped back */
+	assert_int_equal(tui_model_search(&m, NULL, -1), 0);
+	assert_int_equal(tui_model_selected(&m), 50);
+	/* N from the start goes round to the last one */
+	tui_model_home(&m);
+	assert_int_equal(tui_model_search(&m, "55:53:42:43", -1), 0);
+	assert_int_equal(tui_model_selected(&m), 150);
+	/* 0x: the bytes (or the number in the text) */
+	tui_model_home(&m);
+	assert_int_equal(tui_model_search(&m, "0x55534243", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 50);
+	assert_int_equal(tui_model_search(&m, "0x4243", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 150);
+	assert_int_equal(tui_model_search(&m, "x:55534244", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 20);
+	/* the setup of the GET_DESCRIPTOR (item 120) */
+	assert_int_equal(tui_model_search(&m, "06 00 01", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 120);
+	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 120);	/* only there */
+	assert_int_equal(tui_model_search(&m, "80 06 00 01 00 00 12 00", -1),
+	    0);
+	assert_int_equal(tui_model_selected(&m), 120);
+	/* nowhere, and not longer than the setup */
+	assert_int_equal(tui_model_search(&m, "80 06 00 01 00 00 12 00 00",
+	    1), -1);
+	assert_int_equal(tui_model_search(&m, "de ad be ef", 1), -1);
+	assert_int_equal(tui_model_selected(&m), 120);
+	/* bytes are not text: the summary of item 120 has no "06 00" */
+	assert_int_equal(tui_model_search(&m, "12 00", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 120);
+	/* inside a filter; in steps */
+	assert_int_equal(tui_model_set_filter(&m, "ev==S"), 0);
+	tui_model_home(&m);
+	assert_int_equal(tui_model_search(&m, "55 53 42 43", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 50);
+	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 150);
+	tui_model_home(&m);
+	assert_int_equal(tui_model_search_start(&m, "55 53 42 43", 1), 0);
+	assert_int_equal(tui_model_search_step(&m, 10), 1);
+	assert_int_equal(m.sel, 0);
+	assert_int_equal(tui_model_search_step(&m, 100), 0);
+	assert_int_equal(tui_model_selected(&m), 50);
+	f->rec[50].r.data = f->rec[150].r.data = f->rec[20].r.data = NULL;
+	unbuild(&m, f);
+	free(f);
+}
+
+static void
+test_search_filter(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+
+	(void)state;
+	build(&m, f);
+	/* dev 3: transfers 2, 7, 12, ... (items 4 5, 14 15, ...) */
+	assert_int_equal(tui_model_search(&m, "dev==3", 1), 0);
+	assert_int_equal(m.skind, TUI_SEARCH_FILTER);
+	assert_int_equal(tui_model_selected(&m), 4);
+	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 5);
+	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 14);
+	assert_int_equal(tui_model_search(&m, NULL, -1), 0);
+	assert_int_equal(tui_model_selected(&m), 5);
+	assert_int_equal(tui_model_search(&m, "dev == 3 && ev==C", -1), 0);
+	assert_int_equal(tui_model_selected(&m), 195);	/* wrapped back */
+	assert_int_equal(tui_model_search(&m, "status!=0 && ev==C", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 141);
+	assert_int_equal(tui_model_search(&m, NULL, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 141);	/* the only one */
+	assert_int_equal(tui_model_search(&m, "type==ctrl", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 120);
+	assert_int_equal(tui_model_search(&m, "dev==9", 1), -1);
+	assert_int_equal(tui_model_selected(&m), 120);
+	/* searched over the view the filter leaves */
+	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
+	tui_model_home(&m);
+	assert_int_equal(tui_model_search(&m, "dev==3", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 5);
+	/* in steps, and from the index alone */
+	tui_model_home(&m);
+	assert_int_equal(tui_model_search_start(&m, "type==ctrl", 1), 0);
+	assert_int_equal(tui_model_search_step(&m, 20), 1);
+	assert_int_equal(tui_model_search_step(&m, 100), 0);
+	assert_int_equal(tui_model_selected(&m), 121);
+	/* text that looks like a filter but is not one is searched as text */
+	assert_int_equal(tui_model_search(&m, "dev==3x", 1), -1);
+	assert_int_equal(m.skind, TUI_SEARCH_TEXT);
+	assert_int_equal(f->fetches, 200 / 2);		/* that one read */
 	unbuild(&m, f);
 	free(f);
 }
@@ -884,6 +1115,9 @@ main(void)
 		cmocka_unit_test(test_follow),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_search),
+		cmocka_unit_test(test_search_kind),
+		cmocka_unit_test(test_search_bytes),
+		cmocka_unit_test(test_search_filter),
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_submitter),
