@@ -197,8 +197,13 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	int	 rc;
 
 	rc = src->ops->next(src, r, ev);
-	if (rc == CAP_URB)
+	if (rc == CAP_URB) {
 		r->recno = ++src->recno;
+		/* pcap and usbmon text carry no comment: the id says it (no
+		 * kernel pointer starts with "sysfs") */
+		if ((r->id & ~0xffffffULL) == CAP_SYNTH_ID_BASE)
+			r->flags |= REC_F_SYNTHETIC;
+	}
 	else if (rc == CAP_EVENT)
 		ev->recno = ++src->recno;
 	else if (rc < 0 && src->err[0] == '\0')

@@ -188,6 +188,8 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 {
 	const char *cname;
 
+	if (r->flags & REC_F_SYNTHETIC)
+		sb_puts(b, "[synthetic, from sysfs] ");
 	if (r->xfer_type == XFER_CTRL && (info->flags & DI_SETUP)) {
 		fmt_control(r, info, b);
 		fmt_cut(r, b);

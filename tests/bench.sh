@@ -249,8 +249,9 @@ if [ -x "$URBSCOPE" ] && command -v tmux >/dev/null 2>&1; then
 		    "$(echo "$line" | sed 's/.* in \([0-9.]*\) s.*/\1/') s" \
 		    "inside)"
 		bpr=$(echo "$line" | sed 's/.*index \([0-9.]*\) bytes.*/\1/')
+		ok=$(awk -v b="$bpr" 'BEGIN { print (b < 32) }')
 		echo "  index memory           $bpr bytes/record" \
-		    "(aim < 32; the items alone are 32)"
+		    "(aim < 32; the items alone are 28): $(verdict $ok)"
 	fi
 	if [ -n "$rss" ]; then
 		awk -v r="$rss" -v n="$N" 'BEGIN {

@@ -168,7 +168,7 @@ urb_records(const struct tui_model *m, uint32_t i, const char *ind,
 
 	if ((sj = submit_record(m, i)) == TI_NONE)
 		return;
-	sb_printf(b, "%s  URB S record %u", ind, m->item[sj].recno);
+	sb_printf(b, "%s  URB S record %u", ind, tui_recno(sj));
 	line_end(b, sj);
 	if ((cj = m->item[sj].pair) == TI_NONE) {
 		sb_printf(b, "%s  (no completion in the capture)", ind);
@@ -177,7 +177,7 @@ urb_records(const struct tui_model *m, uint32_t i, const char *ind,
 	}
 	tui_model_cols(m, cj, &c);
 	sb_printf(b, "%s  URB %s record %u: %s, %s bytes%s%s", ind,
-	    m->item[cj].kind == 'E' ? "E" : "C", m->item[cj].recno, c.status,
+	    m->item[cj].kind == 'E' ? "E" : "C", tui_recno(cj), c.status,
 	    c.len, c.lat[0] ? ", " : "", c.lat);
 	line_end(b, cj);
 }
@@ -241,7 +241,7 @@ call_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
 		    b->len - mark : 0;
 		b->len = mark;
 		sb_printf(b, "%c record %u: %.*s", items[j] == i ? '*' : ' ',
-		    m->item[items[j]].recno, (int)(t.len - skip), t.s != NULL ?
+		    tui_recno(items[j]), (int)(t.len - skip), t.s != NULL ?
 		    t.s + skip : "");
 		line_end(b, items[j]);
 		if (m->item[items[j]].kind == (TI_EVENT | DRV_SUBMIT) &&
@@ -269,7 +269,7 @@ completion_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
 		return;
 	line_end(b, TI_NONE);
 	sb_printf(b, "Given back to its driver at record %u",
-	    m->item[g].recno);
+	    tui_recno(g));
 	line_end(b, g);
 	call_lines(m, g, b);
 }
@@ -297,7 +297,7 @@ node_lines(struct tui_model *m, uint32_t i, const struct drv_event *ev,
 			continue;
 		sb_printf(b, "%c record %u: %s() (%zu event%s)",
 		    k.first <= i && i <= k.last ? '*' : ' ',
-		    m->item[ci->nodeops[j]].recno,
+		    tui_recno(ci->nodeops[j]),
 		    k.func, k.n, k.n == 1 ? "" : "s");
 		line_end(b, ci->nodeops[j]);
 	}
@@ -329,15 +329,15 @@ event_correlation(struct tui_model *m, uint32_t i, const struct drv_event *ev,
 			break;
 		line_end(b, TI_NONE);
 		sb_printf(b, "Gives back %s record %u",
-		    m->item[cj].kind == 'E' ? "E" : "C", m->item[cj].recno);
+		    m->item[cj].kind == 'E' ? "E" : "C", tui_recno(cj));
 		line_end(b, cj);
 		if ((sj = m->item[cj].pair) != TI_NONE && sj < cj) {
 			sb_printf(b, "  of the URB submitted at S record %u",
-			    m->item[sj].recno);
+			    tui_recno(sj));
 			line_end(b, sj);
 			if ((sub = tui_model_submitter(m, sj)) != TI_NONE) {
 				sb_printf(b, "  by record %u",
-				    m->item[sub].recno);
+				    tui_recno(sub));
 				if (tui_corr_call_of(m->corr, sub, &k) == 0) {
 					sb_puts(b, " in ");
 					call_name(&k, b);
@@ -382,7 +382,7 @@ tui_details_update(struct tui_screen *s)
 	s->det_fold.folded = s->det_folded;
 	if (i == TI_NONE)
 		goto count;
-	if ((rec = m->fetch(m->fetch_arg, m->item[i].recno)) == NULL ||
+	if ((rec = m->fetch(m->fetch_arg, tui_recno(i))) == NULL ||
 	    tui_rec_copy(&s->det_rec, rec->kind, &rec->r, &rec->info,
 	    &rec->ev) != 0) {
 		sb_puts(&s->det, "(this record cannot be read again)\n");
@@ -399,7 +399,7 @@ tui_details_update(struct tui_screen *s)
 	    (unsigned long long)rec->r.offset);
 	/* The driver call behind the URB (its copy in det_rec stays). */
 	if ((si = tui_model_submitter(m, i)) != TI_NONE &&
-	    (sub = m->fetch(m->fetch_arg, m->item[si].recno)) != NULL &&
+	    (sub = m->fetch(m->fetch_arg, tui_recno(si))) != NULL &&
 	    sub->kind == CAP_EVENT) {
 		f.t0 = f.tprev = sub->ev.ts_ns;
 		f.have_t0 = 1;
@@ -410,7 +410,7 @@ tui_details_update(struct tui_screen *s)
 		    p++)
 			;
 		sb_printf(&s->det, "Submitted by (record %u): %.*s",
-		    m->item[si].recno, p != NULL ? (int)strcspn(p, "\n") : 0,
+		    tui_recno(si), p != NULL ? (int)strcspn(p, "\n") : 0,
 		    p != NULL ? p : "");
 		line_end(&s->det, si);
 		sb_free(&line);
@@ -605,7 +605,7 @@ details_jump(struct tui_screen *s)
 		s->msg_err = 1;
 	} else if (tui_model_select_item(s->m, i) != 0) {
 		snprintf(s->msg, sizeof s->msg, "record %u is hidden by the "
-		    "filter", s->m->item[i].recno);
+		    "filter", tui_recno(i));
 		s->msg_err = 1;
 	}
 }

@@ -108,8 +108,8 @@ intf_filter(const uint8_t *cfg, size_t cfglen, const struct tui_corr_intf *ci,
 
 /* What the driver events say of an interface, indented by ind. */
 static void
-intf_driver_lines(const struct tui_model *m, const struct tui_corr_intf *ci,
-    const char *ind, struct sbuf *b)
+intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
+    struct sbuf *b)
 {
 	static const char *const why[] = {
 		[TCW_NONE] = "unbind",
@@ -121,10 +121,10 @@ intf_driver_lines(const struct tui_model *m, const struct tui_corr_intf *ci,
 
 	if (ci->state == TCS_BOUND)
 		sb_printf(b, "%sdriver %s (probe at record %u)", ind,
-		    ci->driver, m->item[ci->bind_item].recno);
+		    ci->driver, tui_recno(ci->bind_item));
 	else if (ci->state == TCS_UNBOUND)
 		sb_printf(b, "%swas bound to %s until %s (record %u)", ind,
-		    ci->driver, why[ci->why], m->item[ci->unbind_item].recno);
+		    ci->driver, why[ci->why], tui_recno(ci->unbind_item));
 	if (ci->state != TCS_NONE) {
 		line_end(b, NULL);
 		if (ci->minor >= 0 || ci->intfdata != 0) {
@@ -143,7 +143,7 @@ intf_driver_lines(const struct tui_model *m, const struct tui_corr_intf *ci,
 			sb_printf(b, "%s  %zu file operation%s on the node "
 			    "(first at record %u)", ind, ci->nnodeops,
 			    ci->nnodeops == 1 ? "" : "s",
-			    m->item[ci->nodeops[0]].recno);
+			    tui_recno(ci->nodeops[0]));
 			line_end(b, NULL);
 		}
 		return;
@@ -163,16 +163,15 @@ intf_driver_lines(const struct tui_model *m, const struct tui_corr_intf *ci,
 		    ci->tries[k].driver, ci->tries[k].entry,
 		    ci->tries[k].matched ? "matched" : ci->tries[k].why !=
 		    NULL ? ci->tries[k].why : "failed",
-		    m->item[ci->tries[k].item].recno);
+		    tui_recno(ci->tries[k].item));
 		line_end(b, NULL);
 	}
 }
 
 /* The interfaces and endpoints of configuration descriptors p[0..n). */
 static void
-config_lines(const struct tui_model *m, const struct dec_dev *d,
-    const struct tui_corr_dev *cd, const uint8_t *p, size_t n,
-    struct sbuf *b)
+config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
+    const uint8_t *p, size_t n, struct sbuf *b)
 {
 	static const char *const xfer[] = { "ctrl", "iso", "bulk", "int" };
 	const struct tui_corr_intf *ci;
@@ -202,7 +201,7 @@ config_lines(const struct tui_model *m, const struct dec_dev *d,
 				    d->devnum, filt, sizeof filt);
 				line_end(b, filt);
 				if (ci != NULL)
-					intf_driver_lines(m, ci, "        ",
+					intf_driver_lines(ci, "        ",
 					    b);
 			}
 		} else if (p[off + 1] == USB_DT_ENDPOINT && len >= 7 &&
@@ -219,8 +218,7 @@ config_lines(const struct tui_model *m, const struct dec_dev *d,
 
 /* Interfaces known only from driver events (no descriptors). */
 static void
-event_intf_lines(const struct tui_model *m, const struct tui_corr_dev *cd,
-    struct sbuf *b)
+event_intf_lines(const struct tui_corr_dev *cd, struct sbuf *b)
 {
 	const struct tui_corr_intf *ci;
 	char	 filt[256];
@@ -234,14 +232,14 @@ event_intf_lines(const struct tui_model *m, const struct tui_corr_dev *cd,
 		intf_filter(NULL, 0, ci, ci->intf, cd->busnum, cd->devnum,
 		    filt, sizeof filt);
 		line_end(b, filt);
-		intf_driver_lines(m, ci, "        ", b);
+		intf_driver_lines(ci, "        ", b);
 	}
 }
 
 /* The device line: address, IDs, speed, USB version, class, state. */
 static void
-device_line(const struct tui_model *m, const struct dec_dev *d,
-    const struct tui_corr_dev *cd, uint16_t bus, int dev, struct sbuf *b)
+device_line(const struct dec_dev *d, const struct tui_corr_dev *cd,
+    uint16_t bus, int dev, struct sbuf *b)
 {
 	const char *vn, *pn;
 	char	 tmp[24], filt[64];
@@ -277,28 +275,28 @@ device_line(const struct tui_model *m, const struct dec_dev *d,
 		sb_puts(b, "  at the default address, before SET_ADDRESS");
 	if (cd != NULL && cd->gone)
 		sb_printf(b, "  [unplugged at record %u]",
-		    m->item[cd->gone_item].recno);
+		    tui_recno(cd->gone_item));
 	snprintf(filt, sizeof filt, "bus==%u && dev==%d", bus, dev);
 	line_end(b, filt);
 }
 
 static void
-device_lines(const struct tui_model *m, const struct dec_dev *d,
-    const struct tui_corr_dev *cd, uint16_t bus, int dev, struct sbuf *b)
+device_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
+    uint16_t bus, int dev, struct sbuf *b)
 {
 	size_t	 k;
 
-	device_line(m, d, cd, bus, dev, b);
+	device_line(d, cd, bus, dev, b);
 	if (d == NULL || !d->has_ddesc) {
 		if (cd != NULL)
-			event_intf_lines(m, cd, b);
+			event_intf_lines(cd, b);
 		return;
 	}
 	if (d->config == 0) {
 		sb_puts(b, "    not configured");
 		line_end(b, NULL);
 		if (cd != NULL)
-			event_intf_lines(m, cd, b);
+			event_intf_lines(cd, b);
 		return;
 	}
 	sb_printf(b, "    configuration %u", d->config);
@@ -306,7 +304,7 @@ device_lines(const struct tui_model *m, const struct dec_dev *d,
 	for (k = 0; k < DEC_MAX_CONFIGS; k++)
 		if (d->cfg[k] != NULL && d->cfg_len[k] >= 9 &&
 		    d->cfg[k][5] == d->config)
-			config_lines(m, d, cd, d->cfg[k], d->cfg_len[k], b);
+			config_lines(d, cd, d->cfg[k], d->cfg_len[k], b);
 }
 
 /* Build the lines from the device state and the driver events so far. */
@@ -350,10 +348,10 @@ devices_build(struct tui_screen *s)
 				cd = tui_corr_dev(m->corr, k);
 				if (cd != last && cd->busnum == bus &&
 				    cd->devnum == dev)
-					device_lines(m, NULL, cd, bus, dev,
+					device_lines(NULL, cd, bus, dev,
 					    &s->devs);
 			}
-			device_lines(m, d, last, bus, dev, &s->devs);
+			device_lines(d, last, bus, dev, &s->devs);
 		}
 	}
 	if (lastbus == UINT16_MAX)

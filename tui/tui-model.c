@@ -116,23 +116,11 @@ clamp16(int32_t v)
 	    INT16_MAX : v);
 }
 
-/* The item of source record recno: items come in source order. */
+/* The item of source record recno: items are the source's records. */
 static uint32_t
 find_recno(const struct tui_model *m, uint64_t recno)
 {
-	size_t	 lo = 0, hi = m->n, mid;
-
-	if (recno >= 1 && recno <= m->n && m->item[recno - 1].recno == recno)
-		return (uint32_t)(recno - 1);
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->item[mid].recno < recno)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->n && m->item[lo].recno == recno ? (uint32_t)lo :
-	    TI_NONE;
+	return recno >= 1 && recno <= m->n ? (uint32_t)(recno - 1) : TI_NONE;
 }
 
 static void
@@ -256,12 +244,13 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	uint32_t p;
 	long	 ref;
 
+	if (r->recno != m->n + 1)
+		return -UE_RANGE;	/* not the source's next record */
 	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
 	    (ref = id_ref(m, r->id)) < 0)
 		return -UE_NOMEM;
 	it = &m->item[m->n];
 	it->ts_ns = r->ts_ns;
-	it->recno = (uint32_t)r->recno;
 	it->pair = TI_NONE;
 	it->len = r->len_urb;
 	it->ref = (uint32_t)ref;
@@ -291,6 +280,8 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 	size_t	 d;
 	char	**nd;
 
+	if (ev->recno != m->n + 1)
+		return -UE_RANGE;	/* not the source's next record */
 	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
 	    grow(&m->evx, &m->evxcap, m->nevx + 1, sizeof *m->evx) != 0)
 		return -UE_NOMEM;
@@ -314,7 +305,6 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 	}
 	it = &m->item[m->n];
 	it->ts_ns = ev->ts_ns;
-	it->recno = (uint32_t)ev->recno;
 	it->pair = TI_NONE;
 	it->len = ev->length;
 	it->ref = (uint32_t)m->nevx++;
@@ -589,7 +579,7 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 	int	 k;
 
 	memset(c, 0, sizeof *c);
-	snprintf(c->no, sizeof c->no, "%u", it->recno);
+	snprintf(c->no, sizeof c->no, "%u", tui_recno(i));
 	t = m->n ? it->ts_ns - m->item[0].ts_ns : 0;
 	snprintf(c->time, sizeof c->time, "%s%lld.%06lld", t < 0 ? "-" : "",
 	    (long long)(t < 0 ? -t : t) / 1000000000,
@@ -644,7 +634,7 @@ summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
 	const struct tui_rec *rec;
 
 	if (fetch == NULL ||
-	    (rec = fetch(m->fetch_arg, m->item[i].recno)) == NULL)
+	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
 		return -1;
 	if (rec->kind == CAP_URB) {
 		dec_fmt_summary(&rec->r, &rec->info, b);
@@ -825,7 +815,7 @@ bytes_hit(struct tui_model *m, tui_fetch_fn fetch, uint32_t i)
 	if (m->item[i].kind & TI_EVENT)
 		return 0;
 	if (fetch == NULL ||
-	    (rec = fetch(m->fetch_arg, m->item[i].recno)) == NULL ||
+	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL ||
 	    rec->kind != CAP_URB)
 		return 0;
 	r = &rec->r;

@@ -4,7 +4,7 @@
  * filtered view of it, selection, scrolling, follow, search and pairing;
  * and the record store that re-reads the few records on screen.
  *
- * The index keeps no payloads: 32 bytes per item (struct tui_item) plus the
+ * The index keeps no payloads: 28 bytes per item (struct tui_item) plus the
  * table of distinct URB ids, and 4 bytes per item passing a filter (none
  * without one).  Records are re-read on demand through the
  * store (tui/tui-store.c), which replays the source from its start into a
@@ -25,10 +25,12 @@ struct tui_corr;
 #define TI_EVENT	0x80
 #define TI_NONE		UINT32_MAX
 
-/* One timeline item: 32 bytes. */
+/*
+ * One timeline item: 28 bytes.  Items are the source's records in order,
+ * so item i is record i + 1 (tui_recno) and needs no number of its own.
+ */
 struct tui_item {
 	int64_t		 ts_ns;
-	uint32_t	 recno;		/* 1-based, in the source */
 	uint32_t	 pair;		/* the other half, or TI_NONE */
 	uint32_t	 len;		/* len_urb, or an event's length */
 	uint32_t	 ref;		/* URB: ids[]; event: evx[] */
@@ -55,6 +57,13 @@ struct tui_rec {
 	uint8_t		*buf;		/* payload, ISO, strings */
 	size_t		 bufsize;
 };
+
+/* The source record number of item i. */
+static inline uint32_t
+tui_recno(uint32_t i)
+{
+	return i + 1;
+}
 
 /* Fetch item recno (1-based in the source); NULL when unavailable. */
 typedef const struct tui_rec *(*tui_fetch_fn)(void *arg, uint64_t recno);
@@ -126,7 +135,10 @@ tui_model_vis(const struct tui_model *m, size_t k)
 void		 tui_model_init(struct tui_model *m, tui_fetch_fn fetch,
 		     void *arg);
 void		 tui_model_free(struct tui_model *m);
-/* Append to the timeline (in source order).  0 or -UE_NOMEM. */
+/*
+ * Append the source's next record (its recno must be n + 1) to the
+ * timeline.  0, -UE_RANGE for any other record, or -UE_NOMEM.
+ */
 int		 tui_model_add_urb(struct tui_model *m,
 		     const struct urb_rec *r, const struct dec_info *info);
 int		 tui_model_add_event(struct tui_model *m,

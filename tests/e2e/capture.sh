@@ -164,6 +164,9 @@ check_eq "-c 10: 10 records and the synthetic ones" 42 \
 check_eq "-c 10: the summary counts the bus's records" \
     "urbscope: 10 records captured (+32 synthetic from sysfs), 0 dropped by the kernel (read)" \
     "$(tail -n 1 "$TMP/err")"
+check_eq "read marks the synthetic records, also in pcap (by their id)" \
+    "32 10" "$("$US" read "$TMP/c.pcap" 2>/dev/null |
+    awk '/\[synthetic, from sysfs\]/ { s++; next } { o++ } END { print s, o }')"
 "$US" capture -i usbmon0 -q -s 80 -w "$TMP/s.pcapng" 2>/dev/null
 "$US" read -V "$TMP/s.pcapng" >"$TMP/s.out" 2>/dev/null
 check "-s 80: records are cut" grep -q 'captured 16 of' "$TMP/s.out"
