@@ -42,7 +42,7 @@ TOOL_BINS = $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev
 DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils
 
-.PHONY: all deps run test bench clean unit tools
+.PHONY: all deps deps-build run test bench clean unit tools
 
 all: urbscope
 
@@ -77,13 +77,20 @@ build/tools/%: tests/tools/%.c $(OBJS) $(HDRS)
 unit: $(UNIT_BINS)
 tools: $(TOOL_BINS)
 
+# What building and running need; what the tests need besides (QEMU and
+# friends are for make test-kernel only, not for make run).
+deps-build:
+	@sh tests/deps.sh $(DEPS_BUILD)
+
 deps:
 	@sh tests/deps.sh $(DEPS_BUILD) $(DEPS_TEST)
 
-run: deps all
+run: deps-build
+	@$(MAKE) --no-print-directory all
 	./urbscope
 
-test: urbscope build/asan/urbscope unit tools
+test: deps
+	@$(MAKE) --no-print-directory urbscope build/asan/urbscope unit tools
 	@sh tests/run.sh
 
 bench: urbscope tools

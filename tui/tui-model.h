@@ -40,7 +40,8 @@ struct tui_item {
 	uint8_t		 ep;
 	uint8_t		 kind;
 	uint8_t		 xfer;
-};
+} __attribute__((packed, aligned(4)));	/* 28, not 32 for ts_ns's sake */
+_Static_assert(sizeof(struct tui_item) == 28, "tui_item grew");
 
 /* What events need beyond the item (events are few next to URBs). */
 struct tui_evx {

@@ -113,7 +113,7 @@ test_index(void **state)
 	struct fake	*f = malloc(sizeof *f);
 
 	(void)state;
-	assert_int_equal(sizeof(struct tui_item), 32);
+	assert_int_equal(sizeof(struct tui_item), 28);
 	build(&m, f);
 	assert_int_equal(m.n, NREC);
 	assert_int_equal(m.nvis, NREC);
