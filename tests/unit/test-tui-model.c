@@ -713,27 +713,16 @@ test_store(void **state)
 	    -UE_USAGE);
 }
 
-/*
- * The store's window on a file bigger than it: forward moves continue the
- * replay, going back replays from the start, every record comes back as
- * it was written.
- */
+/* Write a capture of n bulk records (odd S, even C with 64 bytes). */
 static void
-test_store_window(void **state)
+write_capture(const char *path, uint64_t n)
 {
 	struct cap_sink	*sink;
-	struct tui_store *st;
-	struct tui_model m;
-	const struct tui_rec *rec;
 	struct urb_rec	 r;
 	uint8_t		 data[64];
-	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
-	uint64_t	 n = 10000, i, replays;
-	int		 fd;
+	char		 err[600];
+	uint64_t	 i;
 
-	(void)state;
-	assert_true((fd = mkstemp(path)) >= 0);
-	close(fd);
 	assert_int_equal(cap_sink_open(path, "pcap", NULL, &sink, err,
 	    sizeof err), 0);
 	for (i = 1; i <= n; i++) {
@@ -760,6 +749,27 @@ test_store_window(void **state)
 		assert_int_equal(cap_sink_write(sink, &r), 0);
 	}
 	assert_int_equal(cap_sink_close(sink, err, sizeof err), 0);
+}
+
+/*
+ * The store's window on a file bigger than it: forward moves continue the
+ * replay, going back replays from the start, every record comes back as
+ * it was written.
+ */
+static void
+test_store_window(void **state)
+{
+	struct tui_store *st;
+	struct tui_model m;
+	const struct tui_rec *rec;
+	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
+	uint64_t	 n = 10000, i, replays;
+	int		 fd;
+
+	(void)state;
+	assert_true((fd = mkstemp(path)) >= 0);
+	close(fd);
+	write_capture(path, n);
 
 	assert_int_equal(tui_store_open(path, &st, err, sizeof err), 0);
 	tui_model_init(&m, tui_store_fetch, st);
@@ -941,44 +951,6 @@ test_layout_hit(void **state)
 	assert_int_equal(tui_layout_hit(&l, 3, 80, &row), -1);
 	assert_int_equal(l.status.y, 22);
 	assert_true(l.pane[2].y + l.pane[2].h <= l.status.y);
-}
-
-/* Write a capture of n bulk records (odd S, even C with 64 bytes). */
-static void
-write_capture(const char *path, uint64_t n)
-{
-	struct cap_sink	*sink;
-	struct urb_rec	 r;
-	uint8_t		 data[64];
-	char		 err[600];
-	uint64_t	 i;
-
-	assert_int_equal(cap_sink_open(path, "pcap", NULL, &sink, err,
-	    sizeof err), 0);
-	for (i = 1; i <= n; i++) {
-		memset(&r, 0, sizeof r);
-		r.id = 0xffff888000000000ULL + ((i + 1) / 2) * 0x40;
-		r.type = i % 2 ? 'S' : 'C';
-		r.xfer_type = XFER_BULK;
-		r.epnum = 0x81;
-		r.devnum = 2;
-		r.busnum = 1;
-		r.flag_setup = '-';
-		r.flag_data = i % 2 ? '<' : 0;
-		r.status = i % 2 ? URB_EINPROGRESS : 0;
-		r.len_urb = 64;
-		r.ts_sec = 1700000000 + (int64_t)(i / 1000);
-		r.ts_usec = (int32_t)(i % 1000) * 1000;
-		r.ts_ns = r.ts_sec * 1000000000LL + r.ts_usec * 1000LL;
-		if (!(i % 2)) {
-			memset(data, (int)(i & 0xff), sizeof data);
-			r.data = data;
-			r.data_len = sizeof data;
-			r.len_cap = sizeof data;
-		}
-		assert_int_equal(cap_sink_write(sink, &r), 0);
-	}
-	assert_int_equal(cap_sink_close(sink, err, sizeof err), 0);
 }
 
 /*
