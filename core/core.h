@@ -45,9 +45,8 @@ struct usb_core {
 	struct core_arena {
 		void		*a;	/* NULL: memory comes from calloc */
 		int		 tried;	/* mapping was attempted */
-		uint64_t	 base;
+		uint64_t	 base;	/* its fixed address (usb_core_get) */
 	}		 arena, heap;
-	void		*urb_free[URB_NCLASSES];
 	long		 urbs_live;	/* allocated and not yet freed */
 	int		 arena_warned;
 
@@ -80,7 +79,8 @@ struct usb_core	*usb_core_get(struct sim *s);
 /* urb.c: release the arenas (called by usb_core_free). */
 void		 urb_arena_free(struct usb_core *c);
 /* urb.c: zeroed memory at a stable address (kmalloc), NULL if the heap
- * arena cannot serve it; core_heap_free() returns 1 if p was its. */
+ * arena cannot serve it; core_heap_free() returns 1 if p was its (c may
+ * be NULL: memory of a machine gone stays where it is). */
 void		*core_heap_alloc(struct usb_core *c, size_t size);
 int		 core_heap_free(struct usb_core *c, const void *p);
 /* driver.c: release the registry (called by usb_core_free). */

@@ -32,15 +32,11 @@ const char *
 core_gfp_name(gfp_t flags)
 {
 	static char	 buf[16];
+	const char	*name;
 
-	switch (flags) {
-	case GFP_ATOMIC:
-		return "GFP_ATOMIC";
-	case GFP_KERNEL:
-		return "GFP_KERNEL";
-	case GFP_NOIO:
-		return "GFP_NOIO";
-	}
+	/* the names the event lines use too (decode/dec-event.c) */
+	if ((name = dec_name_find(dec_gfp_flags, flags)) != NULL)
+		return name;
 	snprintf(buf, sizeof buf, "%#x", flags);
 	return buf;
 }
@@ -153,7 +149,7 @@ kfree(const void *p)
 {
 	if (p == NULL)
 		return;
-	if (sim_current != NULL && core_heap_free(sim_current->core, p))
+	if (core_heap_free(sim_current != NULL ? sim_current->core : NULL, p))
 		return;
 	free((void *)(uintptr_t)p);
 }
@@ -168,7 +164,6 @@ usb_buffer_alloc(struct usb_device *dev, size_t size, gfp_t mem_flags,
     dma_addr_t *dma)
 {
 	struct usb_hcd	*hcd;
-	void		*p;
 
 	(void)core_check_gfp(mem_flags, "usb_buffer_alloc", dev, NULL);
 	if (dma != NULL)
@@ -176,9 +171,7 @@ usb_buffer_alloc(struct usb_device *dev, size_t size, gfp_t mem_flags,
 	if (dev == NULL || dev->bus == NULL ||
 	    (hcd = bus_to_hcd(dev->bus)) == NULL || hcd->dma == NULL)
 		return NULL;
-	if ((p = dma_alloc(hcd->dma, size != 0 ? size : 1, 64, dma)) == NULL)
-		return NULL;
-	return p;
+	return dma_alloc(hcd->dma, size != 0 ? size : 1, 64, dma);
 }
 
 void

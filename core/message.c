@@ -121,7 +121,8 @@ usb_control_msg(struct usb_device *dev, unsigned int pipe, u8 request,
 	return ret < 0 ? ret : length;
 }
 
-/* An OUT control request without data stage: 0 or -errno. */
+/* An OUT control request with size bytes copied from data (which may sit
+ * on the stack): 0 or -errno. */
 int
 usb_control_msg_send(struct usb_device *dev, u8 endpoint, u8 request,
     u8 requesttype, u16 value, u16 index, const void *data, u16 size,

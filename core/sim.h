@@ -94,10 +94,16 @@ struct sim {
 	uint64_t	 records;	/* URB records reported */
 	int		 stop;		/* sim_run() returns */
 	void		*core;		/* core/ state: buses, drivers, minors */
-	void		*scenario;	/* the running scenario's state */
 };
 
 extern struct sim *sim_current;
+
+/* Task context with no spinlock held: where code may sleep. */
+static inline int
+sim_may_sleep(const struct sim *s)
+{
+	return s->ctx == SIM_TASK && s->atomic == 0;
+}
 
 /* A new machine at virtual time 0; becomes sim_current. */
 struct sim	*sim_new(uint64_t epoch_ns, const struct sim_sink *sink);

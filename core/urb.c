@@ -312,16 +312,13 @@ urb_arena_free(struct usb_core *c)
 void *
 core_heap_alloc(struct usb_core *c, size_t size)
 {
-	c->heap.base = HEAP_ARENA_BASE;
 	return arena_alloc(c, &c->heap, size);
 }
 
 int
 core_heap_free(struct usb_core *c, const void *p)
 {
-	if (c == NULL)
-		return 0;
-	if (arena_release(&c->heap, (void *)(uintptr_t)p))
+	if (c != NULL && arena_release(&c->heap, (void *)(uintptr_t)p))
 		return 1;
 	/* arena memory outliving its machine stays where it is */
 	return (uintptr_t)p >= HEAP_ARENA_BASE &&
@@ -356,10 +353,8 @@ usb_alloc_urb(int iso_packets, gfp_t mem_flags)
 		return NULL;
 	size = sizeof *urb + (size_t)iso_packets *
 	    sizeof urb->iso_frame_desc[0];
-	if (core_sim() != NULL && (c = usb_core_get(core_sim())) != NULL) {
-		c->arena.base = URB_ARENA_BASE;
+	if (core_sim() != NULL && (c = usb_core_get(core_sim())) != NULL)
 		urb = arena_alloc(c, &c->arena, size);
-	}
 	if (urb == NULL && (urb = calloc(1, size)) == NULL)
 		return NULL;
 	usb_init_urb(urb);
@@ -369,7 +364,7 @@ usb_alloc_urb(int iso_packets, gfp_t mem_flags)
 }
 
 /* Drop a reference; the last one frees the URB (and, with
- * URB_FREE_BUFFER, its buffer). */
+ * URB_FREE_BUFFER, its buffer, with kfree as in Linux). */
 void
 usb_free_urb(struct urb *urb)
 {
@@ -380,7 +375,7 @@ usb_free_urb(struct urb *urb)
 	if (--urb->kref > 0)
 		return;
 	if (urb->transfer_flags & URB_FREE_BUFFER)
-		free(urb->transfer_buffer);
+		kfree(urb->transfer_buffer);
 	if (core_sim() != NULL)
 		c = core_sim()->core;
 	urb_info_forget(c, urb);

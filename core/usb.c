@@ -36,6 +36,8 @@ usb_core_get(struct sim *s)
 	if ((c = calloc(1, sizeof *c)) == NULL)
 		return NULL;
 	c->sim = s;
+	c->arena.base = URB_ARENA_BASE;
+	c->heap.base = HEAP_ARENA_BASE;
 	s->core = c;
 	return c;
 }
@@ -67,7 +69,7 @@ core_may_sleep(const char *what)
 
 	if (s == NULL)
 		return 0;
-	if (s->ctx == SIM_TASK && s->atomic == 0)
+	if (sim_may_sleep(s))
 		return 1;
 	/* the one "sleep-in-atomic" check: urb.c, message.c, sync.c */
 	core_rule(NULL, NULL, NULL, NULL, "sleep-in-atomic", "%s called in "

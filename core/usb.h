@@ -712,6 +712,15 @@ list_add_tail(struct list_head *n, struct list_head *h)
 }
 
 static inline void
+list_add(struct list_head *n, struct list_head *h)
+{
+	n->next = h->next;
+	n->prev = h;
+	h->next->prev = n;
+	h->next = n;
+}
+
+static inline void
 list_del_init(struct list_head *n)
 {
 	n->prev->next = n->next;
@@ -723,6 +732,19 @@ static inline int
 list_empty(const struct list_head *h)
 {
 	return h->next == h;
+}
+
+/* Move all of list onto the tail of head, leaving list empty. */
+static inline void
+list_splice_tail_init(struct list_head *list, struct list_head *head)
+{
+	if (list_empty(list))
+		return;
+	list->next->prev = head->prev;
+	head->prev->next = list->next;
+	list->prev->next = head;
+	head->prev = list->prev;
+	INIT_LIST_HEAD(list);
 }
 
 #define container_of(ptr, type, member)					\

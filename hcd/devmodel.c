@@ -733,6 +733,7 @@ dm_parse_size(const char *args, uint64_t *out)
 {
 	uint64_t	 v = 0;
 	const char	*p = args;
+	int		 shift = 0;
 
 	if (p == NULL || *p < '0' || *p > '9')
 		return -1;
@@ -743,20 +744,21 @@ dm_parse_size(const char *args, uint64_t *out)
 	}
 	switch (*p) {
 	case 'k': case 'K':
-		v <<= 10;
+		shift = 10;
 		p++;
 		break;
 	case 'm': case 'M':
-		v <<= 20;
+		shift = 20;
 		p++;
 		break;
 	case 'g': case 'G':
-		v <<= 30;
+		shift = 30;
 		p++;
 		break;
 	}
-	if (*p != '\0')
+	/* a suffix must not shift bits out ("99999999999G" is no size) */
+	if (*p != '\0' || v > UINT64_MAX >> shift)
 		return -1;
-	*out = v;
+	*out = v << shift;
 	return 0;
 }

@@ -2,7 +2,7 @@
  * hcd/dma.c - the simulated machine's DMA memory: one region with 32-bit
  * physical addresses from DMA_PHYS_BASE, a first-fit allocator with
  * coalescing (the metadata lives outside the region, so a controller that
- * scribbles cannot corrupt it), and bounds-checked little-endian accesses
+ * scribbles cannot corrupt it), and a bounds-checked little-endian read
  * for the emulated controller.
  */
 #include <stdlib.h>
@@ -20,7 +20,6 @@ struct extent {
 
 struct dma_alloc {
 	struct extent	*head;
-	uint32_t	 errors;	/* out-of-range accesses */
 };
 
 struct dma_mem *
@@ -161,48 +160,5 @@ dma_read32(struct dma_mem *m, dma_addr_t dma)
 {
 	uint8_t	*p = dma_to_virt(m, dma, 4);
 
-	if (p == NULL) {
-		((struct dma_alloc *)m->alloc)->errors++;
-		return 0;
-	}
-	return get_le32(p);
-}
-
-void
-dma_write32(struct dma_mem *m, dma_addr_t dma, uint32_t v)
-{
-	uint8_t	*p = dma_to_virt(m, dma, 4);
-
-	if (p == NULL) {
-		((struct dma_alloc *)m->alloc)->errors++;
-		return;
-	}
-	put_le32(p, v);
-}
-
-int
-dma_read(struct dma_mem *m, dma_addr_t dma, void *buf, size_t len)
-{
-	uint8_t	*p = dma_to_virt(m, dma, len);
-
-	if (p == NULL) {
-		((struct dma_alloc *)m->alloc)->errors++;
-		memset(buf, 0, len);
-		return -1;
-	}
-	memcpy(buf, p, len);
-	return 0;
-}
-
-int
-dma_write(struct dma_mem *m, dma_addr_t dma, const void *buf, size_t len)
-{
-	uint8_t	*p = dma_to_virt(m, dma, len);
-
-	if (p == NULL) {
-		((struct dma_alloc *)m->alloc)->errors++;
-		return -1;
-	}
-	memcpy(p, buf, len);
-	return 0;
+	return p != NULL ? get_le32(p) : 0;
 }

@@ -45,12 +45,6 @@ ehci_log(struct ehci_hcd *ehci, const char *fmt, ...)
 	sim_emit_event(hcd->sim, &ev);
 }
 
-static int
-sim_may_sleep(struct sim *s)
-{
-	return s->ctx == SIM_TASK && s->atomic == 0;
-}
-
 struct handshake {
 	struct ehci_hcd	*ehci;
 	uint32_t	 off, mask, done;

@@ -139,7 +139,7 @@ ehci_qh_alloc(struct ehci_hcd *ehci)
 		goto fail;
 	}
 	qh->qh_state = QH_STATE_IDLE;
-	ehci_list_add(&qh->all_node, &ehci->qh_all);
+	list_add(&qh->all_node, &ehci->qh_all);
 	return qh;
 fail:
 	free(qh);

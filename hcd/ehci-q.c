@@ -702,8 +702,8 @@ ehci_qh_append_tds(struct ehci_hcd *ehci, struct urb *urb,
 	/* dummy takes qtd's place at the head of the URB's list */
 	prev = qtd->qtd_list.prev;
 	list_del_init(&qtd->qtd_list);
-	ehci_list_add(&dummy->qtd_list, prev);
-	ehci_list_splice_tail_init(qtd_list, &qh->qtd_list);
+	list_add(&dummy->qtd_list, prev);
+	list_splice_tail_init(qtd_list, &qh->qtd_list);
 
 	ehci_qtd_init(qtd, qtd->qtd_dma);
 	qh->dummy = qtd;
@@ -877,7 +877,7 @@ start_iaa_cycle(struct ehci_hcd *ehci)
 	    l = l->next)
 		container_of(l, struct ehci_qh, unlink_node)->qh_state =
 		    QH_STATE_UNLINK;
-	ehci_list_splice_tail_init(&ehci->async_unlink, &ehci->async_iaa);
+	list_splice_tail_init(&ehci->async_unlink, &ehci->async_iaa);
 	ehci_writel(ehci, EHCI_USBCMD, ehci->command | CMD_IAAD);
 	(void)ehci_readl(ehci, EHCI_USBCMD);
 	ehci->iaa_in_progress = 1;
@@ -916,12 +916,12 @@ ehci_end_unlink_async(struct ehci_hcd *ehci)
 
 	/* if the controller isn't running, process all the waiting QHs */
 	if (ehci->rh_state < EHCI_RH_RUNNING) {
-		ehci_list_splice_tail_init(&ehci->async_iaa,
+		list_splice_tail_init(&ehci->async_iaa,
 		    &ehci->async_idle);
-		ehci_list_splice_tail_init(&ehci->async_unlink,
+		list_splice_tail_init(&ehci->async_unlink,
 		    &ehci->async_idle);
 	} else
-		ehci_list_splice_tail_init(&ehci->async_iaa,
+		list_splice_tail_init(&ehci->async_iaa,
 		    &ehci->async_idle);
 
 	/* completions can unlink more QHs: don't recurse */

@@ -244,7 +244,7 @@ qh_link_periodic(struct ehci_hcd *ehci, struct ehci_qh *qh)
 	qh->qh_state = QH_STATE_LINKED;
 	qh->xacterrs = 0;
 	qh->unlink_reason = 0;
-	ehci_list_add(&qh->intr_node, &ehci->intr_qh_list);
+	list_add(&qh->intr_node, &ehci->intr_qh_list);
 
 	/* maybe enable periodic schedule processing */
 	++ehci->intr_count;
@@ -431,9 +431,7 @@ iso_stream_find(struct ehci_hcd *ehci, struct urb *urb)
 	if ((stream = calloc(1, sizeof *stream)) == NULL)
 		return NULL;
 	INIT_LIST_HEAD(&stream->td_list);
-	INIT_LIST_HEAD(&stream->free_list);
 	stream->ep = ep;
-	stream->udev = urb->dev;
 	stream->is_in = usb_pipein(urb->pipe) != 0;
 	maxp = le16_to_cpu(ep->desc.wMaxPacketSize);
 	stream->maxp = (maxp & 0x7ff) * (1 + ((maxp >> 11) & 3));

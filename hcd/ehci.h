@@ -306,9 +306,7 @@ struct ehci_itd {
 /* Per-endpoint state of a high speed ISO endpoint (ep->hcpriv). */
 struct ehci_iso_stream {
 	struct usb_host_endpoint *ep;
-	struct usb_device *udev;
 	struct list_head td_list;	/* queued iTDs, in time order */
-	struct list_head free_list;	/* retired iTDs to reuse */
 	unsigned	 interval;	/* uframes, power of two */
 	unsigned	 next_uframe;	/* where the next packet goes */
 	int		 active;	/* next_uframe is valid */
@@ -451,28 +449,6 @@ ehci_writel(struct ehci_hcd *ehci, uint32_t off, uint32_t val)
 #define usb_settoggle(dev, ep, out, bit)				\
 	((dev)->toggle[out] = ((dev)->toggle[out] & ~(1 << (ep))) |	\
 	    ((bit) << (ep)))
-
-static inline void
-ehci_list_add(struct list_head *n, struct list_head *h)
-{
-	n->next = h->next;
-	n->prev = h;
-	h->next->prev = n;
-	h->next = n;
-}
-
-/* Move all of list onto the tail of head, leaving list empty. */
-static inline void
-ehci_list_splice_tail_init(struct list_head *list, struct list_head *head)
-{
-	if (list_empty(list))
-		return;
-	list->next->prev = head->prev;
-	head->prev->next = list->next;
-	list->prev->next = head;
-	head->prev = list->prev;
-	INIT_LIST_HEAD(list);
-}
 
 /* ------------------------------------------------------------------------
  * Between the EHCI files.

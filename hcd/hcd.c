@@ -828,8 +828,7 @@ usb_hcd_disable_endpoint(struct usb_device *udev,
 	}
 
 	/* wait until the endpoint queue is completely empty */
-	if (!list_empty(&ep->urb_list) && s->ctx == SIM_TASK &&
-	    s->atomic == 0)
+	if (!list_empty(&ep->urb_list) && sim_may_sleep(s))
 		(void)sim_wait(s, ep_queue_empty, ep, s->now_ns + 1000 *
 		    SIM_MS);
 

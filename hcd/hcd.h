@@ -47,14 +47,9 @@ void		 dma_free(struct dma_mem *m, void *p);
 /* Host pointer of [dma, dma+len), or NULL when outside the memory. */
 void		*dma_to_virt(struct dma_mem *m, dma_addr_t dma, size_t len);
 dma_addr_t	 virt_to_dma(struct dma_mem *m, const void *p);
-/* Bounds-checked little-endian accesses, as the controller does them;
- * out-of-range reads return 0, writes are dropped; both count errors. */
+/* A bounds-checked little-endian read, as the controller does it; 0 when
+ * out of range. */
 uint32_t	 dma_read32(struct dma_mem *m, dma_addr_t dma);
-void		 dma_write32(struct dma_mem *m, dma_addr_t dma, uint32_t v);
-int		 dma_read(struct dma_mem *m, dma_addr_t dma, void *buf,
-		     size_t len);
-int		 dma_write(struct dma_mem *m, dma_addr_t dma, const void *buf,
-		     size_t len);
 
 /* ------------------------------------------------------------------------
  * The register window: how a driver reaches its controller.

@@ -275,19 +275,17 @@ static int
 scsi_mode_sense6(struct disk *d, const uint8_t *cdb)
 {
 	uint8_t	*p = d->buf;
-	int	 page = cdb[2] & 0x3f, n = 4;
+	int	 page = cdb[2] & 0x3f;
 
 	if (page != 0x3f && page != 0x08)
 		return sense(d, SK_ILLEGAL, ASC_BAD_FIELD);
+	/* either page asked for is the caching page alone */
 	memset(p, 0, 24);
+	p[0] = 24 - 1;			/* mode data length */
 	p[2] = d->readonly ? 0x80 : 0;	/* WP */
-	if (page == 0x08 || page == 0x3f) {
-		p[4] = 0x08;		/* caching mode page */
-		p[5] = 0x12;
-		n += 20;
-	}
-	p[0] = (uint8_t)(n - 1);	/* mode data length */
-	return answer(d, (size_t)n, cdb[4]);
+	p[4] = 0x08;			/* caching mode page */
+	p[5] = 0x12;
+	return answer(d, 24, cdb[4]);
 }
 
 /* SBC-2 5.6, 5.25: READ(10) and WRITE(10). */
@@ -366,10 +364,7 @@ bot_command(struct usb_devmodel *dm, const uint8_t *cbw)
 		ok = c->fn != NULL ? c->fn(d, cdb) :
 		    sense(d, SK_ILLEGAL, ASC_BAD_OPCODE);
 	}
-	if (ok != 0) {
-		d->dir = DIR_NONE;
-		d->dlen = 0;
-	} else if (d->dir == DIR_NONE || d->dlen == 0) {
+	if (ok != 0 || d->dir == DIR_NONE || d->dlen == 0) {
 		d->dir = DIR_NONE;
 		d->dlen = 0;
 	}

@@ -8,17 +8,11 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-# A capture with driver events: the skeleton driver scenario when the core
-# has it, else enumeration (the core's and the EHCI driver's log lines).
-SC=enumerate
-if "$US" sim skeleton -w "$TMP/ev.pcapng" 2>/dev/null; then
-	SC=skeleton
-else
-	"$US" sim enumerate -w "$TMP/ev.pcapng" 2>"$TMP/err"
-	check_eq "sim enumerate -w exits 0" 0 $?
-fi
+# A capture with driver events: the skeleton driver scenario.
+"$US" sim skeleton -w "$TMP/ev.pcapng" 2>"$TMP/err"
+check_eq "sim skeleton -w exits 0" 0 $?
 "$US" read "$TMP/ev.pcapng" >"$TMP/read.txt" 2>"$TMP/err"
-check_eq "read $SC with events exits 0" 0 $?
+check_eq "read skeleton with events exits 0" 0 $?
 check "read: no sanitizer report" no_sanitizer_report "$TMP/err"
 nev=$(grep -c '^ *[0-9]* *[0-9.]* [0-9.]* *drv ' "$TMP/read.txt")
 nurb=$(grep -vc '^ *[0-9]* *[0-9.]* [0-9.]* *drv ' "$TMP/read.txt")
@@ -31,6 +25,8 @@ check "read: records and events numbered in one sequence" awk '
 check "read: events come between URB records" awk '
 	/ drv / { if (urb) between = 1 } !/ drv / { urb = 1 }
 	END { exit !between }' "$TMP/read.txt"
+check "read: the skeleton's submits are events" \
+    grep -q ' drv .*: submit urb ' "$TMP/read.txt"
 
 # -T json: one valid object per line, events named by kind
 "$US" read -T json "$TMP/ev.pcapng" >"$TMP/read.json"
@@ -97,29 +93,19 @@ for line in open(sys.argv[1]):
 ' "$TMP/read.json" >"$TMP/us.k"
 check_diff "tshark: kinds equal read's" "$TMP/us.k" "$TMP/ts.k"
 
-if [ "$SC" = skeleton ]; then
-	c=$(tshark -r "$TMP/ev.pcapng" \
-	    -Y 'frame.comment contains "usb_submit_urb"' 2>/dev/null | wc -l)
-	check "tshark: submits carry the driver call as a comment" \
-	    test "$c" -gt 0
-	check "read: the skeleton's submits are events" \
-	    grep -q ' drv .*: submit urb ' "$TMP/read.txt"
-else
-	skip "submit comments" "no 'sim skeleton' scenario yet"
-fi
+c=$(tshark -r "$TMP/ev.pcapng" \
+    -Y 'frame.comment contains "usb_submit_urb"' 2>/dev/null | wc -l)
+check "tshark: submits carry the driver call as a comment" test "$c" -gt 0
 
 # Rule violations survive the file: as many RULE lines read back as the
 # tshark text lines of kind rule, with the same rule ids.
-if "$US" sim buggy -w "$TMP/bug.pcapng" 2>/dev/null; then
-	"$US" read "$TMP/bug.pcapng" 2>/dev/null |
-	    sed -n 's/.* drv .*: RULE \([a-z0-9-]*\): .*/\1/p' >"$TMP/us.r"
-	tshark -r "$TMP/bug.pcapng" -Y 'frame.interface_id == 1' \
-	    -T fields -e text 2>/dev/null |
-	    sed -n 's/^urbscope-event rule .* rule=\([a-z0-9-]*\) .*/\1/p' \
-	    >"$TMP/ts.r"
-	check "buggy: rule violations are in the file" test -s "$TMP/us.r"
-	check_diff "buggy: read's rules equal tshark's" "$TMP/ts.r" \
-	    "$TMP/us.r"
-else
-	skip "rule events" "no 'sim buggy' scenario yet"
-fi
+"$US" sim buggy -w "$TMP/bug.pcapng" 2>/dev/null
+check_eq "sim buggy -w exits 0" 0 $?
+"$US" read "$TMP/bug.pcapng" 2>/dev/null |
+    sed -n 's/.* drv .*: RULE \([a-z0-9-]*\): .*/\1/p' >"$TMP/us.r"
+tshark -r "$TMP/bug.pcapng" -Y 'frame.interface_id == 1' \
+    -T fields -e text 2>/dev/null |
+    sed -n 's/^urbscope-event rule .* rule=\([a-z0-9-]*\) .*/\1/p' \
+    >"$TMP/ts.r"
+check "buggy: rule violations are in the file" test -s "$TMP/us.r"
+check_diff "buggy: read's rules equal tshark's" "$TMP/ts.r" "$TMP/us.r"

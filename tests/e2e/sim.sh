@@ -65,6 +65,8 @@ for sc in enumerate storage faults demo; do
 		    -e usb.urb_status -e usb.urb_len -e usb.data_len \
 		    -e usb.idVendor -e usb.bInterfaceClass >"$TMP/us"
 		check_diff "sim $sc: fields equal tshark's" "$TMP/ts" "$TMP/us"
+	else
+		skip "sim $sc: tshark checks" "tshark is not installed"
 	fi
 done
 
@@ -98,6 +100,9 @@ if [ -x /usr/bin/time ]; then
 	    -F pcap -w /dev/null 2>/dev/null
 	check "a 16 MiB loopback runs in under 16 MiB of memory" \
 	    test "$(tail -n 1 "$TMP/rss")" -lt 16384
+else
+	skip "a 16 MiB loopback runs in under 16 MiB of memory" \
+	    "/usr/bin/time is not installed"
 fi
 
 # Scenario files.
@@ -107,7 +112,8 @@ for f in samples/scenarios/*.scn; do
 	check "sim $f: every URB given back exactly once" \
 	    complete_once "$TMP/scn.pcapng"
 done
-"$US" read -T usbmon "$TMP/scn.pcapng" >/dev/null
+check "read -T usbmon of a scenario capture" \
+    "$US" read -T usbmon "$TMP/scn.pcapng"
 "$US" sim samples/scenarios/replug.scn >"$TMP/replug.txt" 2>&1
 check "replug: the second disk gets the next address" \
     grep -q 'SET_ADDRESS 3' "$TMP/replug.txt"

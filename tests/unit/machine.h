@@ -1,7 +1,7 @@
 /*
- * tests/unit/machine.h - a simulated machine for the core's tests: one
- * EHCI controller (bus 1) emulated, driven by the real EHCI driver, with
- * every URB record and driver event kept.  Included by one test file per
+ * tests/unit/machine.h - a simulated machine for the core's tests: the
+ * simulator's own (core/sim-machine.c) with one EHCI controller (bus 1),
+ * with every URB record and driver event kept.  Included by one test file per
  * binary; everything is static (and may go unused).
  */
 #ifndef TESTS_MACHINE_H
@@ -15,7 +15,6 @@
 #include "hcd/hcd.h"
 
 #define MACHINE_EPOCH	(1700000000ULL * 1000000000ULL)
-#define MACHINE_DMA	(32u << 20)
 
 /* One URB record as the sink saw it (data cut at 64 bytes). */
 struct mrec {
@@ -36,7 +35,8 @@ struct mrec {
 
 struct machine {
 	struct sim	*sim;
-	struct dma_mem	*dma;
+	struct sim_machine *sm;
+	struct dma_mem	*dma;		/* sm's, and its bus 1: */
 	struct emu_ehci	*emu;
 	struct usb_hcd	*hcd;
 	struct mrec	*rec;
@@ -140,23 +140,18 @@ machine_new(void)
 	sink.event = machine_event;
 	sink.arg = m;
 	if ((m->sim = sim_new(MACHINE_EPOCH, &sink)) == NULL ||
-	    (m->dma = dma_mem_new(MACHINE_DMA)) == NULL ||
-	    (m->emu = emu_ehci_new(m->sim, m->dma, EMU_EHCI_PORTS)) == NULL)
+	    (m->sm = sim_machine_new(m->sim, 1)) == NULL)
 		return NULL;
-	m->hcd = usb_create_hcd(m->sim, &ehci_hc_driver, &emu_ehci_mmio,
-	    m->emu, &emu_ehci_hw, m->dma, 1);
-	if (m->hcd == NULL || usb_add_hcd(m->hcd) != 0)
-		return NULL;
+	m->dma = m->sm->dma;
+	m->emu = m->sm->bus[0].emu;
+	m->hcd = m->sm->bus[0].hcd;
 	return m;
 }
 
 static __attribute__((unused)) void
 machine_free(struct machine *m)
 {
-	usb_remove_hcd(m->hcd);
-	usb_put_hcd(m->hcd);
-	emu_ehci_free(m->emu);
-	dma_mem_free(m->dma);
+	sim_machine_free(m->sm);
 	usb_core_free(m->sim);
 	sim_free(m->sim);
 	free(m->rec);
@@ -167,17 +162,13 @@ machine_free(struct machine *m)
 static __attribute__((unused)) int
 machine_plug(struct machine *m, int port, const char *model)
 {
-	struct usb_devmodel *dm;
-
-	if ((dm = dm_create(model, NULL)) == NULL)
-		return -ENOENT;
-	return emu_ehci_attach(m->emu, port, dm);
+	return sim_machine_plug(m->sm, 1, port, model, NULL);
 }
 
 static __attribute__((unused)) void
 machine_unplug(struct machine *m, int port)
 {
-	dm_destroy(emu_ehci_detach(m->emu, port));
+	(void)sim_machine_unplug(m->sm, 1, port);
 }
 
 /* Let ms of virtual time pass (hub work, interrupts, timers). */
@@ -203,11 +194,7 @@ machine_logged(const struct machine *m, const char *text)
 static __attribute__((unused)) struct usb_device *
 machine_device(struct machine *m, int port)
 {
-	struct usb_device *rh = m->hcd->self.root_hub;
-
-	if (rh == NULL || port < 1 || port > USB_MAXCHILDREN)
-		return NULL;
-	return rh->children[port - 1];
+	return sim_machine_device(m->sm, 1, port);
 }
 
 #endif /* TESTS_MACHINE_H */

@@ -117,11 +117,7 @@ teardown(void **state)
 static int
 plug_args(struct machine *m, int port, const char *model, const char *args)
 {
-	struct usb_devmodel *dm;
-
-	if ((dm = dm_create(model, args)) == NULL)
-		return -ENOENT;
-	return emu_ehci_attach(m->emu, port, dm);
+	return sim_machine_plug(m->sm, 1, port, model, args);
 }
 
 static struct usb_interface *

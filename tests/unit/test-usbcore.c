@@ -115,11 +115,21 @@ static void
 test_urb_flags_free_buffer(void **state)
 {
 	struct urb	*u = usb_alloc_urb(0, GFP_KERNEL);
+	void		*buf, *buf2;
 
 	(void)state;
 	u->transfer_buffer = malloc(64);
 	u->transfer_flags = URB_FREE_BUFFER;
 	usb_free_urb(u);		/* ASan: the buffer must not leak */
+	/* a driver's kmalloc'ed buffer comes from the heap arena: it goes
+	 * back there (kfree), not to free() */
+	u = usb_alloc_urb(0, GFP_KERNEL);
+	u->transfer_buffer = buf = kmalloc(64, GFP_KERNEL);
+	assert_true((uintptr_t)buf >= HEAP_ARENA_BASE);
+	u->transfer_flags = URB_FREE_BUFFER;
+	usb_free_urb(u);
+	assert_ptr_equal(buf2 = kmalloc(64, GFP_KERNEL), buf);
+	kfree(buf2);
 }
 
 /* ------------------------------------------------------------------------
