@@ -78,7 +78,6 @@ struct mon_bin_mfetch {
 #define LIVE_EVENT_MAX	(RING_MAX / 5)	/* the kernel's per-event data cap */
 #define LIVE_TEXT_LINE	4096
 #define LIVE_SYNTH_MAX	(2 * 9)		/* device + 8 configurations */
-#define TEXT_WRAP_US	4096000000ULL
 
 enum live_method {
 	LM_MMAP,
@@ -112,9 +111,7 @@ struct live_src {
 	/* text: stamp unwrapping onto the wall clock */
 	uint8_t		 tdata[32];
 	struct urb_iso	 tiso[5];
-	uint32_t	 tprev;
-	uint64_t	 twraps;
-	int		 thave;
+	struct cap_unwrap unwrap;
 	int64_t		 tbase_ns;	/* wall clock of stamp 0 */
 
 	struct cap_live_acc acc;
@@ -482,10 +479,10 @@ static int
 live_open_text(struct cap_source *src, struct live_src *ls)
 {
 	char		 path[512];
-	snprintf(path, sizeof path, "%s/sys/kernel/debug/usb/usbmon/%uu",
-	    cap_live_root(), ls->bus);
 	struct stat	 sb;
 
+	snprintf(path, sizeof path, "%s/sys/kernel/debug/usb/usbmon/%uu",
+	    cap_live_root(), ls->bus);
 	if ((ls->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
 		return -errno;
 	ls->method = LM_TEXT;
@@ -736,7 +733,7 @@ live_text_line(struct cap_source *src, struct urb_rec *r)
 	char		*line, *nl;
 	size_t		 len, col;
 	uint32_t	 stamp;
-	uint64_t	 us, wraps;
+	uint64_t	 us;
 
 	for (;;) {
 		line = (char *)ls->buf + ls->bufpos;
@@ -759,21 +756,10 @@ live_text_line(struct cap_source *src, struct urb_rec *r)
 	 * the wall-clock time it was read.
 	 */
 	stamp = (uint32_t)(r->ts_sec * 1000000 + r->ts_usec);
-	wraps = ls->twraps;
-	if (ls->thave) {
-		if (stamp + TEXT_WRAP_US / 2 < ls->tprev) {
-			wraps = ++ls->twraps;
-			ls->tprev = stamp;
-		} else if (stamp > ls->tprev + TEXT_WRAP_US / 2 && wraps > 0)
-			wraps--;
-		else
-			ls->tprev = stamp;
-	} else {
-		ls->tprev = stamp;
-		ls->thave = 1;
-		ls->tbase_ns = cap_clock_ns(CLOCK_REALTIME) - (int64_t)stamp * 1000;
-	}
-	us = wraps * TEXT_WRAP_US + stamp;
+	if (!ls->unwrap.have_prev)
+		ls->tbase_ns = cap_clock_ns(CLOCK_REALTIME) -
+		    (int64_t)stamp * 1000;
+	us = cap_text_unwrap(&ls->unwrap, stamp);
 	r->ts_ns = ls->tbase_ns + (int64_t)(us * 1000);
 	r->ts_sec = r->ts_ns / 1000000000;
 	r->ts_usec = (int32_t)(r->ts_ns % 1000000000 / 1000);
@@ -828,7 +814,9 @@ live_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		*r = ls->synth[ls->synth_next++];
 		return CAP_URB;
 	}
-	live_poll_stats(ls, 0);
+	/* in the middle of an mmap batch no clock is read: it ends soon */
+	if (ls->method != LM_MMAP || ls->walk.i >= ls->walk.n)
+		live_poll_stats(ls, 0);
 	switch (ls->method) {
 	case LM_MMAP:
 		rc = live_next_mmap(src, r);

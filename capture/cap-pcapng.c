@@ -7,8 +7,9 @@
  * statistics, secrets, custom) are skipped.  Every length is checked
  * before it is used.  The writer emits one section, one link type 220
  * interface and enhanced packet blocks; records marked REC_F_SYNTHETIC
- * carry a comment saying so (and read back marked), and a live capture
- * ends with an interface statistics block holding the kernel's drops.
+ * carry a comment saying so (for Wireshark; reading marks them by their
+ * URB id, in cap_next, as for every format), and a live capture ends with
+ * an interface statistics block holding the kernel's drops.
  *
  * Driver events go to a second interface of link type 252
  * (LINKTYPE_WIRESHARK_UPPER_PDU), written when the first event comes, so
@@ -405,33 +406,6 @@ ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
 	return CAP_EVENT;
 }
 
-/*
- * Does the EPB at p (blen bytes, caplen of packet) carry the comment
- * urbscope capture puts on synthetic records?  Bounds are checked: the
- * options are whatever lies between the padded packet and the trailer.
- */
-static int
-ng_epb_synthetic(const uint8_t *p, uint32_t blen, uint32_t caplen, int be)
-{
-	static const char tag[] = "synthetic:";
-	uint64_t	 off, end;
-	uint16_t	 code, olen;
-
-	off = 28 + (uint64_t)PAD4(caplen);
-	end = blen - 4;
-	while (off + 4 <= end) {
-		code = get_bo16(p + off, be);
-		olen = get_bo16(p + off + 2, be);
-		if (code == OPT_END || off + 4 + olen > end)
-			break;
-		if (code == OPT_COMMENT && olen >= sizeof tag - 1 &&
-		    memcmp(p + off + 4, tag, sizeof tag - 1) == 0)
-			return 1;
-		off += 4 + PAD4((uint32_t)olen);
-	}
-	return 0;
-}
-
 static int
 ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
@@ -535,9 +509,6 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 
 		cap_usbmon_packet(pkt, caplen, len, hdr_len, rd->swap,
 		    rd->iso, r);
-		if (type == NG_EPB && ng_epb_synthetic(p, blen, caplen,
-		    rd->be))
-			r->flags |= REC_F_SYNTHETIC;
 		if (type == NG_SPB)
 			r->ts_ns = (int64_t)((uint64_t)r->ts_sec * 1000000000 +
 			    (uint64_t)(int64_t)r->ts_usec * 1000);
@@ -618,14 +589,38 @@ ng_opt(uint8_t *p, uint16_t code, const void *v, uint16_t len, int be)
 	return 4 + PAD4(len);
 }
 
+/* An interface description: link type, snaplen, if_name, if_tsresol. */
+static int
+ng_write_idb(struct cap_sink *sink, uint16_t linktype, uint32_t snaplen,
+    const char *name)
+{
+	struct ng_wr	*wr = sink->priv;
+	uint8_t		 b[16 + 4 + 256 + 8 + 4 + 4];
+	size_t		 n, namelen;
+
+	namelen = strlen(name);
+	if (namelen > 255)
+		namelen = 255;
+	put_bo32(b, NG_IDB, wr->be);
+	put_bo16(b + 8, linktype, wr->be);
+	put_bo16(b + 10, 0, wr->be);
+	put_bo32(b + 12, snaplen, wr->be);
+	n = 16;
+	n += ng_opt(b + n, OPT_IF_NAME, name, (uint16_t)namelen, wr->be);
+	n += ng_opt(b + n, OPT_IF_TSRESOL, &wr->resol, 1, wr->be);
+	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
+	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
+	put_bo32(b + n, (uint32_t)n + 4, wr->be);
+	return cap_out_write(&sink->out, b, n + 4);
+}
+
 static int
 ng_wopen(struct cap_sink *sink)
 {
 	static const char appl[] = "urbscope";
 	struct ng_wr	*wr = sink->priv;
-	const char	*name;
 	uint8_t		 b[512];
-	size_t		 n, namelen;
+	size_t		 n;
 	uint8_t		 resol;
 	int		 rc;
 
@@ -661,22 +656,9 @@ ng_wopen(struct cap_sink *sink)
 	if ((rc = cap_out_write(&sink->out, b, n + 4)) != 0)
 		return rc;
 
-	/* The one interface. */
-	name = sink->opts.if_name ? sink->opts.if_name : "usbmon0";
-	namelen = strlen(name);
-	if (namelen > 255)
-		namelen = 255;
-	put_bo32(b, NG_IDB, wr->be);
-	put_bo16(b + 8, 220, wr->be);
-	put_bo16(b + 10, 0, wr->be);
-	put_bo32(b + 12, wr->snaplen, wr->be);
-	n = 16;
-	n += ng_opt(b + n, OPT_IF_NAME, name, (uint16_t)namelen, wr->be);
-	n += ng_opt(b + n, OPT_IF_TSRESOL, &resol, 1, wr->be);
-	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
-	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
-	put_bo32(b + n, (uint32_t)n + 4, wr->be);
-	return cap_out_write(&sink->out, b, n + 4);
+	/* The one interface of URBs. */
+	return ng_write_idb(sink, 220, wr->snaplen, sink->opts.if_name ?
+	    sink->opts.if_name : "usbmon0");
 }
 
 /* The comment waiting for r, taken off the table; NULL if none. */
@@ -750,28 +732,6 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	return cap_out_write(&sink->out, t, sizeof t);
 }
 
-/* The second interface, for driver events. */
-static int
-ng_event_idb(struct cap_sink *sink)
-{
-	struct ng_wr	*wr = sink->priv;
-	uint8_t		 b[64];
-	size_t		 n;
-
-	put_bo32(b, NG_IDB, wr->be);
-	put_bo16(b + 8, LT_UPPER_PDU, wr->be);
-	put_bo16(b + 10, 0, wr->be);
-	put_bo32(b + 12, 0, wr->be);
-	n = 16;
-	n += ng_opt(b + n, OPT_IF_NAME, EV_IF_NAME, sizeof EV_IF_NAME - 1,
-	    wr->be);
-	n += ng_opt(b + n, OPT_IF_TSRESOL, &wr->resol, 1, wr->be);
-	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
-	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
-	put_bo32(b + n, (uint32_t)n + 4, wr->be);
-	return cap_out_write(&sink->out, b, n + 4);
-}
-
 /* Remember which driver call submitted ev->urb_id. */
 static void
 ng_cmt_put(struct ng_wr *wr, const struct drv_event *ev)
@@ -817,7 +777,9 @@ ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
 	int		 rc;
 
 	if (!wr->ev_if) {
-		if ((rc = ng_event_idb(sink)) != 0)
+		/* the second interface, for driver events */
+		if ((rc = ng_write_idb(sink, LT_UPPER_PDU, 0,
+		    EV_IF_NAME)) != 0)
 			return rc;
 		wr->ev_if = 1;
 	}
@@ -887,13 +849,7 @@ ng_opt_u64(uint8_t *p, uint16_t code, uint64_t val, int be)
 {
 	uint8_t		 v[8];
 
-	if (be) {
-		put_bo32(v, (uint32_t)(val >> 32), 1);
-		put_bo32(v + 4, (uint32_t)val, 1);
-	} else {
-		put_bo32(v, (uint32_t)val, 0);
-		put_bo32(v + 4, (uint32_t)(val >> 32), 0);
-	}
+	put_bo64(v, val, be);
 	return ng_opt(p, code, v, 8, be);
 }
 

@@ -199,7 +199,7 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	rc = src->ops->next(src, r, ev);
 	if (rc == CAP_URB) {
 		r->recno = ++src->recno;
-		/* pcap and usbmon text carry no comment: the id says it (no
+		/* synthetic records say so by their id in every format (no
 		 * kernel pointer starts with "sysfs") */
 		if ((r->id & ~0xffffffULL) == CAP_SYNTH_ID_BASE)
 			r->flags |= REC_F_SYNTHETIC;

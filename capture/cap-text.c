@@ -20,9 +20,7 @@
 
 struct text_rd {
 	uint64_t	 lineno;	/* lines consumed */
-	uint64_t	 wraps;		/* stamp wraps seen */
-	uint32_t	 prev;		/* stamp of the previous event */
-	int		 have_prev;
+	struct cap_unwrap unwrap;
 	uint8_t		 data[32];
 	struct urb_iso	 iso[5];
 };
@@ -113,14 +111,33 @@ text_line(struct cap_source *src, const char **line, size_t *len,
 	return 1;
 }
 
+uint64_t
+cap_text_unwrap(struct cap_unwrap *u, uint32_t stamp)
+{
+	uint64_t	 wraps = u->wraps;
+
+	if (u->have_prev) {
+		if (stamp + TEXT_WRAP_US / 2 < u->prev) {
+			wraps = ++u->wraps;
+			u->prev = stamp;
+		} else if (stamp > u->prev + TEXT_WRAP_US / 2 && wraps > 0)
+			wraps--;
+		else
+			u->prev = stamp;
+	} else {
+		u->prev = stamp;
+		u->have_prev = 1;
+	}
+	return wraps * TEXT_WRAP_US + stamp;
+}
+
 static int
 text_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
 	struct text_rd	*rd = src->priv;
 	const char	*line = NULL;
 	char		 ex[64];
-	uint64_t	 off, us, wraps;
-	uint32_t	 stamp;
+	uint64_t	 off, us;
 	size_t		 len = 0, adv = 0, col, i;
 	int		 rc;
 
@@ -153,26 +170,8 @@ text_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		return -UE_SYNTAX;
 	}
 
-	/*
-	 * Unwrap the stamp.  A drop of more than half the period is a
-	 * wrap; a jump forward by more than half right after a wrap is an
-	 * event of the previous period printed late (another CPU).
-	 */
-	stamp = (uint32_t)(r->ts_sec * 1000000 + r->ts_usec);
-	wraps = rd->wraps;
-	if (rd->have_prev) {
-		if (stamp + TEXT_WRAP_US / 2 < rd->prev) {
-			wraps = ++rd->wraps;
-			rd->prev = stamp;
-		} else if (stamp > rd->prev + TEXT_WRAP_US / 2 && wraps > 0)
-			wraps--;
-		else
-			rd->prev = stamp;
-	} else {
-		rd->prev = stamp;
-		rd->have_prev = 1;
-	}
-	us = wraps * TEXT_WRAP_US + stamp;
+	us = cap_text_unwrap(&rd->unwrap, (uint32_t)(r->ts_sec * 1000000 +
+	    r->ts_usec));
 	r->ts_sec = (int64_t)(us / 1000000);
 	r->ts_usec = (int32_t)(us % 1000000);
 	r->ts_ns = (int64_t)(us * 1000);

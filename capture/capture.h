@@ -186,6 +186,20 @@ void		 cap_usbmon_packet(const uint8_t *p, uint32_t caplen,
 		     uint32_t len, size_t hdr_len, int swap,
 		     struct urb_iso *iso, struct urb_rec *r);
 
+/*
+ * The usbmon text stamp is microseconds modulo 4096 s.  Unwrapping it
+ * (capture/cap-text.c, for the text reader and the live text fallback):
+ * a drop of more than half the period is a wrap; a jump forward by more
+ * than half right after a wrap is an event of the previous period printed
+ * late (another CPU).  Start zeroed; returns the unwrapped microseconds.
+ */
+struct cap_unwrap {
+	uint64_t	 wraps;		/* stamp wraps seen */
+	uint32_t	 prev;		/* stamp of the previous event */
+	int		 have_prev;
+};
+uint64_t	 cap_text_unwrap(struct cap_unwrap *u, uint32_t stamp);
+
 /* ------------------------------------------------------------------------
  * Live capture from usbmon (capture/cap-live.c).  The source "usbmonN" or
  * "/dev/usbmonN" (N = 0: every bus) reads the kernel's mmap ring, else

@@ -1,6 +1,6 @@
 /*
- * decode/dec-filter.c - the display filter language of the TUI (and, next,
- * of read -Y): a recursive descent parser into a caller-given node array
+ * decode/dec-filter.c - the display filter language of the TUI and of
+ * read -Y: a recursive descent parser into a caller-given node array
  * and an evaluator over struct dec_fvals.  Pure: no allocation, no I/O.
  *
  *	expr	= and { "||" and }
@@ -184,13 +184,7 @@ parse_num(const char *s, size_t n, int64_t *out, size_t *rest)
 	}
 	lim = base == 16 && !neg ? UINT64_MAX : (uint64_t)INT64_MAX;
 	for (d0 = i; i < n; i++) {
-		if (s[i] >= '0' && s[i] <= '9')
-			dig = s[i] - '0';
-		else if (base == 16 && s[i] >= 'a' && s[i] <= 'f')
-			dig = s[i] - 'a' + 10;
-		else if (base == 16 && s[i] >= 'A' && s[i] <= 'F')
-			dig = s[i] - 'A' + 10;
-		else
+		if ((dig = dec_hexval(s[i])) < 0 || dig >= base)
 			break;
 		if (v > (lim - (uint64_t)dig) / (uint64_t)base)
 			return -1;

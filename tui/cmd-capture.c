@@ -54,9 +54,9 @@ struct capture {
 	char		 path[4096];
 	int64_t		 start_ns;
 
-	/* the synthetic records, copied, to start every file of a ring */
+	/* the synthetic records, copied (data too), to start every file
+	 * of a ring */
 	struct urb_rec	*synth;
-	uint8_t		**synth_data;
 	size_t		 nsynth;
 
 	/* where whole records end, to cut a file back after a failure */
@@ -280,16 +280,12 @@ static int
 capture_keep_synth(struct capture *c, const struct urb_rec *r)
 {
 	struct urb_rec	*nr;
-	uint8_t		**nd, *d = NULL;
+	uint8_t		*d = NULL;
 
 	nr = realloc(c->synth, (c->nsynth + 1) * sizeof *nr);
 	if (nr == NULL)
 		return -1;
 	c->synth = nr;
-	nd = realloc(c->synth_data, (c->nsynth + 1) * sizeof *nd);
-	if (nd == NULL)
-		return -1;
-	c->synth_data = nd;
 	if (r->data_len > 0) {
 		if ((d = malloc(r->data_len)) == NULL)
 			return -1;
@@ -297,7 +293,6 @@ capture_keep_synth(struct capture *c, const struct urb_rec *r)
 	}
 	nr[c->nsynth] = *r;
 	nr[c->nsynth].data = d;
-	nd[c->nsynth] = d;
 	c->nsynth++;
 	return 0;
 }
@@ -356,26 +351,6 @@ capture_drop_privs(const char *user)
 /* ------------------------------------------------------------------------
  * The loop.
  */
-
-/* Print records as `urbscope read` does; returns -1 on a write error. */
-static int
-capture_flush_text(struct sbuf *b)
-{
-	size_t	 off = 0;
-	ssize_t	 n;
-
-	while (off < b->len) {
-		n = write(STDOUT_FILENO, b->s + off, b->len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	b->len = 0;
-	return 0;
-}
 
 /* -s for printed records: the sinks cut their own copy. */
 static void
@@ -437,7 +412,7 @@ capture_run(struct capture *c)
 		}
 		if (rc == CAP_AGAIN) {
 			/* idle: what is buffered goes out (pipes, tail -f) */
-			if (out.len > 0 && capture_flush_text(&out) < 0)
+			if (out.len > 0 && tui_write_out(&out) < 0)
 				goto write_text_failed;
 			if (c->sink != NULL && c->sink->out.used > 0 &&
 			    cap_out_flush(&c->sink->out) < 0) {
@@ -480,7 +455,7 @@ capture_run(struct capture *c)
 				break;
 			}
 			if ((tty_out || out.len >= CAP_FLUSH_AT) &&
-			    capture_flush_text(&out) < 0)
+			    tui_write_out(&out) < 0)
 				goto write_text_failed;
 			continue;
 		}
@@ -508,7 +483,7 @@ capture_run(struct capture *c)
 			}
 		}
 	}
-	if (out.len > 0 && capture_flush_text(&out) < 0)
+	if (out.len > 0 && tui_write_out(&out) < 0)
 		goto write_text_failed;
 	goto done;
 
@@ -720,9 +695,8 @@ tui_cmd_capture(int argc, char **argv)
 	if (c.sink != NULL)
 		(void)cap_sink_close(c.sink, NULL, 0);
 	for (i = 0; i < c.nsynth; i++)
-		free(c.synth_data[i]);
+		free((void *)(uintptr_t)c.synth[i].data);
 	free(c.synth);
-	free(c.synth_data);
 	cap_close(c.src);
 	return status;
 }

@@ -78,23 +78,6 @@ read_usage(FILE *f)
 	    "                epoch\n");
 }
 
-/* Write what is buffered; returns -1 on a write error. */
-static int
-flush_out(struct sbuf *b)
-{
-	size_t	 off = 0;
-	ssize_t	 n;
-
-	while (off < b->len) {
-		n = write(STDOUT_FILENO, b->s + off, b->len - off);
-		if (n < 0)
-			return -1;
-		off += (size_t)n;
-	}
-	b->len = 0;
-	return 0;
-}
-
 int
 tui_cmd_read(int argc, char **argv)
 {
@@ -214,7 +197,7 @@ tui_cmd_read(int argc, char **argv)
 		if (rc == CAP_END)
 			break;
 		if (rc < 0) {
-			if (flush_out(&out) < 0)
+			if (tui_write_out(&out) < 0)
 				goto out_write;
 			tui_warnx("%s", src->err);
 			status = EXIT_INPUT;
@@ -241,7 +224,7 @@ tui_cmd_read(int argc, char **argv)
 			/* usbmon text and -T fields have no form for them */
 			if (out.oom)
 				goto out_nomem;
-			if (out.len >= FLUSH_AT && flush_out(&out) < 0)
+			if (out.len >= FLUSH_AT && tui_write_out(&out) < 0)
 				goto out_write;
 			continue;
 		}
@@ -281,10 +264,10 @@ tui_cmd_read(int argc, char **argv)
 		}
 		if (out.oom)
 			goto out_nomem;
-		if (out.len >= FLUSH_AT && flush_out(&out) < 0)
+		if (out.len >= FLUSH_AT && tui_write_out(&out) < 0)
 			goto out_write;
 	}
-	if (flush_out(&out) < 0)
+	if (tui_write_out(&out) < 0)
 		goto out_write;
 
 	npend = dec_ctx_pending(ctx, pend, 8);

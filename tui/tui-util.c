@@ -2,13 +2,34 @@
  * tui/tui-util.c - small helpers shared by the front ends, and the TUI's
  * layout (no curses, so tests can check where a click lands).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "tui.h"
 #include "tui-view.h"
+
+int
+tui_write_out(struct sbuf *b)
+{
+	size_t	 off = 0;
+	ssize_t	 n;
+
+	while (off < b->len) {
+		n = write(STDOUT_FILENO, b->s + off, b->len - off);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		off += (size_t)n;
+	}
+	b->len = 0;
+	return 0;
+}
 
 void
 tui_warnx(const char *fmt, ...)

@@ -28,6 +28,11 @@ int	tui_cmd_tui(int argc, char **argv);
  * returns -1 otherwise. */
 int	tui_parse_count(const char *opt, const char *arg, uint64_t *out);
 
+struct sbuf;
+
+/* Write b to standard output and empty it; -1 on a write error (errno). */
+int	tui_write_out(struct sbuf *b);
+
 /* Print "urbscope: " + message to stderr. */
 void	tui_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
