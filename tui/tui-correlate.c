@@ -53,6 +53,11 @@ struct tui_corr {
 
 	struct tui_corr_dev *devs;
 	size_t		 ndevs, devcap;
+	/* devs[] index of the latest device at each address seen: a bus
+	 * that re-enumerates a device for hours has many devices but at
+	 * most 127 addresses */
+	uint32_t	*addr;
+	size_t		 naddr, addrcap;
 };
 
 /* Grow *p (n elements used, *cap allocated) to hold one more. */
@@ -148,13 +153,8 @@ tui_corr_free(struct tui_corr *c)
 	free(c->calls);
 	free(c->drv);
 	free(c->devs);
+	free(c->addr);
 	free(c);
-}
-
-uint64_t
-tui_corr_count(const struct tui_corr *c)
-{
-	return c != NULL ? c->ncev : 0;
 }
 
 static struct drvstate *
@@ -174,15 +174,25 @@ drvstate(struct tui_corr *c, const char *name)
 /* ------------------------------------------------------------------------
  * Devices.
  */
-static struct tui_corr_dev *
-dev_latest(const struct tui_corr *c, uint16_t bus, uint8_t dev)
+/* The addr[] slot of (bus, dev), or naddr. */
+static size_t
+addr_slot(const struct tui_corr *c, uint16_t bus, uint8_t dev)
 {
 	size_t	 k;
 
-	for (k = c->ndevs; k-- > 0;)
-		if (c->devs[k].busnum == bus && c->devs[k].devnum == dev)
-			return &c->devs[k];
-	return NULL;
+	for (k = 0; k < c->naddr; k++)
+		if (c->devs[c->addr[k]].busnum == bus &&
+		    c->devs[c->addr[k]].devnum == dev)
+			break;
+	return k;
+}
+
+static struct tui_corr_dev *
+dev_latest(const struct tui_corr *c, uint16_t bus, uint8_t dev)
+{
+	size_t	 k = addr_slot(c, bus, dev);
+
+	return k < c->naddr ? &c->devs[c->addr[k]] : NULL;
 }
 
 /* The device at (bus, dev); a new one if none, or if fresh and the last
@@ -191,12 +201,19 @@ static struct tui_corr_dev *
 dev_get(struct tui_corr *c, uint16_t bus, uint8_t dev, uint32_t item,
     int fresh)
 {
-	struct tui_corr_dev *d = dev_latest(c, bus, dev);
+	struct tui_corr_dev *d;
+	size_t	 k = addr_slot(c, bus, dev);
 
-	if (d != NULL && !(fresh && d->gone))
-		return d;
+	if (k < c->naddr && !(fresh && c->devs[c->addr[k]].gone))
+		return &c->devs[c->addr[k]];
+	if (k == c->naddr &&
+	    grow(&c->addr, c->naddr, &c->addrcap, sizeof *c->addr) != 0)
+		return NULL;
 	if (grow(&c->devs, c->ndevs, &c->devcap, sizeof *c->devs) != 0)
 		return NULL;
+	if (k == c->naddr)
+		c->naddr++;
+	c->addr[k] = (uint32_t)c->ndevs;
 	d = &c->devs[c->ndevs++];
 	memset(d, 0, sizeof *d);
 	d->busnum = bus;

@@ -35,8 +35,6 @@ void		 tui_corr_free(struct tui_corr *c);
  */
 int		 tui_corr_feed_event(struct tui_corr *c,
 		     const struct drv_event *ev, uint32_t item);
-/* Events fed so far: views rebuild what they drew when it changes. */
-uint64_t	 tui_corr_count(const struct tui_corr *c);
 
 /* ------------------------------------------------------------------------
  * Devices and interfaces.  Strings stay valid as long as c.

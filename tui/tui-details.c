@@ -506,13 +506,6 @@ draw_lines(struct tui_screen *s, const struct tui_rect *r, const char *text,
 		tui_clear(r->y + y, r->x, r->w);
 }
 
-void
-tui_draw_text(struct tui_screen *s, const struct tui_rect *r,
-    const char *text, size_t top)
-{
-	draw_lines(s, r, text, NULL, top, SIZE_MAX);
-}
-
 static void
 details_draw(struct tui_screen *s, const struct tui_rect *r)
 {

@@ -99,15 +99,15 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 	char	 line[512];
 	size_t	 k;
 	uint32_t i;
-	int	 y, x;
+	int	 y, x, color;
 	attr_t	 a;
 
 	fit(r->w, &l);
 	header(s, r->y, r->w, &l);
 	for (y = 1; y < r->h; y++) {
 		k = m->top + (size_t)y - 1;
-		tui_clear(r->y + y, r->x, r->w);
 		if (k >= m->nvis) {
+			tui_clear(r->y + y, r->x, r->w);
 			if (k == 0 && y == 1)
 				tui_put(s, r->y + y, r->x, m->n == 0 ?
 				    "  (no records)" : "  (nothing passes "
@@ -120,12 +120,13 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 		if (tui_model_summary(m, i, &b) != 0 || b.s == NULL)
 			sb_puts(&b, "(record unavailable)");
 		a = k == m->sel ? A_REVERSE : A_NORMAL;
+		color = color_of(m, i);
 		if (s->color)
-			a |= COLOR_PAIR(color_of(m, i));
-		else if (color_of(m, i) == TC_ERROR ||
-		    color_of(m, i) == TC_RULE)
+			a |= COLOR_PAIR(color);
+		else if (color == TC_ERROR || color == TC_RULE)
 			a |= A_BOLD;
 		attrset(a);
+		/* in the line's attributes: the selection's bar is full width */
 		tui_clear(r->y + y, r->x, r->w);
 		fmt_cols(line, sizeof line, &l, &c);
 		x = tui_put(s, r->y + y, r->x, line, r->w);

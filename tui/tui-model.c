@@ -147,13 +147,12 @@ fvals(const struct tui_model *m, uint32_t i, struct dec_fvals *v)
 	v->has_urb = v->urb != 0 || !(it->kind & TI_EVENT);
 }
 
+/* Does item i pass the filter?  Not called while m->all. */
 static int
 passes(const struct tui_model *m, uint32_t i)
 {
 	struct dec_fvals v;
 
-	if (m->filter.n == 0 || m->filter.node[m->filter.root].op == DFO_TRUE)
-		return 1;
 	fvals(m, i, &v);
 	return dec_filter_match(&m->filter, &v);
 }

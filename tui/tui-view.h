@@ -164,9 +164,6 @@ void		 tui_rule(struct tui_screen *s, int y, int w,
  * 1 if the key was one of them. */
 int		 tui_scroll_key(size_t *top, size_t lines, int page,
 		     int key);
-/* Draw the lines of text from line top into r, clearing the rest. */
-void		 tui_draw_text(struct tui_screen *s, const struct tui_rect *r,
-		     const char *text, size_t top);
 /* Build s->det and the hex bytes for the selected item if it changed. */
 void		 tui_details_update(struct tui_screen *s);
 

@@ -118,23 +118,17 @@ check "set_intfdata happened inside it" \
 check "register_dev happened inside it" \
     wait_for "record [0-9]+: register_dev intf=1-3:1.0 .*node=/dev/usb/skel0"
 
-# Enter on a details line that names a record selects that record (once
-# tui.c hands Enter to the focused details pane); the filter is cleared
-# first, as it hides the record.
-if grep -q 'Enter is theirs' tui/tui.c; then
-	row3=$(screen | awk '/Details/ && !top { top = NR; next }
-	    top && /record [0-9]+: skeleton 1-3:1.0: usb_set_intfdata/ {
-	    print NR - top - 1; exit }')
-	$T send-keys -t "$S" f C-u Enter Tab
-	press j "${row3:-0}"
-	$T send-keys -t "$S" Enter
-	check "Enter on a listed event selects it" \
-	    wait_for "Driver event: set_intfdata"
-	$T send-keys -t "$S" Tab Tab
-else
-	skip "Enter on a listed event selects it" \
-	    "tui.c does not hand Enter to the details pane yet"
-fi
+# Enter on a details line that names a record selects that record; the
+# filter is cleared first, as it hides the record.
+row3=$(screen | awk '/Details/ && !top { top = NR; next }
+    top && /record [0-9]+: skeleton 1-3:1.0: usb_set_intfdata/ {
+    print NR - top - 1; exit }')
+$T send-keys -t "$S" f C-u Enter Tab
+press j "${row3:-0}"
+$T send-keys -t "$S" Enter
+check "Enter on a listed event selects it" \
+    wait_for "Driver event: set_intfdata"
+$T send-keys -t "$S" Tab Tab
 
 $T send-keys -t "$S" f C-u 'driver=="skeleton" && event==submit' Enter g
 check "the write's submit is selected" wait_for "Function: write"

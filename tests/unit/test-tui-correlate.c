@@ -308,6 +308,19 @@ test_deregister_and_readdress(void **state)
 	assert_ptr_equal(tui_corr_find_dev(c, 1, 5), tui_corr_dev(c, 1));
 	assert_string_equal(tui_corr_find_dev(c, 1, 5)->speed, "low");
 	assert_int_equal(tui_corr_find_dev(c, 1, 5)->nintf, 0);
+	/* each address keeps its own latest device: 6 and 5 again */
+	feed(c, &it, DRV_LOG, 0, -1, "usb", "hub_port_init", "usb 1-5: new "
+	    "high-speed USB device number 6 using ehci_hcd");
+	feed(c, &it, DRV_LOG, 5, -1, "usb", "usb_disconnect", "usb 1-4: USB "
+	    "disconnect, device number 5");
+	feed(c, &it, DRV_LOG, 0, -1, "usb", "hub_port_init", "usb 1-4: new "
+	    "full-speed USB device number 5 using ehci_hcd");
+	assert_int_equal(tui_corr_ndevs(c), 4);
+	assert_ptr_equal(tui_corr_find_dev(c, 1, 6), tui_corr_dev(c, 2));
+	assert_ptr_equal(tui_corr_find_dev(c, 1, 5), tui_corr_dev(c, 3));
+	assert_string_equal(tui_corr_find_dev(c, 1, 5)->speed, "full");
+	assert_true(tui_corr_dev(c, 1)->gone);
+	assert_null(tui_corr_find_dev(c, 2, 5));
 	tui_corr_free(c);
 }
 

@@ -684,12 +684,11 @@ test_store(void **state)
 	assert_int_equal(tui_model_summary(&m, (uint32_t)m.n - 1, &b), 0);
 	fp = popen("build/asan/urbscope read samples/mass-storage.pcapng "
 	    "2>/dev/null | tail -n 1", "r");
-	if (fp != NULL && fgets(line, sizeof line, fp) != NULL) {
-		line[strcspn(line, "\n")] = '\0';
-		assert_non_null(strstr(line, b.s));
-	}
-	if (fp != NULL)
-		pclose(fp);
+	assert_non_null(fp);
+	assert_non_null(fgets(line, sizeof line, fp));
+	pclose(fp);
+	line[strcspn(line, "\n")] = '\0';
+	assert_non_null(strstr(line, b.s));
 	/* back to the start, then forward again: same record */
 	rec = tui_store_fetch(st, 1);
 	assert_non_null(rec);
