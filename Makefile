@@ -5,6 +5,8 @@
 #   make run      deps + build + open the main job
 #   make test     everything CI runs (unit, golden, end-to-end, tshark)
 #   make bench    speed and memory comparisons (not part of test)
+#   make fuzz     each libFuzzer target for FUZZ_TIME seconds (not part
+#                 of test, which replays their regression inputs)
 #   make clean
 
 CC	?= cc
@@ -38,11 +40,23 @@ UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%)
 TOOL_SRCS = $(sort $(wildcard tests/tools/*.c))
 TOOL_BINS = $(TOOL_SRCS:tests/tools/%.c=build/tools/%)
 
+# Fuzz targets (tests/fuzz/): replayed on their regression inputs by make
+# test (built with gcc and the sanitizers, main() from replay.c), run by
+# libFuzzer in make fuzz (built with clang).
+FUZZ_SRCS = $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_NAMES = $(FUZZ_SRCS:tests/fuzz/%.c=%)
+FUZZ_REPLAY = $(FUZZ_NAMES:%=build/asan/fuzz/%)
+FUZZ_BINS = $(FUZZ_NAMES:%=build/fuzz/%)
+FUZZ_CC	= clang
+FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FOBJS	= $(SRCS:%.c=build/fuzz/obj/%.o)
+
 # Debian packages: to build, and to run the tests.
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev
 DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils
+DEPS_FUZZ  = clang libclang-rt-dev
 
-.PHONY: all deps deps-build run test bench clean unit tools
+.PHONY: all deps deps-build run test bench clean unit tools fuzz fuzz-replay
 
 all: urbscope
 
@@ -74,8 +88,25 @@ build/tools/%: tests/tools/%.c $(OBJS) $(HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(OBJS) $(LIBS) \
 	    $$($(PKG_CONFIG) --cflags --libs libpcap)
 
+build/asan/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
+    $(AOBJS) $(HDRS)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SANFLAGS) -o $@ $< \
+	    tests/fuzz/replay.c $(AOBJS) $(LIBS)
+
+build/fuzz/obj/%.o: %.c $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) \
+	    -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FOBJS) $(HDRS)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) \
+	    -fsanitize=fuzzer,address,undefined -o $@ $< $(FOBJS) $(LIBS)
+
 unit: $(UNIT_BINS)
 tools: $(TOOL_BINS)
+fuzz-replay: $(FUZZ_REPLAY)
 
 # What building and running need; what the tests need besides (QEMU and
 # friends are for make test-kernel only, not for make run).
@@ -90,8 +121,18 @@ run: deps-build
 	./urbscope
 
 test: deps
-	@$(MAKE) --no-print-directory urbscope build/asan/urbscope unit tools
+	@$(MAKE) --no-print-directory urbscope build/asan/urbscope unit tools \
+	    fuzz-replay
 	@sh tests/run.sh
+
+# Each fuzz target for FUZZ_TIME seconds (or FUZZ_RUNS executions) from
+# a seed corpus; what it finds is copied into tests/fuzz/regress/.
+FUZZ_TIME ?= 60
+FUZZ_RUNS ?= 0
+fuzz: urbscope
+	@sh tests/deps.sh $(DEPS_FUZZ)
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+	@sh tests/fuzz/run.sh $(FUZZ_TIME) $(FUZZ_RUNS) $(FUZZ_NAMES)
 
 bench: urbscope tools
 	@sh tests/bench.sh

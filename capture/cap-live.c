@@ -227,7 +227,7 @@ cap_ring_next(struct cap_ring *w, struct urb_iso *iso, struct urb_rec *r)
 		} else
 			cap_usbmon_packet(p, (uint32_t)len, (uint32_t)len,
 			    URB_HDR64, 0, iso, r);
-		r->ts_ns = r->ts_sec * 1000000000 + (int64_t)r->ts_usec * 1000;
+		r->ts_ns = dec_ts_make(r->ts_sec, (int64_t)r->ts_usec * 1000);
 		r->offset = off;
 		return 1;
 	}
@@ -657,7 +657,7 @@ live_next_getx(struct cap_source *src, struct urb_rec *r)
 		cap = (uint32_t)g.alloc;
 	cap_usbmon_packet(ls->buf, URB_HDR64 + cap, URB_HDR64 + cap,
 	    URB_HDR64, 0, ls->iso, r);
-	r->ts_ns = r->ts_sec * 1000000000 + (int64_t)r->ts_usec * 1000;
+	r->ts_ns = dec_ts_make(r->ts_sec, (int64_t)r->ts_usec * 1000);
 	return CAP_URB;
 }
 
@@ -721,7 +721,7 @@ live_next_read(struct cap_source *src, struct urb_rec *r)
 		return live_fail(src, "read");
 	cap_usbmon_packet(ls->buf, URB_HDR48 + (uint32_t)n, URB_HDR48 + cap,
 	    URB_HDR48, 0, ls->iso, r);
-	r->ts_ns = r->ts_sec * 1000000000 + (int64_t)r->ts_usec * 1000;
+	r->ts_ns = dec_ts_make(r->ts_sec, (int64_t)r->ts_usec * 1000);
 	return CAP_URB;
 }
 

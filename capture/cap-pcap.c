@@ -295,12 +295,10 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 	orig = (uint64_t)npre + (exp > r->data_len ? exp : r->data_len);
 	caplen = total > wr->snaplen ? wr->snaplen : (uint32_t)total;
 
-	sec = r->ts_ns / 1000000000;
-	ns = r->ts_ns % 1000000000;
-	if (ns < 0) {
-		sec--;
-		ns += 1000000000;
-	}
+	/* pcap holds unsigned 32-bit seconds: earlier times (and
+	 * DEC_TS_BAD) become the epoch, as pcapng's writer does */
+	sec = r->ts_ns < 0 ? 0 : r->ts_ns / 1000000000;
+	ns = r->ts_ns < 0 ? 0 : r->ts_ns % 1000000000;
 	put_bo32(h, (uint32_t)sec, wr->be);
 	put_bo32(h + 4, (uint32_t)(ns / 1000), wr->be);
 	put_bo32(h + 8, caplen, wr->be);

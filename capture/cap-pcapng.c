@@ -96,11 +96,15 @@ struct ng_rd {
 	size_t		 evsize;
 };
 
-/* A timestamp in if_tsresol units as ns since the epoch. */
+/*
+ * A timestamp in if_tsresol units as ns since the epoch, or DEC_TS_BAD
+ * when it lies beyond what int64 ns hold (the year 2262).
+ */
 static int64_t
 ng_ts_ns(const struct ng_if *ifp, uint64_t ts)
 {
-	uint64_t	 ns, sec, frac;
+	uint64_t	 sec, frac;
+	int64_t		 t;
 	unsigned int	 n;
 
 	if (ifp->tsresol & 0x80) {
@@ -112,15 +116,22 @@ ng_ts_ns(const struct ng_if *ifp, uint64_t ts)
 			frac = n - 30 < 64 ? frac >> (n - 30) : 0;
 			n = 30;
 		}
-		ns = sec * 1000000000 + ((frac * 1000000000) >> n);
+		frac = (frac * 1000000000) >> n;
 	} else {
 		n = ifp->tsresol;
-		if (n <= 9)
-			ns = ts * ng_pow10[9 - n];
-		else
-			ns = ts / ng_pow10[n - 9];	/* checked at the IDB */
+		if (n <= 9) {
+			sec = ts / ng_pow10[n];
+			frac = ts % ng_pow10[n] * ng_pow10[9 - n];
+		} else {
+			ts /= ng_pow10[n - 9];	/* n checked at the IDB */
+			sec = ts / 1000000000;
+			frac = ts % 1000000000;
+		}
 	}
-	return (int64_t)(ns + (uint64_t)ifp->tsoffset * 1000000000);
+	if (sec > INT64_MAX ||
+	    (t = dec_ts_make((int64_t)sec, (int64_t)frac)) == DEC_TS_BAD)
+		return DEC_TS_BAD;
+	return dec_ts_make(ifp->tsoffset, t);	/* if_tsoffset seconds */
 }
 
 static int
@@ -510,8 +521,8 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		cap_usbmon_packet(pkt, caplen, len, hdr_len, rd->swap,
 		    rd->iso, r);
 		if (type == NG_SPB)
-			r->ts_ns = (int64_t)((uint64_t)r->ts_sec * 1000000000 +
-			    (uint64_t)(int64_t)r->ts_usec * 1000);
+			r->ts_ns = dec_ts_make(r->ts_sec,
+			    (int64_t)r->ts_usec * 1000);
 		else
 			r->ts_ns = ng_ts_ns(ifp, ts);
 		r->ifindex = rd->ifbase + ifid;

@@ -160,8 +160,7 @@ um_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	memset(r, 0, sizeof *r);
 	(void)dec_usbmon_hdr(p, URB_HDR48, URB_HDR48, rd->swap, r);
 	dec_usbmon_body(p + URB_HDR48, cap, rd->swap, rd->iso, r);
-	r->ts_ns = (int64_t)((uint64_t)r->ts_sec * 1000000000 +
-	    (uint64_t)(int64_t)r->ts_usec * 1000);
+	r->ts_ns = dec_ts_make(r->ts_sec, (int64_t)r->ts_usec * 1000);
 	r->offset = off;
 	cap_in_skip(&src->in, URB_HDR48 + (size_t)cap);
 	return CAP_URB;

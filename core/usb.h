@@ -63,12 +63,7 @@ typedef unsigned int	gfp_t;
 #define USB_RECIP_ENDPOINT		0x02
 #define USB_RECIP_OTHER			0x03
 
-/* USB_REQ_* and USB_DT_* codes: decode/ch9.h */
-
-#define USB_DT_DEVICE_SIZE		18
-#define USB_DT_CONFIG_SIZE		9
-#define USB_DT_INTERFACE_SIZE		9
-#define USB_DT_ENDPOINT_SIZE		7
+/* USB_REQ_* and USB_DT_* codes and sizes: decode/ch9.h */
 
 #define USB_ENDPOINT_NUMBER_MASK	0x0f
 #define USB_ENDPOINT_DIR_MASK		0x80

@@ -38,4 +38,10 @@
 #define USB_DT_HUB			0x29
 #define USB_DT_SS_ENDPOINT_COMP		0x30
 
+/* bLength of the standard descriptors (USB 2.0 tables 9-8, 9-10, 9-12, 9-13) */
+#define USB_DT_DEVICE_SIZE		18
+#define USB_DT_CONFIG_SIZE		9
+#define USB_DT_INTERFACE_SIZE		9
+#define USB_DT_ENDPOINT_SIZE		7
+
 #endif /* DECODE_CH9_H */

@@ -15,27 +15,34 @@ dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime, struct sbuf *b)
 {
 	struct tm tm;
 	time_t	 secs;
-	int64_t	 ns = ts_ns;
+	int64_t	 ns = ts_ns, frac;
 
-	if (!f->have_t0) {
-		f->t0 = f->tprev = ns;
-		f->have_t0 = 1;
+	if (ts_ns == DEC_TS_BAD) {
+		/* t0 and tprev stay: the next delta is from a real time */
+		sb_puts(b, "   bad time");
+		return;
 	}
+	dec_fmt_start(f, ts_ns);
 	switch (f->time_mode) {
 	case DT_RELATIVE:
-		ns -= f->t0;
+		ns = dec_ts_sub(ns, f->t0);
 		break;
 	case DT_DELTA:
-		ns -= f->tprev;
+		ns = dec_ts_sub(ns, f->tprev);
 		break;
 	case DT_ABSOLUTE:
 		if (notime)
 			break;
+		/* floor division: 1969 has positive microseconds too */
 		secs = (time_t)(ns / 1000000000);
+		if ((frac = ns % 1000000000) < 0) {
+			secs--;
+			frac += 1000000000;
+		}
 		gmtime_r(&secs, &tm);
 		sb_printf(b, "%04d-%02d-%02d %02d:%02d:%02d.%06ld",
 		    tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		    tm.tm_min, tm.tm_sec, (long)(ns % 1000000000 / 1000));
+		    tm.tm_min, tm.tm_sec, (long)(frac / 1000));
 		f->tprev = ts_ns;
 		return;
 	case DT_EPOCH:
@@ -64,6 +71,10 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
 static void
 fmt_latency(int64_t ns, struct sbuf *b)
 {
+	if (ns == DEC_TS_BAD) {
+		sb_puts(b, "bad time");
+		return;
+	}
 	if (ns < 0)
 		ns = 0;
 	if (ns < 1000000000) {
@@ -318,7 +329,8 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	p = put_uw(p, r->recno, 7);
 	*p++ = ' ';
 	if (f->time_mode == DT_RELATIVE && f->have_t0 &&
-	    (ns = r->ts_ns - f->t0) >= 0 && ns < 10000 * 1000000000LL) {
+	    (ns = dec_ts_sub(r->ts_ns, f->t0)) >= 0 &&
+	    ns < 10000 * 1000000000LL) {
 		f->tprev = r->ts_ns;
 		p = put_uw(p, (uint64_t)ns / 1000000000, 4);
 		*p++ = '.';
@@ -581,9 +593,11 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	sb_u64(b, r->recno);
 	sb_puts(b, ",\"frame.offset\":");
 	sb_u64(b, r->offset);
-	sb_puts(b, ",\"frame.time_epoch\":\"");
-	sb_secs(b, r->ts_ns, 9);
-	sb_puts(b, "\"");
+	if (r->ts_ns != DEC_TS_BAD) {
+		sb_puts(b, ",\"frame.time_epoch\":\"");
+		sb_secs(b, r->ts_ns, 9);
+		sb_putc(b, '"');
+	}
 	if (r->flags & REC_F_SYNTHETIC)
 		sb_puts(b, ",\"synthetic\":true");
 	dec_fmt_summary(r, info, &s);
@@ -635,7 +649,8 @@ dec_fmt_fields(const struct urb_rec *r, const struct dec_tree *t,
 			continue;
 		}
 		if (strcmp(names[i], "frame.time_epoch") == 0) {
-			sb_secs(b, r->ts_ns, 9);
+			if (r->ts_ns != DEC_TS_BAD)
+				sb_secs(b, r->ts_ns, 9);
 			continue;
 		}
 		for (k = 0, j = find_abbrev(t, 0, names[i]); j < t->n;

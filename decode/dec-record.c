@@ -202,7 +202,8 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 	}
 	if (info->flags & DI_PAIRED) {
 		add(t, &f_request_in, info->pair_recno);
-		add(t, &f_time, (uint64_t)info->latency_ns);
+		if (info->latency_ns != DEC_TS_BAD)
+			add(t, &f_time, (uint64_t)info->latency_ns);
 	}
 
 	if (r->type == 'S' && r->xfer_type == XFER_CTRL &&

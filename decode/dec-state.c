@@ -260,7 +260,7 @@ dev_active_cfg(const struct dec_dev *d, size_t *len)
 	size_t	 i;
 
 	for (i = 0; i < DEC_MAX_CONFIGS; i++) {
-		if (d->cfg[i] == NULL)
+		if (d->cfg[i] == NULL || d->cfg_len[i] < USB_DT_CONFIG_SIZE)
 			continue;
 		/* Before any SET_CONFIGURATION, assume the first one. */
 		if (!d->config_seen || d->cfg[i][5] == d->config) {
@@ -274,12 +274,15 @@ dev_active_cfg(const struct dec_dev *d, size_t *len)
 /*
  * Rebuild the endpoint map from the active configuration: endpoints of the
  * selected alternate settings, and, where an endpoint only appears in
- * another alternate setting, the first one that has it.
+ * another alternate setting, the first one that has it.  A capture may cut
+ * the last descriptor (usbmon text keeps 32 bytes): what is there is used,
+ * as Wireshark does.
  */
 static void
 dev_map_endpoints(struct dec_dev *d)
 {
 	const uint8_t	*p;
+	struct dec_dref	 r;
 	size_t		 len, off, pass;
 	int		 intf, alt, sel, cls, sub, proto;
 	struct dec_ep	*e;
@@ -291,18 +294,14 @@ dev_map_endpoints(struct dec_dev *d)
 	for (pass = 0; pass < 2; pass++) {
 		intf = -1;
 		alt = sel = cls = sub = proto = 0;
-		/*
-		 * A capture may cut the last descriptor (usbmon text keeps
-		 * 32 bytes): use what is there, as Wireshark does.
-		 */
-		for (off = 0; off + 2 <= len && p[off] >= 2; off += p[off]) {
-			if (p[off + 1] == USB_DT_INTERFACE && p[off] >= 9 &&
-			    off + 8 <= len) {
-				intf = p[off + 2];
-				alt = p[off + 3];
-				cls = p[off + 5];
-				sub = p[off + 6];
-				proto = p[off + 7];
+		for (off = 0; dec_desc_next(p, len, &off, &r);) {
+			if (r.type == USB_DT_INTERFACE &&
+			    r.bLength >= USB_DT_INTERFACE_SIZE && r.len >= 8) {
+				intf = r.p[2];
+				alt = r.p[3];
+				cls = r.p[5];
+				sub = r.p[6];
+				proto = r.p[7];
 				if (cls == 0 && d->has_ddesc) {
 					/* 0 = the device's class (spec 5.4) */
 					cls = d->ddesc[4];
@@ -313,10 +312,11 @@ dev_map_endpoints(struct dec_dev *d)
 				    d->alt[intf] == alt : alt == 0;
 				continue;
 			}
-			if (p[off + 1] != USB_DT_ENDPOINT || p[off] < 7 ||
-			    intf < 0 || off + 3 > len)
+			if (r.type != USB_DT_ENDPOINT ||
+			    r.bLength < USB_DT_ENDPOINT_SIZE || intf < 0 ||
+			    r.len < 3)
 				continue;
-			e = &d->ep[ep_index(p[off + 2])];
+			e = &d->ep[ep_index(r.p[2])];
 			if (pass == 0 ? e->intf != -1 : !sel)
 				continue;
 			e->intf = (int16_t)intf;
@@ -324,8 +324,8 @@ dev_map_endpoints(struct dec_dev *d)
 			e->cls = (uint8_t)cls;
 			e->subcls = (uint8_t)sub;
 			e->proto = (uint8_t)proto;
-			e->attr = off + 4 <= len ? p[off + 3] : 0;
-			e->mps = off + 6 <= len ? get_le16(p + off + 4) : 0;
+			e->attr = r.len >= 4 ? r.p[3] : 0;
+			e->mps = r.len >= 6 ? get_le16(r.p + 4) : 0;
 		}
 	}
 }
@@ -335,18 +335,18 @@ static int
 dev_intf_class(const struct dec_dev *d, int intf, uint8_t out[3])
 {
 	const uint8_t	*p;
+	struct dec_dref	 r;
 	size_t		 len, off;
 
 	if ((p = dev_active_cfg(d, &len)) == NULL)
 		return -1;
-	for (off = 0; off + 2 <= len && p[off] >= 2 && off + p[off] <= len;
-	    off += p[off]) {
-		if (p[off + 1] != USB_DT_INTERFACE || p[off] < 9 ||
-		    p[off + 2] != intf)
+	for (off = 0; dec_desc_next(p, len, &off, &r);) {
+		if (r.type != USB_DT_INTERFACE ||
+		    r.len < USB_DT_INTERFACE_SIZE || r.p[2] != intf)
 			continue;
-		out[0] = p[off + 5];
-		out[1] = p[off + 6];
-		out[2] = p[off + 7];
+		out[0] = r.p[5];
+		out[1] = r.p[6];
+		out[2] = r.p[7];
 		if (out[0] == 0 && d->has_ddesc)
 			memcpy(out, d->ddesc + 4, 3);
 		return 0;
@@ -377,16 +377,22 @@ learn_control(struct dec_ctx *ctx, struct dec_dev *d,
 			d->has_ddesc = 1;
 			return;
 		}
-		if ((s->wValue >> 8) != USB_DT_CONFIG || r->data_len < 9 ||
+		if ((s->wValue >> 8) != USB_DT_CONFIG ||
+		    r->data_len < USB_DT_CONFIG_SIZE ||
 		    r->data[1] != USB_DT_CONFIG)
 			return;
+		/*
+		 * Keep what the answer holds up to wTotalLength, and only
+		 * a longer copy than the one kept (the 9-byte first read,
+		 * then the whole); a wTotalLength that cannot even hold
+		 * the configuration descriptor is no configuration.
+		 */
 		idx = s->wValue & 0xff;
-		if (idx >= DEC_MAX_CONFIGS || r->data_len <= d->cfg_len[idx])
-			return;
 		n = r->data_len;
 		if (n > get_le16(r->data + 2))
 			n = get_le16(r->data + 2);
-		if (n <= d->cfg_len[idx] || (copy = malloc(n)) == NULL)
+		if (idx >= DEC_MAX_CONFIGS || n < USB_DT_CONFIG_SIZE ||
+		    n <= d->cfg_len[idx] || (copy = malloc(n)) == NULL)
 			return;
 		memcpy(copy, r->data, n);
 		free(d->cfg[idx]);
@@ -503,7 +509,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		if (p->used) {
 			info->flags |= DI_PAIRED;
 			info->pair_recno = p->recno;
-			info->latency_ns = r->ts_ns - p->ts_ns;
+			info->latency_ns = dec_ts_sub(r->ts_ns, p->ts_ns);
 			if (p->has_setup) {
 				dec_setup(p->setup, &info->setup);
 				info->flags |= DI_SETUP;

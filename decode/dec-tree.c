@@ -153,11 +153,16 @@ node_number(const struct dec_node *n, char *buf, size_t size)
 			snprintf(buf, size, "0x%02llx",
 			    (unsigned long long)n->value);
 		break;
-	case DK_TIME:
-		snprintf(buf, size, "%lld.%09lld s",
-		    (long long)(n->value / 1000000000),
-		    (long long)(n->value % 1000000000));
+	case DK_TIME: {
+		/* signed: a capture's clock may step back between S and C */
+		int64_t	 v = (int64_t)n->value;
+		uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+		snprintf(buf, size, "%s%llu.%09llu s", v < 0 ? "-" : "",
+		    (unsigned long long)(u / 1000000000),
+		    (unsigned long long)(u % 1000000000));
 		break;
+	}
 	default:
 		snprintf(buf, size, "%llu", (unsigned long long)n->value);
 		break;

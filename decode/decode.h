@@ -63,6 +63,39 @@ dec_hexval(int c)
 }
 
 /* ------------------------------------------------------------------------
+ * Time stamps: int64 nanoseconds since the epoch, which holds 1677-09-21
+ * to 2262-04-11.  A source whose time stamp lies outside stores DEC_TS_BAD
+ * (a crafted or corrupt file: a real capture is never there), and every
+ * difference of two is taken with dec_ts_sub(), which cannot overflow.
+ */
+#define DEC_TS_BAD	INT64_MIN
+
+/* sec seconds and nsec nanoseconds (any sign) as a time stamp. */
+static inline int64_t
+dec_ts_make(int64_t sec, int64_t nsec)
+{
+	int64_t	 t;
+
+	if (__builtin_mul_overflow(sec, (int64_t)1000000000, &t) ||
+	    __builtin_add_overflow(t, nsec, &t))
+		return DEC_TS_BAD;
+	return t;
+}
+
+/* a - b, saturated to +-INT64_MAX; DEC_TS_BAD when either is. */
+static inline int64_t
+dec_ts_sub(int64_t a, int64_t b)
+{
+	int64_t	 d;
+
+	if (a == DEC_TS_BAD || b == DEC_TS_BAD)
+		return DEC_TS_BAD;
+	if (__builtin_sub_overflow(a, b, &d) || d == INT64_MIN)
+		return a > b ? INT64_MAX : -INT64_MAX;
+	return d;
+}
+
+/* ------------------------------------------------------------------------
  * Explicit-endian accessors for unaligned wire bytes.
  */
 static inline uint16_t
@@ -652,6 +685,40 @@ struct dec_ep {
 	uint16_t	 mps;
 };
 
+/*
+ * One descriptor of a buffer that holds several (a configuration and what
+ * follows it): p[0..len) of it is present, len = min(bLength, bytes left),
+ * so a descriptor the capture cut short is still seen, as Wireshark shows
+ * it, and a read of byte k is in bounds exactly when k < len.
+ */
+struct dec_dref {
+	const uint8_t	*p;
+	size_t		 len;
+	uint8_t		 bLength;
+	uint8_t		 type;		/* bDescriptorType */
+};
+
+/*
+ * The descriptor at *off of buf[0..n) into d, *off moved past it; 0 at the
+ * end, on fewer than 2 bytes left or at a bLength below 2 (nothing after
+ * it can be trusted to start a descriptor).
+ */
+static inline int
+dec_desc_next(const uint8_t *buf, size_t n, size_t *off, struct dec_dref *d)
+{
+	size_t	 left;
+
+	if (*off >= n || n - *off < 2 || buf[*off] < 2)
+		return 0;
+	left = n - *off;
+	d->p = buf + *off;
+	d->bLength = d->p[0];
+	d->type = d->p[1];
+	d->len = d->bLength < left ? d->bLength : left;
+	*off += d->len;
+	return 1;
+}
+
 #define DEC_MAX_CONFIGS	8
 #define DEC_MAX_INTFS	32
 
@@ -663,7 +730,12 @@ struct dec_dev {
 	uint8_t		 ddesc[18];	/* device descriptor */
 	uint8_t		 config;	/* active bConfigurationValue, 0 = none */
 	uint8_t		 config_seen;	/* a SET_CONFIGURATION was seen */
-	uint8_t		*cfg[DEC_MAX_CONFIGS];	/* full config descriptors */
+	/*
+	 * Configuration descriptors with what follows them, by index: cfg[i]
+	 * holds cfg_len[i] bytes, at least USB_DT_CONFIG_SIZE, at most its
+	 * wTotalLength; walk them with dec_desc_next().
+	 */
+	uint8_t		*cfg[DEC_MAX_CONFIGS];
 	uint16_t	 cfg_len[DEC_MAX_CONFIGS];
 	uint8_t		 alt[DEC_MAX_INTFS];	/* current alt per interface */
 	struct dec_ep	 ep[32];	/* index (epnum & 15) | (IN ? 16 : 0) */
@@ -683,7 +755,8 @@ struct dec_dev {
 struct dec_info {
 	uint32_t	 flags;		/* DI_* */
 	uint64_t	 pair_recno;	/* the submit of a completion, or 0 */
-	int64_t		 latency_ns;	/* completion ts - submit ts */
+	int64_t		 latency_ns;	/* completion ts - submit ts, -1
+					   unpaired, DEC_TS_BAD */
 	struct dec_setup setup;		/* the request (a completion's too) */
 	int16_t		 intf;		/* owning interface, -1 */
 	uint8_t		 cls;		/* its class (0xff vendor) */
@@ -814,6 +887,17 @@ struct dec_fmt {
 	int64_t		 tprev;		/* ts of the previous record */
 	int		 have_t0;
 };
+
+/* Times count from ts, unless they already count from an earlier one or
+ * ts is DEC_TS_BAD (then from the first good one). */
+static inline void
+dec_fmt_start(struct dec_fmt *f, int64_t ts)
+{
+	if (!f->have_t0 && ts != DEC_TS_BAD) {
+		f->t0 = f->tprev = ts;
+		f->have_t0 = 1;
+	}
+}
 
 /*
  * The one-line form of a record: number, time, bus.dev.ep, direction,

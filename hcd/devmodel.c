@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode/decode.h"
 #include "hcd/hcd.h"
 #include "samples/devices/devices.h"
 
@@ -106,24 +107,23 @@ dm_parse_config(struct dm_impl *d)
 {
 	const struct dm_descriptors *dd = d->dm.ops->desc;
 	const uint8_t	*p = dd->config;
-	size_t		 off, len = dd->config_len;
+	struct dec_dref	 r;
+	size_t		 off = 0, len = dd->config_len;
 	uint8_t		 intf = 0, alt = 0;
 
 	if (p == NULL || len < USB_DT_CONFIG_SIZE)
 		return;
 	d->cfg_value = p[5];
 	d->cfg_attr = p[7];
-	for (off = 0; off + 2 <= len && p[off] >= 2; off += p[off]) {
-		if (off + p[off] > len)
-			break;
-		if (p[off + 1] == USB_DT_INTERFACE && p[off] >= 4) {
-			intf = p[off + 2];
-			alt = p[off + 3];
+	while (dec_desc_next(p, len, &off, &r) && r.len == r.bLength) {
+		if (r.type == USB_DT_INTERFACE && r.len >= 4) {
+			intf = r.p[2];
+			alt = r.p[3];
 			if (intf + 1 > d->nintf)
 				d->nintf = (uint8_t)(intf + 1);
-		} else if (p[off + 1] == USB_DT_ENDPOINT && p[off] >= 3 &&
+		} else if (r.type == USB_DT_ENDPOINT && r.len >= 3 &&
 		    d->nep < DM_MAX_EPS) {
-			d->ep[d->nep].addr = p[off + 2];
+			d->ep[d->nep].addr = r.p[2];
 			d->ep[d->nep].intf = intf;
 			d->ep[d->nep].alt = alt;
 			d->nep++;
@@ -147,13 +147,12 @@ static int
 dm_has_alt(const struct dm_impl *d, int intf, int alt)
 {
 	const struct dm_descriptors *dd = d->dm.ops->desc;
-	const uint8_t	*p = dd->config;
-	size_t		 off;
+	struct dec_dref	 r;
+	size_t		 off = 0;
 
-	for (off = 0; off + 4 <= dd->config_len && p[off] >= 2;
-	    off += p[off]) {
-		if (p[off + 1] == USB_DT_INTERFACE && p[off + 2] == intf &&
-		    p[off + 3] == alt)
+	while (dec_desc_next(dd->config, dd->config_len, &off, &r)) {
+		if (r.type == USB_DT_INTERFACE && r.len >= 4 &&
+		    r.p[2] == intf && r.p[3] == alt)
 			return 1;
 	}
 	return 0;
@@ -317,17 +316,15 @@ string_desc(const char *s, uint8_t *out)
 static const uint8_t *
 find_class_desc(const struct dm_descriptors *dd, int intf, int type)
 {
-	const uint8_t	*p = dd->config;
-	size_t		 off;
+	struct dec_dref	 r;
+	size_t		 off = 0;
 	int		 in = 0;
 
-	for (off = 0; off + 2 <= dd->config_len && p[off] >= 2;
-	    off += p[off]) {
-		if (p[off + 1] == USB_DT_INTERFACE)
-			in = p[off + 2] == intf;
-		else if (in && p[off + 1] == type &&
-		    off + p[off] <= dd->config_len)
-			return p + off;
+	while (dec_desc_next(dd->config, dd->config_len, &off, &r)) {
+		if (r.type == USB_DT_INTERFACE)
+			in = r.len >= 3 && r.p[2] == intf;
+		else if (in && r.type == type && r.len == r.bLength)
+			return r.p;
 	}
 	return NULL;
 }

@@ -439,10 +439,7 @@ capture_run(struct capture *c)
 
 		if (c->outpath == NULL) {
 			capture_snap(c, &r);
-			if (!fmt.have_t0) {
-				fmt.t0 = fmt.tprev = r.ts_ns;
-				fmt.have_t0 = 1;
-			}
+			dec_fmt_start(&fmt, r.ts_ns);
 			if (dec_analyze(ctx, &r, &info) < 0) {
 				tui_warnx("out of memory");
 				status = EXIT_INPUT;

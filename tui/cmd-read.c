@@ -204,10 +204,8 @@ tui_cmd_read(int argc, char **argv)
 			break;
 		}
 		/* times are relative to the first record read, shown or not */
-		if (!fmt.have_t0 && (rc == CAP_URB || rc == CAP_EVENT)) {
-			fmt.t0 = fmt.tprev = rc == CAP_URB ? r.ts_ns : ev.ts_ns;
-			fmt.have_t0 = 1;
-		}
+		if (rc == CAP_URB || rc == CAP_EVENT)
+			dec_fmt_start(&fmt, rc == CAP_URB ? r.ts_ns : ev.ts_ns);
 		if (rc == CAP_EVENT) {
 			count++;
 			if (expr != NULL) {

@@ -401,8 +401,7 @@ tui_details_update(struct tui_screen *s)
 	if ((si = tui_model_submitter(m, i)) != TI_NONE &&
 	    (sub = m->fetch(m->fetch_arg, tui_recno(si))) != NULL &&
 	    sub->kind == CAP_EVENT) {
-		f.t0 = f.tprev = sub->ev.ts_ns;
-		f.have_t0 = 1;
+		dec_fmt_start(&f, sub->ev.ts_ns);
 		dec_fmt_event_line(&f, &sub->ev, &line);
 		/* keep the summary: what follows the "drv" column */
 		p = line.s != NULL ? strstr(line.s, " drv ") : NULL;

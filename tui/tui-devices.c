@@ -52,27 +52,25 @@ line_end(struct sbuf *b, const char *filter)
 static void
 intf_eps(const uint8_t *p, size_t n, int intf, struct sbuf *f)
 {
-	uint8_t	 seen[12], len;	/* the filter has 64 nodes */
+	struct dec_dref r;
+	uint8_t	 seen[12];	/* the filter has 64 nodes */
 	size_t	 off = 0, k, nseen = 0;
 	int	 cur = -1;
 
-	while (off + 2 <= n) {
-		len = p[off];
-		if (len < 2 || off + len > n)
-			break;
-		if (p[off + 1] == USB_DT_INTERFACE && len >= 9)
-			cur = p[off + 2];
-		else if (p[off + 1] == USB_DT_ENDPOINT && len >= 7 &&
-		    cur == intf) {
-			for (k = 0; k < nseen && seen[k] != p[off + 2]; k++)
+	while (dec_desc_next(p, n, &off, &r)) {
+		if (r.type == USB_DT_INTERFACE &&
+		    r.len >= USB_DT_INTERFACE_SIZE)
+			cur = r.p[2];
+		else if (r.type == USB_DT_ENDPOINT &&
+		    r.len >= USB_DT_ENDPOINT_SIZE && cur == intf) {
+			for (k = 0; k < nseen && seen[k] != r.p[2]; k++)
 				;
 			if (k == nseen && nseen < sizeof seen) {
-				seen[nseen++] = p[off + 2];
+				seen[nseen++] = r.p[2];
 				sb_printf(f, "%sep==0x%02x", f->len ? " || " :
-				    "", p[off + 2]);
+				    "", r.p[2]);
 			}
 		}
-		off += len;
 	}
 }
 
@@ -176,17 +174,16 @@ config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 	static const char *const xfer[] = { "ctrl", "iso", "bulk", "int" };
 	const struct tui_corr_intf *ci;
 	char	 tmp[24], filt[256];
+	struct dec_dref r;
 	size_t	 off = 0;
 	int	 shown = 0;
-	uint8_t	 len, intf, alt;
+	uint8_t	 intf, alt;
 
-	while (off + 2 <= n) {
-		len = p[off];
-		if (len < 2 || off + len > n)
-			break;
-		if (p[off + 1] == USB_DT_INTERFACE && len >= 9) {
-			intf = p[off + 2];
-			alt = p[off + 3];
+	while (dec_desc_next(p, n, &off, &r)) {
+		if (r.type == USB_DT_INTERFACE &&
+		    r.len >= USB_DT_INTERFACE_SIZE) {
+			intf = r.p[2];
+			alt = r.p[3];
 			shown = intf >= DEC_MAX_INTFS || d->alt[intf] == alt;
 			if (shown) {
 				ci = tui_corr_find_intf(cd, intf);
@@ -195,8 +192,8 @@ config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 					sb_printf(b, " (%s)", ci->name);
 				sb_printf(b, " alt %u: %s (0x%02x) sub 0x%02x "
 				    "proto 0x%02x", alt,
-				    class_name(p[off + 5], tmp), p[off + 5],
-				    p[off + 6], p[off + 7]);
+				    class_name(r.p[5], tmp), r.p[5],
+				    r.p[6], r.p[7]);
 				intf_filter(p, n, ci, intf, d->busnum,
 				    d->devnum, filt, sizeof filt);
 				line_end(b, filt);
@@ -204,15 +201,13 @@ config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 					intf_driver_lines(ci, "        ",
 					    b);
 			}
-		} else if (p[off + 1] == USB_DT_ENDPOINT && len >= 7 &&
-		    shown) {
+		} else if (r.type == USB_DT_ENDPOINT &&
+		    r.len >= USB_DT_ENDPOINT_SIZE && shown) {
 			sb_printf(b, "        ep 0x%02x %s %s mps %u",
-			    p[off + 2], p[off + 2] & 0x80 ? "in" : "out",
-			    xfer[p[off + 3] & 3],
-			    get_le16(p + off + 4) & 0x7ff);
+			    r.p[2], r.p[2] & 0x80 ? "in" : "out",
+			    xfer[r.p[3] & 3], get_le16(r.p + 4) & 0x7ff);
 			line_end(b, NULL);
 		}
-		off += len;
 	}
 }
 
@@ -302,7 +297,7 @@ device_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 	sb_printf(b, "    configuration %u", d->config);
 	line_end(b, NULL);
 	for (k = 0; k < DEC_MAX_CONFIGS; k++)
-		if (d->cfg[k] != NULL && d->cfg_len[k] >= 9 &&
+		if (d->cfg[k] != NULL && d->cfg_len[k] >= USB_DT_CONFIG_SIZE &&
 		    d->cfg[k][5] == d->config)
 			config_lines(d, cd, d->cfg[k], d->cfg_len[k], b);
 }

@@ -19,6 +19,7 @@ tui_model_init(struct tui_model *m, tui_fetch_fn fetch, void *arg)
 	m->fetch = fetch;
 	m->fetch_arg = arg;
 	m->rows = 1;
+	m->t0 = DEC_TS_BAD;
 	m->fwant = TI_NONE;
 	m->fsync = 65536;
 	m->filter.node = m->fnode;
@@ -250,6 +251,8 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 		return -UE_NOMEM;
 	it = &m->item[m->n];
 	it->ts_ns = r->ts_ns;
+	if (m->t0 == DEC_TS_BAD)
+		m->t0 = r->ts_ns;
 	it->pair = TI_NONE;
 	it->len = r->len_urb;
 	it->ref = (uint32_t)ref;
@@ -304,6 +307,8 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 	}
 	it = &m->item[m->n];
 	it->ts_ns = ev->ts_ns;
+	if (m->t0 == DEC_TS_BAD)
+		m->t0 = ev->ts_ns;
 	it->pair = TI_NONE;
 	it->len = ev->length;
 	it->ref = (uint32_t)m->nevx++;
@@ -381,7 +386,7 @@ tui_model_latency(const struct tui_model *m, uint32_t i)
 	if ((it->kind != 'C' && it->kind != 'E') || it->pair == TI_NONE ||
 	    it->pair > i)
 		return -1;
-	return it->ts_ns - m->item[it->pair].ts_ns;
+	return dec_ts_sub(it->ts_ns, m->item[it->pair].ts_ns);
 }
 
 uint64_t
@@ -579,10 +584,12 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 
 	memset(c, 0, sizeof *c);
 	snprintf(c->no, sizeof c->no, "%u", tui_recno(i));
-	t = m->n ? it->ts_ns - m->item[0].ts_ns : 0;
-	snprintf(c->time, sizeof c->time, "%s%lld.%06lld", t < 0 ? "-" : "",
-	    (long long)(t < 0 ? -t : t) / 1000000000,
-	    (long long)((t < 0 ? -t : t) % 1000000000) / 1000);
+	if ((t = dec_ts_sub(it->ts_ns, m->t0)) == DEC_TS_BAD)
+		snprintf(c->time, sizeof c->time, "bad time");
+	else
+		snprintf(c->time, sizeof c->time, "%s%lld.%06lld",
+		    t < 0 ? "-" : "", (long long)(t < 0 ? -t : t) / 1000000000,
+		    (long long)((t < 0 ? -t : t) % 1000000000) / 1000);
 	if (it->kind & TI_EVENT) {
 		/* events name a device (or none), an endpoint only if any */
 		if (it->busnum != 0 || it->devnum != 0)

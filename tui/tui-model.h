@@ -103,6 +103,7 @@ struct tui_model {
 	size_t		 ndrivers;
 
 	uint64_t	 nurb, nevent, nerror;
+	int64_t		 t0;		/* first good time stamp, or DEC_TS_BAD */
 
 	struct dec_filter filter;
 	struct dec_fnode fnode[TUI_FILTER_NODES];

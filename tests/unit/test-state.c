@@ -397,6 +397,142 @@ test_line_bulk(void **state)
 	dec_ctx_free(ctx);
 }
 
+/*
+ * A configuration answer that is not one: wTotalLength 2 cannot hold the
+ * 9-byte configuration descriptor, so nothing is learnt from it, and the
+ * SET_CONFIGURATION and traffic after it read nothing past what was kept
+ * (ASan stops this test if they do).
+ */
+static void
+test_state_config_too_short(void **state)
+{
+	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 0xff, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	static const uint8_t bad[9] = { 9, 2, 2, 0, 1, 1, 0, 0x80, 50 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	const struct dec_dev *d;
+	struct urb_rec	 r;
+	struct dec_info	 i;
+
+	(void)state;
+	control(ctx, 4, get_cfg, bad, sizeof bad, 0, &i);
+	d = dec_ctx_device(ctx, 1, 4);
+	assert_null(d->cfg[0]);
+	control(ctx, 4, set_cfg, NULL, 0, 0, &i);
+	r = mk('S', 0x100, XFER_BULK, 0x81, 4, 9000);
+	assert_int_equal(dec_analyze(ctx, &r, &i), 0);
+	assert_false(i.flags & DI_CLASS);
+	dec_ctx_free(ctx);
+}
+
+/*
+ * Descriptors are walked within the bytes kept and each one's bLength: an
+ * endpoint cut by the capture still names its interface, one whose
+ * bLength runs past wTotalLength is seen only as far as wTotalLength.
+ */
+static void
+test_state_config_cut(void **state)
+{
+	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 0xff, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	/* config (wTotalLength 21), interface 0 class 0xff, endpoint 0x81
+	 * cut after 3 bytes; then bytes beyond wTotalLength */
+	static const uint8_t cfg[27] = {
+		9, 2, 21, 0, 1, 1, 0, 0x80, 50,
+		9, 4, 0, 0, 1, 0xff, 0, 0, 0,
+		7, 5, 0x81, 2, 0, 2, 0, 7, 5, };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	const struct dec_dev *d;
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	struct dec_dref	 dr;
+	size_t		 off = 0, n = 0;
+
+	(void)state;
+	control(ctx, 4, get_cfg, cfg, sizeof cfg, 0, &i);
+	d = dec_ctx_device(ctx, 1, 4);
+	assert_int_equal(d->cfg_len[0], 21);
+	while (dec_desc_next(d->cfg[0], d->cfg_len[0], &off, &dr)) {
+		assert_true(dr.len <= dr.bLength);
+		assert_true(dr.p + dr.len <= d->cfg[0] + d->cfg_len[0]);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(dr.len, 3);		/* the cut endpoint */
+	assert_int_equal(off, 21);
+	control(ctx, 4, set_cfg, NULL, 0, 0, &i);
+	r = mk('S', 0x100, XFER_BULK, 0x81, 4, 9000);
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_CLASS);
+	assert_int_equal(i.cls, 0xff);
+	dec_ctx_free(ctx);
+}
+
+/* A bLength of 0 or 1 ends the walk: it cannot step to a next one. */
+static void
+test_desc_next_stops(void **state)
+{
+	static const uint8_t b[] = { 9, 4, 0, 0, 0, 0, 0, 0, 0, 1, 5, 7, 5 };
+	struct dec_dref	 dr;
+	size_t		 off = 0;
+
+	(void)state;
+	assert_int_equal(dec_desc_next(b, sizeof b, &off, &dr), 1);
+	assert_int_equal(dr.type, USB_DT_INTERFACE);
+	assert_int_equal(dec_desc_next(b, sizeof b, &off, &dr), 0);
+	assert_int_equal(off, 9);
+	off = 0;
+	assert_int_equal(dec_desc_next(b, 1, &off, &dr), 0);
+}
+
+/* Time differences never overflow; a time that does not fit is shown. */
+static void
+test_time_overflow(void **state)
+{
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
+	struct sbuf	 b = { 0 };
+	struct urb_rec	 r;
+	struct dec_info	 i;
+
+	(void)state;
+	assert_int_equal(dec_ts_make(1, -1), 999999999);
+	assert_int_equal(dec_ts_make(INT64_MAX / 1000000000 + 1, 0),
+	    DEC_TS_BAD);
+	assert_int_equal(dec_ts_make(INT64_MIN / 1000000000, -1000000000),
+	    DEC_TS_BAD);
+	assert_int_equal(dec_ts_sub(INT64_MIN + 1, 1700000000000000000LL),
+	    -INT64_MAX);
+	assert_int_equal(dec_ts_sub(INT64_MAX, -5), INT64_MAX);
+	assert_int_equal(dec_ts_sub(DEC_TS_BAD, 0), DEC_TS_BAD);
+	assert_int_equal(dec_ts_sub(7, 5), 2);
+
+	recno = 0;
+	r = mk('S', 0x55, XFER_BULK, 0x81, 2, 0);
+	r.ts_ns = 1700000000000000000LL;
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_start(&f, r.ts_ns);
+	dec_fmt_line(&f, &r, &i, &b);
+	r = mk('C', 0x55, XFER_BULK, 0x81, 2, 0);
+	r.ts_ns = DEC_TS_BAD;
+	dec_analyze(ctx, &r, &i);
+	assert_int_equal(i.latency_ns, DEC_TS_BAD);
+	dec_fmt_line(&f, &r, &i, &b);
+	r = mk('S', 0x56, XFER_BULK, 0x81, 2, 0);
+	r.ts_ns = INT64_MIN + 1;		/* far before the first */
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_line(&f, &r, &i, &b);
+	assert_string_equal(b.s,
+	    "      1    0.000000 1.2.1     in  S bulk -                0  "
+	    "IN request 0\n"
+	    "      2    bad time 1.2.1     in  C bulk ok               0  "
+	    "0 bytes, bad time\n"
+	    "      3 -9223372036.854775 1.2.1     in  S bulk -                0  "
+	    "IN request 0\n");
+	sb_free(&b);
+	dec_ctx_free(ctx);
+}
+
 int
 main(void)
 {
@@ -410,6 +546,10 @@ main(void)
 		cmocka_unit_test(test_hub_request),
 		cmocka_unit_test(test_sbuf_numbers),
 		cmocka_unit_test(test_line_bulk),
+		cmocka_unit_test(test_state_config_too_short),
+		cmocka_unit_test(test_state_config_cut),
+		cmocka_unit_test(test_desc_next_stops),
+		cmocka_unit_test(test_time_overflow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,50 @@
+/*
+ * tests/fuzz/fuzz-desc.c - descriptor decoding of a GET_DESCRIPTOR answer:
+ * the first 8 bytes are the request (what it asked for decides how the
+ * answer is read: LANGIDs, HID report, a configuration hierarchy), the
+ * rest the answer; decoded as a tree, as a summary and as an answer to no
+ * known request, and the request itself under every class decoder.
+ */
+#include <stdlib.h>
+
+#include "decode/decode.h"
+#include "tests/fuzz/fuzz.h"
+
+#define TREE_NODES	4096
+#define TREE_ARENA	65536
+
+static const int classes[] = { -1, 0x01, 0x02, 0x03, 0x07, 0x08, 0x09,
+	0x0a, 0x0b, 0x0e, 0xfe, 0xff };
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct dec_node nodes[TREE_NODES];
+	static char	 arena[TREE_ARENA];
+	struct dec_setup req;
+	struct dec_tree	 tree;
+	char		 buf[512], val[128];
+	size_t		 i, k;
+
+	if (size < 8)
+		return 0;
+	dec_setup(data, &req);
+	for (k = 0; k < 2; k++) {
+		dec_tree_init(&tree, nodes, TREE_NODES, arena, TREE_ARENA);
+		(void)dec_desc_tree(data + 8, size - 8, k ? NULL : &req,
+		    &tree);
+		for (i = 0; i < tree.n; i++)
+			(void)dec_node_value(&tree.node[i], val, sizeof val);
+		(void)dec_desc_summary(data + 8, size - 8, k ? NULL : &req,
+		    buf, sizeof buf);
+	}
+	for (k = 0; k < sizeof classes / sizeof classes[0]; k++) {
+		dec_tree_init(&tree, nodes, TREE_NODES, arena, TREE_ARENA);
+		dec_setup_tree_class(&req, classes[k], &tree);
+		(void)dec_setup_summary_class(&req, classes[k], buf,
+		    sizeof buf);
+		(void)dec_request_name_class(&req, classes[k]);
+	}
+	(void)dec_setup_summary(&req, 1, buf, sizeof buf);
+	return 0;
+}

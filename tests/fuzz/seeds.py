@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""tests/fuzz/seeds.py - seed corpora for the fuzz targets, from the
+repository's samples: python3 tests/fuzz/seeds.py OUTDIR.
+
+  fuzz-read      every capture in samples/ and tests/fuzz/regress/
+  fuzz-text      each line of the usbmon text captures and a few events
+  fuzz-desc      setup + answer of every GET_DESCRIPTOR in the pcap samples
+  fuzz-filter    filter expressions (the documented ones) + record values
+  fuzz-scenario  the scenario files and one with every command
+"""
+import glob
+import os
+import struct
+import sys
+
+out = sys.argv[1]
+
+
+def put(target, name, data):
+    d = os.path.join(out, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+captures = [p for p in sorted(glob.glob("samples/*")) +
+            sorted(glob.glob("tests/fuzz/regress/*"))
+            if os.path.isfile(p) and not p.endswith(".md")]
+for p in captures:
+    with open(p, "rb") as f:
+        put("fuzz-read", os.path.basename(p), f.read())
+
+n = 0
+for p in ("samples/usbmon-text.txt", "samples/linux61-enum.mon"):
+    with open(p, "rb") as f:
+        for line in f.read().splitlines()[:400]:
+            put("fuzz-text", "line%04d" % n, line)
+            n += 1
+for i, ev in enumerate([
+        b"urbscope-event probe driver=skeleton bus=1 dev=4 intf=0 result=0",
+        b"urbscope-event submit driver=skeleton urb=0xffff888000001000 "
+        b"ep=0x02 length=64 mem_flags=GFP_KERNEL context=task",
+        b"urbscope-event rule rule=gfp-kernel-in-atomic text=\"a \\\"b\\\"\""]):
+    put("fuzz-text", "event%d" % i, ev)
+
+
+def pcap_records(path):
+    """(usbmon header + data) of each record of a little-endian pcap."""
+    with open(path, "rb") as f:
+        b = f.read()
+    if b[:4] not in (b"\xd4\xc3\xb2\xa1", b"\x4d\x3c\xb2\xa1"):
+        return
+    off = 24
+    while off + 16 <= len(b):
+        caplen = struct.unpack_from("<I", b, off + 8)[0]
+        yield b[off + 16:off + 16 + caplen]
+        off += 16 + caplen
+
+
+n = 0
+for p in sorted(glob.glob("samples/*.pcap")):
+    setups = {}
+    for rec in pcap_records(p):
+        if len(rec) < 64:
+            continue
+        urb_id = rec[:8]
+        kind, xfer = rec[8:9], rec[9]
+        if xfer != 2:
+            continue
+        if kind == b"S" and rec[14] == 0:
+            setups[urb_id] = rec[40:48]
+        elif kind == b"C" and urb_id in setups:
+            setup = setups.pop(urb_id)
+            if setup[1] == 6 and len(rec) > 64:
+                put("fuzz-desc", "desc%04d" % n, setup + rec[64:])
+                n += 1
+
+for i, e in enumerate([
+        "type==bulk && ev==C && status!=0", "latency>2ms",
+        "dev==3 || event==rule", "bus==1 && dev==4 && (ep==0x81 || "
+        "ep==0x02 || driver==\"skeleton\")",
+        "type==bulk && (status==EPIPE || latency>2ms)", "!(len<=64)",
+        "urb==0xffff888000001000", "status==-32", "latency>=250us",
+        "dir==in && type==int", ""]):
+    put("fuzz-filter", "expr%02d" % i, e.encode() + b"\0" +
+        bytes(range(1, 40)))
+
+for p in sorted(glob.glob("samples/scenarios/*.scn")):
+    with open(p, "rb") as f:
+        put("fuzz-scenario", os.path.basename(p), f.read())
+put("fuzz-scenario", "every-command.scn", b"""# every command once
+profile 2.6.0
+plug 1 loopback
+plug 2 keyboard hello
+plug 3 disk 1M
+settle 1
+settle 3
+wait 10
+inject 1 stall 0x81 2
+inject 3 xacterr
+disk-read 3 0 8
+disk-write 3 16 4
+bulk 1 4096
+load usb-skeleton
+load keyboard
+open /dev/usb/skel0
+write /dev/usb/skel0 hello world
+read /dev/usb/skel0 11 hello world
+close /dev/usb/skel0
+unload usb-skeleton
+unplug 2
+profile modern
+""")
