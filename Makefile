@@ -9,8 +9,14 @@
 #                 of test, which replays their regression inputs)
 #   make clean
 
+VERSION	= 0.1.0
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+
 CC	?= cc
 PKG_CONFIG ?= pkg-config
+INSTALL	?= install
 
 WARN	= -Wall -Wextra -Wformat=2 -Wmissing-prototypes -Wstrict-prototypes \
 	  -Wshadow -Wpointer-arith -Wwrite-strings -Wundef
@@ -18,20 +24,25 @@ ifeq ($(CI),true)
 WARN	+= -Werror
 endif
 
-CPPFLAGS += -D_GNU_SOURCE -I.
+# The user's CFLAGS, CPPFLAGS and LDFLAGS (make CFLAGS=-O0) add to what
+# the project needs; they replace only the default optimisation.
 CFLAGS	?= -O3 -g
-CFLAGS	+= -std=c11 $(WARN)
+PKGS	= ncursesw libusb-1.0
+PKG_CPPFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LIBS	:= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+TEST_PKGS_FLAGS = $$($(PKG_CONFIG) --cflags --libs cmocka libpcap)
+XCPPFLAGS = -D_GNU_SOURCE -I. $(PKG_CPPFLAGS) $(CPPFLAGS)
+XCFLAGS	= -std=c11 $(WARN) $(CFLAGS)
 SANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
 	   -fno-sanitize-recover=undefined
-
-# Libraries: every module links into the one binary.
-LIBS	= $$($(PKG_CONFIG) --libs ncursesw libusb-1.0)
-CPPFLAGS += $$($(PKG_CONFIG) --cflags ncursesw libusb-1.0)
+XSANFLAGS = -std=c11 $(WARN) $(SANFLAGS)
+# Each object's header dependencies, written as it compiles: touching a
+# header rebuilds the objects that include it, and only those.
+DEPFLAGS = -MMD -MP
 
 MAIN_SRC = tui/urbscope.c
 SRCS	= $(filter-out $(MAIN_SRC),$(sort $(wildcard capture/*.c decode/*.c \
 	  core/*.c hcd/*.c tui/*.c samples/devices/*.c samples/drivers/*.c)))
-HDRS	= $(wildcard */*.h samples/*/*.h)
 OBJS	= $(SRCS:%.c=build/%.o)
 AOBJS	= $(SRCS:%.c=build/asan/%.o)
 
@@ -52,57 +63,63 @@ FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FOBJS	= $(SRCS:%.c=build/fuzz/obj/%.o)
 
 # Debian packages: to build, and to run the tests.
-DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev
+DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev \
+	     usb.ids
 DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils
 DEPS_FUZZ  = clang libclang-rt-dev
 
-.PHONY: all deps deps-build run test bench clean unit tools fuzz fuzz-replay
+.PHONY: all deps deps-build run test bench clean unit tools fuzz fuzz-replay \
+	install uninstall check-one
 
 all: urbscope
 
 urbscope: $(OBJS) build/$(MAIN_SRC:.c=.o)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-build/%.o: %.c $(HDRS)
+build/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+	$(CC) $(XCPPFLAGS) $(XCFLAGS) $(DEPFLAGS) -c -o $@ $<
 
-build/asan/%.o: %.c $(HDRS)
+build/asan/%.o: %.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SANFLAGS) -c -o $@ $<
+	$(CC) $(XCPPFLAGS) $(XSANFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# The one version string: --version, and the man page is checked to say it.
+build/tui/urbscope.o build/asan/tui/urbscope.o: Makefile
+build/tui/urbscope.o build/asan/tui/urbscope.o: \
+    XCPPFLAGS += -DURBSCOPE_VERSION='"$(VERSION)"'
 
 # The sanitized binary the golden and end-to-end tests run.
 build/asan/urbscope: $(AOBJS) build/asan/$(MAIN_SRC:.c=.o)
-	$(CC) $(SANFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
-build/asan/tests/%: tests/unit/%.c $(AOBJS) $(HDRS)
+build/asan/tests/%: tests/unit/%.c $(AOBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -std=c11 $(WARN) -Wno-missing-prototypes $(SANFLAGS) \
-	    -o $@ $< $(AOBJS) $(LIBS) \
-	    $$($(PKG_CONFIG) --cflags --libs cmocka libpcap)
+	$(CC) $(XCPPFLAGS) $(XSANFLAGS) -Wno-missing-prototypes $(DEPFLAGS) \
+	    $(LDFLAGS) -o $@ $< $(AOBJS) $(LIBS) $(TEST_PKGS_FLAGS)
 
 # Helper programs for tests and benchmarks (capture generator, libpcap
 # baseline), built optimised.
-build/tools/%: tests/tools/%.c $(OBJS) $(HDRS)
+build/tools/%: tests/tools/%.c $(OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(OBJS) $(LIBS) \
-	    $$($(PKG_CONFIG) --cflags --libs libpcap)
+	$(CC) $(XCPPFLAGS) $(XCFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< \
+	    $(OBJS) $(LIBS) $$($(PKG_CONFIG) --cflags --libs libpcap)
 
-build/asan/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.c tests/fuzz/fuzz.h \
-    $(AOBJS) $(HDRS)
+build/asan/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.c $(AOBJS)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) -std=c11 $(WARN) $(SANFLAGS) -o $@ $< \
+	$(CC) $(XCPPFLAGS) $(XSANFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< \
 	    tests/fuzz/replay.c $(AOBJS) $(LIBS)
 
-build/fuzz/obj/%.o: %.c $(HDRS)
+build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) \
+	$(FUZZ_CC) $(XCPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(DEPFLAGS) \
 	    -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 
-build/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(FOBJS) $(HDRS)
+build/fuzz/%: tests/fuzz/%.c $(FOBJS)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) \
-	    -fsanitize=fuzzer,address,undefined -o $@ $< $(FOBJS) $(LIBS)
+	$(FUZZ_CC) $(XCPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(DEPFLAGS) \
+	    -fsanitize=fuzzer,address,undefined $(LDFLAGS) -o $@ $< \
+	    $(FOBJS) $(LIBS)
 
 unit: $(UNIT_BINS)
 tools: $(TOOL_BINS)
@@ -137,6 +154,20 @@ fuzz: urbscope
 bench: urbscope tools
 	@sh tests/bench.sh
 
+# One unit test, quickly: make check-one T=state (or T=test-state).
+check-one:
+	@test -n "$(T)" || { echo "usage: make check-one T=NAME" >&2; exit 2; }
+	@$(MAKE) --no-print-directory build/asan/tests/test-$(T:test-%=%)
+	build/asan/tests/test-$(T:test-%=%)
+
+install: urbscope
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -m 755 urbscope $(DESTDIR)$(BINDIR)/urbscope
+	$(INSTALL) -m 644 docs/urbscope.1 $(DESTDIR)$(MANDIR)/man1/urbscope.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/urbscope $(DESTDIR)$(MANDIR)/man1/urbscope.1
+
 clean:
 	rm -rf build urbscope
 
@@ -146,3 +177,6 @@ clean:
 .PHONY: test-kernel
 test-kernel: urbscope
 	@sh tests/kernel/run.sh
+
+# The header dependencies the compiler wrote (none before the first build).
+-include $(shell find build -name '*.d' 2>/dev/null)

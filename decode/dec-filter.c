@@ -204,7 +204,7 @@ parse_value(struct parser *p, struct dec_fnode *nd, const char *s, size_t n,
     size_t col)
 {
 	uint32_t v;
-	int64_t	 num;
+	int64_t	 num, mult;
 	size_t	 rest, i, k;
 	int	 st;
 	const char *name;
@@ -262,21 +262,20 @@ parse_value(struct parser *p, struct dec_fnode *nd, const char *s, size_t n,
 		if (parse_num(s, n, &num, &rest) != 0 || num < 0)
 			return perr(p, col, "latency wants a duration like "
 			    "250us or 2ms, not '%.*s'", (int)n, s);
-		if (rest == n) {
-			nd->value = num * 1000;
-			return 0;
+		/* a bare number is microseconds */
+		mult = rest == n ? 1000 : 0;
+		for (k = 0; mult == 0 && k < sizeof units / sizeof units[0];
+		    k++) {
+			if (word_eq(s + rest, n - rest, units[k].unit))
+				mult = units[k].mult;
 		}
-		for (k = 0; k < sizeof units / sizeof units[0]; k++) {
-			if (word_eq(s + rest, n - rest, units[k].unit)) {
-				if (num > INT64_MAX / units[k].mult)
-					return perr(p, col, "latency too "
-					    "large");
-				nd->value = num * units[k].mult;
-				return 0;
-			}
-		}
-		return perr(p, col + rest, "unknown unit '%.*s' (ns, us, ms, "
-		    "s)", (int)(n - rest), s + rest);
+		if (mult == 0)
+			return perr(p, col + rest, "unknown unit '%.*s' (ns, "
+			    "us, ms, s)", (int)(n - rest), s + rest);
+		if (num > INT64_MAX / mult)
+			return perr(p, col, "latency too large");
+		nd->value = num * mult;
+		return 0;
 	default:
 		if (parse_num(s, n, &num, &rest) != 0 || rest != n)
 			return perr(p, col, "'%.*s' is not a number", (int)n,

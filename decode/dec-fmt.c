@@ -390,28 +390,42 @@ dec_fmt_hexdump(const uint8_t *p, size_t n, int indent, struct sbuf *b)
 {
 	static const char hx[] = "0123456789abcdef";
 	size_t	 off, i;
+	char	*d;
 	int	 k;
 
+	if (indent < 0)
+		indent = 0;
 	for (off = 0; off < n; off += 16) {
+		/* indent, offset, 16 bytes in hex, ASCII, newline */
+		if (!sb_reserve(b, (size_t)indent + 4 + 2 + 16 * 3 + 2 + 16 +
+		    1))
+			return;
+		d = b->s + b->len;
 		for (k = 0; k < indent; k++)
-			sb_putc(b, ' ');
-		sb_hex(b, off, 4);
-		sb_puts(b, "  ");
+			*d++ = ' ';
+		for (k = 12; k >= 0; k -= 4)
+			*d++ = hx[(off >> k) & 15];
+		*d++ = ' ';
+		*d++ = ' ';
 		for (i = 0; i < 16; i++) {
 			if (off + i < n) {
-				sb_putc(b, hx[p[off + i] >> 4]);
-				sb_putc(b, hx[p[off + i] & 15]);
-			} else
-				sb_puts(b, "  ");
-			sb_putc(b, ' ');
+				*d++ = hx[p[off + i] >> 4];
+				*d++ = hx[p[off + i] & 15];
+			} else {
+				*d++ = ' ';
+				*d++ = ' ';
+			}
+			*d++ = ' ';
 			if (i == 7)
-				sb_putc(b, ' ');
+				*d++ = ' ';
 		}
-		sb_putc(b, ' ');
+		*d++ = ' ';
 		for (i = 0; i < 16 && off + i < n; i++)
-			sb_putc(b, p[off + i] >= 0x20 && p[off + i] < 0x7f ?
-			    (char)p[off + i] : '.');
-		sb_putc(b, '\n');
+			*d++ = p[off + i] >= 0x20 && p[off + i] < 0x7f ?
+			    (char)p[off + i] : '.';
+		*d++ = '\n';
+		b->len = (size_t)(d - b->s);
+		b->s[b->len] = '\0';
 	}
 }
 
@@ -421,7 +435,6 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 {
 	const uint8_t *p;
 	uint64_t v;
-	uint32_t i;
 
 	if (n->f == NULL) {
 		if (n->str != NULL)
@@ -462,8 +475,7 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 		    (uint64_t)n->off + n->len > 8 :
 		    (uint64_t)n->off + n->len > r->data_len))
 			break;
-		for (i = 0; i < n->len; i++)
-			sb_hex(b, p[n->off + i], 2);
+		sb_hexbytes(b, p + n->off, n->len);
 		break;
 	case DK_STRING:
 		if (n->str != NULL)
@@ -482,9 +494,7 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, const struct dec_tree *t, struct sbuf *b)
 {
 	const struct dec_node *n;
-	char	 tmp[256];
 	size_t	 i;
-	int	 k;
 
 	sb_puts(b, "Record ");
 	sb_u64(b, r->recno);
@@ -497,8 +507,10 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 	sb_putc(b, '\n');
 	for (i = 0; i < t->n; i++) {
 		n = &t->node[i];
-		for (k = 0; k < n->depth + 1; k++)
-			sb_puts(b, "    ");
+		if (!sb_reserve(b, 4 * ((size_t)n->depth + 1)))
+			return;
+		memset(b->s + b->len, ' ', 4 * ((size_t)n->depth + 1));
+		b->len += 4 * ((size_t)n->depth + 1);
 		if (n->f == NULL || n->f->kind == DK_LABEL) {
 			sb_puts(b, n->str != NULL ? n->str :
 			    n->f != NULL ? n->f->name : "");
@@ -511,8 +523,7 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 			} else if (n->f->kind == DK_BYTES)
 				node_raw(r, n, b);
 			else
-				sb_puts(b, dec_node_value(n, tmp,
-				    sizeof tmp));
+				dec_node_text(n, b);
 		}
 		if (n->note != NULL) {
 			sb_puts(b, n->flags & (DN_BAD | DN_CUT) ? " [" : " (");
@@ -549,44 +560,71 @@ find_abbrev(const struct dec_tree *t, size_t i, const char *abbrev)
 	return t->n;
 }
 
-static int
-is_numeric(const struct dec_node *n)
-{
-	switch (n->f->kind) {
-	case DK_UINT:
-	case DK_INT:
-		return 1;
-	default:
-		return 0;
-	}
-}
-
 static void
 json_value(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 {
-	struct sbuf v = { 0 };
+	size_t	 start = b->len;
 
-	if (is_numeric(n)) {
+	switch (n->f->kind) {
+	case DK_UINT:
+	case DK_INT:
 		node_raw(r, n, b);
 		return;
+	case DK_HEX:
+	case DK_BCD:
+	case DK_BYTES:
+	case DK_TIME:
+		/* digits, '.', 'x' and '-' only: nothing to escape */
+		sb_putc(b, '"');
+		node_raw(r, n, b);
+		sb_putc(b, '"');
+		return;
+	case DK_CHAR:
+		sb_putc(b, (char)n->value);
+		break;
+	default:
+		node_raw(r, n, b);
+		break;
 	}
-	if (n->f->kind == DK_CHAR) {
-		sb_putc(&v, (char)n->value);
-		sb_json_str(b, v.s != NULL ? v.s : "", v.len);
-	} else {
-		node_raw(r, n, &v);
-		sb_json_str(b, v.s != NULL ? v.s : "", v.len);
-	}
-	sb_free(&v);
+	sb_json_from(b, start);
+}
+
+/* The Wireshark name a node is printed under in JSON, or NULL. */
+static const char *
+json_abbrev(const struct dec_node *n)
+{
+	if (n->f == NULL || n->f->kind == DK_LABEL)
+		return NULL;
+	return n->f->abbrev;
+}
+
+#define JSON_BUCKETS	256
+#define JSON_NONE	UINT16_MAX
+
+/* A cheap hash of a name: its length and last eight bytes. */
+static unsigned int
+json_hash(const char *name)
+{
+	size_t	 n = strlen(name);
+	uint64_t tail = 0;
+
+	memcpy(&tail, name + (n > 8 ? n - 8 : 0), n > 8 ? 8 : n);
+	tail ^= n * 0x9e3779b97f4a7c15ULL;
+	tail *= 0xbf58476d1ce4e5b9ULL;
+	return (unsigned int)(tail >> 56) & (JSON_BUCKETS - 1);
 }
 
 void
 dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, const struct dec_tree *t, struct sbuf *b)
 {
-	struct sbuf s = { 0 };
-	const char *ab;
-	size_t	 i, j, k, cnt;
+	uint16_t	 head[JSON_BUCKETS];	/* first leader per bucket */
+	uint16_t	 next[DEC_TREE_NODES];	/* next leader in the bucket */
+	uint16_t	 lead[DEC_TREE_NODES];	/* first node of my name */
+	uint16_t	 count[DEC_TREE_NODES];	/* nodes of the name (leaders) */
+	const char	*ab, *ob;
+	size_t		 i, j, k, n, start;
+	unsigned int	 h;
 
 	(void)f;
 	sb_puts(b, "{\"frame.number\":");
@@ -600,36 +638,62 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	}
 	if (r->flags & REC_F_SYNTHETIC)
 		sb_puts(b, ",\"synthetic\":true");
-	dec_fmt_summary(r, info, &s);
 	sb_puts(b, ",\"summary\":");
-	sb_json_str(b, s.s != NULL ? s.s : "", s.len);
-	sb_free(&s);
-	/* Every field with a Wireshark name; repeats become arrays. */
-	for (i = 0; i < t->n; i++) {
-		if (t->node[i].f == NULL || (ab = t->node[i].f->abbrev) == NULL ||
-		    t->node[i].f->kind == DK_LABEL)
+	start = b->len;
+	dec_fmt_summary(r, info, b);
+	sb_json_from(b, start);
+
+	/*
+	 * Every field with a Wireshark name, in the order of its first
+	 * occurrence; a name that repeats becomes an array.  Each name's
+	 * first node leads its group, found through a small hash table of
+	 * leaders, so a record costs its nodes, not their square.
+	 */
+	n = t->n < DEC_TREE_NODES ? t->n : DEC_TREE_NODES;
+	memset(head, 0xff, sizeof head);
+	for (i = 0; i < n; i++) {
+		lead[i] = JSON_NONE;
+		if ((ab = json_abbrev(&t->node[i])) == NULL)
 			continue;
-		if (find_abbrev(t, 0, ab) < i)
-			continue;	/* printed with its first occurrence */
-		for (cnt = 0, j = i; j < t->n; j = find_abbrev(t, j + 1, ab))
-			cnt++;
+		h = json_hash(ab);
+		for (j = head[h]; j != JSON_NONE; j = next[j]) {
+			ob = t->node[j].f->abbrev;
+			if (ob == ab || strcmp(ob, ab) == 0)
+				break;
+		}
+		if (j == JSON_NONE) {
+			lead[i] = (uint16_t)i;
+			count[i] = 1;
+			next[i] = head[h];
+			head[h] = (uint16_t)i;
+		} else {
+			lead[i] = (uint16_t)j;
+			count[j]++;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		if (lead[i] != i)
+			continue;	/* unnamed, or in its leader's array */
 		sb_puts(b, ",\"");
-		sb_puts(b, ab);
+		sb_puts(b, t->node[i].f->abbrev);
 		sb_puts(b, "\":");
-		if (cnt > 1)
-			sb_putc(b, '[');
-		for (k = 0, j = i; j < t->n; j = find_abbrev(t, j + 1, ab)) {
+		if (count[i] == 1) {
+			json_value(r, &t->node[i], b);
+			continue;
+		}
+		sb_putc(b, '[');
+		for (k = 0, j = i; j < n; j++) {
+			if (lead[j] != i)
+				continue;
 			if (k++ > 0)
 				sb_putc(b, ',');
 			json_value(r, &t->node[j], b);
 		}
-		if (cnt > 1)
-			sb_putc(b, ']');
+		sb_putc(b, ']');
 	}
 	if (r->data_len > 0) {
 		sb_puts(b, ",\"data\":\"");
-		for (i = 0; i < r->data_len; i++)
-			sb_hex(b, r->data[i], 2);
+		sb_hexbytes(b, r->data, r->data_len);
 		sb_putc(b, '"');
 	}
 	sb_puts(b, "}\n");

@@ -126,95 +126,102 @@ sign_extend(uint64_t v, uint8_t width)
 
 /* The bare number, as the field's kind shows it. */
 static void
-node_number(const struct dec_node *n, char *buf, size_t size)
+node_number(const struct dec_node *n, struct sbuf *b)
 {
 	const struct dec_field *f = n->f;
-	int digits;
 
 	switch (f->kind) {
 	case DK_HEX:
-		digits = f->width != 0 ? f->width * 2 : 2;
-		snprintf(buf, size, "0x%0*llx", digits,
-		    (unsigned long long)n->value);
+		sb_puts(b, "0x");
+		sb_hex(b, n->value, f->width != 0 ? f->width * 2 : 2);
 		break;
 	case DK_BCD:
-		snprintf(buf, size, "%llx.%02llx",
-		    (unsigned long long)(n->value >> 8 & 0xff),
-		    (unsigned long long)(n->value & 0xff));
+		sb_hex(b, n->value >> 8 & 0xff, 1);
+		sb_putc(b, '.');
+		sb_hex(b, n->value & 0xff, 2);
 		break;
 	case DK_INT:
-		snprintf(buf, size, "%lld",
-		    (long long)sign_extend(n->value, f->width));
+		sb_i64(b, sign_extend(n->value, f->width));
 		break;
 	case DK_CHAR:
-		if (n->value >= 0x20 && n->value < 0x7f)
-			snprintf(buf, size, "'%c'", (int)n->value);
-		else
-			snprintf(buf, size, "0x%02llx",
-			    (unsigned long long)n->value);
+		if (n->value >= 0x20 && n->value < 0x7f) {
+			sb_putc(b, '\'');
+			sb_putc(b, (char)n->value);
+			sb_putc(b, '\'');
+		} else {
+			sb_puts(b, "0x");
+			sb_hex(b, n->value, 2);
+		}
 		break;
-	case DK_TIME: {
+	case DK_TIME:
 		/* signed: a capture's clock may step back between S and C */
-		int64_t	 v = (int64_t)n->value;
-		uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-		snprintf(buf, size, "%s%llu.%09llu s", v < 0 ? "-" : "",
-		    (unsigned long long)(u / 1000000000),
-		    (unsigned long long)(u % 1000000000));
+		sb_secs(b, (int64_t)n->value, 9);
+		sb_puts(b, " s");
 		break;
-	}
 	default:
-		snprintf(buf, size, "%llu", (unsigned long long)n->value);
+		sb_u64(b, n->value);
 		break;
 	}
 }
 
-const char *
-dec_node_value(const struct dec_node *n, char *buf, size_t size)
+void
+dec_node_text(const struct dec_node *n, struct sbuf *b)
 {
 	const struct dec_field *f = n->f;
 	const char	*name;
-	char		 num[48];
 
-	if (size == 0)
-		return buf;
-	buf[0] = '\0';
-	if (f == NULL) {
-		snprintf(buf, size, "%s", n->str != NULL ? n->str : "");
-		return buf;
+	if (f == NULL || f->kind == DK_LABEL) {
+		if (n->str != NULL)
+			sb_puts(b, n->str);
+		return;
 	}
 	switch (f->kind) {
-	case DK_LABEL:
-		snprintf(buf, size, "%s", n->str != NULL ? n->str : "");
-		return buf;
 	case DK_STRING:
-		snprintf(buf, size, "\"%s\"", n->str != NULL ? n->str : "");
-		return buf;
+		sb_putc(b, '"');
+		if (n->str != NULL)
+			sb_puts(b, n->str);
+		sb_putc(b, '"');
+		return;
 	case DK_BYTES:
 		/* The bytes are in the record, not the node: decoders that
 		 * want them shown here leave their hex in str. */
 		if (n->str != NULL)
-			snprintf(buf, size, "%s", n->str);
-		else
-			snprintf(buf, size, "%u byte%s", n->len,
-			    n->len == 1 ? "" : "s");
-		return buf;
+			sb_puts(b, n->str);
+		else {
+			sb_u64(b, n->len);
+			sb_puts(b, n->len == 1 ? " byte" : " bytes");
+		}
+		return;
 	case DK_BOOL:
 		if (f->names == NULL) {
-			snprintf(buf, size, "%s", n->value ? "set" : "not set");
-			return buf;
+			sb_puts(b, n->value ? "set" : "not set");
+			return;
 		}
 		break;
 	default:
 		break;
 	}
-	node_number(n, num, sizeof num);
 	if (f->names == NULL) {
-		snprintf(buf, size, "%s", num);
-		return buf;
+		node_number(n, b);
+		return;
 	}
 	if ((name = dec_name_find(f->names, (uint32_t)n->value)) == NULL)
 		name = "UNKNOWN";
-	snprintf(buf, size, "%s (%s)", name, num);
+	sb_puts(b, name);
+	sb_puts(b, " (");
+	node_number(n, b);
+	sb_putc(b, ')');
+}
+
+const char *
+dec_node_value(const struct dec_node *n, char *buf, size_t size)
+{
+	struct sbuf	 b = { 0 };
+
+	if (size == 0)
+		return buf;
+	dec_node_text(n, &b);
+	snprintf(buf, size, "%s", b.s != NULL ? b.s : "");
+	sb_free(&b);
 	return buf;
 }

@@ -7,8 +7,8 @@
  * flags, never to stderr.  Wire bytes are read with the explicit-endian
  * accessors below, never by casting structs over them.
  *
- * Facts: shared/spec/usbmon-and-pcap.md (usbmon header, section 2.2),
- * shared/spec/usb-core-and-ehci.md (chapter 9, section 8).
+ * Facts: struct mon_bin_hdr of Linux's drivers/usb/mon/mon_bin.c (the
+ * usbmon header); USB 2.0 chapter 9 (requests 9.4, descriptors 9.6).
  */
 #ifndef DECODE_H
 #define DECODE_H
@@ -258,7 +258,7 @@ const char	*dec_name_or(const struct dec_name *t, uint32_t v, char *buf);
 const char	*dec_status_name(int32_t status);
 
 /* ------------------------------------------------------------------------
- * The URB record: exactly one usbmon event (spec section 2.2), plus where
+ * The URB record: exactly one usbmon event (struct mon_bin_hdr), plus where
  * it came from.  Header fields are in host order whatever the source.
  */
 enum {
@@ -268,12 +268,12 @@ enum {
 	XFER_BULK = 3,
 };
 
-#define URB_ISO_MAX	128		/* ndesc never exceeds this (K-BIN) */
+#define URB_ISO_MAX	128		/* ndesc's bound, mon_bin.c ISODESC_MAX */
 #define URB_HDR48	48
 #define URB_HDR64	64
 #define URB_EINPROGRESS	(-115)
 
-/* One ISO frame descriptor (spec 2.3), host order. */
+/* One ISO frame descriptor (struct mon_bin_isodesc), host order. */
 struct urb_iso {
 	int32_t		 status;
 	uint32_t	 off;
@@ -289,7 +289,7 @@ struct urb_iso {
 #define REC_F_NOTIME	0x0020	/* timestamp is relative, not wall clock */
 
 struct urb_rec {
-	/* usbmon header fields (spec 2.2) */
+	/* usbmon header fields (struct mon_bin_hdr) */
 	uint64_t	 id;		/* URB address; same on S and C/E */
 	uint8_t		 type;		/* 'S', 'C', 'E' */
 	uint8_t		 xfer_type;	/* XFER_* */
@@ -375,7 +375,7 @@ void		 dec_usbmon_body(const uint8_t *p, size_t len, int swap,
 
 /*
  * One line of the kernel's usbmon 'u' text interface for r, exactly as
- * drivers/usb/mon/mon_text.c prints it (spec 1.2), without the newline:
+ * drivers/usb/mon/mon_text.c prints it, without the newline:
  * tag, stamp ((ts_sec & 0xfff) * 1000000 + usec), event, address, status or
  * setup words, length, and up to 32 data bytes.  Returns the length
  * written (NUL-terminated), or -UE_FULL when size is too small (256 is
@@ -612,6 +612,10 @@ struct dec_tree {
 	int		 overflow;	/* nodes or arena ran out */
 };
 
+/* What one record's tree needs; JSON prints at most DEC_TREE_NODES. */
+#define DEC_TREE_NODES	4096
+#define DEC_TREE_ARENA	65536
+
 void		 dec_tree_init(struct dec_tree *t, struct dec_node *nodes,
 		     size_t max, char *arena, size_t arena_size);
 /* Append a node at the current depth; returns it, or NULL when full. */
@@ -633,6 +637,8 @@ const char	*dec_tree_printf(struct dec_tree *t, const char *fmt, ...)
  */
 const char	*dec_node_value(const struct dec_node *n, char *buf,
 		     size_t size);
+/* The same, appended to b (the formatters' fast path). */
+void		 dec_node_text(const struct dec_node *n, struct sbuf *b);
 
 /* Setup packet fields as a subtree (bmRequestType bits, bRequest, wValue
  * split by request, wIndex, wLength). */
@@ -816,6 +822,10 @@ void		 sb_hex(struct sbuf *b, uint64_t v, int digits);
 void		 sb_secs(struct sbuf *b, int64_t ns, int decimals);
 /* JSON string literal, quoted and escaped */
 void		 sb_json_str(struct sbuf *b, const char *s, size_t n);
+/* b's text from offset start on, made a JSON string in place. */
+void		 sb_json_from(struct sbuf *b, size_t start);
+/* Bytes as contiguous lowercase hex ("0a1b"). */
+void		 sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n);
 
 /* The appenders below are inline: formatting is the hot path of read. */
 static inline int

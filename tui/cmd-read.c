@@ -49,8 +49,6 @@ static const struct {
 
 #define MAX_FIELDS	64
 #define FILTER_NODES	64
-#define TREE_NODES	4096
-#define TREE_ARENA	65536
 #define FLUSH_AT	(256 * 1024)
 
 static void
@@ -186,8 +184,8 @@ tui_cmd_read(int argc, char **argv)
 	if ((ctx = dec_ctx_new()) == NULL)
 		goto out_nomem;
 	if (mode == OUT_VERBOSE || mode == OUT_JSON || mode == OUT_FIELDS) {
-		nodes = calloc(TREE_NODES, sizeof *nodes);
-		arena = malloc(TREE_ARENA);
+		nodes = calloc(DEC_TREE_NODES, sizeof *nodes);
+		arena = malloc(DEC_TREE_ARENA);
 		if (nodes == NULL || arena == NULL)
 			goto out_nomem;
 	}
@@ -248,8 +246,8 @@ tui_cmd_read(int argc, char **argv)
 			}
 			break;
 		default:
-			dec_tree_init(&tree, nodes, TREE_NODES, arena,
-			    TREE_ARENA);
+			dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena,
+			    DEC_TREE_ARENA);
 			dec_record_tree(&r, &info, &tree);
 			if (mode == OUT_VERBOSE)
 				dec_fmt_verbose(&fmt, &r, &info, &tree, &out);

@@ -7,8 +7,6 @@
 
 #include <stdint.h>
 
-#define URBSCOPE_VERSION	"0.1.0"
-
 /* A subcommand: argv[0] is its name.  Returns the exit status. */
 struct tui_cmd {
 	const char	*name;

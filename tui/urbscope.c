@@ -8,6 +8,10 @@
 
 #include "tui.h"
 
+#ifndef URBSCOPE_VERSION
+#error "URBSCOPE_VERSION comes from the Makefile's VERSION"
+#endif
+
 static const struct tui_cmd cmds[] = {
 	{ "read", "FILE [-Y FILTER] [-c N] [-V] [-T text|json|usbmon|fields [-e FIELD]...]"
 	    " [-t r|a|d|e]",

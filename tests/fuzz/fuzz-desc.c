@@ -10,8 +10,6 @@
 #include "decode/decode.h"
 #include "tests/fuzz/fuzz.h"
 
-#define TREE_NODES	4096
-#define TREE_ARENA	65536
 
 static const int classes[] = { -1, 0x01, 0x02, 0x03, 0x07, 0x08, 0x09,
 	0x0a, 0x0b, 0x0e, 0xfe, 0xff };
@@ -19,8 +17,8 @@ static const int classes[] = { -1, 0x01, 0x02, 0x03, 0x07, 0x08, 0x09,
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct dec_node nodes[TREE_NODES];
-	static char	 arena[TREE_ARENA];
+	static struct dec_node nodes[DEC_TREE_NODES];
+	static char	 arena[DEC_TREE_ARENA];
 	struct dec_setup req;
 	struct dec_tree	 tree;
 	char		 buf[512], val[128];
@@ -30,7 +28,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	dec_setup(data, &req);
 	for (k = 0; k < 2; k++) {
-		dec_tree_init(&tree, nodes, TREE_NODES, arena, TREE_ARENA);
+		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena, DEC_TREE_ARENA);
 		(void)dec_desc_tree(data + 8, size - 8, k ? NULL : &req,
 		    &tree);
 		for (i = 0; i < tree.n; i++)
@@ -39,7 +37,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    buf, sizeof buf);
 	}
 	for (k = 0; k < sizeof classes / sizeof classes[0]; k++) {
-		dec_tree_init(&tree, nodes, TREE_NODES, arena, TREE_ARENA);
+		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena, DEC_TREE_ARENA);
 		dec_setup_tree_class(&req, classes[k], &tree);
 		(void)dec_setup_summary_class(&req, classes[k], buf,
 		    sizeof buf);

@@ -12,8 +12,6 @@
 #include "capture/capture.h"
 #include "tests/fuzz/fuzz.h"
 
-#define TREE_NODES	4096
-#define TREE_ARENA	65536
 
 static const char *const fields[] = {
 	"frame.time_epoch", "usb.urb_id", "usb.setup.bRequest", "usb.idVendor",
@@ -23,8 +21,8 @@ static const char *const fields[] = {
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static struct dec_node nodes[TREE_NODES];
-	static char	 arena[TREE_ARENA];
+	static struct dec_node nodes[DEC_TREE_NODES];
+	static char	 arena[DEC_TREE_ARENA];
 	static int	 fd = -1;
 	struct dec_fmt	 fmt[4] = { { .time_mode = DT_RELATIVE },
 	    { .time_mode = DT_ABSOLUTE }, { .time_mode = DT_DELTA },
@@ -74,7 +72,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			break;
 		for (k = 0; k < 4; k++)
 			dec_fmt_line(&fmt[k], &r, &info, &out);
-		dec_tree_init(&tree, nodes, TREE_NODES, arena, TREE_ARENA);
+		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena, DEC_TREE_ARENA);
 		dec_record_tree(&r, &info, &tree);
 		dec_fmt_verbose(&fmt[0], &r, &info, &tree, &out);
 		dec_fmt_json(&fmt[1], &r, &info, &tree, &out);

@@ -187,6 +187,10 @@ test_errors(void **state)
 	bad("driver==\"abc", 9);
 	bad("len==\"3\"", 6);
 	bad("len==99999999999999999999999", 6);
+	/* microseconds that do not fit in int64 ns (found by fuzz-filter) */
+	assert_string_equal(bad("latency==527712452901787827", 10),
+	    "col 10: latency too large");
+	bad("latency>9223372037s", 9);
 	bad("!", 2);
 	bad("()", 2);
 	assert_non_null(strstr(bad("dev==1 || type==bluk", 17), "bluk"));

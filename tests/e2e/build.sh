@@ -1,0 +1,49 @@
+#!/bin/sh
+# tests/e2e/build.sh - the build itself: the user's flags add to the
+# project's, header dependencies are exact, one version string, install.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+version=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile)
+check "the Makefile names a version" test -n "$version"
+check_eq "--version says the Makefile's VERSION" "urbscope $version" \
+    "$("$US" --version)"
+check "the man page's title line says it too" \
+    grep -q "^\.TH URBSCOPE 1 .* \"urbscope $version\"" docs/urbscope.1
+
+# make CFLAGS=-O0: -O0 replaces -O3, the rest stays.
+make -nB CFLAGS=-O0 CPPFLAGS=-DX_USER build/decode/dec-fmt.o \
+    >"$TMP/n" 2>&1
+line=$(grep ' -c ' "$TMP/n")
+for w in -O0 -std=c11 -I. -Wall -D_GNU_SOURCE -DX_USER -MMD; do
+	case " $line " in
+	*" $w "*) ok "make CFLAGS=-O0 CPPFLAGS=...: compiles with $w" ;;
+	*) notok "make CFLAGS=-O0 CPPFLAGS=...: compiles with $w"
+	   echo "#   $line" ;;
+	esac
+done
+case " $line " in
+*" -O3 "*) notok "user CFLAGS replace -O3" ;;
+*) ok "user CFLAGS replace -O3" ;;
+esac
+
+# Touching a header rebuilds its users only (make -W: as if touched).
+make urbscope >/dev/null 2>&1
+make -n -W decode/usbids.h urbscope >"$TMP/n" 2>&1
+users=$(grep -c ' -c ' "$TMP/n")
+expect=$(grep -l 'usbids\.h' $(git ls-files '*.c') | grep -v '^tests/' |
+    wc -l)
+check_eq "touching decode/usbids.h recompiles its $expect users" \
+    "$expect" "$users"
+make -n urbscope >"$TMP/n" 2>&1
+check_eq "nothing is rebuilt when nothing changed" 0 \
+    "$(grep -c ' -c ' "$TMP/n")"
+
+# make install with DESTDIR and PREFIX.
+make install DESTDIR="$TMP/root" PREFIX=/usr >"$TMP/n" 2>&1
+check "make install DESTDIR PREFIX=/usr: the binary" \
+    test -x "$TMP/root/usr/bin/urbscope"
+check "make install: the man page" \
+    test -f "$TMP/root/usr/share/man/man1/urbscope.1"
+check_eq "the installed binary runs" "urbscope $version" \
+    "$("$TMP/root/usr/bin/urbscope" --version)"
