@@ -21,8 +21,9 @@
  * the descriptors sysfs keeps, so that class decoding works on a capture
  * started after enumeration; see cap_live_synth.
  *
- * Facts: shared/spec/usbmon-and-pcap.md 2 (binary interface, ioctls, ring,
- * drops), 4 (what libpcap does), 6 (pitfalls).
+ * Facts: Linux's Documentation/usb/usbmon.rst and drivers/usb/mon/mon_bin.c
+ * (the binary interface, its ioctls, the mmap ring, drops); libpcap's
+ * pcap-usb-linux.c (what libpcap does with them).
  */
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -43,7 +44,7 @@
 #include "capture.h"
 #include "sysfs.h"
 
-/* drivers/usb/mon/mon_bin.c: the ioctls and their arguments (spec 2.5). */
+/* drivers/usb/mon/mon_bin.c: the ioctls and their arguments. */
 struct mon_bin_stats {
 	uint32_t	 queued;
 	uint32_t	 dropped;
@@ -693,7 +694,7 @@ live_next_read(struct cap_source *src, struct urb_rec *r)
 	/*
 	 * A header, then the event's len_cap bytes: a short buffer gets the
 	 * rest of the event on the next read(), and a read never spans two
-	 * events (spec 2.7), so this also reads a saved stream.
+	 * events (mon_bin.c mon_bin_read), so this also reads a saved stream.
 	 */
 	n = live_read_full(ls, ls->buf, URB_HDR48);
 	if (n == -1 && errno == EAGAIN) {

@@ -5,8 +5,11 @@
  * other byte order to make test files).  Also the parts the pcapng reader
  * shares: link type names and the decoding of one usbmon packet.
  *
- * Facts: shared/spec/usbmon-and-pcap.md 3 (link types, record lengths,
- * byte order rule); the pcap file format as libpcap's sf-pcap.c reads it.
+ * Facts: LINKTYPE_USB_LINUX (189) and LINKTYPE_USB_LINUX_MMAPPED (220) of
+ * the tcpdump.org link-type registry (https://www.tcpdump.org/linktypes.html);
+ * record lengths as libpcap's pcap-usb-linux.c writes them; header fields
+ * in the file's byte order, as libpcap's swap_linux_usb_header expects;
+ * the pcap file format as libpcap's sf-pcap.c reads it.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -22,8 +22,10 @@
  * gets an opt_comment saying which driver call submitted it.  Tag numbers
  * are Wireshark 4.0's epan/exported_pdu.h, checked with tshark 4.0.17.
  *
- * Facts: shared/spec/usbmon-and-pcap.md 3.2, 3.5; the pcapng draft
- * (draft-ietf-opsawg-pcapng) sections 4.1-4.4 and 4.6 for the layouts.
+ * Facts: the usbmon header is in the section's byte order (libpcap's
+ * swap_linux_usb_header, Wireshark's pcap_byteswap_linux_usb_pseudoheader);
+ * the pcapng draft (draft-ietf-opsawg-pcapng) sections 4.1-4.4 and 4.6 for
+ * the layouts.
  */
 #include <inttypes.h>
 #include <stdlib.h>

@@ -7,7 +7,9 @@
  * where the file starts (REC_F_NOTIME: not a wall-clock time).  The sink
  * prints records as the kernel would.
  *
- * Facts: shared/spec/usbmon-and-pcap.md 1.2-1.4.
+ * Facts: Linux's Documentation/usb/usbmon.rst (the 'u' format) and
+ * drivers/usb/mon/mon_text.c (mon_text_read_u; DATA_MAX 32 data bytes,
+ * ISODESC_MAX 5 descriptors, the stamp of mon_get_timestamp).
  */
 #include <inttypes.h>
 #include <string.h>

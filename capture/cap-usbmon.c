@@ -6,7 +6,7 @@
  * capturing host's; it is found, like the format itself, by which order
  * makes the first headers plausible.
  *
- * Facts: shared/spec/usbmon-and-pcap.md 2.2 (header), 2.7 (read()).
+ * Facts: Linux's drivers/usb/mon/mon_bin.c (struct mon_bin_hdr, mon_bin_read).
  */
 #include <string.h>
 

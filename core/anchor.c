@@ -1,9 +1,9 @@
 /*
  * core/anchor.c - URB anchors and poisoning, as drivers/usb/core/urb.c
- * has them since 2.6.23 (spec 4.8): an anchor holds a reference on each
- * URB on it; giveback unanchors a URB before its completion runs; killing
- * an anchor kills its URBs newest first; a poisoned anchor or URB refuses
- * submissions with -EPERM.
+ * has them since 2.6.23 (Documentation/driver-api/usb/anchors.rst): an
+ * anchor holds a reference on each URB on it; giveback unanchors a URB
+ * before its completion runs; killing an anchor kills its URBs newest
+ * first; a poisoned anchor or URB refuses submissions with -EPERM.
  */
 #include "core/core.h"
 

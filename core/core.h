@@ -160,7 +160,7 @@ usb_dev_priv(struct usb_device *udev)
 	return container_of(udev, struct usb_device_priv, udev);
 }
 
-/* Linux's intf->condition (spec 1.4, 1.5). */
+/* Linux's intf->condition (include/linux/usb.h). */
 enum usb_interface_condition {
 	USB_INTERFACE_UNBOUND = 0,
 	USB_INTERFACE_BINDING,
@@ -269,9 +269,9 @@ struct usb_interface *usb_ifnum_to_if(const struct usb_device *udev,
 		     unsigned int ifnum);
 struct usb_host_interface *usb_altnum_to_altsetting(
 		     const struct usb_interface *intf, unsigned int altnum);
-/* Reserve the next free address (round robin from bus->devnum_next,
- * spec 8.5); the device keeps devnum 0 until SET_ADDRESS.  Returns the
- * address or -ENOSPC. */
+/* Reserve the next free address (round robin from bus->devnum_next, as
+ * hub.c choose_devnum); the device keeps devnum 0 until SET_ADDRESS.
+ * Returns the address or -ENOSPC. */
 int		 usb_choose_devnum(struct usb_device *udev);
 void		 usb_release_devnum(struct usb_device *udev);
 

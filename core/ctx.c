@@ -1,8 +1,9 @@
 /*
  * core/ctx.c - execution context for drivers: emulated spinlocks (atomic
  * context while held), kmalloc and friends with their mem_flags checked
- * against the context (spec 4.6), DMA-able buffers in the machine's DMA
- * memory (usb_buffer_alloc), and dev_printk.
+ * against the context (the rules in usb_submit_urb's comment, in
+ * drivers/usb/core/urb.c), DMA-able buffers in the machine's DMA memory
+ * (usb_buffer_alloc), and dev_printk.
  *
  * Rules reported here: "gfp-kernel-in-atomic" (an allocation that may
  * sleep in interrupt context or under a spinlock) and

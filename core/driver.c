@@ -1,24 +1,29 @@
 /*
  * core/driver.c - interfaces meet drivers: the registry of USB interface
  * drivers, id matching, probe and disconnect, interface data, claim and
- * release, and the checks of what a driver leaves behind
- * (shared/spec/usb-core-and-ehci.md 1.3-1.7, 3; the seed article).
+ * release, and the checks of what a driver leaves behind (Linux's
+ * drivers/usb/core/driver.c: usb_match_id, usb_probe_interface,
+ * usb_unbind_interface, usb_driver_claim_interface, usb_register_driver;
+ * Documentation/driver-api/usb/callbacks.rst; the 2.5 API as Greg
+ * Kroah-Hartman described it in "Changes to the USB driver API for the
+ * 2.5 series kernel", https://lwn.net/Articles/39249/).
  *
  * Every step is an event: DRV_REGISTER/DRV_DEREGISTER, one DRV_MATCH per
  * id table entry tried, DRV_PROBE and DRV_DISCONNECT with the driver's
  * result, DRV_SET_INTFDATA/DRV_GET_INTFDATA with the pointer, and DRV_RULE
- * when a driver breaks a rule of spec 3:
+ * when a driver breaks one of these rules:
  *
  *   intfdata-after-disconnect: intfdata still set when disconnect
- *	returned (spec 3 bug 1)
+ *	returned (a stale pointer for the next open())
  *   intfdata-read-after-disconnect: usb_get_intfdata after the driver's
- *	disconnect returned (spec 3 bugs 1, 3)
+ *	disconnect returned (open() racing disconnect)
  *   probe-error-leftovers: probe failed but left intfdata or a minor
- *	behind (spec 3 bugs 6, 7)
+ *	behind (2.6.0's core did not clear intfdata)
  *   minor-leak: usb_register_dev not undone by the end of disconnect
- *	(spec 3 bug 6)
+ *	(usb_deregister does not give minors back)
  *   urbs-in-flight-after-disconnect: URBs of the interface's endpoints
- *	still queued when disconnect returned (spec 3 bug 5)
+ *	still queued when disconnect returned (their completions run after
+ *	the driver let go)
  *
  * DRV_MATCH fields: .length = entry index in the id table, .result = 0 if
  * the entry matched else -ENODEV, .ptr = the entry's driver_info, .text =
@@ -28,7 +33,8 @@
  * usbcore registers it before any other driver; it is entered as driver
  * "hub" but raises no register/match/probe/disconnect events, so the
  * enumeration logs stay Linux's.  Claim and release have the modern
- * semantics (spec 1.6: -EBUSY; release is a full unbind).
+ * semantics (usb_driver_claim_interface: -EBUSY; release is a full
+ * unbind).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,8 +109,8 @@ ptrs_remove(struct core_ptrs *a, const void *p)
 }
 
 /* ------------------------------------------------------------------------
- * Matching (spec 1.3: 2.6.0's usb_match_id plus the modern vendor-class
- * rule and bInterfaceNumber).
+ * Matching: 2.6.0's usb_match_id plus the modern vendor-class rule and
+ * bInterfaceNumber (usb_match_one_id_intf).
  */
 
 /* 2.6.0's terminator: idVendor, bDeviceClass, bInterfaceClass and
@@ -162,8 +168,8 @@ match_one_id(struct usb_interface *intf, const struct usb_device_id *id,
 	    dd->bDeviceSubClass, "0x%02x");
 	MATCH_EQ(USB_DEVICE_ID_MATCH_DEV_PROTOCOL, bDeviceProtocol,
 	    dd->bDeviceProtocol, "0x%02x");
-	/* spec 1.3 step 4: interface codes of a vendor-specific device
-	 * mean nothing unless the entry names the vendor */
+	/* as usb_match_one_id_intf: interface codes of a vendor-specific
+	 * device mean nothing unless the entry names the vendor */
 	if (dd->bDeviceClass == USB_CLASS_VENDOR_SPEC &&
 	    !(id->match_flags & USB_DEVICE_ID_MATCH_VENDOR) &&
 	    (id->match_flags & (USB_DEVICE_ID_MATCH_INT_INFO |
@@ -276,9 +282,9 @@ intf_has_minor(struct usb_interface *intf)
 }
 
 /*
- * Offer intf to drv (spec 1.4): match, then probe in task context.
- * Returns 0 when bound, -ENODEV when no entry matched, else probe's
- * error (the core has cleared intfdata and unbound).
+ * Offer intf to drv, as usb_probe_interface does: match, then probe in
+ * task context.  Returns 0 when bound, -ENODEV when no entry matched,
+ * else probe's error (the core has cleared intfdata and unbound).
  */
 static int
 driver_probe_intf(struct usb_driver *drv, struct usb_interface *intf)
@@ -373,7 +379,7 @@ intf_urbs_queued(struct usb_interface *intf)
 
 /*
  * Unbind intf from its driver: disconnect() in task context, the rules
- * on what it left, the core clears intfdata (spec 1.5 step 3), then the
+ * on what it left, the core clears intfdata (usb_unbind_interface), then the
  * interface's endpoints are flushed with -ESHUTDOWN.  Flushing after
  * disconnect is 2.6.0's unbind order (modern Linux flushes before); it
  * is what lets "urbs-in-flight-after-disconnect" see what a driver
@@ -486,7 +492,7 @@ usb_disconnect_interfaces(struct usb_device *udev)
 }
 
 /* ------------------------------------------------------------------------
- * Registration (spec 1.7).
+ * Registration (usb_register_driver, usb_deregister).
  */
 static void
 registry_event(enum drv_kind kind, struct usb_driver *drv, const char *text)
@@ -566,14 +572,14 @@ usb_deregister(struct usb_driver *driver)
 			d--;
 	}
 	ptrs_remove(&c->drivers, driver);
-	/* minors are not given back here: spec 1.7 */
+	/* minors are not given back here, as in Linux's usb_deregister */
 	snprintf(text, sizeof text, "usbcore: deregistering interface "
 	    "driver %s", driver->name);
 	registry_event(DRV_DEREGISTER, driver, text);
 }
 
 /* ------------------------------------------------------------------------
- * Interfaces of a driver, claim and release (spec 1.6), intfdata (3).
+ * Interfaces of a driver, claim and release, intfdata.
  */
 struct usb_interface *
 usb_find_interface(struct usb_driver *drv, int minor)

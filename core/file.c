@@ -1,17 +1,17 @@
 /*
  * core/file.c - minors of USB_MAJOR and the virtual devfs/sysfs
- * (drivers/usb/core/file.c; shared/spec/usb-core-and-ehci.md 2): the
+ * (drivers/usb/core/file.c, in its 2.6.0 and modern forms): the
  * table of MAX_USB_MINORS file operations filled first-fit from a class
  * driver's minor_base, the node /dev/NAME and the class device
  * /sys/class/{usb,usbmisc}/BASENAME with its "dev" attribute, usb_open's
  * dispatch, and the user side of core/vfs.h.
  *
- * The two profiles differ as the spec's table 2.3 says: a full table is
- * -EINVAL in 2.6.0 and -EXFULL in modern kernels; an interface that
- * registers twice gets -EADDRINUSE in modern kernels, while 2.6.0 hands
- * it a second minor (the first one leaks); a class device name already
- * taken makes modern registration fail (-EEXIST, device_create) and is
- * skipped silently by 2.6.0.
+ * The two profiles differ as usb_register_dev does in the two kernels: a
+ * full table is -EINVAL in 2.6.0 and -EXFULL in modern kernels; an
+ * interface that registers twice gets -EADDRINUSE in modern kernels,
+ * while 2.6.0 hands it a second minor (the first one leaks); a class
+ * device name already taken makes modern registration fail (-EEXIST,
+ * device_create) and is skipped silently by 2.6.0.
  *
  * /dev behaves like a static, mknod'ed /dev: a node stays after its minor
  * was given back, and opening it then fails with -ENODEV, as usb_open
@@ -88,7 +88,7 @@ core_set_profile(struct sim *s, int profile)
 	if ((c = usb_core_get(s)) == NULL)
 		return -ENOMEM;
 	c->profile = profile;
-	/* spec 9: the log says which profile runs */
+	/* the log says which profile runs */
 	snprintf(text, sizeof text, "usbcore: behaviour profile %s",
 	    profile == CORE_PROFILE_260 ? "2.6.0" : "modern");
 	core_event_init(&ev, DRV_LOG, NULL, NULL);
@@ -174,7 +174,7 @@ minor_name(char *buf, size_t size, const char *fmt, int n)
 	return 0;
 }
 
-/* DRV_REGISTER_DEV / DRV_DEREGISTER_DEV, with spec 2.3's log line. */
+/* DRV_REGISTER_DEV / DRV_DEREGISTER_DEV, with their log lines. */
 static void
 minor_event(enum drv_kind kind, struct usb_interface *intf,
     const struct usb_class_driver *cd, int minor, const char *node, int ret)
@@ -198,10 +198,11 @@ minor_event(enum drv_kind kind, struct usb_interface *intf,
 }
 
 /*
- * Give intf the first free minor from class_driver->minor_base (spec 2.2
- * (b) and (d)).  0, -EINVAL (no fops; 2.6.0: table full), -EXFULL
- * (modern: table full), -EADDRINUSE (modern: intf has a minor), -EEXIST
- * (modern: class device name taken), -ENAMETOOLONG, -ENOMEM.
+ * Give intf the first free minor from class_driver->minor_base, first
+ * fit as in 2.6.0 and modern kernels.  0, -EINVAL (no fops; 2.6.0: table
+ * full), -EXFULL (modern: table full), -EADDRINUSE (modern: intf has a
+ * minor), -EEXIST (modern: class device name taken), -ENAMETOOLONG,
+ * -ENOMEM.
  */
 int
 usb_register_dev(struct usb_interface *intf,
@@ -335,7 +336,7 @@ copy_from_user(void *to, const void *from, unsigned long n)
  * The user side (core/vfs.h).
  */
 
-/* DRV_OPEN / DRV_RELEASE: usb_open's log line of spec 2.3. */
+/* DRV_OPEN / DRV_RELEASE, with usb_open's log line. */
 static void
 file_event(enum drv_kind kind, const struct usb_minor *m, int minor,
     const char *driver, int ret)

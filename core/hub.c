@@ -9,8 +9,9 @@
  * disconnect, usb_disconnect.
  *
  * The requests are Linux's, in Linux's order and with its lengths: see
- * shared/captures/linux61-qemu/usbmon-0u.txt lines 1-243 (root hub bus
- * 1, then ports 1-4) and spec 8.5.  Hub class facts: USB 2.0 chapter 11.
+ * tests/data/linux61/usbmon-0u.txt lines 1-243 (root hub bus 1, then
+ * ports 1-4), and hub_port_init and usb_new_device in Linux's hub.c.  Hub
+ * class facts: USB 2.0 chapter 11 (requests: 11.24).
  */
 #include <stdlib.h>
 #include <string.h>

@@ -86,7 +86,9 @@ out:
 
 /*
  * A control transfer on ep0 of dev.  Returns the bytes transferred or a
- * negative errno (spec 4.7; -ETIMEDOUT after timeout ms).
+ * negative errno (the statuses of Linux's
+ * Documentation/driver-api/usb/error-codes.rst; -ETIMEDOUT after timeout
+ * ms).
  */
 int
 usb_control_msg(struct usb_device *dev, unsigned int pipe, u8 request,

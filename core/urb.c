@@ -429,10 +429,11 @@ rounddown_pow2(int v)
 }
 
 /*
- * The checks of spec 4.5 in the modern kernel's order, each with its
- * error; then usb_hcd_submit_urb (usbmon 'S', enqueue, 'E' on failure).
- * The "BOGUS" warnings of the kernel (pipe type vs endpoint type,
- * control direction, flags) are not reported.
+ * The checks of Linux's usb_submit_urb (drivers/usb/core/urb.c) in the
+ * modern kernel's order, each with its error; then usb_hcd_submit_urb
+ * (usbmon 'S', enqueue, 'E' on failure).  The "BOGUS" warnings of the
+ * kernel (pipe type vs endpoint type, control direction, flags) are not
+ * reported.
  */
 static int
 submit_checked(struct urb *urb, gfp_t mem_flags)
@@ -736,9 +737,9 @@ urb_driver(struct urb *urb)
 }
 
 /*
- * Asynchronous cancel (spec 4.8): -EINPROGRESS when the unlink started
- * (the completion will see -ECONNRESET), -EIDRM when the URB is not
- * queued, -EBUSY when it is being unlinked already.
+ * Asynchronous cancel, as Linux's usb_unlink_urb: -EINPROGRESS when the
+ * unlink started (the completion will see -ECONNRESET), -EIDRM when the
+ * URB is not queued, -EBUSY when it is being unlinked already.
  */
 int
 usb_unlink_urb(struct urb *urb)

@@ -3,8 +3,7 @@
  * addresses, configuration descriptor parsing (drivers/usb/core/config.c),
  * endpoint and interface enabling (the interface hooks are in driver.c),
  * usb_new_device's enumeration and usb_disconnect (drivers/usb/core/hub.c,
- * usb.c, message.c of Linux 6.1; shared/spec/usb-core-and-ehci.md 1.4,
- * 1.5, 8.5).
+ * usb.c, message.c of Linux 6.1).
  *
  * Descriptors are read from wire bytes field by field; lengths a device
  * lies about are clamped or skipped as Linux does, never trusted.
@@ -250,7 +249,7 @@ devmap_next_zero(const struct usb_bus *bus, int from)
 	return 128;
 }
 
-/* drivers/usb/core/hub.c choose_devnum, spec 8.5. */
+/* drivers/usb/core/hub.c choose_devnum. */
 int
 usb_choose_devnum(struct usb_device *udev)
 {

@@ -1,7 +1,7 @@
 /*
  * core/usb.h - the USB driver API of Linux 2.5/2.6, for drivers that run
  * in urbscope's instrumented userspace USB core.  Names, fields and
- * semantics are the kernel's (shared/spec/usb-core-and-ehci.md 1-4), so a
+ * semantics are the kernel's (include/linux/usb.h, drivers/usb/core/), so a
  * driver ports by copy.  Host byte order is little-endian here, as on the
  * machines the tool runs on; descriptor structs are filled field by field
  * by the core, never cast over wire bytes.
@@ -38,7 +38,7 @@ typedef unsigned int	gfp_t;
  * HZ * 10 is ten seconds, as with 2.6.0's CONFIG_HZ=1000. */
 #define HZ		1000
 
-/* mem_flags (spec 4.6); the values only have to differ. */
+/* mem_flags; the values only have to differ. */
 #define GFP_ATOMIC	0x20u
 #define GFP_NOIO	0x10u
 #define GFP_KERNEL	0xd0u
@@ -140,7 +140,7 @@ struct usb_endpoint_descriptor {
 };
 
 /* ------------------------------------------------------------------------
- * Devices, configurations, interfaces, endpoints (spec 1, 3).
+ * Devices, configurations, interfaces, endpoints (include/linux/usb.h).
  */
 enum usb_device_speed {
 	USB_SPEED_UNKNOWN = 0,
@@ -149,7 +149,7 @@ enum usb_device_speed {
 	USB_SPEED_HIGH,
 };
 
-enum usb_device_state {			/* Linux's numbering (spec 8.2) */
+enum usb_device_state {			/* Linux's numbering, ch9.h */
 	USB_STATE_NOTATTACHED = 0,
 	USB_STATE_ATTACHED,
 	USB_STATE_POWERED,
@@ -231,7 +231,7 @@ struct usb_device {
 };
 
 /* ------------------------------------------------------------------------
- * Pipes (spec 4.2).
+ * Pipes, encoded as include/linux/usb.h encodes them.
  */
 #define PIPE_ISOCHRONOUS	0
 #define PIPE_INTERRUPT		1
@@ -280,7 +280,7 @@ struct usb_host_endpoint *usb_pipe_endpoint(struct usb_device *dev,
 int		 usb_maxpacket(struct usb_device *dev, unsigned int pipe);
 
 /* ------------------------------------------------------------------------
- * URBs (spec 4).
+ * URBs (Documentation/driver-api/usb/URB.rst).
  */
 #define URB_SHORT_NOT_OK	0x0001
 #define URB_ISO_ASAP		0x0002
@@ -366,7 +366,7 @@ usb_fill_bulk_urb(struct urb *urb, struct usb_device *dev, unsigned int pipe,
 	urb->context = context;
 }
 
-/* spec 4.4: HS interval is an exponent, 1 << (interval - 1) uframes. */
+/* As in Linux: HS interval is an exponent, 1 << (interval - 1) uframes. */
 static inline void
 usb_fill_int_urb(struct urb *urb, struct usb_device *dev, unsigned int pipe,
     void *transfer_buffer, int buffer_length, usb_complete_t complete_fn,
@@ -390,8 +390,9 @@ usb_fill_int_urb(struct urb *urb, struct usb_device *dev, unsigned int pipe,
 }
 
 /*
- * Submit with the checks of spec 4.5 in order.  Returns 0 (the completion
- * handler will run exactly once) or a negative errno (it will not).
+ * Submit with the checks of Linux's usb_submit_urb, in order.  Returns 0
+ * (the completion handler will run exactly once) or a negative errno (it
+ * will not).
  */
 int		 usb_submit_urb(struct urb *urb, gfp_t mem_flags);
 /* Asynchronous cancel: -EINPROGRESS, completion sees -ECONNRESET. */
@@ -400,7 +401,7 @@ int		 usb_unlink_urb(struct urb *urb);
 void		 usb_kill_urb(struct urb *urb);
 
 /*
- * Anchors (core/anchor.c, 2.6.23+, spec 4.8): a driver's set of URBs to
+ * Anchors (core/anchor.c, 2.6.23+): a driver's set of URBs to
  * kill, poison or wait for together.  Giveback takes a URB off its anchor
  * before the completion runs.
  */
@@ -485,7 +486,7 @@ void		 usb_core_free(struct sim *s);
 
 /* ------------------------------------------------------------------------
  * Drivers (core/driver.c): registration, id matching, probe/disconnect,
- * interface data (spec 1, 3; the seed article).
+ * interface data (the 2.5 API of https://lwn.net/Articles/39249/).
  */
 #define USB_DEVICE_ID_MATCH_VENDOR		0x0001
 #define USB_DEVICE_ID_MATCH_PRODUCT		0x0002
@@ -586,7 +587,7 @@ void		*usb_get_intfdata(struct usb_interface *intf);
 /* ------------------------------------------------------------------------
  * Minors and device nodes (core/file.c): usb_register_dev hands out minors
  * of USB_MAJOR; a virtual devfs/sysfs holds /dev/NAME and
- * /sys/class/usb/NAME/dev = "180:MINOR".  Two behaviour profiles (spec 2):
+ * /sys/class/usb/NAME/dev = "180:MINOR".  Two behaviour profiles:
  * 2.6.0 (full table: -EINVAL; mode honoured) and modern (-EXFULL; a second
  * registration of an interface: -EADDRINUSE).
  */

@@ -3,7 +3,7 @@
  * tests and the TUI: the character devices of USB_MAJOR that drivers
  * registered with usb_register_dev, opened, read, written and closed as
  * a process would, and the virtual /dev and /sys/class entries listed.
- * Also the core's behaviour profile (spec 2.3, 9).
+ * Also the core's behaviour profile.
  *
  * Calls run on the machine sim_current (core/sim.h), in task context,
  * like system calls; each enters the driver's file operation with the
@@ -19,7 +19,7 @@
 struct sim;
 
 /*
- * Behaviour profiles of the core (spec 9):
+ * Behaviour profiles of the core:
  *	CORE_PROFILE_MODERN (default): usb_register_dev on a full table
  *	    -EXFULL, an interface registered twice -EADDRINUSE, class
  *	    "usbmisc"; submitting an active URB -EBUSY.

@@ -53,8 +53,7 @@ dec_name_or(const struct dec_name *t, uint32_t v, char *buf)
 /*
  * URB status values are raw Linux errno numbers as the generic (x86, arm,
  * ...) architectures define them (include/uapi/asm-generic/errno*.h); the
- * meaning of each for USB is in Documentation/driver-api/usb/error-codes.rst
- * (spec/usb-core-and-ehci.md 4.7, spec/usbmon-and-pcap.md 6).
+ * meaning of each for USB is in Documentation/driver-api/usb/error-codes.rst.
  */
 static const struct dec_name linux_errnos[] = {
 	{ 1, "-EPERM" },		/* submit: ep0 of a suspended device */
@@ -254,7 +253,7 @@ const struct dec_name dec_classes[] = {
 	{ 0, NULL }
 };
 
-/* usbmon numbering (spec/usbmon-and-pcap.md 2.2), not USB's bmAttributes. */
+/* usbmon numbering (PIPE_* of include/linux/usb.h), not bmAttributes. */
 const struct dec_name dec_xfer_types[] = {
 	{ XFER_ISO, "isochronous" },
 	{ XFER_INT, "interrupt" },

@@ -1,20 +1,20 @@
 /*
  * decode/dec-record.c - the decoded tree of one record: the usbmon
- * pseudo-header with Wireshark's field names (spec/usbmon-and-pcap.md 5.1),
+ * pseudo-header with Wireshark's field names (epan/dissectors/packet-usb.c),
  * pairing and owning interface, the SETUP packet, and the data stage as
  * descriptors or raw capture data.  -V, JSON, -T fields and the TUI's
  * details pane all print this one tree.
  */
 #include "decode.h"
 
-static const struct dec_name urb_types[] = {	/* spec 2.2, type */
+static const struct dec_name urb_types[] = {	/* mon_bin_hdr type */
 	{ 'S', "URB_SUBMIT" },
 	{ 'C', "URB_COMPLETE" },
 	{ 'E', "URB_ERROR" },
 	{ 0, NULL }
 };
 
-static const struct dec_name data_flags[] = {	/* spec 2.2, flag_data */
+static const struct dec_name data_flags[] = {	/* mon_bin_hdr flag_data */
 	{ 0, "present" },
 	{ '<', "not present (IN submit)" },
 	{ '>', "not present (OUT complete)" },
@@ -24,7 +24,7 @@ static const struct dec_name data_flags[] = {	/* spec 2.2, flag_data */
 	{ 0, NULL }
 };
 
-static const struct dec_name setup_flags[] = {	/* spec 2.2, flag_setup */
+static const struct dec_name setup_flags[] = {	/* mon_bin_hdr flag_setup */
 	{ 0, "relevant" },
 	{ '-', "not relevant" },
 	{ 'Z', "no setup packet" },
@@ -148,7 +148,7 @@ is_descriptor_answer(const struct urb_rec *r, const struct dec_info *info)
 /*
  * Requests the class of their recipient decodes: class and vendor ones,
  * and GET_DESCRIPTOR of a class descriptor (HID report) sent to an
- * interface or endpoint (spec 5.4).
+ * interface or endpoint (packet-usb.c try_dissect_next_protocol).
  */
 static int
 is_class_request(const struct dec_info *info)
@@ -172,7 +172,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 	header_tree(r, t);
 
 	if (r->xfer_type != XFER_CTRL) {
-		/* Unknown (0xffff, spec 5.1) until the enumeration tells. */
+		/* Unknown (Wireshark's 0xffff) until the enumeration tells. */
 		dec_tree_push(t, "Interface", DB_NONE, 0, 0);
 		if (info->flags & DI_CLASS) {
 			add(t, &f_intf_num, (uint64_t)info->intf);
@@ -189,8 +189,9 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		 */
 		/*
 		 * A class or vendor request goes to the class of its
-		 * recipient (spec 5.4); Wireshark says "unknown" (0xffff)
-		 * when the recipient is the device or "other".
+		 * recipient (Wireshark's try_dissect_next_protocol, in
+		 * epan/dissectors/packet-usb.c), which says "unknown"
+		 * (0xffff) when the recipient is the device or "other".
 		 */
 		dec_tree_push(t, "Interface", DB_NONE, 0, 0);
 		if (info->flags & DI_CLASS) {

@@ -2,17 +2,20 @@
  * decode/dec-state.c - analysis across records: submit/complete pairing
  * and per-device state learnt from the capture.
  *
- * Pairing follows spec/usbmon-and-pcap.md 6.4: a submit is keyed by (bus,
- * URB id) until the next completion or error event with the same key ends
- * it; ids are reused as soon as a URB completes (drivers resubmit from the
- * completion handler), completions at the start of a capture have no
- * submit, submits at its end have no completion.
+ * Pairing: a submit is keyed by (bus, URB id; the id is the kernel's URB
+ * address, Documentation/usb/usbmon.rst) until the next completion or
+ * error event with the same key ends it; ids are reused as soon as a URB
+ * completes (drivers resubmit from the completion handler), completions
+ * at the start of a capture have no submit, submits at its end have no
+ * completion.
  *
- * Device state follows what Wireshark does (spec 5.4) and what Linux does
- * on the wire (spec 6.8): GET_DESCRIPTOR answers teach the device and
- * configuration descriptors, SET_CONFIGURATION and SET_INTERFACE choose
- * what is active, a successful SET_ADDRESS (sent to device 0) or a device
- * descriptor that changes starts a new device under that number.
+ * Device state follows what Wireshark does (epan/dissectors/packet-usb.c,
+ * try_dissect_next_protocol) and what Linux does on the wire (hub.c
+ * hub_port_init: device 0 until SET_ADDRESS): GET_DESCRIPTOR answers
+ * teach the device and configuration descriptors, SET_CONFIGURATION and
+ * SET_INTERFACE choose what is active, a successful SET_ADDRESS (sent to
+ * device 0) or a device descriptor that changes starts a new device under
+ * that number.
  */
 #include <stdlib.h>
 
@@ -303,7 +306,7 @@ dev_map_endpoints(struct dec_dev *d)
 				sub = r.p[6];
 				proto = r.p[7];
 				if (cls == 0 && d->has_ddesc) {
-					/* 0 = the device's class (spec 5.4) */
+					/* Wireshark: 0 = the device's class */
 					cls = d->ddesc[4];
 					sub = d->ddesc[5];
 					proto = d->ddesc[6];
@@ -414,7 +417,7 @@ learn_control(struct dec_ctx *ctx, struct dec_dev *d,
 		return;
 	case USB_REQ_SET_ADDRESS:
 		/* A new device takes the address (Linux labels it 0 until
-		 * SET_ADDRESS has completed, spec 6.8). */
+		 * SET_ADDRESS has completed: hub.c hub_port_init). */
 		if (s->wValue == 0 || s->wValue > 127)
 			return;
 		nd = dev_get(ctx, r->busnum, (uint8_t)s->wValue, 1);

@@ -5,8 +5,11 @@
  * (byte for byte what drivers/usb/mon/mon_text.c prints) and parsed (the
  * 'u' format and the old 't' one).
  *
- * Facts: shared/spec/usbmon-and-pcap.md 1.2 (text grammar), 2.2 (header),
- * 2.3 (ISO descriptors), 2.7 (48-byte reads), 3.2 (byte order).
+ * Facts: Linux's Documentation/usb/usbmon.rst (text format, binary
+ * header); drivers/usb/mon/mon_bin.c (struct mon_bin_hdr, struct
+ * mon_bin_isodesc, mon_bin_read for 48-byte reads); libpcap's
+ * swap_linux_usb_header (byte order: header fields are swapped, setup
+ * bytes and data never).
  */
 #include <inttypes.h>
 
@@ -14,7 +17,7 @@
 
 #define TEXT_DATA_MAX	32	/* mon_text.c DATA_MAX */
 #define TEXT_ISO_MAX	5	/* mon_text.c ISODESC_MAX */
-#define ISO_DESC_LEN	16	/* spec 2.3 */
+#define ISO_DESC_LEN	16	/* struct mon_bin_isodesc */
 
 /* Is a header with swap set in big-endian order? */
 static int
@@ -26,7 +29,7 @@ wire_be(int swap)
 /*
  * How many ISO descriptors precede the data: ndesc of a 64-byte header,
  * or for the 48-byte one (which has no ndesc) what the kernel puts there,
- * min(max(numdesc, 0), 128) (spec 2.7).
+ * min(max(numdesc, 0), 128) (mon_bin.c mon_bin_event).
  */
 static uint32_t
 iso_wanted(const struct urb_rec *r)
@@ -96,7 +99,7 @@ dec_usbmon_hdr(const uint8_t *p, size_t len, size_t hdr_len, int swap,
 	r->status = (int32_t)get_bo32(p + 28, be);
 	r->len_urb = get_bo32(p + 32, be);
 	r->len_cap = get_bo32(p + 36, be);
-	/* Setup bytes are USB wire order: never swapped (spec 3.2). */
+	/* Setup bytes are USB wire order: never swapped (as in libpcap). */
 	memcpy(r->setup, p + 40, sizeof r->setup);
 	if (r->xfer_type == XFER_ISO) {
 		r->iso_error_count = (int32_t)get_bo32(p + 40, be);
@@ -207,7 +210,7 @@ dec_usbmon_body(const uint8_t *p, size_t len, int swap, struct urb_iso *iso,
 	be = wire_be(swap);
 	r->flags &= ~(REC_F_BADLEN | REC_F_TRUNC);
 
-	/* ndesc is only the kernel's to set on ISO events (spec 2.2). */
+	/* ndesc is only the kernel's to set on ISO events (mon_bin_event). */
 	if (r->xfer_type != XFER_ISO && r->ndesc != 0)
 		r->flags |= REC_F_BADLEN;
 	want = iso_wanted(r);
@@ -845,7 +848,7 @@ dec_usbmon_text(const char *line, size_t n, struct urb_rec *r,
 		if (tp_sep(&t) != 0 || tp_data(&t, r, data) != 0)
 			goto bad;
 	} else {
-		/* What the binary interface says for no data (spec 2.4). */
+		/* The binary interface's flags for no data (mon_bin.c). */
 		if (r->type == 'E')
 			r->flag_data = 'E';
 		else if (urb_is_in(r) && r->type == 'S')

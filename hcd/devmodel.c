@@ -10,7 +10,7 @@
  * the model's descriptor tables (USB 2.0 9.4), class and vendor requests
  * handed to the model, and data endpoints handed to the model unless
  * halted.  SET_ADDRESS takes effect after its status stage (USB 2.0
- * 9.4.6), as Linux's enumeration (spec 8.5) relies on.
+ * 9.4.6), as Linux's enumeration (hub.c hub_port_init) relies on.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -439,7 +439,7 @@ iso_stream_find(struct ehci_hcd *ehci, struct urb *urb)
 	    usb_pipedevice(urb->pipe));
 	stream->buf1 = ITD_BUF1(stream->is_in, maxp & 0x7ff);
 	stream->buf2 = ITD_BUF2(1 + ((maxp >> 11) & 3));
-	/* urb->interval is in uframes here (spec 4.5 #14): power of two,
+	/* urb->interval is in uframes here (usb_submit_urb): power of two,
 	 * at most the frame list */
 	interval = urb->interval > 0 ? (unsigned)urb->interval : 1;
 	stream->interval = 1;

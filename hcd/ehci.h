@@ -4,8 +4,8 @@
  * structures the controller reads from DMA memory (qTD, QH, iTD), and the
  * driver's state, struct ehci_hcd, which follows struct usb_hcd.
  *
- * Citations are to the EHCI specification r1.0 (section numbers) and, in
- * urbscope's notes, shared/spec/usb-core-and-ehci.md section 6.
+ * Citations are to the EHCI specification r1.0 (section numbers) and to
+ * Linux's drivers/usb/host/ehci*.c and include/linux/usb/ehci_def.h.
  *
  * Hardware structures live in DMA memory and are read by the controller
  * as little-endian 32-bit words; the driver's own fields follow the

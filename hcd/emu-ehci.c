@@ -11,7 +11,7 @@
  * FETCHQTD, EXECUTE, WRITEBACK, HORIZONTALQH) but moves data one packet at
  * a time, as the wire does: max packet size, data toggles, a bandwidth
  * budget per microframe, NAK counters, CERR countdown, short packets and
- * alternate next pointers (shared/spec/usb-core-and-ehci.md 6, 7).
+ * alternate next pointers (EHCI 3.5, 3.6, 4.9, 4.10).
  *
  * No state is cached across microframes: every pass re-reads the QHs and
  * qTDs, so a QH the driver unlinked is never touched after the IAA
@@ -803,7 +803,7 @@ qh_visit(struct emu_ehci *e, uint8_t *qh, int periodic, int reload)
 }
 
 /* ------------------------------------------------------------------------
- * The async schedule (EHCI 4.8, 4.10; spec 6.7).
+ * The async schedule (EHCI 4.8, 4.10).
  */
 
 /* WAITLISTHEAD: the QH with H set, from ASYNCLISTADDR; 0 on error. */
@@ -908,7 +908,7 @@ async_peek(struct emu_ehci *e)
 }
 
 /* ------------------------------------------------------------------------
- * The periodic schedule (EHCI 4.6, 4.7, 4.12; spec 6.9).
+ * The periodic schedule (EHCI 4.6, 4.7, 4.12).
  */
 
 /* The microframe's slot of a high-speed isochronous iTD (EHCI 4.7.1). */

@@ -1,9 +1,9 @@
 /*
  * hcd/hcd-mon.c - the usbmon record of an URB event, built the way the
  * kernel's drivers/usb/mon/mon_bin.c builds it (mon_bin_event for 'S' and
- * 'C', mon_bin_error for 'E'; spec usbmon-and-pcap.md 2.2-2.4, usb-core
- * 4.9).  A pure function: the glue (hcd.c) stamps the time and hands the
- * record to the simulator's sink, which copies what it keeps.
+ * 'C', mon_bin_error for 'E').  A pure function: the glue (hcd.c) stamps
+ * the time and hands the record to the simulator's sink, which copies
+ * what it keeps.
  *
  * Departures from mon_bin, both about the reader rather than the event:
  * data is not cut to a fifth of a reader's ring (sinks apply their own

@@ -289,7 +289,8 @@ unmap_urb_for_dma(struct usb_hcd *hcd, struct urb *urb)
 }
 
 /* ------------------------------------------------------------------------
- * usbmon hooks (spec 4.9).
+ * usbmon hooks, called where Linux's drivers/usb/core/hcd.c calls
+ * usbmon_urb_submit, usbmon_urb_submit_error and usbmon_urb_complete.
  */
 static void
 hcd_mon(struct usb_hcd *hcd, struct urb *urb, int type, int status)

@@ -13,7 +13,8 @@
  * The EHCI driver sees the controller only through hcd_readl/hcd_writel,
  * DMA memory (struct dma_mem) and its irq callback; the emulator sees only
  * register accesses, DMA memory and the device models.
- * Facts: shared/spec/usb-core-and-ehci.md 4.9, 6, 7.
+ * Facts: Linux's drivers/usb/core/hcd.c (usbmon hooks, giveback), the
+ * EHCI specification r1.0, QEMU's hw/usb/hcd-ehci.c.
  */
 #ifndef HCD_H
 #define HCD_H
@@ -66,7 +67,7 @@ struct usb_bus {
 	int		 busnum;
 	struct usb_device *root_hub;
 	uint8_t		 devmap[128 / 8];	/* addresses in use */
-	int		 devnum_next;		/* round robin, spec 8.5 */
+	int		 devnum_next;		/* round robin: choose_devnum */
 	struct usb_hcd	*hcd;
 };
 

@@ -5,8 +5,8 @@
 # capgen is deterministic (fixed seed, virtual clock), so the files come
 # out byte for byte the same unless the generator or the sinks change:
 # `git diff --stat samples/` after running this shows what did.  Also
-# re-copies samples/linux61-enum.mon from the real capture when
-# ../shared is there.  samples/README.md says what each file shows.
+# re-copies samples/linux61-enum.mon from the real capture in
+# tests/data/linux61/.  samples/README.md says what each file shows.
 #
 # CAPGEN=path uses another capgen binary and skips the build.
 
@@ -37,9 +37,7 @@ gen usbmon-text.txt	stall -F usbmon
 
 # Real traffic: the first 243 lines of the Linux 6.1 capture, from the
 # root hubs' own enumeration to the keyboard's first interrupt submit.
-REAL=../shared/captures/linux61-qemu/usbmon-0u.txt
-if [ -f "$REAL" ]; then
-	head -n 243 "$REAL" >samples/linux61-enum.mon
-	echo "samples/linux61-enum.mon: $(wc -c <samples/linux61-enum.mon)" \
-	    "bytes (from $REAL)"
-fi
+REAL=tests/data/linux61/usbmon-0u.txt
+head -n 243 "$REAL" >samples/linux61-enum.mon || exit 1
+echo "samples/linux61-enum.mon: $(wc -c <samples/linux61-enum.mon)" \
+    "bytes (from $REAL)"

@@ -4,7 +4,8 @@
 
 US=${US:-build/asan/urbscope}
 TMP=${TMP:-$(mktemp -d "${TMPDIR:-/tmp}/urbscope-test.XXXXXX")}
-SHARED=${SHARED:-../shared/captures/linux61-qemu}
+# The real Linux 6.1 captures (tests/data/linux61/README.md).
+LINUX61=${LINUX61:-tests/data/linux61}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 

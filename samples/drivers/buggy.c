@@ -3,9 +3,9 @@
  *
  * It makes, on purpose, the classic mistakes of 2.5/2.6 USB drivers, so
  * that urbscope's rule checks have something to catch.  Every mistake is
- * marked "BUG:" with the rule it breaks (shared/spec 3 and 4).  Load it
- * before usb-skeleton and it binds the loopback instead (the core offers
- * an interface to drivers in the order they were registered).
+ * marked "BUG:" with the rule it breaks.  Load it before usb-skeleton and
+ * it binds the loopback instead (the core offers an interface to drivers
+ * in the order they were registered).
  *
  * The mistakes are kept memory-safe for the simulator: disconnect does
  * not free the driver state, the late completion that still uses it does,
@@ -154,7 +154,9 @@ static ssize_t buggy_write(struct file *file, const char *buffer,
 	spin_lock_irqsave(&dev->lock, flags);
 	/*
 	 * BUG (GFP_KERNEL in atomic context): a spinlock is held, so the
-	 * submission must not sleep; it has to be GFP_ATOMIC (spec 4.6 b).
+	 * submission must not sleep; it has to be GFP_ATOMIC (case (b) of
+	 * the mem_flags rules in usb_submit_urb's comment, Linux's
+	 * drivers/usb/core/urb.c).
 	 */
 	retval = usb_submit_urb(urb, GFP_KERNEL);
 	spin_unlock_irqrestore(&dev->lock, flags);
@@ -221,7 +223,8 @@ static void buggy_read_callback(struct urb *urb)
 
 	/*
 	 * BUG (GFP_KERNEL in a completion handler): resubmission from a
-	 * completion must use GFP_ATOMIC (spec 4.6 a).
+	 * completion must use GFP_ATOMIC (case (a) of usb_submit_urb's
+	 * mem_flags rules).
 	 */
 	retval = usb_submit_urb(urb, GFP_KERNEL);
 	if (retval == 0)
@@ -337,14 +340,14 @@ static void buggy_disconnect(struct usb_interface *interface)
 	/*
 	 * BUG (minor-leak): no usb_deregister_dev(interface, &buggy_class);
 	 * the minor and /dev/usb/buggyN stay behind, pointing at this
-	 * driver's fops (spec 3, bug 6).
+	 * driver's fops.
 	 *
 	 * BUG (intfdata-after-disconnect): no usb_set_intfdata(interface,
-	 * NULL); the pointer outlives the binding (spec 3, bug 1).
+	 * NULL); the pointer outlives the binding.
 	 *
 	 * BUG (urbs-in-flight-after-disconnect): no usb_kill_urb(
-	 * dev->read_urb); its completion runs after we return (spec 3,
-	 * bug 5) - and reads intfdata, and resubmits.
+	 * dev->read_urb); its completion runs after we return - and reads
+	 * intfdata, and resubmits.
 	 */
 	dev_info(interface, "buggy device buggy%d disconnected (or so it "
 		 "thinks)", interface->minor - BUGGY_MINOR_BASE);

@@ -11,8 +11,8 @@
  * USB driver quickly.  The design of it is based on the usb-serial and
  * dc2xx drivers.
  *
- * urbscope port: the 2.5.69-2.6.3 version (shared/spec 5.2), kept line
- * for line where the simulated core allows, so it reads side by side with
+ * urbscope port: the 2.5.69-2.6.3 version, kept line for line where the
+ * simulated core allows, so it reads side by side with
  * drivers/usb/usb-skeleton.c of that era.  What changed, and why:
  *   - headers: everything comes from core/usb.h (the kernel's names);
  *   - no module_init/module_exit: samples/drivers/drivers.c lists the
@@ -25,8 +25,8 @@
  *   - the Gadget Zero id table entry is left out;
  *   - probe takes a reference on the usb_device (usb_get_dev) and
  *     skel_delete drops it: 1.1 freed its DMA buffer through a udev that
- *     an unplug with the file still open had already freed (spec 3,
- *     bug 2) - the fix 2.0 brought with its kref.
+ *     an unplug with the file still open had already freed - the fix 2.0
+ *     brought with its kref.
  *
  * History:
  *

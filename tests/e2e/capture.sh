@@ -12,8 +12,8 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-BIN=$SHARED/usbmon0.bin
-TXT=$SHARED/usbmon-0u.txt
+BIN=$LINUX61/usbmon0.bin
+TXT=$LINUX61/usbmon-0u.txt
 
 # ------------------------------------------------------------------------
 # Usage.
@@ -58,15 +58,15 @@ else
 	    "$TMP/err"
 fi
 
-if [ ! -f "$BIN" ] || ! command -v python3 >/dev/null; then
-	skip "capture on a fake tree" "no $BIN or no python3"
+if ! command -v python3 >/dev/null; then
+	skip "capture on a fake tree" "no python3"
 	exit 0
 fi
 
 # ------------------------------------------------------------------------
 # A fake tree: the devices of the Linux 6.1 session in sysfs.
 ROOT=$TMP/root
-python3 - "$SHARED/sysfs-usb-initial.txt" "$ROOT/sys/bus/usb/devices" <<'EOF'
+python3 - tests/fixtures/sysfs/sysfs-usb-initial.txt "$ROOT/sys/bus/usb/devices" <<'EOF'
 import os, sys
 src, dst = sys.argv[1], sys.argv[2]
 dev = None
@@ -128,7 +128,7 @@ check "capture: the keyboard's descriptors decode" sh -c \
 
 if command -v tshark >/dev/null; then
 	# Wireshark's UAS dissector flags 6 INQUIRY responses of this
-	# session (shared/captures README): the same as in a plain convert.
+	# session (tests/data/linux61/README.md), as in a plain convert.
 	"$US" convert "$BIN" -w "$TMP/conv.pcapng" 2>/dev/null
 	tshark -r "$TMP/conv.pcapng" -Y _ws.malformed >"$TMP/mal0" 2>/dev/null
 	tshark -r "$TMP/c.pcapng" -Y _ws.malformed >"$TMP/mal" 2>/dev/null

@@ -3,7 +3,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-for f in samples/*.pcap samples/*.pcapng "$SHARED/usbmon0.bin"; do
+for f in samples/*.pcap samples/*.pcapng "$LINUX61/usbmon0.bin"; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
 	"$US" read "$f" >"$TMP/orig" 2>/dev/null

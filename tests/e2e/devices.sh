@@ -106,7 +106,12 @@ check "-v: strings from sysfs" grep -q \
 
 # Names from usb.ids when it is there.
 unset URBSCOPE_USB_IDS
-if [ -r /usr/share/hwdata/usb.ids ]; then
+ids=
+for f in /usr/share/hwdata/usb.ids /usr/share/misc/usb.ids \
+    /var/lib/usbutils/usb.ids; do
+	[ -r "$f" ] && ids=$f && break
+done
+if [ -n "$ids" ]; then
 	"$US" devices --sysfs "$ROOT" -s 1:3 >"$TMP/out" 2>&1
 	want="Bus 001 Device 003: ID 0627:0001 Adomax Technology Co., Ltd"
 	check_eq "usb.ids vendor, device's product string" \
@@ -115,7 +120,7 @@ if [ -r /usr/share/hwdata/usb.ids ]; then
 	check "-v: idProduct named from usb.ids" grep -q \
 	    '^  idProduct          0x0002 2.0 root hub$' "$TMP/out"
 else
-	skip "usb.ids names" "/usr/share/hwdata/usb.ids absent"
+	skip "usb.ids names" "no usb.ids (Debian package usb.ids)"
 fi
 
 # -s and -d select as lsusb's do.

@@ -80,7 +80,8 @@ check "enumeration: SET_ADDRESS labelled device 0" \
 check "enumeration: root hub asks GET_HUB_DESCRIPTOR" \
     grep -q 'S Ci:1:001:0 s a0 06 2900 0000' "$TMP/enum.txt"
 
-# Faults end URBs with the statuses Linux reports for them (spec 4.7).
+# Faults end URBs with the statuses Linux reports for them
+# (Documentation/driver-api/usb/error-codes.rst).
 "$US" sim faults >"$TMP/faults.txt" 2>&1
 check "faults: a stalled bulk IN ends with -EPIPE" \
     grep -q ' in  C bulk -EPIPE ' "$TMP/faults.txt"

@@ -33,13 +33,13 @@ compare() {
 }
 
 for f in samples/*.pcap samples/*.pcapng samples/*.txt samples/*.mon \
-    "$SHARED/usbmon0.bin" "$SHARED/usbmon-0u.txt"; do
+    "$LINUX61/usbmon0.bin" "$LINUX61/usbmon-0u.txt"; do
 	[ -f "$f" ] || continue
 	b=$(basename "$f")
 	for fmt in pcap pcapng; do
 		"$US" convert "$f" -F $fmt -w "$TMP/x.$fmt" 2>/dev/null
 		# Wireshark 4.0's UAS dissector flags UAS INQUIRY answers as
-		# malformed (shared/captures README): not ours to count.
+		# malformed (tests/data/linux61/README.md): not ours to count.
 		m=$(tshark -r "$TMP/x.$fmt" -Y '_ws.malformed && !uasp' \
 		    2>/dev/null | wc -l)
 		check_eq "$b as $fmt: tshark finds no malformed packet" 0 "$m"

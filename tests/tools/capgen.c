@@ -8,18 +8,18 @@
  * Every record goes through the capture sinks (capture/capture.h), so the
  * pcap, pcapng and usbmon text files all come from one model of the
  * traffic.  The model imitates what Linux 6.1 puts into usbmon: the hub
- * driver's port requests, the enumeration sequence of
- * shared/spec/usb-core-and-ehci.md 8.5 (device 0 until and including
+ * driver's port requests, the enumeration sequence of hub_port_init and
+ * usb_new_device in drivers/usb/core/hub.c (device 0 until and including
  * SET_ADDRESS), usbhid, usb-storage's bulk-only transport and
  * snd-usb-audio's isochronous URBs, with the URB ids, transfer flags and
  * lengths those drivers use.  The reference is the real capture in
- * shared/captures/linux61-qemu/usbmon-0u.txt.  The usbmon event rules
- * (which event carries data, len_urb, flags) are spec/usbmon-and-pcap.md
- * 2.2-2.4.
+ * tests/data/linux61/usbmon-0u.txt.  The usbmon event rules (which event
+ * carries data, len_urb, flags) are those of mon_bin_event in
+ * drivers/usb/mon/mon_bin.c.
  *
  * Output is a pure function of the arguments: a fixed seed, and a virtual
- * clock in whole microseconds (usbmon has no finer time, spec usbmon 2.2)
- * that starts at GEN_EPOCH.
+ * clock in whole microseconds (usbmon has no finer time: ts_usec of
+ * struct mon_bin_hdr) that starts at GEN_EPOCH.
  */
 
 #include <err.h>
@@ -42,7 +42,7 @@
 #define GEN_ISO_MAX	8		/* frames per ISO URB here */
 #define GEN_BLOCK	512		/* disk block size */
 
-/* Linux errno values as usbmon reports them (spec usbmon 6, K-MISC). */
+/* Linux errno values (asm-generic/errno*.h) as usbmon reports them. */
 enum {
 	ST_ENOENT = -2,
 	ST_EXDEV = -18,
@@ -52,7 +52,7 @@ enum {
 	ST_EREMOTEIO = -121,
 };
 
-/* urb->transfer_flags (spec usb-core 4.3, usbmon 2.2). */
+/* urb->transfer_flags (include/linux/usb.h), usbmon's xfer_flags. */
 #define UF_SHORT_NOT_OK	0x0001
 #define UF_ISO_ASAP	0x0002
 #define UF_NO_DMA_MAP	0x0004		/* URB_NO_TRANSFER_DMA_MAP */
@@ -364,7 +364,7 @@ gen_emit(struct gen *g, struct urb_rec *r)
 }
 
 /* ------------------------------------------------------------------------
- * URBs and their usbmon events (spec usbmon 2.2-2.4, K-BIN mon_bin_event).
+ * URBs and their usbmon events (drivers/usb/mon/mon_bin.c mon_bin_event).
  */
 
 struct gframe {
@@ -445,8 +445,8 @@ urb_submit(struct gen *g, struct gurb *u, const uint8_t *data)
 	if (u->xfer == XFER_ISO) {
 		/*
 		 * usb_submit_urb() sets every frame's status to -EXDEV
-		 * before the HCD and usbmon see the URB (spec usb-core 4.5,
-		 * row 10); the length is the requested one.
+		 * before the HCD and usbmon see the URB
+		 * (drivers/usb/core/urb.c); the length is the requested one.
 		 */
 		for (i = 0; i < u->nframes; i++) {
 			iso[i].status = ST_EXDEV;
@@ -504,7 +504,7 @@ urb_give(struct gen *g, struct gurb *u, int32_t status, uint32_t actual,
 	gen_emit(g, &r);
 }
 
-/* The E event: the HCD refused the URB (spec usbmon 2.4, K-BIN). */
+/* The E event: the HCD refused the URB (mon_bin.c mon_bin_error). */
 static void
 urb_error(struct gen *g, struct gurb *u, int32_t error)
 {
@@ -633,8 +633,8 @@ get_string(struct gen *g, const struct gdev *d, uint8_t i)
 }
 
 /*
- * What usb_new_device() reads once the device has its address (spec
- * usb-core 8.5 steps 5-9): device descriptor, for a full-speed device
+ * What usb_new_device() reads once the device has its address
+ * (drivers/usb/core/hub.c): device descriptor, for a full-speed device
  * with a high-speed controller on the system the device qualifier
  * (check_highspeed(), usb_get_descriptor's three tries, each STALLed),
  * the configuration in two reads, the strings, SET_CONFIGURATION 1.
@@ -793,7 +793,7 @@ port_reset(struct gen *g, struct ghub *h, int port)
  * A device is plugged into port: the hub's connect handling, debounce,
  * reset, the "new scheme" GET_DESCRIPTOR(DEVICE, 64) to device 0, the
  * second reset, SET_ADDRESS (still labelled device 0), then
- * dev_describe() (spec usb-core 8.5).  Fills d.
+ * dev_describe() (hub.c hub_port_init, usb_new_device).  Fills d.
  */
 static void
 hub_connect(struct gen *g, struct ghub *h, int port, const struct gdesc *dd,

@@ -1,7 +1,7 @@
 /*
- * tests/unit/test-anchor.c - URB anchors and poisoning (spec 4.8) on the
- * simulated machine: bulk IN URBs to a loopback device with nothing to
- * send stay in flight until killed.
+ * tests/unit/test-anchor.c - URB anchors and poisoning (core/anchor.c) on
+ * the simulated machine: bulk IN URBs to a loopback device with nothing
+ * to send stay in flight until killed.
  */
 #include <stdarg.h>
 #include <stddef.h>

@@ -23,7 +23,7 @@
 
 #include "capture/capture.h"
 
-#define CAPDIR	"../shared/captures/linux61-qemu/"
+#define CAPDIR	"tests/data/linux61/"
 
 /* ------------------------------------------------------------------------
  * Files.
@@ -879,23 +879,16 @@ test_big(void **state)
 }
 
 /* ------------------------------------------------------------------------
- * Real captures.
+ * Real captures (tests/data/linux61/README.md).
  */
-static int
-have_captures(void)
-{
-	if (access(CAPDIR "usbmon0.bin", R_OK) == 0)
-		return 1;
-	print_message("skipped: " CAPDIR " is absent\n");
-	return 0;
-}
 
 /*
  * The binary stream and the text file hold the same 1666 events.  Printed
  * as text, the binary records equal the kernel's lines except for two
  * columns, for two reasons:
  *  - the stamp: the binary header has CLOCK_REALTIME seconds, the text
- *    line CLOCK_MONOTONIC microseconds modulo 4096 s (spec 1.4, 6.5);
+ *    line CLOCK_MONOTONIC microseconds modulo 4096 s (mon_text.c
+ *    mon_get_timestamp);
  *  - the interval of interrupt events ("-115:8"): read() on /dev/usbmon0
  *    returns the 48-byte header, which has no interval field (it is at
  *    byte 48 of the 64-byte one), so the binary records print ":0".
@@ -913,8 +906,6 @@ test_usbmon_bin_vs_text(void **state)
 	uint64_t		 n = 0, off = 0;
 
 	(void)state;
-	if (!have_captures())
-		skip();
 	bin = open_ok(CAPDIR "usbmon0.bin");
 	txt = open_ok(CAPDIR "usbmon-0u.txt");
 	assert_string_equal(bin->ops->name, "usbmon-bin");
@@ -974,8 +965,6 @@ test_usbmon_text_source(void **state)
 	uint64_t		 n = 0;
 
 	(void)state;
-	if (!have_captures())
-		skip();
 	src = open_ok(CAPDIR "usbmon-0u.txt");
 	while (cap_next(src, &r, &ev) == CAP_URB) {
 		if (first < 0)
@@ -1086,8 +1075,6 @@ test_qemu_pcaps_vs_libpcap(void **state)
 	int			 rc;
 
 	(void)state;
-	if (!have_captures())
-		skip();
 	for (i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(path, sizeof path, CAPDIR "qemu-usb-%s.pcap",
 		    names[i]);
@@ -1159,8 +1146,6 @@ test_convert_real(void **state)
 	int			 swap, n;
 
 	(void)state;
-	if (!have_captures())
-		skip();
 	tfile_make(&t, ".out");
 	for (f = 0; f < 2; f++) {
 		for (swap = 0; swap < 2; swap++) {
@@ -1333,8 +1318,6 @@ test_cut_usbmon_bin(void **state)
 	uint8_t		*f;
 
 	(void)state;
-	if (!have_captures())
-		skip();
 	f = read_file(CAPDIR "usbmon0.bin", &n);
 	for (i = 0; i < 12; i++) {
 		ids[i] = get_le64(f + off);

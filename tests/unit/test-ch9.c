@@ -2,7 +2,7 @@
  * tests/unit/test-ch9.c - decode/dec-ch9.c, dec-names.c and dec-tree.c:
  * every standard request's summary, hub, HID and mass storage class
  * requests, the SETUP tree's fields and Wireshark names (checked against
- * tshark 4.0 on shared/captures/linux61-qemu/usbmon0.bin), the name
+ * tshark 4.0 on tests/data/linux61/usbmon0.bin), the name
  * tables and their fallback, URB status names, error messages, and the
  * tree's storage, arena and value formatting.
  */

@@ -1,11 +1,11 @@
 /*
  * tests/unit/test-desc.c - decode/dec-desc.c: every descriptor type from
- * real bytes (shared/captures/linux61-qemu/usbmon0.bin, record numbers
- * cited; the same devices as lsusb-v.txt) or, for what QEMU's devices do
- * not have (BOS, SuperSpeed), from bytes laid out by the spec; the
- * configuration hierarchy; every truncation point and every bad bLength
- * of a configuration, in heap buffers of the exact size so that ASan
- * catches any over-read; summaries; UTF-16 conversion.
+ * real bytes (tests/data/linux61/usbmon0.bin, record numbers cited; the
+ * same devices as tests/fixtures/sysfs/lsusb-v.txt) or, for what QEMU's
+ * devices do not have (BOS, SuperSpeed), from bytes laid out by the USB
+ * specifications; the configuration hierarchy; every truncation point and
+ * every bad bLength of a configuration, in heap buffers of the exact size
+ * so that ASan catches any over-read; summaries; UTF-16 conversion.
  */
 #include <stdarg.h>
 #include <stddef.h>

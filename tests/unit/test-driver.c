@@ -1,11 +1,11 @@
 /*
  * tests/unit/test-driver.c - the driver model of core/driver.c: id
- * matching flag by flag (spec 1.3) on fake interfaces, then on a
- * simulated machine with a loopback device (0xfff0:0xfff0, bcdDevice
- * 1.00, interface 0 class ff/00/00, bulk 0x81 and 0x02): probe order and
- * its error handling (1.4), late registration, deregistration and unplug
- * (1.5, 1.7), claim/release (1.6), intfdata events (3), and each
- * driver-side rule firing in a constructed case and silent in a clean one.
+ * matching flag by flag (as Linux's usb_match_one_id) on fake interfaces,
+ * then on a simulated machine with a loopback device (0xfff0:0xfff0,
+ * bcdDevice 1.00, interface 0 class ff/00/00, bulk 0x81 and 0x02): probe
+ * order and its error handling, late registration, deregistration and
+ * unplug, claim/release, intfdata events, and each driver-side rule
+ * firing in a constructed case and silent in a clean one.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -737,7 +737,7 @@ test_rule_intfdata_after_disconnect(void **state)
 	assert_string_equal(evs[r].driver, "drv0");
 	assert_string_equal(evs[r].func, "disconnect");
 	assert_int_equal(count_rules(), 1);
-	/* the core cleared it anyway (spec 1.5 step 3) */
+	/* the core cleared it anyway, as usb_unbind_interface does */
 	assert_null(intf->intfdata);
 	teardown_machine(m);
 }

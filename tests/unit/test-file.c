@@ -1,5 +1,5 @@
 /*
- * tests/unit/test-file.c - minors of USB_MAJOR (core/file.c, spec 2):
+ * tests/unit/test-file.c - minors of USB_MAJOR (core/file.c):
  * first-fit allocation from minor_base, names relative to the base, the
  * class device and its "dev" attribute, exhaustion and double
  * registration under both profiles, reuse after deregistration, and

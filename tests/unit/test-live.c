@@ -21,7 +21,7 @@
 
 #include "capture/capture.h"
 
-#define CAPDIR	"../shared/captures/linux61-qemu/"
+#define CAPDIR	"tests/data/linux61/"
 
 /* ------------------------------------------------------------------------
  * Fake trees.

@@ -4,7 +4,7 @@
  * them out: device directories under devices/, symlinks to them in
  * bus/usb/devices/, "driver" symlinks into bus/usb/drivers/.  The
  * attributes and descriptors bytes are those of the Linux 6.1 guest of
- * shared/captures/linux61-qemu (sysfs-usb-initial.txt): the EHCI root
+ * tests/fixtures/sysfs (sysfs-usb-initial.txt): the EHCI root
  * hub, the BOT disk on port 1 and the keyboard on port 2.
  */
 #include <sys/stat.h>

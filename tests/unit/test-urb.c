@@ -1,8 +1,9 @@
 /*
- * tests/unit/test-urb.c - usb_submit_urb's checks in the order of spec
- * 4.5 with their error codes (on a fake device: none of them reaches the
- * HCD), then unlink, kill, interval clamping and the synchronous helpers
- * on a simulated machine with a loopback device and a keyboard.
+ * tests/unit/test-urb.c - usb_submit_urb's checks in the order of Linux's
+ * (drivers/usb/core/urb.c) with their error codes (on a fake device: none
+ * of them reaches the HCD), then unlink, kill, interval clamping and the
+ * synchronous helpers on a simulated machine with a loopback device and a
+ * keyboard.
  */
 #include <stdarg.h>
 #include <stddef.h>

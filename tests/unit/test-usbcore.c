@@ -1,8 +1,8 @@
 /*
  * tests/unit/test-usbcore.c - the core's device model without a bus:
- * URB allocation at stable addresses, bus addresses (round robin, spec
- * 8.5), device names, and configuration descriptor parsing from wire
- * bytes, good and malformed.
+ * URB allocation at stable addresses, bus addresses (round robin, as
+ * Linux's choose_devnum), device names, and configuration descriptor
+ * parsing from wire bytes, good and malformed.
  */
 #include <stdarg.h>
 #include <stddef.h>

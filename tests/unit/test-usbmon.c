@@ -1,9 +1,9 @@
 /*
  * tests/unit/test-usbmon.c - decode/dec-usbmon.c: the binary header in
  * both byte orders and both sizes, ISO descriptors and data, the encoder,
- * and the kernel text line both ways (every line shape of spec 1.3, the
- * old 't' format, errors with their column, and every line of a real
- * capture re-printed byte for byte).
+ * and the kernel text line both ways (every line shape of the 'u' format
+ * of Documentation/usb/usbmon.rst, the old 't' format, errors with their
+ * column, and every line of a real capture re-printed byte for byte).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 
 #include "decode/decode.h"
 
-#define CAPDIR	"../shared/captures/linux61-qemu/"
+#define CAPDIR	"tests/data/linux61/"
 
 /* ------------------------------------------------------------------------
  * Headers built byte by byte, independently of the encoder under test.
@@ -527,7 +527,11 @@ roundtrip(const char *line)
 	assert_string_equal(buf, line);
 }
 
-/* The lines of spec 1.3, and one of each other shape. */
+/*
+ * Lines written to the 'u' grammar of Documentation/usb/usbmon.rst (a
+ * GET_DESCRIPTOR and its answer, interrupt IN, a bulk-only CBW, ISO, a
+ * submit error), then one of each other shape.
+ */
 static const char *const spec_lines[] = {
 	"ffff9a0c41e2d840 2793381011 S Ci:2:004:0 s 80 06 0100 0000 0012 18 <",
 	"ffff9a0c41e2d840 2793381205 C Ci:2:004:0 0 18 = 12010002 00000040 "
@@ -850,10 +854,7 @@ test_text_real_capture(void **state)
 	FILE		*f;
 
 	(void)state;
-	if ((f = fopen(CAPDIR "usbmon-0u.txt", "r")) == NULL) {
-		print_message("skipped: " CAPDIR "usbmon-0u.txt is absent\n");
-		skip();
-	}
+	assert_non_null(f = fopen(CAPDIR "usbmon-0u.txt", "r"));
 	while (fgets(line, sizeof line, f) != NULL) {
 		n = strlen(line);
 		assert_true(n > 0 && line[n - 1] == '\n');
