@@ -61,6 +61,7 @@ FUZZ_BINS = $(FUZZ_NAMES:%=build/fuzz/%)
 FUZZ_CC	= clang
 FUZZ_FLAGS = -O1 -g -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 FOBJS	= $(SRCS:%.c=build/fuzz/obj/%.o)
+.SECONDARY: $(FOBJS)	# kept: make fuzz again relinks only
 
 # Debian packages: to build, and to run the tests.
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev \

@@ -374,4 +374,44 @@ void		 cap_sink_set_stats(struct cap_sink *sink,
 /* Finish and free; returns 0 or a negative error (message in err). */
 int		 cap_sink_close(struct cap_sink *sink, char *err, size_t errlen);
 
+/* ------------------------------------------------------------------------
+ * The record pipeline (cap-pipe.c): source -> analysis -> filter, then a
+ * formatter or a sink of the caller's.  Every command and the TUI's loader
+ * read through it, so pairing and device state see every record and a
+ * filter means the same everywhere.
+ */
+#define CAP_PIPE_FILTER_NODES	64
+
+struct cap_pipe {
+	struct cap_source *src;
+	struct dec_ctx	*ctx;		/* NULL: no analysis (convert) */
+	struct dec_filter filter;
+	struct dec_fnode fnode[CAP_PIPE_FILTER_NODES];
+	int		 has_filter;
+	int		 own_src;	/* cap_pipe_close closes src */
+	/* the record cap_pipe_next returned, valid until the next call */
+	struct urb_rec	 r;
+	struct dec_info	 info;		/* r's analysis (zero without) */
+	struct drv_event ev;
+	uint64_t	 count;		/* URB records and events read */
+};
+
+/* A pipe over src (still the caller's), with the analysis or not. */
+int		 cap_pipe_init(struct cap_pipe *p, struct cap_source *src,
+		     int analyse);
+/* The same over cap_open(name), closed with the pipe; err says why not. */
+int		 cap_pipe_open(struct cap_pipe *p, const char *name,
+		     int analyse, char *err, size_t errlen);
+/* The filter of cap_pipe_shown ("" = all); -UE_SYNTAX with err set. */
+int		 cap_pipe_filter(struct cap_pipe *p, const char *expr,
+		     char *err, size_t errlen);
+/*
+ * Read and analyse the next record: CAP_URB (p->r, p->info), CAP_EVENT
+ * (p->ev), CAP_AGAIN, CAP_END, or a negative error with p->src->err set.
+ */
+int		 cap_pipe_next(struct cap_pipe *p);
+/* Does the filter pass the record just read (kind CAP_URB/CAP_EVENT)? */
+int		 cap_pipe_shown(struct cap_pipe *p, int kind);
+void		 cap_pipe_close(struct cap_pipe *p);
+
 #endif /* CAPTURE_H */

@@ -28,9 +28,9 @@
 
 #include "capture/capture.h"
 #include "capture/sysfs.h"
+#include "cmd-print.h"
 #include "tui.h"
 
-#define CAP_FLUSH_AT	(64 * 1024)
 #define CAP_BOUNDS	4096	/* record ends kept to cut a file back */
 #define CAP_SNAPLEN_MAX	262144
 
@@ -65,6 +65,7 @@ struct capture {
 
 	uint64_t	 count;		/* records from the bus */
 	uint64_t	 nsynthetic;	/* records from sysfs */
+	struct printer	 pr;		/* without -w: as read prints */
 };
 
 static void
@@ -75,6 +76,8 @@ capture_usage(FILE *f)
 	    "[-c N]\n"
 	    "                        [-s SNAPLEN] [-C MB [-W N]] [-Z USER] "
 	    "[-q]\n"
+	    "                        [-Y FILTER] [-V] [-T FORM [-e FIELD]...] "
+	    "[-t r|a|d|e]\n"
 	    "       urbscope capture -D\n"
 	    "Capture live USB traffic through the kernel's usbmon (N = bus, "
 	    "0 = all).\n\n"
@@ -85,7 +88,8 @@ capture_usage(FILE *f)
 	    "                (urbscope capture -i usbmon0 -w - | wireshark -k "
 	    "-i -)\n"
 	    "                without -w, records print as 'urbscope read' "
-	    "prints them\n"
+	    "prints them,\n"
+	    "                with its -Y, -V, -T, -e and -t (below)\n"
 	    "  -F FORMAT     pcap, pcapng or usbmon (text)\n"
 	    "  -c N          stop after N records from the bus\n"
 	    "  -s SNAPLEN    keep at most SNAPLEN bytes of each record\n"
@@ -94,7 +98,8 @@ capture_usage(FILE *f)
 	    "  -W N          with -C, a ring of N files FILE0 .. FILE<N-1>\n"
 	    "  -Z USER       drop root privileges to USER after opening the "
 	    "device\n"
-	    "  -q            no progress line and no start line\n");
+	    "  -q            no progress line and no start line\n%s",
+	    print_usage);
 }
 
 static void
@@ -379,12 +384,8 @@ capture_progress(struct capture *c, int last)
 static int
 capture_run(struct capture *c)
 {
-	struct dec_ctx	*ctx = NULL;
-	struct dec_fmt	 fmt = { .time_mode = DT_RELATIVE };
-	struct dec_info	 info;
-	struct sbuf	 out = { 0 };
-	struct urb_rec	 r;
-	struct drv_event ev;
+	struct cap_pipe	 pipe;
+	struct urb_rec	*r = &pipe.r;
 	struct cap_stats st;
 	double		 last = 0, t;
 	int64_t		 kept;
@@ -393,12 +394,17 @@ capture_run(struct capture *c)
 	progress = !c->quiet && c->outpath != NULL &&
 	    isatty(STDERR_FILENO);
 	tty_out = c->outpath == NULL && isatty(STDOUT_FILENO);
-	if (c->outpath == NULL && (ctx = dec_ctx_new()) == NULL) {
+	/* the analysis is for printing; a file gets the records as read */
+	if (cap_pipe_init(&pipe, c->src, c->outpath == NULL) < 0) {
 		tui_warnx("out of memory");
 		return EXIT_INPUT;
 	}
+	if (c->outpath == NULL && (rc = print_begin(&c->pr, &pipe)) < 0) {
+		cap_pipe_close(&pipe);
+		return -rc;
+	}
 	while (!capture_stop && (c->limit == 0 || c->count < c->limit)) {
-		rc = cap_next(c->src, &r, &ev);
+		rc = cap_pipe_next(&pipe);
 		if (rc == CAP_END)
 			break;
 		if (rc < 0) {
@@ -412,7 +418,7 @@ capture_run(struct capture *c)
 		}
 		if (rc == CAP_AGAIN) {
 			/* idle: what is buffered goes out (pipes, tail -f) */
-			if (out.len > 0 && tui_write_out(&out) < 0)
+			if (print_flush(&c->pr) < 0)
 				goto write_text_failed;
 			if (c->sink != NULL && c->sink->out.used > 0 &&
 			    cap_out_flush(&c->sink->out) < 0) {
@@ -427,9 +433,9 @@ capture_run(struct capture *c)
 		}
 		if (rc != CAP_URB)
 			continue;
-		if (r.flags & REC_F_SYNTHETIC) {
+		if (r->flags & REC_F_SYNTHETIC) {
 			c->nsynthetic++;
-			if (c->file_size > 0 && capture_keep_synth(c, &r) < 0) {
+			if (c->file_size > 0 && capture_keep_synth(c, r) < 0) {
 				tui_warnx("out of memory");
 				status = EXIT_INPUT;
 				break;
@@ -438,26 +444,20 @@ capture_run(struct capture *c)
 			c->count++;
 
 		if (c->outpath == NULL) {
-			capture_snap(c, &r);
-			dec_fmt_start(&fmt, r.ts_ns);
-			if (dec_analyze(ctx, &r, &info) < 0) {
-				tui_warnx("out of memory");
-				status = EXIT_INPUT;
-				break;
+			capture_snap(c, r);
+			if (print_record(&c->pr, &pipe, rc) < 0) {
+				if (c->pr.out.oom) {
+					status = EXIT_INPUT;
+					break;
+				}
+				goto write_text_failed;
 			}
-			dec_fmt_line(&fmt, &r, &info, &out);
-			if (out.oom) {
-				tui_warnx("out of memory");
-				status = EXIT_INPUT;
-				break;
-			}
-			if ((tty_out || out.len >= CAP_FLUSH_AT) &&
-			    tui_write_out(&out) < 0)
+			if (tty_out && print_flush(&c->pr) < 0)
 				goto write_text_failed;
 			continue;
 		}
 
-		if (cap_sink_write(c->sink, &r) < 0) {
+		if (cap_sink_write(c->sink, r) < 0) {
 			kept = capture_cut_back(c);
 			cut = 1;
 			if (!capture_write_failed(c, c->sink->err, kept))
@@ -480,7 +480,7 @@ capture_run(struct capture *c)
 			}
 		}
 	}
-	if (out.len > 0 && tui_write_out(&out) < 0)
+	if (print_flush(&c->pr) < 0)
 		goto write_text_failed;
 	goto done;
 
@@ -508,8 +508,8 @@ done:
 		    c->nsynthetic, c->file_size > 0 ? ", in each file" : "");
 	fprintf(stderr, ", %" PRIu64 " dropped by the kernel (%s)\n",
 	    st.dropped, st.method != NULL ? st.method : "?");
-	sb_free(&out);
-	dec_ctx_free(ctx);
+	print_end(&c->pr);
+	cap_pipe_close(&pipe);
 	return status;
 }
 
@@ -551,10 +551,15 @@ tui_cmd_capture(int argc, char **argv)
 	int		 ch, list = 0, bus, status;
 
 	memset(&c, 0, sizeof c);
+	print_init(&c.pr);
 	capture_stop = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "C:c:DF:hi:qs:W:w:Z:", longopts,
-	    NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "C:c:DF:hi:qs:W:w:Z:" PRINT_OPTS,
+	    longopts, NULL)) != -1) {
+		if ((status = print_option(&c.pr, ch, optarg)) < 0)
+			return EXIT_USAGE;
+		if (status > 0)
+			continue;
 		switch (ch) {
 		case 'C':
 			if (tui_parse_count("-C", optarg, &v) != 0)
@@ -638,6 +643,11 @@ tui_cmd_capture(int argc, char **argv)
 	}
 	snprintf(ifname, sizeof ifname, "usbmon%d", bus);
 	c.ifname = ifname;
+	if (c.outpath != NULL && print_chosen(&c.pr)) {
+		tui_warnx("capture: -w writes the capture; -Y, -V, -T, -e and "
+		    "-t are for printing it");
+		return EXIT_USAGE;
+	}
 	if ((c.file_size > 0 || c.nfiles > 0) && (c.outpath == NULL ||
 	    strcmp(c.outpath, "-") == 0)) {
 		tui_warnx("capture: -C and -W need -w FILE");

@@ -30,22 +30,81 @@ convert_usage(FILE *f)
 }
 
 int
+convert_run(const char *name, const char *outpath, const char *format,
+    uint64_t limit)
+{
+	struct cap_pipe	 pipe;
+	struct cap_sink	*sink = NULL;
+	char		 err[600];
+	uint64_t	 dropped = 0;
+	double		 last = 0, t;
+	int		 rc, status = 0, progress;
+
+	/* no analysis: records go to the sink as they are */
+	if (cap_pipe_open(&pipe, name, 0, err, sizeof err) < 0) {
+		tui_warnx("%s", err);
+		return EXIT_INPUT;
+	}
+	if ((rc = cap_sink_open(outpath, format, NULL, &sink, err,
+	    sizeof err)) < 0) {
+		tui_warnx("%s", err);
+		cap_pipe_close(&pipe);
+		return rc == -UE_USAGE ? EXIT_USAGE : EXIT_INPUT;
+	}
+	progress = isatty(STDERR_FILENO) && strcmp(outpath, "-") != 0;
+	while (limit == 0 || pipe.count < limit) {
+		if ((rc = cap_pipe_next(&pipe)) == CAP_END)
+			break;
+		if (rc < 0) {
+			tui_warnx("%s", pipe.src->err);
+			status = EXIT_INPUT;
+			break;
+		}
+		if (rc != CAP_URB && rc != CAP_EVENT)
+			continue;
+		if (rc == CAP_EVENT && sink->ops->write_event == NULL)
+			dropped++;
+		rc = rc == CAP_URB ? cap_sink_write(sink, &pipe.r) :
+		    cap_sink_write_event(sink, &pipe.ev);
+		if (rc < 0) {
+			tui_warnx("%s", sink->err);
+			status = EXIT_INPUT;
+			break;
+		}
+		if (progress && (pipe.count & 0xffff) == 0 &&
+		    (t = cap_clock_s()) - last > 0.5) {
+			fprintf(stderr, "\rurbscope: %llu records, %.1f MB "
+			    "read", (unsigned long long)pipe.count,
+			    cap_in_offset(&pipe.src->in) / 1e6);
+			last = t;
+		}
+	}
+	if (progress && last > 0)
+		fputc('\n', stderr);
+	if (dropped > 0)
+		tui_warnx("%llu driver event%s not written: %s cannot hold "
+		    "them; use pcapng", (unsigned long long)dropped,
+		    dropped == 1 ? "" : "s", sink->ops->name);
+	if (cap_sink_close(sink, err, sizeof err) < 0) {
+		tui_warnx("%s", err);
+		status = EXIT_INPUT;
+	}
+	cap_pipe_close(&pipe);
+	return status;
+}
+
+int
 tui_cmd_convert(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct cap_source *src = NULL;
-	struct cap_sink	*sink = NULL;
-	struct urb_rec	 r;
-	struct drv_event ev;
 	const char	*outpath = NULL, *format = NULL;
-	char		 err[600];
-	uint64_t	 count = 0, limit = 0, dropped = 0;
-	double		 last = 0, t;
-	int		 ch, rc, status = 0, progress;
+	uint64_t	 limit = 0;
+	int		 ch;
 
+	optind = 1;
 	while ((ch = getopt_long(argc, argv, "c:F:hw:", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
@@ -73,54 +132,5 @@ tui_cmd_convert(int argc, char **argv)
 		convert_usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (cap_open(argv[optind], &src, err, sizeof err) < 0) {
-		tui_warnx("%s", err);
-		return EXIT_INPUT;
-	}
-	if (cap_sink_open(outpath, format, NULL, &sink, err, sizeof err) < 0) {
-		tui_warnx("%s", err);
-		cap_close(src);
-		return format != NULL && strstr(err, "format") != NULL ?
-		    EXIT_USAGE : EXIT_INPUT;
-	}
-	progress = isatty(STDERR_FILENO) && strcmp(outpath, "-") != 0;
-	while (limit == 0 || count < limit) {
-		rc = cap_next(src, &r, &ev);
-		if (rc == CAP_END)
-			break;
-		if (rc < 0) {
-			tui_warnx("%s", src->err);
-			status = EXIT_INPUT;
-			break;
-		}
-		if (rc == CAP_EVENT && sink->ops->write_event == NULL)
-			dropped++;
-		rc = rc == CAP_URB ? cap_sink_write(sink, &r) :
-		    cap_sink_write_event(sink, &ev);
-		if (rc < 0) {
-			tui_warnx("%s", sink->err);
-			status = EXIT_INPUT;
-			break;
-		}
-		count++;
-		if (progress && (count & 0xffff) == 0 &&
-		    (t = cap_clock_s()) - last > 0.5) {
-			fprintf(stderr, "\rurbscope: %llu records, %.1f MB "
-			    "read", (unsigned long long)count,
-			    cap_in_offset(&src->in) / 1e6);
-			last = t;
-		}
-	}
-	if (progress && last > 0)
-		fputc('\n', stderr);
-	if (dropped > 0)
-		tui_warnx("%llu driver event%s not written: %s cannot hold "
-		    "them; use pcapng", (unsigned long long)dropped,
-		    dropped == 1 ? "" : "s", sink->ops->name);
-	if (cap_sink_close(sink, err, sizeof err) < 0) {
-		tui_warnx("%s", err);
-		status = EXIT_INPUT;
-	}
-	cap_close(src);
-	return status;
+	return convert_run(argv[optind], outpath, format, limit);
 }

@@ -4,11 +4,13 @@
  * is written (as `convert sim:SCENARIO`), else decoded to standard output
  * (as `read sim:SCENARIO`).  SCENARIO is a built-in name or a file.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/sim.h"
+#include "cmd-print.h"
 #include "tui.h"
 
 static void
@@ -24,49 +26,74 @@ sim_usage(FILE *f)
 	    "scenarios:");
 	for (n = sim_scenario_names; *n != NULL; n++)
 		fprintf(f, " %s", *n);
-	fprintf(f, "; or a scenario file (see README).\n");
+	fprintf(f, "; or a scenario file (see README).\n\n"
+	    "  -w FILE       write the capture (- = standard output)\n"
+	    "  -F FORMAT     its format: pcap, pcapng or usbmon\n"
+	    "  -c N          stop after N records\n%s", print_usage);
 }
 
 int
 tui_cmd_sim(int argc, char **argv)
 {
-	static char	 convert[] = "convert", read[] = "read";
-	char	**nargv, *src = NULL;
-	int	 i, n = 0, write = 0, rc;
+	static const struct option longopts[] = {
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct printer	 pr;
+	const char	*outpath = NULL, *format = NULL;
+	char		*src;
+	uint64_t	 limit = 0;
+	int		 ch, rc;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 ||
-		    strcmp(argv[i], "--help") == 0) {
+	print_init(&pr);
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "c:F:hw:" PRINT_OPTS, longopts,
+	    NULL)) != -1) {
+		if ((rc = print_option(&pr, ch, optarg)) < 0)
+			return EXIT_USAGE;
+		if (rc > 0)
+			continue;
+		switch (ch) {
+		case 'c':
+			if (tui_parse_count("-c", optarg, &limit) != 0)
+				return EXIT_USAGE;
+			break;
+		case 'F':
+			format = optarg;
+			break;
+		case 'w':
+			outpath = optarg;
+			break;
+		case 'h':
 			sim_usage(stdout);
 			return 0;
+		default:
+			sim_usage(stderr);
+			return EXIT_USAGE;
 		}
-		if (strcmp(argv[i], "-w") == 0)
-			write = 1;
 	}
-	if ((nargv = calloc((size_t)argc + 2, sizeof *nargv)) == NULL)
-		return EXIT_INPUT;
-	nargv[n++] = write ? convert : read;
-	for (i = 1; i < argc; i++) {
-		/* the first word that is not an option or its value */
-		if (src == NULL && argv[i][0] != '-' && (i == 1 ||
-		    argv[i - 1][0] != '-' || strlen(argv[i - 1]) != 2 ||
-		    strchr("cwFTetY", argv[i - 1][1]) == NULL)) {
-			if ((src = malloc(strlen(argv[i]) + 5)) == NULL)
-				return EXIT_INPUT;
-			sprintf(src, "sim:%s", argv[i]);
-			nargv[n++] = src;
-			continue;
-		}
-		nargv[n++] = argv[i];
-	}
-	if (src == NULL) {
-		tui_warnx("sim: which scenario?");
+	if (optind + 1 != argc) {
+		tui_warnx(optind == argc ? "sim: which scenario?" :
+		    "sim: one scenario at a time");
 		sim_usage(stderr);
-		free(nargv);
 		return EXIT_USAGE;
 	}
-	rc = write ? tui_cmd_convert(n, nargv) : tui_cmd_read(n, nargv);
+	if (outpath == NULL && format != NULL) {
+		tui_warnx("sim: -F is the format of -w FILE");
+		return EXIT_USAGE;
+	}
+	if (outpath != NULL && print_chosen(&pr)) {
+		tui_warnx("sim: -w writes the capture; -Y, -V, -T, -e and -t "
+		    "are for printing it");
+		return EXIT_USAGE;
+	}
+	if ((src = malloc(strlen(argv[optind]) + 5)) == NULL) {
+		tui_warnx("out of memory");
+		return EXIT_INPUT;
+	}
+	sprintf(src, "sim:%s", argv[optind]);
+	rc = outpath != NULL ? convert_run(src, outpath, format, limit) :
+	    read_run(src, &pr, limit);
 	free(src);
-	free(nargv);
 	return rc;
 }

@@ -35,8 +35,7 @@
 
 /* A replay of the input and the window of records it copied. */
 struct cursor {
-	struct cap_source *src;		/* NULL when closed */
-	struct dec_ctx	*ctx;
+	struct cap_pipe	 pipe;		/* pipe.src NULL when closed */
 	uint64_t	 next;		/* recno the cursor yields next */
 	int		 at_end;
 	struct tui_rec	 win[WIN_ITEMS];
@@ -50,8 +49,8 @@ struct tui_store {
 	char		*rname;		/* what replays read: name, or spool */
 
 	/* the loader */
-	struct cap_source *lsrc;	/* NULL once at the end */
-	struct dec_ctx	*lctx;		/* the state so far, then at the end */
+	struct cap_pipe	 lpipe;		/* lpipe.src NULL once at the end */
+	struct dec_ctx	*lctx;		/* its analysis, kept after the end */
 	uint64_t	 lnext;		/* recno the loader reads next */
 	uint64_t	 size;		/* bytes of a regular file, else 0 */
 	uint64_t	 offset;	/* bytes the loader has read */
@@ -199,8 +198,7 @@ tui_store_open(const char *name, struct tui_store **out, char *err,
 	}
 	if ((st = calloc(1, sizeof *st)) == NULL ||
 	    (st->name = strdup(name)) == NULL ||
-	    (st->rname = strdup(name)) == NULL ||
-	    (st->lctx = dec_ctx_new()) == NULL) {
+	    (st->rname = strdup(name)) == NULL) {
 		if (st != NULL) {
 			free(st->name);
 			free(st->rname);
@@ -209,20 +207,22 @@ tui_store_open(const char *name, struct tui_store **out, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -UE_NOMEM;
 	}
-	if ((rc = cap_open(name, &st->lsrc, err, errlen)) < 0) {
-		st->lsrc = NULL;
+	if ((rc = cap_pipe_open(&st->lpipe, name, 1, err, errlen)) < 0) {
 		tui_store_free(st);
 		return rc;
 	}
+	/* the store owns the analysis: the devices pane reads it after the
+	 * loader's source is closed */
+	st->lctx = st->lpipe.ctx;
 	st->lnext = 1;
-	if (st->lsrc->in.fd >= 0 && fstat(st->lsrc->in.fd, &sb) == 0 &&
+	if (st->lpipe.src->in.fd >= 0 && fstat(st->lpipe.src->in.fd, &sb) == 0 &&
 	    S_ISREG(sb.st_mode))
 		st->size = (uint64_t)sb.st_size;
-	if (st->lsrc->live && (rc = spool_open(st, err, errlen)) != 0) {
+	if (st->lpipe.src->live && (rc = spool_open(st, err, errlen)) != 0) {
 		tui_store_free(st);
 		return rc;
 	}
-	st->live = st->lsrc->live;
+	st->live = st->lpipe.src->live;
 	*out = st;
 	return 0;
 }
@@ -230,8 +230,8 @@ tui_store_open(const char *name, struct tui_store **out, char *err,
 int
 tui_store_pace(struct tui_store *st, char *err, size_t errlen)
 {
-	if (st->lsrc == NULL || st->lnext != 1 || st->live ||
-	    cap_sim_pace(st->lsrc) != 0)
+	if (st->lpipe.src == NULL || st->lnext != 1 || st->live ||
+	    cap_sim_pace(st->lpipe.src) != 0)
 		return 1;
 	st->live = 1;
 	return spool_open(st, err, errlen);
@@ -257,29 +257,34 @@ static void
 cursor_close(struct cursor *c)
 {
 	win_clear(c, 0);
-	dec_ctx_free(c->ctx);	/* the window's info.dev pointed here */
-	c->ctx = NULL;
-	cap_close(c->src);
-	c->src = NULL;
+	/* with the analysis the window's info.dev pointed into */
+	if (c->pipe.src != NULL)
+		cap_pipe_close(&c->pipe);
 }
 
 static int
 cursor_open(struct tui_store *st, struct cursor *c, char *err,
     size_t errlen)
 {
+	int	 rc;
+
 	cursor_close(c);
-	if (cap_open(st->rname, &c->src, err, errlen) < 0) {
-		c->src = NULL;
-		return -UE_OPEN;
-	}
-	if ((c->ctx = dec_ctx_new()) == NULL) {
-		snprintf(err, errlen, "out of memory");
-		return -UE_NOMEM;
-	}
+	if ((rc = cap_pipe_open(&c->pipe, st->rname, 1, err, errlen)) < 0)
+		return rc;
 	c->next = 1;
 	c->at_end = 0;
 	st->replays++;
 	return 0;
+}
+
+/* Close the loader's pipe; its analysis stays the store's (lctx). */
+static void
+load_close(struct tui_store *st)
+{
+	if (st->lpipe.src == NULL)
+		return;
+	st->lpipe.ctx = NULL;
+	cap_pipe_close(&st->lpipe);
 }
 
 void
@@ -295,7 +300,7 @@ tui_store_free(struct tui_store *st)
 		tui_rec_free(&st->view.win[i]);
 		tui_rec_free(&st->scan.win[i]);
 	}
-	cap_close(st->lsrc);
+	load_close(st);
 	dec_ctx_free(st->lctx);
 	if (st->spool != NULL)
 		cap_sink_close(st->spool, NULL, 0);
@@ -309,20 +314,17 @@ tui_store_free(struct tui_store *st)
 }
 
 /*
- * Advance the cursor by one item into r/ev/info.  Returns CAP_URB,
+ * Advance the cursor by one item (in c->pipe).  Returns CAP_URB,
  * CAP_EVENT, CAP_END or a negative error.
  */
 static int
-cursor_step(struct cursor *c, struct urb_rec *r, struct drv_event *ev,
-    struct dec_info *info)
+cursor_step(struct cursor *c)
 {
 	int	 rc;
 
 	if (c->at_end)
 		return CAP_END;
-	rc = cap_next(c->src, r, ev);
-	if (rc == CAP_URB && dec_analyze(c->ctx, r, info) < 0)
-		rc = -UE_NOMEM;
+	rc = cap_pipe_next(&c->pipe);
 	if (rc <= 0) {
 		c->at_end = 1;
 		return rc;
@@ -391,9 +393,8 @@ load_end(struct tui_store *st)
 {
 	char	 err[600];
 
-	cap_stats(st->lsrc, &st->stats);	/* method: a literal */
-	cap_close(st->lsrc);
-	st->lsrc = NULL;
+	cap_stats(st->lpipe.src, &st->stats);	/* method: a literal */
+	load_close(st);
 	if (st->spool != NULL) {
 		cap_sink_close(st->spool, err, sizeof err);
 		st->spool = NULL;
@@ -404,22 +405,18 @@ int
 tui_store_index(struct tui_store *st, struct tui_model *m, int64_t budget_ns,
     size_t max, char *err, size_t errlen)
 {
-	struct urb_rec	 r;
-	struct drv_event ev;
-	struct dec_info	 info;
+	struct cap_pipe	*p = &st->lpipe;
 	int64_t		 stop;
 	uint64_t	 recno;
 	unsigned	 k;
 	int		 rc;
 
-	if (st->lsrc == NULL)
+	if (st->lpipe.src == NULL)
 		return TUI_LOAD_DONE;
 	stop = cap_clock_ns(CLOCK_MONOTONIC) + budget_ns;
 	for (k = 1;; k++) {
 		recno = st->lnext;
-		rc = cap_next(st->lsrc, &r, &ev);
-		if (rc == CAP_URB && dec_analyze(st->lctx, &r, &info) < 0)
-			rc = -UE_NOMEM;
+		rc = cap_pipe_next(p);
 		if (rc == CAP_AGAIN)
 			break;
 		if (rc == CAP_END) {
@@ -427,23 +424,22 @@ tui_store_index(struct tui_store *st, struct tui_model *m, int64_t budget_ns,
 			return TUI_LOAD_DONE;
 		}
 		if (rc < 0) {
-			snprintf(err, errlen, "%s", rc == -UE_NOMEM ?
-			    "out of memory" : st->lsrc->err);
+			snprintf(err, errlen, "%s", p->src->err);
 			load_end(st);
 			return rc;
 		}
 		st->lnext++;
 		if (st->spool != NULL && (rc == CAP_URB ?
-		    cap_sink_write(st->spool, &r) :
-		    cap_sink_write_event(st->spool, &ev)) < 0) {
+		    cap_sink_write(st->spool, &p->r) :
+		    cap_sink_write_event(st->spool, &p->ev)) < 0) {
 			snprintf(err, errlen, "spool %s: %s", st->spool_path,
 			    st->spool->err);
 			load_end(st);
 			return -UE_IO;
 		}
-		win_follow(st, rc, &r, &ev, &info, recno);
-		if ((rc == CAP_URB ? tui_model_add_urb(m, &r, &info) :
-		    tui_model_add_event(m, &ev)) != 0) {
+		win_follow(st, rc, &p->r, &p->ev, &p->info, recno);
+		if ((rc == CAP_URB ? tui_model_add_urb(m, &p->r, &p->info) :
+		    tui_model_add_event(m, &p->ev)) != 0) {
 			snprintf(err, errlen, "out of memory");
 			load_end(st);
 			return -UE_NOMEM;
@@ -451,7 +447,7 @@ tui_store_index(struct tui_store *st, struct tui_model *m, int64_t budget_ns,
 		if ((k % 256 == 0 && cap_clock_ns(CLOCK_MONOTONIC) >= stop) || k == max)
 			break;
 	}
-	st->offset = cap_in_offset(&st->lsrc->in);
+	st->offset = cap_in_offset(&st->lpipe.src->in);
 	/* replays of the spool must see every record indexed */
 	if (st->spool != NULL && cap_out_flush(&st->spool->out) != 0) {
 		snprintf(err, errlen, "spool %s: %s", st->spool_path,
@@ -484,7 +480,7 @@ tui_store_progress(const struct tui_store *st, uint64_t *done,
 {
 	*done = st->offset;
 	*total = st->size;
-	return st->lsrc != NULL;
+	return st->lpipe.src != NULL;
 }
 
 int
@@ -496,8 +492,8 @@ tui_store_live(const struct tui_store *st)
 void
 tui_store_stats(const struct tui_store *st, struct cap_stats *cs)
 {
-	if (st->lsrc != NULL)
-		cap_stats(st->lsrc, cs);
+	if (st->lpipe.src != NULL)
+		cap_stats(st->lpipe.src, cs);
 	else
 		*cs = st->stats;
 }
@@ -506,9 +502,7 @@ tui_store_stats(const struct tui_store *st, struct cap_stats *cs)
 static const struct tui_rec *
 cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
 {
-	struct urb_rec	 r;
-	struct drv_event ev;
-	struct dec_info	 info;
+	struct cap_pipe	*p = &c->pipe;
 	uint64_t	 start, cur;
 	char		 err[600];
 	int		 rc, back;
@@ -519,7 +513,7 @@ cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
 		return &c->win[recno - c->wfirst];
 	back = c->wn > 0 && recno < c->wfirst;
 	/* a live input's spool grows past the end the cursor met */
-	if (c->src == NULL || recno < c->next ||
+	if (p->src == NULL || recno < c->next ||
 	    (st->live && c->at_end && recno >= c->next)) {
 		if (cursor_open(st, c, err, sizeof err) != 0)
 			return NULL;
@@ -535,12 +529,12 @@ cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
 	win_clear(c, start);
 	while (c->wn < WIN_ITEMS) {
 		cur = c->next;
-		rc = cursor_step(c, &r, &ev, &info);
+		rc = cursor_step(c);
 		if (rc <= 0)
 			break;
 		if (cur < start)
 			continue;
-		if (win_add(c, rc, &r, &ev, &info, cur) != 0)
+		if (win_add(c, rc, &p->r, &p->ev, &p->info, cur) != 0)
 			break;
 		if (c->wbytes >= WIN_BYTES) {
 			if (recno < c->wfirst + c->wn)

@@ -22,6 +22,16 @@ int	tui_cmd_capture(int argc, char **argv);
 int	tui_cmd_devices(int argc, char **argv);
 int	tui_cmd_tui(int argc, char **argv);
 
+/*
+ * The bodies of read and convert, which sim shares: name is what cap_open
+ * takes (a file, "-", "sim:SCENARIO"), limit the -c count (0 = all).
+ * Return the exit status.
+ */
+struct printer;
+int	read_run(const char *name, struct printer *pr, uint64_t limit);
+int	convert_run(const char *name, const char *outpath, const char *format,
+	    uint64_t limit);
+
 /* A positive count for option opt into *out; says what is wrong and
  * returns -1 otherwise. */
 int	tui_parse_count(const char *opt, const char *arg, uint64_t *out);

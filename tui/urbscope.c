@@ -20,11 +20,11 @@ static const struct tui_cmd cmds[] = {
 	{ "convert", "IN -w OUT [-F pcap|pcapng|usbmon] [-c N]",
 	    "convert a capture to pcap, pcapng or usbmon text",
 	    tui_cmd_convert },
-	{ "sim", "SCENARIO [-w OUT [-F FORMAT]] [read options]",
+	{ "sim", "SCENARIO [-w OUT [-F FORMAT]] [-c N] [-Y FILTER] [-V] [-T ...]",
 	    "run a scenario on the simulated EHCI machine, in virtual time",
 	    tui_cmd_sim },
 	{ "capture", "-i usbmonN [-w FILE] [-c N] [-s SNAPLEN] [-C MB -W N]"
-	    " [-Z USER] | -D",
+	    " [-Z USER] [-Y FILTER] [-V] [-T ...] | -D",
 	    "capture live USB traffic from the kernel's usbmon",
 	    tui_cmd_capture },
 	{ "devices", "[-v] [-s [[bus]:][devnum]] [-d vendor:[product]]",

@@ -127,3 +127,30 @@ for sc in skeleton keyboard buggy; do
 	check "sim $sc (optimised build) is deterministic" \
 	    cmp "$TMP/d1.pcapng" "$TMP/d2.pcapng"
 done
+
+# sim takes read's and convert's options itself (one pipeline): what it
+# prints with -Y/-T equals read of what it writes, options in any order.
+"$US" sim storage -w "$TMP/st.pcapng" 2>/dev/null
+for opts in "-Y type==bulk&&ev==C" "-T json -c 300" "-V -c 50" \
+    "-T fields -e usb.urb_id -e usb.data_len"; do
+	# shellcheck disable=SC2086
+	"$US" sim $opts storage >"$TMP/a" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$US" read $opts "$TMP/st.pcapng" >"$TMP/b" 2>/dev/null
+	sed -E 's/"frame.offset":[0-9]*,//; s/ at offset [0-9]*//' "$TMP/a" \
+	    >"$TMP/a2"
+	sed -E 's/"frame.offset":[0-9]*,//; s/ at offset [0-9]*//' "$TMP/b" \
+	    >"$TMP/b2"
+	check "sim $opts storage prints something" test -s "$TMP/a2"
+	check_diff "sim $opts storage prints what read $opts prints" \
+	    "$TMP/b2" "$TMP/a2"
+done
+"$US" sim storage -c 10 -w "$TMP/c10.pcapng" 2>/dev/null
+check_eq "sim -c 10 -w: 10 records written" 10 \
+    "$("$US" read "$TMP/c10.pcapng" 2>/dev/null | wc -l)"
+"$US" sim storage -V -w "$TMP/x.pcapng" >/dev/null 2>&1
+check_eq "sim -w with -V is a usage error" 2 $?
+"$US" sim storage -F pcap >/dev/null 2>&1
+check_eq "sim -F without -w is a usage error" 2 $?
+"$US" sim >/dev/null 2>&1
+check_eq "sim without a scenario is a usage error" 2 $?

@@ -1,0 +1,237 @@
+/*
+ * tui/cmd-print.c - what `read`, `capture` and `sim` print, one way for
+ * all three: the -Y -V -T -e -t options (PRINT_OPTS) and each record of a
+ * pipe in the form chosen: one line, the -V tree, JSON, usbmon text or
+ * tshark-style fields.  Driver events print among the records in text,
+ * -V and JSON; usbmon text and -T fields have no form for them.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd-print.h"
+#include "tui.h"
+
+#define FLUSH_AT	(256 * 1024)
+
+const char print_usage[] =
+    "  -Y FILTER     show only what matches, e.g. 'type==bulk &&\n"
+    "                status!=0', 'latency>2ms', 'dev==3 || event==rule'\n"
+    "                (fields dev bus ep type dir ev status len latency\n"
+    "                driver event urb; == != < <= > >= && || ! ( ))\n"
+    "  -V            the full decoded tree with hex and ASCII\n"
+    "  -T text       one line per record (default)\n"
+    "  -T json       one JSON object per line, Wireshark field names\n"
+    "  -T usbmon     the kernel's usbmon text format\n"
+    "  -T fields     the fields named with -e, tab-separated\n"
+    "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
+    "                frame.number, ...), repeatable\n"
+    "  -t r|a|d|e    time: relative (default), absolute, delta,\n"
+    "                epoch\n";
+
+static const struct {
+	const char	*name;
+	enum print_mode	 mode;
+} print_modes[] = {
+	{ "text", PM_TEXT },
+	{ "json", PM_JSON },
+	{ "usbmon", PM_USBMON },
+	{ "fields", PM_FIELDS },
+};
+
+static const struct {
+	const char	*name;
+	enum dec_time_mode mode;
+} time_modes[] = {
+	{ "r", DT_RELATIVE },
+	{ "a", DT_ABSOLUTE },
+	{ "ad", DT_ABSOLUTE },
+	{ "d", DT_DELTA },
+	{ "e", DT_EPOCH },
+};
+
+void
+print_init(struct printer *pr)
+{
+	memset(pr, 0, sizeof *pr);
+	pr->mode = PM_TEXT;
+	pr->fmt.time_mode = DT_RELATIVE;
+}
+
+int
+print_option(struct printer *pr, int ch, const char *arg)
+{
+	size_t	 i;
+
+	switch (ch) {
+	case 'Y':
+		pr->expr = arg;
+		return 1;
+	case 'e':
+		if (pr->nfields == PRINT_MAX_FIELDS) {
+			tui_warnx("at most %d fields", PRINT_MAX_FIELDS);
+			return -1;
+		}
+		pr->fields[pr->nfields++] = arg;
+		return 1;
+	case 'T':
+		for (i = 0; i < sizeof print_modes / sizeof print_modes[0];
+		    i++) {
+			if (strcmp(arg, print_modes[i].name) == 0) {
+				pr->mode = print_modes[i].mode;
+				return 1;
+			}
+		}
+		tui_warnx("-T wants text, json, usbmon or fields, not '%s'",
+		    arg);
+		return -1;
+	case 't':
+		for (i = 0; i < sizeof time_modes / sizeof time_modes[0];
+		    i++) {
+			if (strcmp(arg, time_modes[i].name) == 0) {
+				pr->fmt.time_mode = time_modes[i].mode;
+				return 1;
+			}
+		}
+		tui_warnx("-t wants r, a, d or e, not '%s'", arg);
+		return -1;
+	case 'V':
+		pr->verbose = 1;
+		return 1;
+	}
+	return 0;
+}
+
+int
+print_chosen(const struct printer *pr)
+{
+	return pr->expr != NULL || pr->nfields > 0 || pr->verbose ||
+	    pr->mode != PM_TEXT || pr->fmt.time_mode != DT_RELATIVE;
+}
+
+int
+print_begin(struct printer *pr, struct cap_pipe *pipe)
+{
+	char	 err[200];
+
+	if (pr->verbose && pr->mode == PM_TEXT)
+		pr->mode = PM_VERBOSE;
+	if (pr->mode == PM_FIELDS && pr->nfields == 0) {
+		tui_warnx("-T fields needs at least one -e FIELD");
+		return -EXIT_USAGE;
+	}
+	if (pr->expr != NULL &&
+	    cap_pipe_filter(pipe, pr->expr, err, sizeof err) < 0) {
+		tui_warnx("-Y %s", err);
+		return -EXIT_USAGE;
+	}
+	if (pr->mode == PM_VERBOSE || pr->mode == PM_JSON ||
+	    pr->mode == PM_FIELDS) {
+		pr->nodes = calloc(DEC_TREE_NODES, sizeof *pr->nodes);
+		pr->arena = malloc(DEC_TREE_ARENA);
+		if (pr->nodes == NULL || pr->arena == NULL) {
+			tui_warnx("out of memory");
+			return -EXIT_INPUT;
+		}
+	}
+	return 0;
+}
+
+/* An URB record the filter passed. */
+static void
+print_urb(struct printer *pr, struct cap_pipe *pipe)
+{
+	struct dec_tree	 tree;
+	char		 line[300];
+
+	switch (pr->mode) {
+	case PM_TEXT:
+		dec_fmt_line(&pr->fmt, &pipe->r, &pipe->info, &pr->out);
+		break;
+	case PM_USBMON:
+		if (dec_fmt_usbmon(&pipe->r, line, sizeof line) >= 0) {
+			sb_puts(&pr->out, line);
+			sb_putc(&pr->out, '\n');
+		}
+		break;
+	default:
+		dec_tree_init(&tree, pr->nodes, DEC_TREE_NODES, pr->arena,
+		    DEC_TREE_ARENA);
+		dec_record_tree(&pipe->r, &pipe->info, &tree);
+		if (pr->mode == PM_VERBOSE)
+			dec_fmt_verbose(&pr->fmt, &pipe->r, &pipe->info, &tree,
+			    &pr->out);
+		else if (pr->mode == PM_JSON)
+			dec_fmt_json(&pr->fmt, &pipe->r, &pipe->info, &tree,
+			    &pr->out);
+		else
+			dec_fmt_fields(&pipe->r, &tree, pr->fields,
+			    pr->nfields, &pr->out);
+		break;
+	}
+}
+
+int
+print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
+{
+	if (kind != CAP_URB && kind != CAP_EVENT)
+		return 0;
+	/* times count from the first record read, shown or not */
+	dec_fmt_start(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
+	    pipe->ev.ts_ns);
+	if (!cap_pipe_shown(pipe, kind))
+		return 0;
+	if (kind == CAP_URB)
+		print_urb(pr, pipe);
+	else if (pr->mode == PM_TEXT)
+		dec_fmt_event_line(&pr->fmt, &pipe->ev, &pr->out);
+	else if (pr->mode == PM_VERBOSE)
+		dec_fmt_event_verbose(&pr->fmt, &pipe->ev, &pr->out);
+	else if (pr->mode == PM_JSON)
+		dec_fmt_event_json(&pr->fmt, &pipe->ev, &pr->out);
+	if (pr->out.oom) {
+		tui_warnx("out of memory");
+		return -1;
+	}
+	if (pr->out.len >= FLUSH_AT)
+		return print_flush(pr);
+	return 0;
+}
+
+int
+print_flush(struct printer *pr)
+{
+	if (pr->out.len > 0 && tui_write_out(&pr->out) < 0)
+		return -1;
+	return 0;
+}
+
+void
+print_pending(const struct printer *pr, const struct cap_pipe *pipe)
+{
+	uint64_t pend[8];
+	size_t	 i, n;
+
+	/* the machine-readable forms stay clean */
+	if (pipe->ctx == NULL || (pr->mode != PM_TEXT &&
+	    pr->mode != PM_VERBOSE))
+		return;
+	if ((n = dec_ctx_pending(pipe->ctx, pend, 8)) == 0)
+		return;
+	fprintf(stderr, "urbscope: %zu URB%s submitted but not completed by "
+	    "the end of the capture (record", n, n == 1 ? "" : "s");
+	for (i = 0; i < n && i < 8; i++)
+		fprintf(stderr, "%s %llu", i ? "," : n > 1 ? "s" : "",
+		    (unsigned long long)pend[i]);
+	fprintf(stderr, "%s)\n", n > 8 ? ", ..." : "");
+}
+
+void
+print_end(struct printer *pr)
+{
+	sb_free(&pr->out);
+	free(pr->nodes);
+	free(pr->arena);
+	pr->nodes = NULL;
+	pr->arena = NULL;
+}

@@ -1,0 +1,55 @@
+/*
+ * tui/cmd-print.h - printing a pipe's records (cmd-print.c), shared by
+ * read, capture and sim.
+ */
+#ifndef CMD_PRINT_H
+#define CMD_PRINT_H
+
+#include "capture/capture.h"
+
+/* The getopt letters the printer takes, and their help lines. */
+#define PRINT_OPTS	"e:T:t:VY:"
+extern const char print_usage[];
+
+#define PRINT_MAX_FIELDS	64
+
+enum print_mode {
+	PM_TEXT,
+	PM_VERBOSE,
+	PM_JSON,
+	PM_USBMON,
+	PM_FIELDS,
+};
+
+struct printer {
+	enum print_mode	 mode;
+	int		 verbose;	/* -V */
+	struct dec_fmt	 fmt;
+	const char	*expr;		/* -Y, or NULL */
+	const char	*fields[PRINT_MAX_FIELDS];
+	size_t		 nfields;
+	struct dec_node	*nodes;		/* a record's tree */
+	char		*arena;
+	struct sbuf	 out;		/* what goes to standard output */
+};
+
+void	 print_init(struct printer *pr);
+/* Option ch of PRINT_OPTS: 1 taken, 0 not one of them, -1 bad (said). */
+int	 print_option(struct printer *pr, int ch, const char *arg);
+/* Was any of them given? */
+int	 print_chosen(const struct printer *pr);
+/*
+ * Check the options together and set the pipe's filter; 0, or minus the
+ * exit status (EXIT_USAGE, EXIT_INPUT) after saying why.
+ */
+int	 print_begin(struct printer *pr, struct cap_pipe *pipe);
+/* The record pipe just read (kind from cap_pipe_next), if the filter
+ * passes it; flushes now and then.  0, or -1 after saying why. */
+int	 print_record(struct printer *pr, struct cap_pipe *pipe, int kind);
+/* Write what is buffered; -1 on a write error (errno). */
+int	 print_flush(struct printer *pr);
+/* The URBs never completed, on stderr (text and -V only). */
+void	 print_pending(const struct printer *pr, const struct cap_pipe *pipe);
+void	 print_end(struct printer *pr);
+
+#endif /* CMD_PRINT_H */
