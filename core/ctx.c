@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 uint32_t
 core_ctx_now(void)

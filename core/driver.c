@@ -41,7 +41,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 /* The hub driver as the registry sees it: bound interfaces point here. */
 static struct usb_driver hub_driver = {

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 int64_t
 core_now_ns(void)

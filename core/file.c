@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 #define MINOR_NAME_SIZE	32		/* 2.6.0's BUS_ID_SIZE was 20 */
 

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 /* bmRequestType of hub class requests (USB 2.0 table 11-15) */
 #define USB_RT_HUB	(USB_TYPE_CLASS | USB_RECIP_DEVICE)
@@ -25,7 +25,7 @@
 
 /*
  * Hub and port feature selectors, wPortStatus and wPortChange bits
- * (USB 2.0 tables 11-17, 11-21, 11-22) come from hcd/hcd.h.
+ * (USB 2.0 tables 11-17, 11-21, 11-22) come from core/hcd.h.
  */
 /* wHubChange (USB 2.0 table 11-20) */
 #define HUB_CHANGE_LOCAL_POWER		0x0001

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 #define USB_MAXCONFIG		8
 #define MAX_USB_STRING_SIZE	(127 * 3 + 1)	/* UTF-8 of 126 units */

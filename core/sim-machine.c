@@ -7,7 +7,8 @@
 #include <stdlib.h>
 
 #include "core/sim.h"
-#include "hcd/hcd.h"
+#include "hcd/ehci.h"
+#include "hcd/emu-ehci.h"
 
 #define SIM_DMA_SIZE	(64u << 20)	/* 64 MiB of "physical" memory */
 

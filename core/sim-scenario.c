@@ -14,7 +14,7 @@
 
 #include "core/sim.h"
 #include "core/vfs.h"
-#include "hcd/hcd.h"
+#include "hcd/emu-ehci.h"
 #include "samples/drivers/drivers.h"
 
 enum step_kind {

@@ -29,7 +29,7 @@
 #include <sys/mman.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

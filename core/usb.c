@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 #define USB_MAXCONFIG		8	/* Linux's limit on configurations */
 #define USB_MAXINTERFACES	32

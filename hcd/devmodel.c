@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "decode/decode.h"
-#include "hcd/hcd.h"
+#include "hcd/devmodel.h"
 #include "samples/devices/devices.h"
 
 #define EP0_MAXP	64		/* high speed */

@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 /* ------------------------------------------------------------------------
  * Byte order of the controller's view: little-endian (EHCI 3: "all data
@@ -528,5 +528,8 @@ void		 ehci_isoc_shutdown(struct ehci_hcd *ehci);
 int		 ehci_hub_status_data(struct usb_hcd *hcd, char *buf);
 int		 ehci_hub_control(struct usb_hcd *hcd, u16 typeReq, u16 wValue,
 		     u16 wIndex, char *buf, u16 wLength);
+
+/* The EHCI driver (hcd/ehci-hcd.c). */
+extern const struct hc_driver ehci_hc_driver;
 
 #endif /* EHCI_H */

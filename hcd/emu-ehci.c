@@ -22,7 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hcd/hcd.h"
+#include "hcd/emu-ehci.h"
 
 /* ------------------------------------------------------------------------
  * Registers.  Offsets are from the start of the MMIO window.

@@ -1,7 +1,7 @@
 /*
  * samples/devices/devices.h - the device models shipped with urbscope and
  * what they share.  The framework (hcd/devmodel.c) lists them in
- * dm_models[]; each is a const ops table (hcd/hcd.h struct
+ * dm_models[]; each is a const ops table (hcd/devmodel.h struct
  * usb_devmodel_ops) with its descriptors as wire bytes.
  *
  * Conventions of the framework the models rely on:
@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "hcd/hcd.h"
+#include "hcd/devmodel.h"
 
 /* The models, by dm_models[] order. */
 extern const struct usb_devmodel_ops dm_loopback_ops;	/* "loopback" */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "hcd/emu-ehci.h"
 
 #define MACHINE_EPOCH	(1700000000ULL * 1000000000ULL)
 

@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "hcd/hcd.h"
+#include "hcd/devmodel.h"
 #include "samples/devices/devices.h"
 
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])

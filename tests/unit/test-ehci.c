@@ -18,6 +18,7 @@
 
 #include "core/usb.h"
 #include "hcd/ehci.h"
+#include "hcd/emu-ehci.h"
 
 #define EPOCH	(1700000000ULL * 1000000000ULL)
 

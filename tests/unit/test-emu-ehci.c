@@ -21,7 +21,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "hcd/hcd.h"
+#include "hcd/emu-ehci.h"
 
 /* Register offsets from the MMIO base (CAPLENGTH 0x20). */
 #define R_CAPBASE	0x00

@@ -1,6 +1,6 @@
 /*
- * tests/unit/test-hcd.c - the host controller glue (hcd/hcd.c,
- * hcd/hcd-mon.c) with a fake hc_driver: the usbmon records of submit,
+ * tests/unit/test-hcd.c - the host controller glue (core/hcd.c,
+ * core/hcd-mon.c) with a fake hc_driver: the usbmon records of submit,
  * completion and submit errors for control IN/OUT, bulk, interrupt and
  * ISO URBs (flags, lengths, setup bytes, captured data), the bounce
  * buffers between URB and DMA memory, and the root hub's own answers
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "core/usb.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 #define EPOCH	(1700000000ULL * 1000000000ULL + 123456789ULL)
 

@@ -13,7 +13,7 @@
 #include <cmocka.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 struct fixture {
 	struct sim	*sim;

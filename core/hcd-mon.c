@@ -1,5 +1,5 @@
 /*
- * hcd/hcd-mon.c - the usbmon record of an URB event, built the way the
+ * core/hcd-mon.c - the usbmon record of an URB event, built the way the
  * kernel's drivers/usb/mon/mon_bin.c builds it (mon_bin_event for 'S' and
  * 'C', mon_bin_error for 'E').  A pure function: the glue (hcd.c) stamps
  * the time and hands the record to the simulator's sink, which copies
@@ -11,7 +11,7 @@
  */
 #include <string.h>
 
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 /* usb_endpoint_type -> usbmon xfer_type (mon_bin.c xfer_to_pipe). */
 static const uint8_t xfer_to_pipe[4] = {

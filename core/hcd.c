@@ -1,5 +1,5 @@
 /*
- * hcd/hcd.c - the host controller glue, as Linux's drivers/usb/core/hcd.c:
+ * core/hcd.c - the host controller glue, as Linux's drivers/usb/core/hcd.c:
  * the generic half of every host controller.  It owns
  *
  *   - URB submission below usb_submit_urb: the usbmon 'S' record, DMA
@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "core/core.h"
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 /* Linux's internal mapping flags (include/linux/usb.h): set while mapped,
  * never seen in a usbmon record (mapped after 'S', unmapped before 'C'). */

@@ -1,23 +1,25 @@
 /*
- * hcd/hcd.h - host controller drivers and the emulated hardware below them.
- *
- * Three layers, as in Linux, and one honest boundary:
+ * core/hcd.h - the interface between the USB core and host controller
+ * drivers, as Linux's include/linux/usb/hcd.h: the bus, struct hc_driver
+ * that a controller driver implements, the glue (core/hcd.c: URB
+ * bookkeeping, giveback, usbmon hooks, root hub), the register window a
+ * driver reaches its controller through, and the simulated machine's DMA
+ * memory (core/dma.c).
  *
  *   core (usb_submit_urb, hub driver)
- *     -> hcd glue (hcd.c: URB bookkeeping, giveback, usbmon hooks, root hub)
- *       -> struct hc_driver (the EHCI driver, ehci-*.c)
+ *     -> hcd glue (core/hcd.c)
+ *       -> struct hc_driver (the EHCI driver, hcd/ehci-*.c)
  *   ===== registers (32-bit MMIO), DMA memory, one interrupt line =====
- *       -> emulated EHCI controller (emu-ehci.c)
- *         -> device models behind its ports (devmodel.c + samples/devices/)
+ *       -> emulated EHCI controller (hcd/emu-ehci.h)
+ *         -> device models behind its ports (hcd/devmodel.h)
  *
- * The EHCI driver sees the controller only through hcd_readl/hcd_writel,
- * DMA memory (struct dma_mem) and its irq callback; the emulator sees only
- * register accesses, DMA memory and the device models.
- * Facts: Linux's drivers/usb/core/hcd.c (usbmon hooks, giveback), the
- * EHCI specification r1.0, QEMU's hw/usb/hcd-ehci.c.
+ * A controller driver includes this header only: what lies below the
+ * line it reaches through hcd_readl/hcd_writel, DMA memory and its irq
+ * callback.  Facts: Linux's drivers/usb/core/hcd.c, the EHCI
+ * specification r1.0.
  */
-#ifndef HCD_H
-#define HCD_H
+#ifndef CORE_HCD_H
+#define CORE_HCD_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -26,7 +28,7 @@
 #include "core/sim.h"
 
 /* ------------------------------------------------------------------------
- * DMA memory (hcd/dma.c): the simulated machine's physical memory that
+ * DMA memory (core/dma.c): the simulated machine's physical memory that
  * host controllers read and write.  32-bit addresses starting at
  * DMA_PHYS_BASE; never 0, so 0 can mean "none".
  */
@@ -171,7 +173,7 @@ bus_to_hcd(struct usb_bus *bus)
 }
 
 /*
- * The glue (hcd/hcd.c), as drivers/usb/core/hcd.c.
+ * The glue (core/hcd.c), as drivers/usb/core/hcd.c.
  */
 /* A host controller on bus busnum, its registers behind mmio/hw. */
 struct usb_hcd	*usb_create_hcd(struct sim *sim, const struct hc_driver *drv,
@@ -206,7 +208,7 @@ void		 usb_hcd_giveback_urb(struct usb_hcd *hcd, struct urb *urb,
  */
 struct usb_device *usb_hcd_alloc_root_hub(struct usb_hcd *hcd);
 /*
- * The usbmon record of an URB event (hcd-mon.c), exactly as the kernel's
+ * The usbmon record of an URB event (core/hcd-mon.c), exactly as the kernel's
  * mon_bin builds it: type 'S' (submit), 'C' (complete, status) or 'E'
  * (submit error, status = the error), at ts_ns of wall-clock time.  The
  * record's data and ISO descriptors point into the URB and into iso
@@ -269,158 +271,4 @@ void		 usb_hcd_disable_endpoint(struct usb_device *udev,
 #define USB_PORT_STAT_C_OVERCURRENT	0x0008
 #define USB_PORT_STAT_C_RESET		0x0010
 
-/* The EHCI driver (hcd/ehci-hcd.c). */
-extern const struct hc_driver ehci_hc_driver;
-
-/* ------------------------------------------------------------------------
- * Device models (hcd/devmodel.c; models in samples/devices/): the device
- * side of the bus.  The framework answers chapter 9 itself (addressing
- * after the status stage, descriptors from tables, configuration, STALL
- * on unknown requests) and hands class/vendor requests and data endpoints
- * to the model.
- */
-
-/* Handshakes and errors a transaction can end with. */
-enum {
-	DM_ACK = 0,		/* OUT/SETUP accepted; IN: >= 0 is a length */
-	DM_NAK = -1,		/* try again later */
-	DM_STALL = -2,
-	DM_BABBLE = -3,		/* IN: more data than asked (injected) */
-	DM_XACTERR = -4,	/* no response / CRC error (injected) */
-	DM_NODEV = -5,		/* nobody there (unplugged, wrong address) */
-};
-
-/* Transaction PIDs (USB 2.0 table 8-1), as EHCI qTD PID codes map. */
-enum {
-	DM_PID_OUT = 0xe1,
-	DM_PID_IN = 0x69,
-	DM_PID_SETUP = 0x2d,
-};
-
-/* Injectable faults (dm_inject). */
-enum dm_fault_kind {
-	DM_FAULT_NONE = 0,
-	DM_FAULT_STALL,		/* the endpoint halts until CLEAR_FEATURE */
-	DM_FAULT_BABBLE,	/* the next IN returns babble */
-	DM_FAULT_XACTERR,	/* the next N transactions get no response */
-	DM_FAULT_DISCONNECT,	/* the device goes away mid-transfer */
-};
-
-struct usb_devmodel;
-
-/* Descriptor tables of a model (wire bytes). */
-struct dm_descriptors {
-	const uint8_t	*device;		/* 18 bytes */
-	const uint8_t	*config;		/* whole configuration */
-	size_t		 config_len;
-	const uint8_t	*qualifier;		/* 10 bytes or NULL (STALL) */
-	const uint8_t	*bos;			/* or NULL */
-	size_t		 bos_len;
-	const char	*const *strings;	/* index 1.. ; UTF-8; NULL-ended */
-	const uint8_t	*hid_report;		/* HID report descriptor */
-	size_t		 hid_report_len;
-};
-
-struct usb_devmodel_ops {
-	const char	*name;
-	size_t		 priv_size;
-	const struct dm_descriptors *desc;
-	/* After creation (priv zeroed).  Optional. */
-	int		 (*init)(struct usb_devmodel *dm, const char *args);
-	void		 (*destroy)(struct usb_devmodel *dm);
-	/* Bus reset: the framework already went back to address 0. */
-	void		 (*reset)(struct usb_devmodel *dm);
-	/* SET_CONFIGURATION / SET_INTERFACE accepted.  Optional. */
-	void		 (*set_config)(struct usb_devmodel *dm, int value);
-	void		 (*set_interface)(struct usb_devmodel *dm, int intf,
-			     int alt);
-	/* A class or vendor request on ep0.  IN: fill data (at most
-	 * s->wLength) and return its length; OUT: data holds wLength bytes,
-	 * return 0.  DM_STALL to refuse.  Optional (absent = STALL). */
-	int		 (*control)(struct usb_devmodel *dm,
-			     const struct usb_ctrlrequest *s, uint8_t *data);
-	/* IN token on a data endpoint: bytes written into buf (<= max), or
-	 * DM_NAK / DM_STALL. */
-	int		 (*data_in)(struct usb_devmodel *dm, int ep,
-			     uint8_t *buf, size_t max);
-	/* OUT token on a data endpoint with len bytes: DM_ACK, DM_NAK or
-	 * DM_STALL. */
-	int		 (*data_out)(struct usb_devmodel *dm, int ep,
-			     const uint8_t *buf, size_t len);
-	/* Once per virtual millisecond, for scripted behaviour.  Optional. */
-	void		 (*tick)(struct usb_devmodel *dm, uint64_t now_ns);
-};
-
-struct usb_devmodel {
-	const struct usb_devmodel_ops *ops;
-	uint8_t		 address;	/* 0 until SET_ADDRESS's status */
-	uint8_t		 pending_address;
-	uint8_t		 config;
-	uint8_t		 alt[32];
-	uint16_t	 halted;	/* bit per IN ep (high byte OUT) */
-	/* ep0 control transfer in progress */
-	int		 ctrl_stage;	/* idle, data in/out, status */
-	struct usb_ctrlrequest ctrl;
-	uint8_t		 ctrl_buf[4096];
-	size_t		 ctrl_len, ctrl_pos;
-	/* injected fault */
-	enum dm_fault_kind fault;
-	int		 fault_ep;	/* endpoint address, -1 = any */
-	int		 fault_count;
-	int		 gone;		/* disconnected by a fault */
-	void		*priv;
-};
-
-/* The registry of models by name ("loopback", "keyboard", "disk"). */
-extern const struct usb_devmodel_ops *const dm_models[];
-struct usb_devmodel *dm_create(const char *name, const char *args);
-void		 dm_destroy(struct usb_devmodel *dm);
-/*
- * One transaction from the host: pid, device address, endpoint number,
- * buf/len (OUT/SETUP data in, IN room out).  Returns bytes for IN (>= 0),
- * DM_ACK for OUT/SETUP, or a DM_* handshake/error.
- */
-int		 dm_transact(struct usb_devmodel *dm, int pid, int addr,
-		     int ep, uint8_t *buf, size_t len);
-void		 dm_bus_reset(struct usb_devmodel *dm);
-void		 dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind,
-		     int ep, int count);
-
-/* ------------------------------------------------------------------------
- * The emulated EHCI controller (hcd/emu-ehci.c): capability, operational
- * and port registers with their reset values and side effects, async and
- * periodic schedule walkers over DMA memory, ITC interrupt coalescing, the
- * IAA doorbell, FRINDEX on the virtual clock.  High-speed devices only.
- */
-struct emu_ehci;
-
-#define EMU_EHCI_PORTS	6
-
-/* One bus transaction, for the bus-level view (token, data, handshake). */
-struct emu_xact {
-	uint64_t	 ts_ns;
-	uint8_t		 pid;		/* DM_PID_* */
-	uint8_t		 addr;
-	uint8_t		 ep;
-	uint8_t		 data_pid;	/* DATA0 0xc3 / DATA1 0x4b, 0 none */
-	int		 result;	/* bytes, or DM_* */
-	uint16_t	 len;
-};
-
-struct emu_ehci	*emu_ehci_new(struct sim *sim, struct dma_mem *dma,
-		     int nports);
-void		 emu_ehci_free(struct emu_ehci *e);
-extern const struct hcd_mmio_ops emu_ehci_mmio;	/* hw = struct emu_ehci */
-extern const struct sim_hw_ops emu_ehci_hw;
-/* Plug a device into port 1..nports (connect change, PCD irq). */
-int		 emu_ehci_attach(struct emu_ehci *e, int port,
-		     struct usb_devmodel *dm);
-/* Unplug: returns the model (caller destroys it), NULL if none. */
-struct usb_devmodel *emu_ehci_detach(struct emu_ehci *e, int port);
-/* The model plugged into port, or NULL (for fault injection). */
-struct usb_devmodel *emu_ehci_port_device(struct emu_ehci *e, int port);
-/* Bus-level log: called for every transaction (NULL = off). */
-void		 emu_ehci_set_xact_log(struct emu_ehci *e,
-		     void (*fn)(void *, const struct emu_xact *), void *arg);
-
-#endif /* HCD_H */
+#endif /* CORE_HCD_H */

@@ -1,5 +1,5 @@
 /*
- * hcd/dma.c - the simulated machine's DMA memory: one region with 32-bit
+ * core/dma.c - the simulated machine's DMA memory: one region with 32-bit
  * physical addresses from DMA_PHYS_BASE, a first-fit allocator with
  * coalescing (the metadata lives outside the region, so a controller that
  * scribbles cannot corrupt it), and a bounds-checked little-endian read
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "hcd/hcd.h"
+#include "core/hcd.h"
 
 /* An extent of the region, free or allocated, in address order. */
 struct extent {
