@@ -42,9 +42,19 @@ DEPFLAGS = -MMD -MP
 
 MAIN_SRC = tui/urbscope.c
 SRCS	= $(filter-out $(MAIN_SRC),$(sort $(wildcard capture/*.c decode/*.c \
-	  core/*.c hcd/*.c tui/*.c samples/devices/*.c samples/drivers/*.c)))
+	  core/*.c hcd/*.c tui/*.c samples/*.c samples/devices/*.c samples/drivers/*.c)))
 OBJS	= $(SRCS:%.c=build/%.o)
 AOBJS	= $(SRCS:%.c=build/asan/%.o)
+
+# One static library a layer, linked top first: a program pulls in only
+# the objects it needs, so a reader of files gets no simulator, and with
+# --as-needed no ncurses or libusb either.  tests/e2e/layers.sh checks the
+# include graph that makes this order work.
+LAYERS	= tui samples hcd core capture decode
+LIBA	= $(LAYERS:%=build/lib%.a)
+ALIBA	= $(LAYERS:%=build/asan/lib%.a)
+FLIBA	= $(LAYERS:%=build/fuzz/lib%.a)
+LINKLIBS = -Wl,--as-needed $(LIBS)
 
 UNIT_SRCS = $(sort $(wildcard tests/unit/test-*.c))
 UNIT_BINS = $(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%)
@@ -74,8 +84,22 @@ DEPS_FUZZ  = clang libclang-rt-dev
 
 all: urbscope
 
-urbscope: $(OBJS) build/$(MAIN_SRC:.c=.o)
-	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+urbscope: build/$(MAIN_SRC:.c=.o) $(LIBA)
+	$(CC) $(XCFLAGS) $(LDFLAGS) -o $@ $^ $(LINKLIBS)
+
+# build/libLAYER.a from the layer's objects (samples/ with its subfolders;
+# PCT: a % that the pattern rule does not take for its stem)
+PCT	:= %
+.SECONDEXPANSION:
+build/lib%.a: $$(filter build/$$*/$$(PCT),$$(OBJS))
+	@rm -f $@
+	$(AR) rcs $@ $^
+build/asan/lib%.a: $$(filter build/asan/$$*/$$(PCT),$$(AOBJS))
+	@rm -f $@
+	$(AR) rcs $@ $^
+build/fuzz/lib%.a: $$(filter build/fuzz/obj/$$*/$$(PCT),$$(FOBJS))
+	@rm -f $@
+	$(AR) rcs $@ $^
 
 build/%.o: %.c
 	@mkdir -p $(@D)
@@ -91,36 +115,36 @@ build/tui/urbscope.o build/asan/tui/urbscope.o: \
     XCPPFLAGS += -DURBSCOPE_VERSION='"$(VERSION)"'
 
 # The sanitized binary the golden and end-to-end tests run.
-build/asan/urbscope: $(AOBJS) build/asan/$(MAIN_SRC:.c=.o)
-	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
+build/asan/urbscope: build/asan/$(MAIN_SRC:.c=.o) $(ALIBA)
+	$(CC) $(SANFLAGS) $(LDFLAGS) -o $@ $^ $(LINKLIBS)
 
-build/asan/tests/%: tests/unit/%.c $(AOBJS)
+build/asan/tests/%: tests/unit/%.c $(ALIBA)
 	@mkdir -p $(@D)
 	$(CC) $(XCPPFLAGS) $(XSANFLAGS) -Wno-missing-prototypes $(DEPFLAGS) \
-	    $(LDFLAGS) -o $@ $< $(AOBJS) $(LIBS) $(TEST_PKGS_FLAGS)
+	    $(LDFLAGS) -o $@ $< $(ALIBA) $(LINKLIBS) $(TEST_PKGS_FLAGS)
 
 # Helper programs for tests and benchmarks (capture generator, libpcap
 # baseline), built optimised.
-build/tools/%: tests/tools/%.c $(OBJS)
+build/tools/%: tests/tools/%.c $(LIBA)
 	@mkdir -p $(@D)
 	$(CC) $(XCPPFLAGS) $(XCFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< \
-	    $(OBJS) $(LIBS) $$($(PKG_CONFIG) --cflags --libs libpcap)
+	    $(LIBA) $(LINKLIBS) $$($(PKG_CONFIG) --cflags --libs libpcap)
 
-build/asan/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.c $(AOBJS)
+build/asan/fuzz/%: tests/fuzz/%.c tests/fuzz/replay.c $(ALIBA)
 	@mkdir -p $(@D)
 	$(CC) $(XCPPFLAGS) $(XSANFLAGS) $(DEPFLAGS) $(LDFLAGS) -o $@ $< \
-	    tests/fuzz/replay.c $(AOBJS) $(LIBS)
+	    tests/fuzz/replay.c $(ALIBA) $(LINKLIBS)
 
 build/fuzz/obj/%.o: %.c
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(XCPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(DEPFLAGS) \
 	    -fsanitize=fuzzer-no-link,address,undefined -c -o $@ $<
 
-build/fuzz/%: tests/fuzz/%.c $(FOBJS)
+build/fuzz/%: tests/fuzz/%.c $(FLIBA)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(XCPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(DEPFLAGS) \
 	    -fsanitize=fuzzer,address,undefined $(LDFLAGS) -o $@ $< \
-	    $(FOBJS) $(LIBS)
+	    $(FLIBA) $(LINKLIBS)
 
 unit: $(UNIT_BINS)
 tools: $(TOOL_BINS)

@@ -13,11 +13,14 @@
 
 #include "capture.h"
 
+#ifndef nitems
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+#endif
+
 extern const struct cap_source_ops cap_pcap_source;
 extern const struct cap_source_ops cap_pcapng_source;
 extern const struct cap_source_ops cap_usbmon_source;
 extern const struct cap_source_ops cap_text_source;
-extern const struct cap_source_ops cap_sim_source;
 extern const struct cap_source_ops cap_live_source;
 
 extern const struct cap_sink_ops cap_pcap_sink;
@@ -29,10 +32,28 @@ const struct cap_source_ops *const cap_sources[] = {
 	&cap_pcapng_source,
 	&cap_usbmon_source,
 	&cap_text_source,
-	&cap_sim_source,
 	&cap_live_source,
 	NULL
 };
+
+/* What the layers above registered. */
+static const struct cap_source_ops *cap_extra[CAP_MAX_EXTRA_SOURCES];
+
+int
+cap_source_register(const struct cap_source_ops *ops)
+{
+	size_t	 i;
+
+	for (i = 0; i < CAP_MAX_EXTRA_SOURCES; i++) {
+		if (cap_extra[i] == ops)
+			return 0;
+		if (cap_extra[i] == NULL) {
+			cap_extra[i] = ops;
+			return 0;
+		}
+	}
+	return -UE_FULL;
+}
 
 const struct cap_sink_ops *const cap_sinks[] = {
 	&cap_pcapng_sink,	/* first: the default */
@@ -87,14 +108,21 @@ cap_error(struct cap_source *src, int code, uint64_t recno, uint64_t offset,
 static const struct cap_source_ops *
 cap_probe(const char *name, const uint8_t *head, size_t n)
 {
-	const struct cap_source_ops	*best = NULL;
-	int				 i, score, top = 0;
+	const struct cap_source_ops	*best = NULL, *ops;
+	size_t				 i;
+	int				 score, top = 0;
 
-	for (i = 0; cap_sources[i] != NULL; i++) {
-		score = cap_sources[i]->probe(name, head, n);
+	/* the built-in sources, then the registered ones */
+	for (i = 0; i < nitems(cap_sources) - 1 + CAP_MAX_EXTRA_SOURCES;
+	    i++) {
+		ops = i < nitems(cap_sources) - 1 ? cap_sources[i] :
+		    cap_extra[i - (nitems(cap_sources) - 1)];
+		if (ops == NULL)
+			break;
+		score = ops->probe(name, head, n);
 		if (score > top) {
 			top = score;
-			best = cap_sources[i];
+			best = ops;
 		}
 	}
 	return best;

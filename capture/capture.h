@@ -157,11 +157,12 @@ void		 cap_close(struct cap_source *src);
 /* Fill *st (zeroes and method NULL when the source has no stats op). */
 void		 cap_stats(struct cap_source *src, struct cap_stats *st);
 /*
- * Make a sim: source hand out records in real time (virtual time since
- * the start = wall time since the first read): it becomes live and
- * returns CAP_AGAIN until the next record is due.  0, or -UE_USAGE.
+ * Add a source a layer above supplies (the simulator's "sim:" names,
+ * hcd/sim-source.c) to the registry: 0, or -UE_FULL past
+ * CAP_MAX_EXTRA_SOURCES.  Registering the same ops twice is a no-op.
  */
-int		 cap_sim_pace(struct cap_source *src);
+#define CAP_MAX_EXTRA_SOURCES	4
+int		 cap_source_register(const struct cap_source_ops *ops);
 
 /*
  * Format a source error into src->err: "FILE: record N at offset O: what"

@@ -17,16 +17,10 @@
 
 #include "decode/decode.h"
 #include "hcd/devmodel.h"
-#include "samples/devices/devices.h"
+#include "hcd/machine.h"
 
 #define EP0_MAXP	64		/* high speed */
 
-const struct usb_devmodel_ops *const dm_models[] = {
-	&dm_loopback_ops,
-	&dm_keyboard_ops,
-	&dm_disk_ops,
-	NULL
-};
 
 /* Control transfer stages (usb_devmodel.ctrl_stage). */
 enum {
@@ -165,17 +159,10 @@ dm_has_alt(const struct dm_impl *d, int intf, int alt)
 struct usb_devmodel *
 dm_create(const char *name, const char *args)
 {
-	const struct usb_devmodel_ops *ops = NULL;
+	const struct usb_devmodel_ops *ops;
 	struct dm_impl	*d;
-	int		 i;
 
-	for (i = 0; dm_models[i] != NULL; i++) {
-		if (strcmp(dm_models[i]->name, name) == 0) {
-			ops = dm_models[i];
-			break;
-		}
-	}
-	if (ops == NULL)
+	if ((ops = sim_model_find(name)) == NULL)
 		return NULL;
 	if ((d = calloc(1, sizeof *d + ops->priv_size)) == NULL)
 		return NULL;

@@ -111,8 +111,7 @@ struct usb_devmodel {
 	void		*priv;
 };
 
-/* The registry of models by name ("loopback", "keyboard", "disk"). */
-extern const struct usb_devmodel_ops *const dm_models[];
+/* A model of the catalog (sim_register) by name, initialised with args. */
 struct usb_devmodel *dm_create(const char *name, const char *args);
 void		 dm_destroy(struct usb_devmodel *dm);
 /*
@@ -125,5 +124,16 @@ int		 dm_transact(struct usb_devmodel *dm, int pid, int addr,
 void		 dm_bus_reset(struct usb_devmodel *dm);
 void		 dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind,
 		     int ep, int count);
+
+/* For the models (samples/devices/): */
+/* Halt (or un-halt) an endpoint by address from inside a model (the BOT
+ * disk halts its pipes to end a data phase). */
+void		 dm_halt(struct usb_devmodel *dm, int epaddr, int on);
+
+/*
+ * "1M", "512K", "4096", "2G" -> bytes in *out; 0 when args is such a
+ * size, -1 when it is not (a path, say).
+ */
+int		 dm_parse_size(const char *args, uint64_t *out);
 
 #endif /* HCD_DEVMODEL_H */

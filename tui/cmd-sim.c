@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/sim.h"
+#include "hcd/machine.h"
 #include "cmd-print.h"
 #include "tui.h"
 

@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hcd/machine.h"
 #include "tui-model.h"
 
 #define WIN_ITEMS	2048
@@ -231,7 +232,7 @@ int
 tui_store_pace(struct tui_store *st, char *err, size_t errlen)
 {
 	if (st->lpipe.src == NULL || st->lnext != 1 || st->live ||
-	    cap_sim_pace(st->lpipe.src) != 0)
+	    sim_source_pace(st->lpipe.src) != 0)
 		return 1;
 	st->live = 1;
 	return spool_open(st, err, errlen);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "samples/samples.h"
 #include "tui.h"
 
 #ifndef URBSCOPE_VERSION
@@ -55,6 +56,9 @@ main(int argc, char **argv)
 {
 	size_t	 i;
 
+	/* the one place that builds simulated machines: hand it what they
+	 * can hold */
+	sim_register(&sample_catalog);
 	if (argc < 2) {
 		/* on a terminal: the viewer on the built-in demo */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))

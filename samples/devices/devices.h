@@ -1,8 +1,8 @@
 /*
  * samples/devices/devices.h - the device models shipped with urbscope and
- * what they share.  The framework (hcd/devmodel.c) lists them in
- * dm_models[]; each is a const ops table (hcd/devmodel.h struct
- * usb_devmodel_ops) with its descriptors as wire bytes.
+ * what they share.  samples/samples.c lists them in urbscope's catalog;
+ * each is a const ops table (hcd/devmodel.h struct usb_devmodel_ops) with
+ * its descriptors as wire bytes.
  *
  * Conventions of the framework the models rely on:
  *   - data_in/data_out get the endpoint ADDRESS (0x81, 0x02), not its
@@ -22,7 +22,7 @@
 
 #include "hcd/devmodel.h"
 
-/* The models, by dm_models[] order. */
+/* The models, in the catalog's order. */
 extern const struct usb_devmodel_ops dm_loopback_ops;	/* "loopback" */
 extern const struct usb_devmodel_ops dm_keyboard_ops;	/* "keyboard" */
 extern const struct usb_devmodel_ops dm_disk_ops;	/* "disk" */
@@ -34,14 +34,6 @@ extern const struct usb_devmodel_ops dm_disk_ops;	/* "disk" */
 #define DM_VID_LOOPBACK		0xfff0
 #define DM_PID_LOOPBACK		0xfff0
 
-/* Halt (or un-halt) an endpoint by address from inside a model (the BOT
- * disk halts its pipes to end a data phase). */
-void		 dm_halt(struct usb_devmodel *dm, int epaddr, int on);
-
-/*
- * "1M", "512K", "4096", "2G" -> bytes in *out; 0 when args is such a
- * size, -1 when it is not (a path, say).
- */
-int		 dm_parse_size(const char *args, uint64_t *out);
+/* dm_halt and dm_parse_size, which the models use: hcd/devmodel.h */
 
 #endif /* SAMPLES_DEVICES_H */

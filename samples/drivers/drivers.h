@@ -3,24 +3,13 @@
  * usb-skeleton (the 2.5/2.6.0 usb-skeleton 1.1, for the loopback device),
  * keyboard (a HID boot keyboard driver) and buggy (a loopback driver that
  * breaks the rules on purpose).  Scenarios load them by name
- * ("load usb-skeleton"), which calls usb_register on the driver.
+ * ("load usb-skeleton", which calls usb_register on the driver) from the
+ * catalog of samples/samples.c.
  */
 #ifndef SAMPLES_DRIVERS_H
 #define SAMPLES_DRIVERS_H
 
 #include "core/usb.h"
-
-struct sample_driver {
-	const char	*name;		/* what "load NAME" takes */
-	struct usb_driver *drv;
-	const char	*help;		/* one line for listings */
-};
-
-/* The built-in drivers, ending with { NULL, NULL, NULL }. */
-extern const struct sample_driver sample_drivers[];
-
-/* The driver called name, or NULL. */
-const struct sample_driver *sample_driver_find(const char *name);
 
 extern struct usb_driver skel_driver;
 extern struct usb_driver kbd_driver;

@@ -15,7 +15,7 @@
  * simulated core allows, so it reads side by side with
  * drivers/usb/usb-skeleton.c of that era.  What changed, and why:
  *   - headers: everything comes from core/usb.h (the kernel's names);
- *   - no module_init/module_exit: samples/drivers/drivers.c lists the
+ *   - no module_init/module_exit: samples/samples.c lists the
  *     driver and the scenario's "load usb-skeleton" calls usb_register;
  *   - completion handlers take no struct pt_regs (2.6.19's signature);
  *   - no devfs: the core's device nodes honour .mode (2.6.0 profile);

@@ -4,7 +4,8 @@
  */
 #include <stdlib.h>
 
-#include "core/sim.h"
+#include "hcd/machine.h"
+#include "samples/samples.h"
 #include "tests/fuzz/fuzz.h"
 
 int
@@ -13,6 +14,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct sim_scenario *sc = NULL;
 	char		*text, err[512];
 
+	sim_register(&sample_catalog);	/* the model and driver names */
 	if ((text = malloc(size + 1)) == NULL)
 		abort();
 	memcpy(text, data, size);

@@ -13,6 +13,8 @@
 
 #include "core/core.h"
 #include "hcd/emu-ehci.h"
+#include "hcd/machine.h"
+#include "samples/samples.h"
 
 #define MACHINE_EPOCH	(1700000000ULL * 1000000000ULL)
 
@@ -136,6 +138,7 @@ machine_new(void)
 
 	if (m == NULL)
 		return NULL;
+	sim_register(&sample_catalog);
 	sink.urb = machine_urb;
 	sink.event = machine_event;
 	sink.arg = m;

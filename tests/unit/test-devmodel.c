@@ -22,6 +22,7 @@
 
 #include "hcd/devmodel.h"
 #include "samples/devices/devices.h"
+#include "samples/samples.h"
 
 #define nitems(a)	(sizeof (a) / sizeof (a)[0])
 
@@ -111,10 +112,10 @@ test_registry(void **state)
 
 	(void)state;
 	for (i = 0; i < nitems(names); i++) {
-		assert_non_null(dm_models[i]);
-		assert_string_equal(dm_models[i]->name, names[i]);
+		assert_non_null(sample_catalog.models[i]);
+		assert_string_equal(sample_catalog.models[i]->name, names[i]);
 	}
-	assert_null(dm_models[nitems(names)]);
+	assert_null(sample_catalog.models[nitems(names)]);
 	assert_null(dm_create("no-such-model", NULL));
 	assert_null(dm_create("loopback", "12 bananas"));
 	assert_null(dm_create("disk", "/nonexistent/image"));
@@ -919,5 +920,6 @@ main(void)
 		cmocka_unit_test(test_inject),
 	};
 
+	sim_register(&sample_catalog);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include "core/usb.h"
 #include "hcd/ehci.h"
 #include "hcd/emu-ehci.h"
+#include "samples/samples.h"
 
 #define EPOCH	(1700000000ULL * 1000000000ULL)
 
@@ -671,5 +672,6 @@ main(void)
 		cmocka_unit_test(test_shutdown_gives_back),
 	};
 
+	sim_register(&sample_catalog);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "hcd/emu-ehci.h"
+#include "samples/samples.h"
 
 /* Register offsets from the MMIO base (CAPLENGTH 0x20). */
 #define R_CAPBASE	0x00
@@ -1222,5 +1223,6 @@ main(void)
 		    setup, teardown),
 	};
 
+	sim_register(&sample_catalog);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "capture/capture.h"
+#include "samples/samples.h"
 
 #define EPOCH	(1700000000LL * 1000000000LL)
 
@@ -772,5 +773,6 @@ main(void)
 		cmocka_unit_test(test_sim_order),
 	};
 
+	sim_register(&sample_catalog);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

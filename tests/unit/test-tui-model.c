@@ -21,6 +21,7 @@
 #include "decode/decode.h"
 #include "tui/tui-model.h"
 #include "tui/tui-view.h"
+#include "samples/samples.h"
 
 #define NREC	200
 
@@ -1101,5 +1102,6 @@ main(void)
 		cmocka_unit_test(test_store_paced),
 	};
 
+	sim_register(&sample_catalog);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,16 +1,59 @@
 /*
- * core/sim-machine.c - assemble a simulated machine: DMA memory, emulated
+ * hcd/sim-machine.c - assemble a simulated machine: DMA memory, emulated
  * EHCI controllers driven by the real EHCI driver, and device models
  * plugged into their ports.
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/sim.h"
 #include "hcd/ehci.h"
 #include "hcd/emu-ehci.h"
+#include "hcd/machine.h"
 
 #define SIM_DMA_SIZE	(64u << 20)	/* 64 MiB of "physical" memory */
+
+/* What machines can hold: handed in once by the program (sim_register). */
+static const struct sim_catalog *catalog;
+
+void
+sim_register(const struct sim_catalog *cat)
+{
+	catalog = cat;
+	(void)cap_source_register(&sim_cap_source);
+}
+
+const struct sim_catalog *
+sim_catalog(void)
+{
+	return catalog;
+}
+
+const struct usb_devmodel_ops *
+sim_model_find(const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; catalog != NULL && catalog->models[i] != NULL; i++) {
+		if (strcmp(catalog->models[i]->name, name) == 0)
+			return catalog->models[i];
+	}
+	return NULL;
+}
+
+const struct sim_driver *
+sim_driver_find(const char *name)
+{
+	const struct sim_driver *d;
+
+	for (d = catalog != NULL ? catalog->drivers : NULL; d != NULL &&
+	    d->name != NULL; d++) {
+		if (strcmp(d->name, name) == 0)
+			return d;
+	}
+	return NULL;
+}
 
 struct sim_machine *
 sim_machine_new(struct sim *s, int nbus)

@@ -1,5 +1,5 @@
 /*
- * core/sim-scenario.c - scenarios: a small line-based language saying
+ * hcd/sim-scenario.c - scenarios: a small line-based language saying
  * what happens to a simulated machine (plug a device, wait, read blocks
  * from a disk, inject a fault, load a driver, open and write a device
  * node), parsed up front with clear errors, then run step by step as
@@ -15,7 +15,7 @@
 #include "core/sim.h"
 #include "core/vfs.h"
 #include "hcd/emu-ehci.h"
-#include "samples/drivers/drivers.h"
+#include "hcd/machine.h"
 
 enum step_kind {
 	ST_PLUG,
@@ -275,18 +275,38 @@ static const struct {
 
 static int	 parse_num(const char *, long, long, long *);
 
-/* "usb-skeleton, keyboard, buggy" for messages. */
+/* "usb-skeleton, keyboard, buggy" (the catalog's drivers) for messages. */
 static void
 driver_names(char *buf, size_t len)
 {
-	const struct sample_driver *d;
+	const struct sim_catalog *cat = sim_catalog();
+	const struct sim_driver *d;
 	size_t	 n = 0;
 	int	 k;
 
 	buf[0] = '\0';
-	for (d = sample_drivers; d->name != NULL && n < len; d++) {
+	for (d = cat != NULL ? cat->drivers : NULL; d != NULL &&
+	    d->name != NULL && n < len; d++) {
 		k = snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "",
 		    d->name);
+		if (k < 0)
+			break;
+		n += (size_t)k;
+	}
+}
+
+/* "loopback, keyboard, disk" (the catalog's models) for messages. */
+static void
+model_names(char *buf, size_t len)
+{
+	const struct sim_catalog *cat = sim_catalog();
+	size_t	 i, n = 0;
+	int	 k;
+
+	buf[0] = '\0';
+	for (i = 0; cat != NULL && cat->models[i] != NULL && n < len; i++) {
+		k = snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "",
+		    cat->models[i]->name);
 		if (k < 0)
 			break;
 		n += (size_t)k;
@@ -329,7 +349,7 @@ parse_portless(struct step *st, char **w, int nw, char *err, size_t errlen)
 	switch (st->kind) {
 	case ST_LOAD:
 	case ST_UNLOAD:
-		if (sample_driver_find(w[1]) == NULL) {
+		if (sim_driver_find(w[1]) == NULL) {
 			driver_names(names, sizeof names);
 			snprintf(err, errlen, "no driver '%s' (%s)", w[1],
 			    names);
@@ -395,7 +415,7 @@ parse_line(struct step *st, char **w, int nw, char *err, size_t errlen)
 {
 	size_t	 i, k;
 	long	 v;
-	char	*args;
+	char	*args, names[128];
 	size_t	 len;
 
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
@@ -431,13 +451,10 @@ parse_line(struct step *st, char **w, int nw, char *err, size_t errlen)
 	st->port = (int)v;
 	switch (st->kind) {
 	case ST_PLUG:
-		for (k = 0; dm_models[k] != NULL; k++) {
-			if (strcmp(dm_models[k]->name, w[2]) == 0)
-				break;
-		}
-		if (dm_models[k] == NULL) {
-			snprintf(err, errlen, "no device model '%s' (loopback, "
-			    "keyboard, disk)", w[2]);
+		if (sim_model_find(w[2]) == NULL) {
+			model_names(names, sizeof names);
+			snprintf(err, errlen, "no device model '%s' (%s)",
+			    w[2], names);
 			return -1;
 		}
 		if ((st->str = strdup(w[2])) == NULL)
@@ -1080,18 +1097,18 @@ run_node(struct sim_scenario *sc, const struct step *st)
 static void
 run_driver(struct sim_scenario *sc, const struct step *st)
 {
-	const struct sample_driver *d;
+	const struct sim_driver *d;
 	int		 rc;
 
 	switch (st->kind) {
 	case ST_LOAD:
-		d = sample_driver_find(st->str);
+		d = sim_driver_find(st->str);
 		if ((rc = usb_register(d->drv)) != 0)
 			step_error(sc, st, "load %s: %s", st->str,
 			    strerror(-rc));
 		break;
 	case ST_UNLOAD:
-		usb_deregister(sample_driver_find(st->str)->drv);
+		usb_deregister(sim_driver_find(st->str)->drv);
 		break;
 	case ST_PROFILE:
 		if ((rc = core_set_profile(sc->m->sim, (int)st->a)) != 0)

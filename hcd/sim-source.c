@@ -1,5 +1,5 @@
 /*
- * capture/cap-sim.c - the simulator as a capture source: "sim:NAME" runs a
+ * hcd/sim-source.c - the simulator as a capture source: "sim:NAME" runs a
  * built-in scenario (or "sim:FILE" a scenario file) on a simulated machine
  * and yields the URB records its usbmon hooks produce and the driver
  * events the core reports, in one queue in the order they happened.  A
@@ -8,7 +8,7 @@
  * record.  The machine runs in slices of virtual time, only as far as
  * the reader needs: memory stays small however long the scenario runs.
  *
- * Paced (cap_sim_pace, for the TUI's demo), the source is live: a record
+ * Paced (sim_source_pace, for the TUI's demo), the source is live: a record
  * is handed out only once the wall clock since the first read has caught
  * up with its virtual time, and the reader gets CAP_AGAIN until then, so
  * the traffic appears as it would on a real bus.
@@ -22,13 +22,13 @@
 #include "capture/capture.h"
 #include "core/sim.h"
 #include "core/usb.h"
+#include "hcd/machine.h"
 
 #define SIM_EPOCH_NS	(1700000000ULL * 1000000000ULL)	/* fixed: reproducible */
 #define SIM_SLICE_NS	(10 * SIM_MS)
 #define SIM_MAX_TEXT	(1 << 20)
 #define SIM_PACE_WAIT_NS (10 * 1000000LL)	/* longest sleep in next */
 
-extern const struct cap_source_ops cap_sim_source;
 
 /* A record or event kept until the reader takes it. */
 struct qrec {
@@ -257,11 +257,11 @@ sim_due(struct sim_priv *p)
  * or -UE_USAGE when src is not a simulation.
  */
 int
-cap_sim_pace(struct cap_source *src)
+sim_source_pace(struct cap_source *src)
 {
 	struct sim_priv	*p = src->priv;
 
-	if (src->ops != &cap_sim_source)
+	if (src->ops != &sim_cap_source)
 		return -UE_USAGE;
 	p->paced = 1;
 	src->live = 1;
@@ -348,7 +348,7 @@ sim_close(struct cap_source *src)
 	}
 }
 
-const struct cap_source_ops cap_sim_source = {
+const struct cap_source_ops sim_cap_source = {
 	.name = "sim",
 	.desc = "the simulator: sim:SCENARIO (enumerate, storage, faults, "
 	    "loopback, or a scenario file)",
