@@ -391,19 +391,22 @@ dec_fmt_hexdump(const uint8_t *p, size_t n, int indent, struct sbuf *b)
 	static const char hx[] = "0123456789abcdef";
 	size_t	 off, i;
 	char	*d;
-	int	 k;
+	int	 k, digits = 4;
 
 	if (indent < 0)
 		indent = 0;
+	/* offsets in four hex digits, more past 64 KiB */
+	while (digits < 16 && n > 16 && ((n - 1) >> (4 * digits)) != 0)
+		digits++;
 	for (off = 0; off < n; off += 16) {
 		/* indent, offset, 16 bytes in hex, ASCII, newline */
-		if (!sb_reserve(b, (size_t)indent + 4 + 2 + 16 * 3 + 2 + 16 +
+		if (!sb_reserve(b, (size_t)indent + 16 + 2 + 16 * 3 + 2 + 16 +
 		    1))
 			return;
 		d = b->s + b->len;
 		for (k = 0; k < indent; k++)
 			*d++ = ' ';
-		for (k = 12; k >= 0; k -= 4)
+		for (k = 4 * (digits - 1); k >= 0; k -= 4)
 			*d++ = hx[(off >> k) & 15];
 		*d++ = ' ';
 		*d++ = ' ';

@@ -533,6 +533,31 @@ test_time_overflow(void **state)
 	dec_ctx_free(ctx);
 }
 
+/* -V's hex dump: offsets widen past 64 KiB, every line alike. */
+static void
+test_hexdump_offsets(void **state)
+{
+	static uint8_t	 big[0x10011];
+	struct sbuf	 b = { 0 };
+	const char	*last;
+
+	(void)state;
+	dec_fmt_hexdump(big, 20, 2, &b);
+	assert_string_equal(b.s,
+	    "  0000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  "
+	    "................\n"
+	    "  0010  00 00 00 00                                       "
+	    "....\n");
+	b.len = 0;
+	dec_fmt_hexdump(big, sizeof big, 0, &b);
+	assert_memory_equal(b.s, "00000  00 ", 10);
+	last = strrchr(b.s, '\n');
+	while (last > b.s && last[-1] != '\n')
+		last--;
+	assert_memory_equal(last, "10010  00 ", 10);
+	sb_free(&b);
+}
+
 int
 main(void)
 {
@@ -550,6 +575,7 @@ main(void)
 		cmocka_unit_test(test_state_config_cut),
 		cmocka_unit_test(test_desc_next_stops),
 		cmocka_unit_test(test_time_overflow),
+		cmocka_unit_test(test_hexdump_offsets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
