@@ -116,3 +116,15 @@ cap_in_skip(struct cap_in *in, size_t n)
 		n = in->end - in->pos;
 	in->pos += n;
 }
+
+int
+cap_in_seek(struct cap_in *in, uint64_t off)
+{
+	if (in->fd == -1 || lseek(in->fd, (off_t)off, SEEK_SET) == -1)
+		return -UE_IO;
+	in->base = off;
+	in->pos = in->end = 0;
+	in->eof = 0;
+	in->err = 0;
+	return 0;
+}

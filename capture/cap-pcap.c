@@ -237,6 +237,15 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	return CAP_URB;
 }
 
+/* Everything a record needs is in the file header open read again. */
+static int
+pcap_seek(struct cap_source *src, const void *state)
+{
+	(void)src;
+	(void)state;
+	return 0;
+}
+
 const struct cap_source_ops cap_pcap_source = {
 	.name = "pcap",
 	.desc = "pcap file, link type 189 or 220 (Linux usbmon)",
@@ -245,6 +254,7 @@ const struct cap_source_ops cap_pcap_source = {
 	.open = pcap_open,
 	.next = pcap_next,
 	.close = NULL,
+	.seek = pcap_seek,
 };
 
 /* ------------------------------------------------------------------------

@@ -554,6 +554,57 @@ ng_close(struct cap_source *src)
 	rd->evstore = NULL;
 }
 
+/* What a place in the file needs beyond its start: the section's byte
+ * order and the interfaces described so far. */
+struct ng_mark {
+	int		 be, swap;
+	uint64_t	 section;
+	uint32_t	 nifs, ifbase;
+	struct ng_if	 ifs[];
+};
+
+static void *
+ng_mark(struct cap_source *src, int *err)
+{
+	struct ng_rd	*rd = src->priv;
+	struct ng_mark	*m;
+
+	if ((m = malloc(sizeof *m + rd->nifs * sizeof m->ifs[0])) == NULL) {
+		*err = -UE_NOMEM;
+		return NULL;
+	}
+	m->be = rd->be;
+	m->swap = rd->swap;
+	m->section = rd->section;
+	m->nifs = rd->nifs;
+	m->ifbase = rd->ifbase;
+	if (rd->nifs > 0)
+		memcpy(m->ifs, rd->ifs, rd->nifs * sizeof m->ifs[0]);
+	return m;
+}
+
+static int
+ng_seek(struct cap_source *src, const void *state)
+{
+	struct ng_rd	*rd = src->priv;
+	const struct ng_mark *m = state;
+	struct ng_if	*ifs = NULL;
+
+	if (m->nifs > 0 && (ifs = malloc(m->nifs * sizeof *ifs)) == NULL)
+		return cap_error(src, UE_NOMEM, src->recno + 1,
+		    cap_in_offset(&src->in), "%s", ue_strerror(UE_NOMEM));
+	if (m->nifs > 0)
+		memcpy(ifs, m->ifs, m->nifs * sizeof *ifs);
+	free(rd->ifs);
+	rd->ifs = ifs;
+	rd->nifs = rd->capifs = m->nifs;
+	rd->be = m->be;
+	rd->swap = m->swap;
+	rd->section = m->section;
+	rd->ifbase = m->ifbase;
+	return 0;
+}
+
 const struct cap_source_ops cap_pcapng_source = {
 	.name = "pcapng",
 	.desc = "pcapng file, interfaces of link type 189 or 220 (and 252 "
@@ -563,6 +614,9 @@ const struct cap_source_ops cap_pcapng_source = {
 	.open = ng_open,
 	.next = ng_next,
 	.close = ng_close,
+	.mark = ng_mark,
+	.seek = ng_seek,
+	.mark_free = free,
 };
 
 /* ------------------------------------------------------------------------

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "capture.h"
 
@@ -422,4 +423,48 @@ cap_sink_close(struct cap_sink *sink, char *err, size_t errlen)
 	}
 	free(sink);
 	return rc;
+}
+
+int
+cap_mark(struct cap_source *src, struct cap_mark *m)
+{
+	struct stat	 st;
+	int		 err = 0;
+
+	memset(m, 0, sizeof *m);
+	if (src->live || src->ops->seek == NULL || src->in.fd == -1 ||
+	    fstat(src->in.fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return -UE_NOTSUP;
+	m->offset = cap_in_offset(&src->in);
+	m->recno = src->recno;
+	m->ops = src->ops;
+	if (src->ops->mark != NULL &&
+	    (m->state = src->ops->mark(src, &err)) == NULL && err != 0)
+		return err;
+	return 0;
+}
+
+int
+cap_seek(struct cap_source *src, const struct cap_mark *m)
+{
+	int	 rc;
+
+	if (m->ops != src->ops || src->ops->seek == NULL || src->recno != 0)
+		return cap_error(src, UE_USAGE, m->recno + 1, m->offset,
+		    "cannot come back here");
+	if (cap_in_seek(&src->in, m->offset) != 0)
+		return cap_error(src, UE_IO, m->recno + 1, m->offset,
+		    "seek: %s", strerror(errno));
+	if ((rc = src->ops->seek(src, m->state)) < 0)
+		return rc;
+	src->recno = m->recno;
+	return 0;
+}
+
+void
+cap_mark_free(struct cap_mark *m)
+{
+	if (m->state != NULL && m->ops != NULL && m->ops->mark_free != NULL)
+		m->ops->mark_free(m->state);
+	memset(m, 0, sizeof *m);
 }

@@ -166,6 +166,15 @@ um_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	return CAP_URB;
 }
 
+/* Everything a record needs is in the file header open read again. */
+static int
+um_seek(struct cap_source *src, const void *state)
+{
+	(void)src;
+	(void)state;
+	return 0;
+}
+
 const struct cap_source_ops cap_usbmon_source = {
 	.name = "usbmon-bin",
 	.desc = "usbmon binary stream (cat /dev/usbmonN > file)",
@@ -174,4 +183,5 @@ const struct cap_source_ops cap_usbmon_source = {
 	.open = um_open,
 	.next = um_next,
 	.close = NULL,
+	.seek = um_seek,
 };

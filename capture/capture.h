@@ -62,6 +62,8 @@ void		 cap_in_close(struct cap_in *in);
  * when n is larger than it (records can be large).
  */
 long		 cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p);
+/* Read on from offset off of a regular file: 0, or -UE_IO. */
+int		 cap_in_seek(struct cap_in *in, uint64_t off);
 /* Consume n bytes (n must not exceed what the last peek returned). */
 void		 cap_in_skip(struct cap_in *in, size_t n);
 /* Input offset of the next unread byte. */
@@ -126,6 +128,16 @@ struct cap_source_ops {
 	void		 (*close)(struct cap_source *src);
 	/* Live health (drops polled and accumulated).  Optional. */
 	int		 (*stats)(struct cap_source *src, struct cap_stats *st);
+	/*
+	 * Coming back to a place between two records (cap_mark, cap_seek):
+	 * mark copies what the backend needs beyond the file header it read
+	 * at open (NULL and *err 0 when it needs nothing), seek puts a
+	 * freshly opened source's state back, mark_free drops a copy.
+	 * Optional: a backend without seek cannot be marked.
+	 */
+	void		*(*mark)(struct cap_source *src, int *err);
+	int		 (*seek)(struct cap_source *src, const void *state);
+	void		 (*mark_free)(void *state);
 };
 
 struct cap_source {
@@ -138,6 +150,25 @@ struct cap_source {
 	int		 live;		/* may return CAP_AGAIN; cannot rewind */
 	void		*priv;		/* priv_size bytes after this struct */
 };
+
+/*
+ * A place between two records of a file, to come back to without reading
+ * it again from the start (the TUI's checkpoints).
+ */
+struct cap_mark {
+	uint64_t	 offset;	/* of the next record in the input */
+	uint64_t	 recno;		/* records returned before it */
+	const struct cap_source_ops *ops;
+	void		*state;		/* the backend's, or NULL */
+};
+
+/* Where src is now: 0, or -UE_NOTSUP (a pipe, a live source, a backend
+ * without seek) or -UE_NOMEM. */
+int		 cap_mark(struct cap_source *src, struct cap_mark *m);
+/* Go back (or forth) to m in src, a source of the same file opened
+ * afresh and not yet read: 0, or a negative error with src->err set. */
+int		 cap_seek(struct cap_source *src, const struct cap_mark *m);
+void		 cap_mark_free(struct cap_mark *m);
 
 /* All sources, NULL-terminated. */
 extern const struct cap_source_ops *const cap_sources[];

@@ -117,6 +117,61 @@ pend_slot(const struct dec_ctx *ctx, uint64_t id, uint16_t busnum)
 	return i;
 }
 
+struct dec_ctx *
+dec_ctx_clone(const struct dec_ctx *ctx)
+{
+	struct dec_ctx	*c;
+	struct dec_dev	*d;
+	const struct dec_dev *od;
+	size_t		 b, k, i;
+
+	if ((c = calloc(1, sizeof *c)) == NULL)
+		return NULL;
+	/* the open submits, in a table sized to them */
+	for (c->pend_cap = 16; c->pend_cap < 2 * (ctx->pend_n + 1);)
+		c->pend_cap *= 2;
+	if ((c->pend = calloc(c->pend_cap, sizeof *c->pend)) == NULL)
+		goto fail;
+	for (i = 0; i < ctx->pend_cap; i++)
+		if (ctx->pend[i].used) {
+			c->pend[pend_slot(c, ctx->pend[i].id,
+			    ctx->pend[i].busnum)] = ctx->pend[i];
+			c->pend_n++;
+		}
+	if (ctx->nbus > 0 &&
+	    (c->bus = calloc(ctx->nbus, sizeof *c->bus)) == NULL)
+		goto fail;
+	c->nbus = ctx->nbus;
+	for (b = 0; b < ctx->nbus; b++) {
+		if (ctx->bus[b] == NULL)
+			continue;
+		if ((c->bus[b] = calloc(1, sizeof *c->bus[b])) == NULL)
+			goto fail;
+		for (k = 0; k < 256; k++) {
+			if ((od = ctx->bus[b]->dev[k]) == NULL)
+				continue;
+			if ((d = malloc(sizeof *d)) == NULL)
+				goto fail;
+			*d = *od;
+			c->bus[b]->dev[k] = d;
+			for (i = 0; i < DEC_MAX_CONFIGS; i++)
+				d->cfg[i] = NULL;
+			for (i = 0; i < DEC_MAX_CONFIGS; i++) {
+				if (od->cfg[i] == NULL)
+					continue;
+				if ((d->cfg[i] = malloc(od->cfg_len[i])) ==
+				    NULL)
+					goto fail;
+				memcpy(d->cfg[i], od->cfg[i], od->cfg_len[i]);
+			}
+		}
+	}
+	return c;
+fail:
+	dec_ctx_free(c);
+	return NULL;
+}
+
 static int
 pend_grow(struct dec_ctx *ctx)
 {

@@ -781,6 +781,8 @@ int		 dec_info_class(const struct dec_info *info);
 /* A fresh context; NULL when out of memory. */
 struct dec_ctx	*dec_ctx_new(void);
 void		 dec_ctx_free(struct dec_ctx *ctx);
+/* A copy of the whole state, to go on from later (NULL: no memory). */
+struct dec_ctx	*dec_ctx_clone(const struct dec_ctx *ctx);
 
 /*
  * Pair r with its submit, learn from it, and describe it in *info.  Records

@@ -9,6 +9,7 @@
 #	tshark -r F > /dev/null
 #	./urbscope read F > /dev/null
 #	build/tools/pcaploop F
+# (and build/tools/storebench F: the TUI's store jumping and searching)
 # and the maximum RSS of `urbscope read` on BENCH_N/10 and BENCH_N records
 # (streaming: memory must not grow with the input).  Then the TUI on the
 # BENCH_N capture in a detached tmux session: time to first screen (until
@@ -228,6 +229,19 @@ if [ -x "$URBSCOPE" ]; then
 		}'
 	fi
 	rm -f "$DIR/loopback.scn" "$DIR/loopback.pcap"
+fi
+
+# The TUI's record store on the big capture: reaching records far apart
+# and a backward search through everything, from checkpoints (goal: no
+# jump reads more than 4096 records and a 2048-record window).
+if [ -x build/tools/storebench ]; then
+	echo
+	echo "tui store on $N records (build/tools/storebench):"
+	build/tools/storebench "$BIG" | sed 's/^/  /' >"$DIR/store.out"
+	cat "$DIR/store.out"
+	awk '/^  jump/ { if ($(NF - 2) + 0 > 4096 + 2048) bad = 1; n++ }
+	    END { printf "  jumps within a checkpoint and a window: %s\n",
+	    (n > 0 && !bad) ? "PASS" : "MISS" }' "$DIR/store.out"
 fi
 
 # The TUI on the big capture, in a detached tmux session of fixed size:

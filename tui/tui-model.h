@@ -309,9 +309,11 @@ const struct tui_rec *tui_store_fetch(void *arg, uint64_t recno);
 const struct tui_rec *tui_store_scan(void *arg, uint64_t recno);
 /* The device state as far as the input is indexed (the end, after it). */
 const struct dec_ctx *tui_store_ctx(const struct tui_store *st);
-/* Bytes the window of decoded records holds; replays done so far. */
+/* Bytes the window of decoded records holds; replays done so far; the
+ * records those replays read (from a checkpoint, not from record 1). */
 size_t		 tui_store_bytes(const struct tui_store *st);
 uint64_t	 tui_store_replays(const struct tui_store *st);
+uint64_t	 tui_store_replayed(const struct tui_store *st);
 
 /* Copy a record or event into rec, its bytes into rec->buf (grown). */
 int		 tui_rec_copy(struct tui_rec *rec, int kind,

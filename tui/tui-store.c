@@ -38,11 +38,19 @@
 struct cursor {
 	struct cap_pipe	 pipe;		/* pipe.src NULL when closed */
 	uint64_t	 next;		/* recno the cursor yields next */
+	uint64_t	 read;		/* records it read, all replays */
 	int		 at_end;
 	struct tui_rec	 win[WIN_ITEMS];
 	uint64_t	 wfirst;	/* recno of win[0] */
 	size_t		 wn;
 	size_t		 wbytes;	/* payload bytes in the window */
+};
+
+#define TUI_CKPT_EVERY	4096	/* records between checkpoints */
+
+struct ckpt {
+	struct cap_mark	 mark;		/* mark.recno records before it */
+	struct dec_ctx	*ctx;		/* the analysis there */
 };
 
 struct tui_store {
@@ -64,6 +72,16 @@ struct tui_store {
 	struct cursor	 view;
 	struct cursor	 scan;
 	uint64_t	 replays;
+
+	/*
+	 * Checkpoints the loader leaves every TUI_CKPT_EVERY records of a
+	 * file: where the source was and the analysis then, so a replay
+	 * starts at the nearest one before the record wanted instead of
+	 * at record 1.  None for a live input or a format without seek.
+	 */
+	struct ckpt	*ck;
+	size_t		 nck, capck;
+	int		 ck_off;
 };
 
 static size_t
@@ -278,6 +296,71 @@ cursor_open(struct tui_store *st, struct cursor *c, char *err,
 	return 0;
 }
 
+/* A checkpoint before the loader's next record, when one is due. */
+static void
+ckpt_add(struct tui_store *st)
+{
+	struct cap_pipe	*p = &st->lpipe;
+	struct ckpt	*ck, *nk;
+	size_t		 cap;
+
+	if (st->ck_off || st->spool != NULL || p->src->recno == 0 ||
+	    p->src->recno % TUI_CKPT_EVERY != 0 || (st->nck > 0 &&
+	    st->ck[st->nck - 1].mark.recno == p->src->recno))
+		return;
+	if (st->nck == st->capck) {
+		cap = st->capck ? st->capck * 2 : 64;
+		if ((nk = realloc(st->ck, cap * sizeof *nk)) == NULL) {
+			st->ck_off = 1;
+			return;
+		}
+		st->ck = nk;
+		st->capck = cap;
+	}
+	ck = &st->ck[st->nck];
+	if (cap_mark(p->src, &ck->mark) != 0) {
+		st->ck_off = 1;		/* a pipe, a format without seek */
+		return;
+	}
+	if ((ck->ctx = dec_ctx_clone(p->ctx)) == NULL) {
+		cap_mark_free(&ck->mark);
+		st->ck_off = 1;
+		return;
+	}
+	st->nck++;
+}
+
+/* The last checkpoint whose next record is at most recno, or NULL. */
+static const struct ckpt *
+ckpt_before(const struct tui_store *st, uint64_t recno)
+{
+	size_t	 lo = 0, hi = st->nck;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->ck[mid].mark.recno + 1 <= recno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? &st->ck[lo - 1] : NULL;
+}
+
+static void
+ckpt_free(struct tui_store *st)
+{
+	size_t	 i;
+
+	for (i = 0; i < st->nck; i++) {
+		cap_mark_free(&st->ck[i].mark);
+		dec_ctx_free(st->ck[i].ctx);
+	}
+	free(st->ck);
+	st->ck = NULL;
+	st->nck = st->capck = 0;
+}
+
 /* Close the loader's pipe; its analysis stays the store's (lctx). */
 static void
 load_close(struct tui_store *st)
@@ -286,6 +369,24 @@ load_close(struct tui_store *st)
 		return;
 	st->lpipe.ctx = NULL;
 	cap_pipe_close(&st->lpipe);
+}
+
+/* Put a freshly opened cursor at checkpoint ck. */
+static int
+cursor_seek(struct cursor *c, const struct ckpt *ck)
+{
+	struct dec_ctx	*ctx;
+
+	if ((ctx = dec_ctx_clone(ck->ctx)) == NULL ||
+	    cap_seek(c->pipe.src, &ck->mark) != 0) {
+		dec_ctx_free(ctx);
+		cursor_close(c);
+		return -1;
+	}
+	dec_ctx_free(c->pipe.ctx);
+	c->pipe.ctx = ctx;
+	c->next = ck->mark.recno + 1;
+	return 0;
 }
 
 void
@@ -302,6 +403,7 @@ tui_store_free(struct tui_store *st)
 		tui_rec_free(&st->scan.win[i]);
 	}
 	load_close(st);
+	ckpt_free(st);
 	dec_ctx_free(st->lctx);
 	if (st->spool != NULL)
 		cap_sink_close(st->spool, NULL, 0);
@@ -331,6 +433,7 @@ cursor_step(struct cursor *c)
 		return rc;
 	}
 	c->next++;
+	c->read++;
 	return rc;
 }
 
@@ -417,6 +520,7 @@ tui_store_index(struct tui_store *st, struct tui_model *m, int64_t budget_ns,
 	stop = cap_clock_ns(CLOCK_MONOTONIC) + budget_ns;
 	for (k = 1;; k++) {
 		recno = st->lnext;
+		ckpt_add(st);
 		rc = cap_pipe_next(p);
 		if (rc == CAP_AGAIN)
 			break;
@@ -504,6 +608,7 @@ static const struct tui_rec *
 cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
 {
 	struct cap_pipe	*p = &c->pipe;
+	const struct ckpt *ck;
 	uint64_t	 start, cur;
 	char		 err[600];
 	int		 rc, back;
@@ -513,18 +618,23 @@ cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
 	if (c->wn > 0 && recno >= c->wfirst && recno < c->wfirst + c->wn)
 		return &c->win[recno - c->wfirst];
 	back = c->wn > 0 && recno < c->wfirst;
-	/* a live input's spool grows past the end the cursor met */
-	if (p->src == NULL || recno < c->next ||
-	    (st->live && c->at_end && recno >= c->next)) {
-		if (cursor_open(st, c, err, sizeof err) != 0)
-			return NULL;
-	}
 	/* going back, keep most of the window before the record */
 	if (back)
 		start = recno > WIN_ITEMS * 3 / 4 ? recno - WIN_ITEMS * 3 / 4 :
 		    1;
 	else
 		start = recno > WIN_ITEMS / 4 ? recno - WIN_ITEMS / 4 : 1;
+	/* a live input's spool grows past the end the cursor met */
+	ck = ckpt_before(st, start);
+	if (p->src == NULL || recno < c->next ||
+	    (st->live && c->at_end && recno >= c->next) ||
+	    (ck != NULL && ck->mark.recno + 1 > c->next)) {
+		if (cursor_open(st, c, err, sizeof err) != 0)
+			return NULL;
+		/* from the nearest checkpoint, not from record 1 */
+		if (ck != NULL && cursor_seek(c, ck) != 0)
+			return NULL;
+	}
 	if (start < c->next)
 		start = c->next;
 	win_clear(c, start);
@@ -588,4 +698,10 @@ uint64_t
 tui_store_replays(const struct tui_store *st)
 {
 	return st->replays;
+}
+
+uint64_t
+tui_store_replayed(const struct tui_store *st)
+{
+	return st->view.read + st->scan.read;
 }

@@ -715,7 +715,7 @@ test_store(void **state)
 
 /* Write a capture of n bulk records (odd S, even C with 64 bytes). */
 static void
-write_capture(const char *path, uint64_t n)
+write_capture_as(const char *path, uint64_t n, const char *format)
 {
 	struct cap_sink	*sink;
 	struct urb_rec	 r;
@@ -723,7 +723,7 @@ write_capture(const char *path, uint64_t n)
 	char		 err[600];
 	uint64_t	 i;
 
-	assert_int_equal(cap_sink_open(path, "pcap", NULL, &sink, err,
+	assert_int_equal(cap_sink_open(path, format, NULL, &sink, err,
 	    sizeof err), 0);
 	for (i = 1; i <= n; i++) {
 		memset(&r, 0, sizeof r);
@@ -749,6 +749,12 @@ write_capture(const char *path, uint64_t n)
 		assert_int_equal(cap_sink_write(sink, &r), 0);
 	}
 	assert_int_equal(cap_sink_close(sink, err, sizeof err), 0);
+}
+
+static void
+write_capture(const char *path, uint64_t n)
+{
+	write_capture_as(path, n, "pcap");
 }
 
 /*
@@ -824,6 +830,61 @@ test_store_window(void **state)
 	tui_model_free(&m);
 	tui_store_free(st);
 	unlink(path);
+}
+
+/*
+ * Checkpoints: on a file of 100k records, reaching a record far from the
+ * window replays from the checkpoint before it (at most 4096 records and
+ * a window away), going back too, and what comes back is exactly what a
+ * replay from record 1 gives: the record, its pairing, its latency.
+ */
+static void
+test_store_checkpoints(void **state)
+{
+	static const uint64_t at[] = { 90001, 90002, 20002, 99999, 3, 65537,
+	    65536, 50000 };
+	struct tui_store *st;
+	struct tui_model m;
+	const struct tui_rec *rec;
+	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
+	static const char *const formats[] = { "pcap", "pcapng" };
+	uint64_t	 n = 100000, before;
+	size_t		 k, f;
+	int		 fd;
+
+	(void)state;
+	for (f = 0; f < 2; f++) {
+		assert_true((fd = mkstemp(path)) >= 0);
+		close(fd);
+		write_capture_as(path, n, formats[f]);
+		assert_int_equal(tui_store_open(path, &st, err, sizeof err), 0);
+		tui_model_init(&m, tui_store_fetch, st);
+		assert_int_equal(tui_store_load(st, &m, NULL, NULL, err,
+		    sizeof err), 0);
+		assert_int_equal(m.n, n);
+		for (k = 0; k < sizeof at / sizeof at[0]; k++) {
+			before = tui_store_replayed(st);
+			assert_non_null(rec = tui_store_fetch(st, at[k]));
+			assert_int_equal(rec->r.recno, at[k]);
+			if (at[k] % 2 == 0) {
+				assert_int_equal(rec->r.data[0], at[k] & 0xff);
+				assert_int_equal(rec->info.flags & DI_PAIRED,
+				    DI_PAIRED);
+				assert_int_equal(rec->info.pair_recno,
+				    at[k] - 1);
+				assert_int_equal(rec->info.latency_ns,
+				    tui_model_latency(&m,
+				    (uint32_t)(at[k] - 1)));
+			}
+			/* a checkpoint every 4096, a window of 2048 */
+			assert_true(tui_store_replayed(st) - before <=
+			    4096 + 2048);
+	}
+	tui_model_free(&m);
+	tui_store_free(st);
+	unlink(path);
+	memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+	}
 }
 
 /*
@@ -1095,6 +1156,7 @@ main(void)
 		cmocka_unit_test(test_submitter),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
+		cmocka_unit_test(test_store_checkpoints),
 		cmocka_unit_test(test_filter_incremental),
 		cmocka_unit_test(test_follow_incremental),
 		cmocka_unit_test(test_layout_hit),
