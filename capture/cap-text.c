@@ -12,6 +12,7 @@
  * ISODESC_MAX 5 descriptors, the stamp of mon_get_timestamp).
  */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "capture.h"
@@ -183,6 +184,38 @@ text_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	return CAP_URB;
 }
 
+/* A place in the text: the line count and the stamp unwrapping so far. */
+struct text_mark {
+	uint64_t	 lineno;
+	struct cap_unwrap unwrap;
+};
+
+static void *
+text_mark(struct cap_source *src, int *err)
+{
+	struct text_rd	*rd = src->priv;
+	struct text_mark *m;
+
+	if ((m = malloc(sizeof *m)) == NULL) {
+		*err = -UE_NOMEM;
+		return NULL;
+	}
+	m->lineno = rd->lineno;
+	m->unwrap = rd->unwrap;
+	return m;
+}
+
+static int
+text_seek(struct cap_source *src, const void *state)
+{
+	struct text_rd	*rd = src->priv;
+	const struct text_mark *m = state;
+
+	rd->lineno = m->lineno;
+	rd->unwrap = m->unwrap;
+	return 0;
+}
+
 const struct cap_source_ops cap_text_source = {
 	.name = "usbmon-text",
 	.desc = "usbmon text ('u' or old 't' format, from debugfs)",
@@ -191,6 +224,9 @@ const struct cap_source_ops cap_text_source = {
 	.open = text_open,
 	.next = text_next,
 	.close = NULL,
+	.mark = text_mark,
+	.seek = text_seek,
+	.mark_free = free,
 };
 
 /* ------------------------------------------------------------------------

@@ -847,13 +847,13 @@ test_store_checkpoints(void **state)
 	struct tui_model m;
 	const struct tui_rec *rec;
 	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
-	static const char *const formats[] = { "pcap", "pcapng" };
+	static const char *const formats[] = { "pcap", "pcapng", "usbmon" };
 	uint64_t	 n = 100000, before;
 	size_t		 k, f;
 	int		 fd;
 
 	(void)state;
-	for (f = 0; f < 2; f++) {
+	for (f = 0; f < sizeof formats / sizeof formats[0]; f++) {
 		assert_true((fd = mkstemp(path)) >= 0);
 		close(fd);
 		write_capture_as(path, n, formats[f]);
