@@ -71,12 +71,13 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
 static void
 fmt_latency(int64_t ns, struct sbuf *b)
 {
-	if (ns == DEC_TS_BAD) {
-		sb_puts(b, "bad time");
-		return;
-	}
-	if (ns < 0)
+	if (ns < 0) {
+		if (ns == DEC_TS_BAD) {
+			sb_puts(b, "bad time");
+			return;
+		}
 		ns = 0;
+	}
 	if (ns < 1000000000) {
 		/* ms with three decimals: ns / 1e6 as a "seconds" of 1e-3 */
 		sb_secs(b, ns * 1000, 3);

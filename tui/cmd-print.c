@@ -179,7 +179,7 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 	/* times count from the first record read, shown or not */
 	dec_fmt_start(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
 	    pipe->ev.ts_ns);
-	if (!cap_pipe_shown(pipe, kind))
+	if (pipe->has_filter && !cap_pipe_shown(pipe, kind))
 		return 0;
 	if (kind == CAP_URB)
 		print_urb(pr, pipe);
