@@ -275,38 +275,24 @@ static const struct {
 
 static int	 parse_num(const char *, long, long, long *);
 
-/* "usb-skeleton, keyboard, buggy" (the catalog's drivers) for messages. */
+/* The catalog's drivers ("usb-skeleton, keyboard, buggy") or models
+ * ("loopback, keyboard, disk") for messages. */
 static void
-driver_names(char *buf, size_t len)
+catalog_names(int models, char *buf, size_t len)
 {
 	const struct sim_catalog *cat = sim_catalog();
-	const struct sim_driver *d;
-	size_t	 n = 0;
-	int	 k;
-
-	buf[0] = '\0';
-	for (d = cat != NULL ? cat->drivers : NULL; d != NULL &&
-	    d->name != NULL && n < len; d++) {
-		k = snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "",
-		    d->name);
-		if (k < 0)
-			break;
-		n += (size_t)k;
-	}
-}
-
-/* "loopback, keyboard, disk" (the catalog's models) for messages. */
-static void
-model_names(char *buf, size_t len)
-{
-	const struct sim_catalog *cat = sim_catalog();
+	const char *name;
 	size_t	 i, n = 0;
 	int	 k;
 
 	buf[0] = '\0';
-	for (i = 0; cat != NULL && cat->models[i] != NULL && n < len; i++) {
+	for (i = 0; cat != NULL && n < len; i++) {
+		name = !models ? cat->drivers[i].name : cat->models[i] != NULL ?
+		    cat->models[i]->name : NULL;
+		if (name == NULL)
+			break;
 		k = snprintf(buf + n, len - n, "%s%s", n > 0 ? ", " : "",
-		    cat->models[i]->name);
+		    name);
 		if (k < 0)
 			break;
 		n += (size_t)k;
@@ -350,7 +336,7 @@ parse_portless(struct step *st, char **w, int nw, char *err, size_t errlen)
 	case ST_LOAD:
 	case ST_UNLOAD:
 		if (sim_driver_find(w[1]) == NULL) {
-			driver_names(names, sizeof names);
+			catalog_names(0, names, sizeof names);
 			snprintf(err, errlen, "no driver '%s' (%s)", w[1],
 			    names);
 			return -1;
@@ -452,7 +438,7 @@ parse_line(struct step *st, char **w, int nw, char *err, size_t errlen)
 	switch (st->kind) {
 	case ST_PLUG:
 		if (sim_model_find(w[2]) == NULL) {
-			model_names(names, sizeof names);
+			catalog_names(1, names, sizeof names);
 			snprintf(err, errlen, "no device model '%s' (%s)",
 			    w[2], names);
 			return -1;

@@ -1,8 +1,9 @@
 /*
  * tests/fuzz/fuzz-read.c - any input, opened through the source registry
  * as `urbscope read` opens a file (the format recognised by content), and
- * every record analysed and printed by every formatter: the one-line form,
- * -V, JSON, -T fields, usbmon text, and the filter's view of it.
+ * every record read through the record pipeline (cap_pipe: analysis and
+ * filter) and printed by every formatter: the one-line form, -V, JSON,
+ * -T fields, usbmon text.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,15 +28,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dec_fmt	 fmt[4] = { { .time_mode = DT_RELATIVE },
 	    { .time_mode = DT_ABSOLUTE }, { .time_mode = DT_DELTA },
 	    { .time_mode = DT_EPOCH } };
-	struct dec_fnode fnodes[64];
-	struct dec_filter filter = { fnodes, 64, 0, 0, 0, "" };
-	struct cap_source *src;
-	struct dec_ctx	*ctx;
+	struct cap_pipe	 pipe;
 	struct dec_tree	 tree;
-	struct dec_fvals fv;
-	struct dec_info	 info;
-	struct urb_rec	 r;
-	struct drv_event ev;
 	struct sbuf	 out = { 0 };
 	char		 name[64], err[512], line[512];
 	int		 rc, k;
@@ -47,43 +41,38 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 	snprintf(name, sizeof name, "/proc/self/fd/%d", fd);
-	if (dec_filter_compile(&filter, "type==bulk && (status==EPIPE || "
-	    "latency>2ms) || event==rule || len>=64") != 0)
-		abort();
-	if (cap_open(name, &src, err, sizeof err) < 0)
+	/* through the pipeline every command reads with, filter and all */
+	if (cap_pipe_open(&pipe, name, 1, err, sizeof err) < 0)
 		return 0;
-	if ((ctx = dec_ctx_new()) == NULL)
+	if (cap_pipe_filter(&pipe, "type==bulk && (status==EPIPE || "
+	    "latency>2ms) || event==rule || len>=64", err, sizeof err) != 0)
 		abort();
-	while ((rc = cap_next(src, &r, &ev)) > 0) {
+	while ((rc = cap_pipe_next(&pipe)) > 0) {
 		out.len = 0;
 		if (rc == CAP_EVENT) {
-			dec_fmt_start(&fmt[0], ev.ts_ns);
-			dec_fmt_event_line(&fmt[0], &ev, &out);
-			dec_fmt_event_verbose(&fmt[1], &ev, &out);
-			dec_fmt_event_json(&fmt[2], &ev, &out);
-			dec_fvals_event(&ev, &fv);
-			(void)dec_filter_match(&filter, &fv);
+			dec_fmt_start(&fmt[0], pipe.ev.ts_ns);
+			dec_fmt_event_line(&fmt[0], &pipe.ev, &out);
+			dec_fmt_event_verbose(&fmt[1], &pipe.ev, &out);
+			dec_fmt_event_json(&fmt[2], &pipe.ev, &out);
+			(void)cap_pipe_shown(&pipe, rc);
 			continue;
 		}
 		if (rc != CAP_URB)
 			continue;
-		dec_fmt_start(&fmt[0], r.ts_ns);
-		if (dec_analyze(ctx, &r, &info) < 0)
-			break;
+		dec_fmt_start(&fmt[0], pipe.r.ts_ns);
 		for (k = 0; k < 4; k++)
-			dec_fmt_line(&fmt[k], &r, &info, &out);
-		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena, DEC_TREE_ARENA);
-		dec_record_tree(&r, &info, &tree);
-		dec_fmt_verbose(&fmt[0], &r, &info, &tree, &out);
-		dec_fmt_json(&fmt[1], &r, &info, &tree, &out);
-		dec_fmt_fields(&r, &tree, fields, sizeof fields /
+			dec_fmt_line(&fmt[k], &pipe.r, &pipe.info, &out);
+		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena,
+		    DEC_TREE_ARENA);
+		dec_record_tree(&pipe.r, &pipe.info, &tree);
+		dec_fmt_verbose(&fmt[0], &pipe.r, &pipe.info, &tree, &out);
+		dec_fmt_json(&fmt[1], &pipe.r, &pipe.info, &tree, &out);
+		dec_fmt_fields(&pipe.r, &tree, fields, sizeof fields /
 		    sizeof fields[0], &out);
-		(void)dec_fmt_usbmon(&r, line, sizeof line);
-		dec_fvals_urb(&r, &info, &fv);
-		(void)dec_filter_match(&filter, &fv);
+		(void)dec_fmt_usbmon(&pipe.r, line, sizeof line);
+		(void)cap_pipe_shown(&pipe, rc);
 	}
 	sb_free(&out);
-	dec_ctx_free(ctx);
-	cap_close(src);
+	cap_pipe_close(&pipe);
 	return 0;
 }
