@@ -40,9 +40,9 @@ XSANFLAGS = -std=c11 $(WARN) $(SANFLAGS)
 # header rebuilds the objects that include it, and only those.
 DEPFLAGS = -MMD -MP
 
-MAIN_SRC = tui/urbscope.c
+MAIN_SRC = cmd/urbscope.c
 SRCS	= $(filter-out $(MAIN_SRC),$(sort $(wildcard capture/*.c decode/*.c \
-	  core/*.c hcd/*.c tui/*.c samples/*.c samples/devices/*.c samples/drivers/*.c)))
+	  core/*.c hcd/*.c tui/*.c cmd/*.c samples/*.c samples/devices/*.c samples/drivers/*.c)))
 OBJS	= $(SRCS:%.c=build/%.o)
 AOBJS	= $(SRCS:%.c=build/asan/%.o)
 
@@ -50,7 +50,7 @@ AOBJS	= $(SRCS:%.c=build/asan/%.o)
 # the objects it needs, so a reader of files gets no simulator, and with
 # --as-needed no ncurses or libusb either.  tests/e2e/layers.sh checks the
 # include graph that makes this order work.
-LAYERS	= tui samples hcd core capture decode
+LAYERS	= cmd tui samples hcd core capture decode
 LIBA	= $(LAYERS:%=build/lib%.a)
 ALIBA	= $(LAYERS:%=build/asan/lib%.a)
 FLIBA	= $(LAYERS:%=build/fuzz/lib%.a)
@@ -112,8 +112,8 @@ build/asan/%.o: %.c
 	$(CC) $(XCPPFLAGS) $(XSANFLAGS) $(DEPFLAGS) -c -o $@ $<
 
 # The one version string: --version, and the man page is checked to say it.
-build/tui/urbscope.o build/asan/tui/urbscope.o: Makefile
-build/tui/urbscope.o build/asan/tui/urbscope.o: \
+build/cmd/urbscope.o build/asan/cmd/urbscope.o: Makefile
+build/cmd/urbscope.o build/asan/cmd/urbscope.o: \
     XCPPFLAGS += -DURBSCOPE_VERSION='"$(VERSION)"'
 
 # The sanitized binary the golden and end-to-end tests run.

@@ -1,6 +1,6 @@
 /*
- * tui/tui-util.c - small helpers shared by the front ends, and the TUI's
- * layout (no curses, so tests can check where a click lands).
+ * tui/tui-util.c - the TUI's layout (no curses, so tests can check where
+ * a click lands).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,51 +11,6 @@
 
 #include "tui.h"
 #include "tui-view.h"
-
-int
-tui_write_out(struct sbuf *b)
-{
-	size_t	 off = 0;
-	ssize_t	 n;
-
-	while (off < b->len) {
-		n = write(STDOUT_FILENO, b->s + off, b->len - off);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		off += (size_t)n;
-	}
-	b->len = 0;
-	return 0;
-}
-
-void
-tui_warnx(const char *fmt, ...)
-{
-	va_list	 ap;
-
-	fflush(stdout);
-	fputs("urbscope: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int
-tui_parse_count(const char *opt, const char *arg, uint64_t *out)
-{
-	char	*end;
-
-	*out = strtoull(arg, &end, 10);
-	if (*arg == '\0' || *arg == '-' || *end != '\0' || *out == 0) {
-		tui_warnx("%s wants a positive number, not '%s'", opt, arg);
-		return -1;
-	}
-	return 0;
-}
 
 void
 tui_layout(int lines, int cols, struct tui_layout *l)

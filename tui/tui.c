@@ -80,19 +80,6 @@ on_signal(int sig)
 	tui_quit = 1;
 }
 
-static void
-tui_usage(FILE *f)
-{
-	fprintf(f, "usage: urbscope tui [--fast] [FILE | sim:SCENARIO]\n"
-	    "       urbscope tui -i usbmonN\n"
-	    "The interactive viewer: a timeline of URB records and driver\n"
-	    "events, the selected record decoded and in hex, filters and\n"
-	    "search.  Press ? inside for the keys.  Without an input it\n"
-	    "shows the demo (sim:demo).  Files open at once and are indexed\n"
-	    "as you look; -i follows a live bus; a sim: scenario runs in\n"
-	    "real time, or as fast as it can with --fast.\n");
-}
-
 void
 tui_clear(int y, int x, int w)
 {
@@ -674,52 +661,20 @@ run(struct loop *lp)
 }
 
 int
-tui_cmd_tui(int argc, char **argv)
+tui_main(const char *name, int fast, int live, char *err, size_t errlen)
 {
 	struct tui_screen s;
 	struct tui_model m;
 	struct loop	 lp;
 	struct tui_store *st = NULL;
-	const char	*name = NULL;
-	char		 err[600];
-	int		 i, fast = 0, iface = 0, status = 0;
+	int		 status = 0;
 
-	for (i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "-h") == 0 ||
-		    strcmp(argv[i], "--help") == 0) {
-			tui_usage(stdout);
-			return 0;
-		}
-		if (strcmp(argv[i], "--fast") == 0)
-			fast = 1;
-		else if (strcmp(argv[i], "-i") == 0 && i + 1 < argc &&
-		    name == NULL) {
-			name = argv[++i];
-			iface = 1;
-		} else if ((argv[i][0] != '-' || argv[i][1] == '\0') &&
-		    name == NULL)
-			name = argv[i];
-		else {
-			tui_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (name == NULL)
-		name = "sim:demo";
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		tui_warnx("tui: needs a terminal (use 'urbscope read' in "
-		    "pipes)");
-		return EXIT_USAGE;
-	}
 	setlocale(LC_ALL, "");
-	if (tui_store_open(name, &st, err, sizeof err) != 0) {
-		tui_warnx("tui: %s", err);
-		return EXIT_INPUT;
-	}
-	if (!fast && !iface && tui_store_pace(st, err, sizeof err) < 0) {
-		tui_warnx("tui: %s", err);
+	if (tui_store_open(name, &st, err, errlen) != 0)
+		return -1;
+	if (!fast && !live && tui_store_pace(st, err, errlen) < 0) {
 		tui_store_free(st);
-		return EXIT_INPUT;
+		return -1;
 	}
 	tui_model_init(&m, tui_store_fetch, st);
 	m.scan = tui_store_scan;
@@ -733,8 +688,8 @@ tui_cmd_tui(int argc, char **argv)
 	s.arena = malloc(TUI_TREE_ARENA);
 	m.corr = tui_corr_new();
 	if (s.nodes == NULL || s.arena == NULL || m.corr == NULL) {
-		tui_warnx("out of memory");
-		status = EXIT_INPUT;
+		snprintf(err, errlen, "out of memory");
+		status = -1;
 		goto out;
 	}
 	s.dev_ctx = tui_store_ctx(st);
@@ -751,13 +706,13 @@ tui_cmd_tui(int argc, char **argv)
 	 * says so on the terminal it was started from */
 	load_slice(&lp, SLICE_NS);
 	if (s.load_err != NULL && m.n == 0) {
-		tui_warnx("%s", lp.lerr);
-		status = EXIT_INPUT;
+		snprintf(err, errlen, "%s", lp.lerr);
+		status = -1;
 		goto out;
 	}
 	if (run(&lp) != 0) {
-		tui_warnx("tui: cannot start the terminal");
-		status = EXIT_INPUT;
+		snprintf(err, errlen, "cannot start the terminal");
+		status = -1;
 	}
 out:
 	free(s.nodes);

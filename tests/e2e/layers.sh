@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/e2e/layers.sh - the include graph runs one way: decode <- capture
-# <- core <- hcd <- samples, and tui (the commands and the TUI) on top.
+# <- core <- hcd <- samples <- tui (the ncurses viewer) <- cmd (the
+# command line) on top.
 # A file may include headers of its own folder and of folders below it,
 # never above; core/core.h is private to core/; the EHCI driver sees the
 # controller only through core/hcd.h (not hcd/emu-ehci.h or
@@ -12,14 +13,14 @@ cd "$(dirname "$0")/../.." || exit 1
 rank() {
 	case $1 in
 	decode) echo 0 ;; capture) echo 1 ;; core) echo 2 ;; hcd) echo 3 ;;
-	samples) echo 4 ;; tui) echo 5 ;; *) echo 9 ;;
+	samples) echo 4 ;; tui) echo 5 ;; cmd) echo 6 ;; *) echo 9 ;;
 	esac
 }
 
 bad=0
 n=0
 for f in $(git ls-files 'decode/*.[ch]' 'capture/*.[ch]' 'core/*.[ch]' \
-    'hcd/*.[ch]' 'samples/*.[ch]' 'tui/*.[ch]'); do
+    'hcd/*.[ch]' 'samples/*.[ch]' 'tui/*.[ch]' 'cmd/*.[ch]'); do
 	own=${f%%/*}
 	mine=$(rank "$own")
 	for inc in $(sed -n 's/^#include "\(.*\)".*/\1/p' "$f"); do

@@ -1,5 +1,5 @@
 /*
- * tui/devices.h - what `urbscope devices` is made of: the devices from
+ * cmd/devices.h - what `urbscope devices` is made of: the devices from
  * sysfs or libusb (dev-enum.c) and the descriptor tree laid out as
  * `lsusb -v` lays it out (dev-lsusb.c); cmd-devices.c is the command.
  */

@@ -1,17 +1,16 @@
 /*
- * tui/cmd-sim.c - `urbscope sim SCENARIO [-w FILE] [-F FORMAT] [read
+ * cmd/cmd-sim.c - `urbscope sim SCENARIO [-w FILE] [-F FORMAT] [read
  * options]`: run a scenario on the simulated machine.  With -w the capture
  * is written (as `convert sim:SCENARIO`), else decoded to standard output
  * (as `read sim:SCENARIO`).  SCENARIO is a built-in name or a file.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hcd/machine.h"
-#include "cmd-print.h"
-#include "tui.h"
+#include "print.h"
+#include "cmd.h"
 
 static void
 sim_usage(FILE *f)
@@ -32,68 +31,51 @@ sim_usage(FILE *f)
 	    "  -c N          stop after N records\n%s", print_usage);
 }
 
-int
-tui_cmd_sim(int argc, char **argv)
+static int
+sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct printer	 pr;
-	const char	*outpath = NULL, *format = NULL;
+	const char	*outpath = args_get(a, 'w');
+	const char	*format = args_get(a, 'F');
 	char		*src;
 	uint64_t	 limit = 0;
-	int		 ch, rc;
+	int		 rc;
 
+	(void)ce;
 	print_init(&pr);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:F:hw:" PRINT_OPTS, longopts,
-	    NULL)) != -1) {
-		if ((rc = print_option(&pr, ch, optarg)) < 0)
-			return EXIT_USAGE;
-		if (rc > 0)
-			continue;
-		switch (ch) {
-		case 'c':
-			if (tui_parse_count("-c", optarg, &limit) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'F':
-			format = optarg;
-			break;
-		case 'w':
-			outpath = optarg;
-			break;
-		case 'h':
-			sim_usage(stdout);
-			return 0;
-		default:
-			sim_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind + 1 != argc) {
-		tui_warnx(optind == argc ? "sim: which scenario?" :
-		    "sim: one scenario at a time");
-		sim_usage(stderr);
+	if (print_args(&pr, a) != 0 || args_count(a, 'c', &limit) != 0)
 		return EXIT_USAGE;
-	}
 	if (outpath == NULL && format != NULL) {
-		tui_warnx("sim: -F is the format of -w FILE");
+		cmd_warnx("sim: -F is the format of -w FILE");
 		return EXIT_USAGE;
 	}
 	if (outpath != NULL && print_chosen(&pr)) {
-		tui_warnx("sim: -w writes the capture; -Y, -V, -T, -e and -t "
+		cmd_warnx("sim: -w writes the capture; -Y, -V, -T, -e and -t "
 		    "are for printing it");
 		return EXIT_USAGE;
 	}
-	if ((src = malloc(strlen(argv[optind]) + 5)) == NULL) {
-		tui_warnx("out of memory");
+	if ((src = malloc(strlen(a->argv[0]) + 5)) == NULL) {
+		cmd_warnx("out of memory");
 		return EXIT_INPUT;
 	}
-	sprintf(src, "sim:%s", argv[optind]);
+	sprintf(src, "sim:%s", a->argv[0]);
 	rc = outpath != NULL ? convert_run(src, outpath, format, limit) :
 	    read_run(src, &pr, limit);
 	free(src);
 	return rc;
 }
+
+const struct cmd_entry cmd_sim_entry = {
+	.name = "sim",
+	.usage = "SCENARIO [-w OUT [-F FORMAT]] [-c N] [-Y FILTER] [-V] "
+	    "[-T ...]",
+	.help = "run a scenario on the simulated EHCI machine, in virtual "
+	    "time",
+	.template = "c:F:w:" PRINT_OPTS,
+	.lower = 1,
+	.upper = 1,
+	.missing = "which scenario?",
+	.extra = "one scenario at a time",
+	.usage_fn = sim_usage,
+	.exec = sim_exec,
+};

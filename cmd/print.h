@@ -1,11 +1,12 @@
 /*
- * tui/cmd-print.h - printing a pipe's records (cmd-print.c), shared by
+ * cmd/print.h - printing a pipe's records (print.c), shared by
  * read, capture and sim.
  */
 #ifndef CMD_PRINT_H
 #define CMD_PRINT_H
 
 #include "capture/capture.h"
+#include "cmd.h"
 
 /* The getopt letters the printer takes, and their help lines. */
 #define PRINT_OPTS	"e:T:t:VY:"
@@ -34,8 +35,9 @@ struct printer {
 };
 
 void	 print_init(struct printer *pr);
-/* Option ch of PRINT_OPTS: 1 taken, 0 not one of them, -1 bad (said). */
-int	 print_option(struct printer *pr, int ch, const char *arg);
+/* The PRINT_OPTS among a command's options: 0, or -1 when one is bad
+ * (said). */
+int	 print_args(struct printer *pr, const struct cmd_args *a);
 /* Was any of them given? */
 int	 print_chosen(const struct printer *pr);
 /*

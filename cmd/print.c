@@ -1,5 +1,5 @@
 /*
- * tui/cmd-print.c - what `read`, `capture` and `sim` print, one way for
+ * cmd/print.c - what `read`, `capture` and `sim` print, one way for
  * all three: the -Y -V -T -e -t options (PRINT_OPTS) and each record of a
  * pipe in the form chosen: one line, the -V tree, JSON, usbmon text or
  * tshark-style fields.  Driver events print among the records in text,
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-print.h"
-#include "tui.h"
+#include "print.h"
+#include "cmd.h"
 
 #define FLUSH_AT	(256 * 1024)
 
@@ -58,7 +58,8 @@ print_init(struct printer *pr)
 	pr->fmt.time_mode = DT_RELATIVE;
 }
 
-int
+/* Option ch of PRINT_OPTS: 1 taken, 0 not one of them, -1 bad (said). */
+static int
 print_option(struct printer *pr, int ch, const char *arg)
 {
 	size_t	 i;
@@ -69,7 +70,7 @@ print_option(struct printer *pr, int ch, const char *arg)
 		return 1;
 	case 'e':
 		if (pr->nfields == PRINT_MAX_FIELDS) {
-			tui_warnx("at most %d fields", PRINT_MAX_FIELDS);
+			cmd_warnx("at most %d fields", PRINT_MAX_FIELDS);
 			return -1;
 		}
 		pr->fields[pr->nfields++] = arg;
@@ -82,7 +83,7 @@ print_option(struct printer *pr, int ch, const char *arg)
 				return 1;
 			}
 		}
-		tui_warnx("-T wants text, json, usbmon or fields, not '%s'",
+		cmd_warnx("-T wants text, json, usbmon or fields, not '%s'",
 		    arg);
 		return -1;
 	case 't':
@@ -93,11 +94,23 @@ print_option(struct printer *pr, int ch, const char *arg)
 				return 1;
 			}
 		}
-		tui_warnx("-t wants r, a, d or e, not '%s'", arg);
+		cmd_warnx("-t wants r, a, d or e, not '%s'", arg);
 		return -1;
 	case 'V':
 		pr->verbose = 1;
 		return 1;
+	}
+	return 0;
+}
+
+int
+print_args(struct printer *pr, const struct cmd_args *a)
+{
+	size_t	 i;
+
+	for (i = 0; i < a->nopt; i++) {
+		if (print_option(pr, a->opt[i].ch, a->opt[i].arg) < 0)
+			return -1;
 	}
 	return 0;
 }
@@ -117,12 +130,12 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 	if (pr->verbose && pr->mode == PM_TEXT)
 		pr->mode = PM_VERBOSE;
 	if (pr->mode == PM_FIELDS && pr->nfields == 0) {
-		tui_warnx("-T fields needs at least one -e FIELD");
+		cmd_warnx("-T fields needs at least one -e FIELD");
 		return -EXIT_USAGE;
 	}
 	if (pr->expr != NULL &&
 	    cap_pipe_filter(pipe, pr->expr, err, sizeof err) < 0) {
-		tui_warnx("-Y %s", err);
+		cmd_warnx("-Y %s", err);
 		return -EXIT_USAGE;
 	}
 	if (pr->mode == PM_VERBOSE || pr->mode == PM_JSON ||
@@ -130,7 +143,7 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		pr->nodes = calloc(DEC_TREE_NODES, sizeof *pr->nodes);
 		pr->arena = malloc(DEC_TREE_ARENA);
 		if (pr->nodes == NULL || pr->arena == NULL) {
-			tui_warnx("out of memory");
+			cmd_warnx("out of memory");
 			return -EXIT_INPUT;
 		}
 	}
@@ -190,7 +203,7 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 	else if (pr->mode == PM_JSON)
 		dec_fmt_event_json(&pr->fmt, &pipe->ev, &pr->out);
 	if (pr->out.oom) {
-		tui_warnx("out of memory");
+		cmd_warnx("out of memory");
 		return -1;
 	}
 	if (pr->out.len >= FLUSH_AT)
@@ -201,7 +214,7 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 int
 print_flush(struct printer *pr)
 {
-	if (pr->out.len > 0 && tui_write_out(&pr->out) < 0)
+	if (pr->out.len > 0 && cmd_write_out(&pr->out) < 0)
 		return -1;
 	return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * tui/cmd-read.c - `urbscope read FILE`: decode a capture and print one
+ * cmd/cmd-read.c - `urbscope read FILE`: decode a capture and print one
  * line per record (or -V trees, JSON lines, usbmon text, tshark-style
  * fields).  Driver events (pcapng interfaces of link type 252, the
  * simulator) are printed among the records in text, -V and JSON, and
@@ -9,13 +9,12 @@
  * file, record number and offset, and the exit status is 1.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd-print.h"
-#include "tui.h"
+#include "print.h"
+#include "cmd.h"
 
 static void
 read_usage(FILE *f)
@@ -38,7 +37,7 @@ read_run(const char *name, struct printer *pr, uint64_t limit)
 	int		 rc, status = 0;
 
 	if (cap_pipe_open(&pipe, name, 1, err, sizeof err) < 0) {
-		tui_warnx("%s", err);
+		cmd_warnx("%s", err);
 		return EXIT_INPUT;
 	}
 	if ((rc = print_begin(pr, &pipe)) < 0) {
@@ -51,7 +50,7 @@ read_run(const char *name, struct printer *pr, uint64_t limit)
 		if (rc < 0) {
 			if (print_flush(pr) < 0)
 				goto write_failed;
-			tui_warnx("%s", pipe.src->err);
+			cmd_warnx("%s", pipe.src->err);
 			status = EXIT_INPUT;
 			goto out;
 		}
@@ -70,7 +69,7 @@ read_run(const char *name, struct printer *pr, uint64_t limit)
 	goto out;
 
 write_failed:
-	tui_warnx("writing the output: %s", strerror(errno));
+	cmd_warnx("writing the output: %s", strerror(errno));
 	status = EXIT_INPUT;
 out:
 	print_end(pr);
@@ -78,43 +77,30 @@ out:
 	return status;
 }
 
-int
-tui_cmd_read(int argc, char **argv)
+static int
+read_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct printer	 pr;
 	uint64_t	 limit = 0;
-	int		 ch, rc;
 
+	(void)ce;
 	print_init(&pr);
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:h" PRINT_OPTS, longopts,
-	    NULL)) != -1) {
-		if ((rc = print_option(&pr, ch, optarg)) < 0)
-			return EXIT_USAGE;
-		if (rc > 0)
-			continue;
-		switch (ch) {
-		case 'c':
-			if (tui_parse_count("-c", optarg, &limit) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'h':
-			read_usage(stdout);
-			return 0;
-		default:
-			read_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind + 1 != argc) {
-		tui_warnx(optind == argc ? "read: which file? (- for standard "
-		    "input)" : "read: one file at a time");
-		read_usage(stderr);
+	if (print_args(&pr, a) != 0 || args_count(a, 'c', &limit) != 0)
 		return EXIT_USAGE;
-	}
-	return read_run(argv[optind], &pr, limit);
+	return read_run(a->argv[0], &pr, limit);
 }
+
+const struct cmd_entry cmd_read_entry = {
+	.name = "read",
+	.usage = "FILE [-Y FILTER] [-c N] [-V] [-T text|json|usbmon|fields "
+	    "[-e FIELD]...] [-t r|a|d|e]",
+	.help = "decode a capture (pcap, pcapng, usbmon text or binary; "
+	    "- = stdin)",
+	.template = "c:" PRINT_OPTS,
+	.lower = 1,
+	.upper = 1,
+	.missing = "which file? (- for standard input)",
+	.extra = "one file at a time",
+	.usage_fn = read_usage,
+	.exec = read_exec,
+};

@@ -1,5 +1,5 @@
 /*
- * tui/cmd-devices.c - `urbscope devices [-v] [-s [[bus]:][devnum]]
+ * cmd/cmd-devices.c - `urbscope devices [-v] [-s [[bus]:][devnum]]
  * [-d vendor:[product]]`: the attached USB devices, as lsusb lists them,
  * through libusb-1.0, with the port path, the speed and the kernel driver
  * bound to each interface (sysfs).  Each device takes two lines:
@@ -24,7 +24,6 @@
  * --sysfs ROOT lists the devices of a sysfs tree instead of libusb's
  * (another machine's dump, a test fixture): no device is opened.
  */
-#include <getopt.h>
 #include <libusb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +33,7 @@
 #include "decode/decode.h"
 #include "decode/usbids.h"
 #include "devices.h"
-#include "tui.h"
+#include "cmd.h"
 
 static void
 devices_usage(FILE *f)
@@ -204,26 +203,20 @@ devices_list(struct dv *dv, size_t n, const struct devopts *o)
 	}
 	fflush(stdout);
 	if (denied > 0)
-		tui_warnx("devices: %zu device%s could not be opened (%s): "
+		cmd_warnx("devices: %zu device%s could not be opened (%s): "
 		    "only the strings sysfs has are shown, and no device "
 		    "qualifier, hub or device status; run as root", denied,
 		    denied == 1 ? "" : "s", libusb_strerror(first_err));
 	if (shown == 0 && n > 0) {
-		tui_warnx("devices: no device matches");
+		cmd_warnx("devices: no device matches");
 		return EXIT_INPUT;
 	}
 	return 0;
 }
 
-int
-tui_cmd_devices(int argc, char **argv)
+static int
+devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ "sysfs", required_argument, NULL, 'S' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct devopts		 o = { 0, -1, -1, -1, -1, NULL };
 	struct sysfs_usb_dev	*sys = NULL;
 	struct dv		*dv = NULL;
@@ -232,49 +225,39 @@ tui_cmd_devices(int argc, char **argv)
 	ssize_t			 nl;
 	size_t			 nsys = 0, n = 0, i;
 	char			 err[4200];
-	int			 ch, rc, status = 0;
+	int			 rc, status = 0;
 
-	while ((ch = getopt_long(argc, argv, "d:hs:v", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
+	(void)ce;
+	for (i = 0; i < a->nopt; i++) {
+		switch (a->opt[i].ch) {
 		case 'd':
-			if (parse_id(optarg, &o) != 0) {
-				tui_warnx("devices: -d %s: want "
+			if (parse_id(a->opt[i].arg, &o) != 0) {
+				cmd_warnx("devices: -d %s: want "
 				    "vendor:[product] in hex, e.g. 0627:0001",
-				    optarg);
+				    a->opt[i].arg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 's':
-			if (parse_slot(optarg, &o) != 0) {
-				tui_warnx("devices: -s %s: want [[bus]:]"
-				    "[devnum] in decimal, e.g. 1:3", optarg);
+			if (parse_slot(a->opt[i].arg, &o) != 0) {
+				cmd_warnx("devices: -s %s: want [[bus]:]"
+				    "[devnum] in decimal, e.g. 1:3",
+				    a->opt[i].arg);
 				return EXIT_USAGE;
 			}
 			break;
 		case 'S':
-			o.sysfs = optarg;
+			o.sysfs = a->opt[i].arg;
 			break;
 		case 'v':
 			o.verbose = 1;
 			break;
-		case 'h':
-			devices_usage(stdout);
-			return 0;
-		default:
-			devices_usage(stderr);
-			return EXIT_USAGE;
 		}
-	}
-	if (optind != argc) {
-		tui_warnx("devices: unexpected argument '%s'", argv[optind]);
-		devices_usage(stderr);
-		return EXIT_USAGE;
 	}
 
 	if (sysfs_usb_scan(o.sysfs, &sys, &nsys, err, sizeof err) != 0) {
 		if (o.sysfs != NULL) {
-			tui_warnx("devices: %s", err);
+			cmd_warnx("devices: %s", err);
 			return EXIT_INPUT;
 		}
 		/* Live: libusb may still work; drivers will be unknown. */
@@ -289,14 +272,14 @@ tui_cmd_devices(int argc, char **argv)
 			dv_from_sysfs(&dv[n++], &sys[i]);
 	} else {
 		if ((rc = libusb_init(&ctx)) != 0) {
-			tui_warnx("devices: cannot initialise libusb: %s "
+			cmd_warnx("devices: cannot initialise libusb: %s "
 			    "(is usbfs at /dev/bus/usb?)", libusb_strerror(rc));
 			sysfs_usb_free(sys, nsys);
 			return EXIT_INPUT;
 		}
 		nl = libusb_get_device_list(ctx, &list);
 		if (nl < 0) {
-			tui_warnx("devices: cannot list the USB devices: %s",
+			cmd_warnx("devices: cannot list the USB devices: %s",
 			    libusb_strerror((int)nl));
 			status = EXIT_INPUT;
 			goto out;
@@ -311,7 +294,7 @@ tui_cmd_devices(int argc, char **argv)
 		}
 	}
 	if (n == 0) {
-		tui_warnx("no USB devices found");
+		cmd_warnx("no USB devices found");
 		goto out;
 	}
 	qsort(dv, n, sizeof *dv, dv_cmp);
@@ -319,7 +302,7 @@ tui_cmd_devices(int argc, char **argv)
 	goto out;
 
 nomem:
-	tui_warnx("devices: out of memory");
+	cmd_warnx("devices: out of memory");
 	status = EXIT_INPUT;
 out:
 	for (i = 0; i < n; i++)
@@ -332,3 +315,21 @@ out:
 	sysfs_usb_free(sys, nsys);
 	return status;
 }
+
+static const struct option devices_longopts[] = {
+	{ "sysfs", required_argument, NULL, 'S' },
+	{ "verbose", no_argument, NULL, 'v' },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct cmd_entry cmd_devices_entry = {
+	.name = "devices",
+	.usage = "[-v] [-s [[bus]:][devnum]] [-d vendor:[product]]",
+	.help = "list the attached USB devices (-v: descriptors, as lsusb -v)",
+	.template = "d:s:v",
+	.longopts = devices_longopts,
+	.lower = 0,
+	.upper = 0,
+	.usage_fn = devices_usage,
+	.exec = devices_exec,
+};

@@ -1,5 +1,5 @@
 /*
- * tui/cmd-capture.c - `urbscope capture -i usbmonN`: live capture from the
+ * cmd/cmd-capture.c - `urbscope capture -i usbmonN`: live capture from the
  * kernel's usbmon, printed as `urbscope read` prints records or written
  * to a file (-w), a ring of files (-C, -W) or standard output (-w -, pcap
  * by default so Wireshark can read the pipe).  `-D` lists the interfaces
@@ -15,7 +15,6 @@
 #include <sys/stat.h>
 
 #include <errno.h>
-#include <getopt.h>
 #include <grp.h>
 #include <inttypes.h>
 #include <pwd.h>
@@ -28,10 +27,10 @@
 
 #include "capture/capture.h"
 #include "capture/sysfs.h"
-#include "cmd-print.h"
-#include "tui.h"
+#include "print.h"
+#include "ring.h"
+#include "cmd.h"
 
-#define CAP_BOUNDS	4096	/* record ends kept to cut a file back */
 #define CAP_SNAPLEN_MAX	262144
 
 static volatile sig_atomic_t capture_stop;
@@ -40,29 +39,13 @@ struct capture {
 	/* options */
 	const char	*ifname;	/* "usbmon0" */
 	const char	*outpath;	/* NULL: print records */
-	const char	*format;
 	uint64_t	 limit;		/* -c: records from the bus */
 	uint32_t	 snaplen;
-	uint64_t	 file_size;	/* -C, bytes; 0 = one file */
-	unsigned	 nfiles;	/* -W; 0 = no limit */
 	const char	*user;
 	int		 quiet;
 
 	struct cap_source *src;
-	struct cap_sink	*sink;
-	unsigned	 fileno;	/* of the file being written */
-	char		 path[4096];
-	int64_t		 start_ns;
-
-	/* the synthetic records, copied (data too), to start every file
-	 * of a ring */
-	struct urb_rec	*synth;
-	size_t		 nsynth;
-
-	/* where whole records end, to cut a file back after a failure */
-	uint64_t	 bounds[CAP_BOUNDS];
-	size_t		 nbounds;
-
+	struct ring	 rg;		/* with -w */
 	uint64_t	 count;		/* records from the bus */
 	uint64_t	 nsynthetic;	/* records from sysfs */
 	struct printer	 pr;		/* without -w: as read prints */
@@ -145,160 +128,18 @@ capture_list(void)
 	}
 	sysfs_usb_free(devs, ndevs);
 	if (fflush(stdout) != 0) {
-		tui_warnx("writing the list: %s", strerror(errno));
+		cmd_warnx("writing the list: %s", strerror(errno));
 		return EXIT_INPUT;
 	}
 	if (nbus == 0)
-		tui_warnx("no USB bus found in %s/sys/bus/usb/devices", root);
+		cmd_warnx("no USB bus found in %s/sys/bus/usb/devices", root);
 	snprintf(path, sizeof path, "%s/dev/usbmon0", root);
 	if (stat(path, &sb) != 0) {
 		snprintf(path, sizeof path, "%s/sys/module/usbmon", root);
 		if (stat(path, &sb) != 0)
-			tui_warnx("usbmon is not loaded: run 'modprobe usbmon' "
+			cmd_warnx("usbmon is not loaded: run 'modprobe usbmon' "
 			    "as root to capture");
 	}
-	return 0;
-}
-
-/* ------------------------------------------------------------------------
- * Output files.
- */
-
-/* The name of file number n: tcpdump's names for -C and -W. */
-static void
-capture_file_name(struct capture *c, unsigned n)
-{
-	unsigned	 width = 1, v;
-
-	if (c->file_size == 0 || strcmp(c->outpath, "-") == 0)
-		snprintf(c->path, sizeof c->path, "%s", c->outpath);
-	else if (c->nfiles == 0) {
-		if (n == 0)
-			snprintf(c->path, sizeof c->path, "%s", c->outpath);
-		else
-			snprintf(c->path, sizeof c->path, "%s%u", c->outpath,
-			    n);
-	} else {
-		for (v = c->nfiles - 1; v >= 10; v /= 10)
-			width++;
-		snprintf(c->path, sizeof c->path, "%s%0*u", c->outpath,
-		    (int)width, n);
-	}
-}
-
-static void
-capture_bound(struct capture *c)
-{
-	struct cap_out	*o = &c->sink->out;
-
-	c->bounds[c->nbounds++ % CAP_BOUNDS] = o->written + o->used;
-}
-
-/*
- * After a failed write: cut a regular file back to the last record that
- * reached it whole, so what is there reads to its end.  Returns how many
- * records the file keeps, or -1 when it is not a regular file.
- */
-static int64_t
-capture_cut_back(struct capture *c)
-{
-	struct cap_out	*o = &c->sink->out;
-	struct stat	 sb;
-	uint64_t	 keep = 0, b, after = 0;
-	size_t		 i, n;
-
-	if (o->fd == -1 || fstat(o->fd, &sb) != 0 || !S_ISREG(sb.st_mode))
-		return -1;
-	n = c->nbounds < CAP_BOUNDS ? c->nbounds : CAP_BOUNDS;
-	for (i = 0; i < n; i++) {
-		b = c->bounds[i];
-		if (b <= o->written && b > keep)
-			keep = b;
-	}
-	for (i = 0; i < n; i++) {
-		if (c->bounds[i] > keep)
-			after++;
-	}
-	if (keep > 0 && ftruncate(o->fd, (off_t)keep) != 0) {
-		tui_warnx("%s: cannot cut back to %" PRIu64 " bytes: %s",
-		    c->path, keep, strerror(errno));
-		return -1;
-	}
-	/* the first bound is the end of the file header */
-	return (int64_t)(c->nbounds - 1 - after);
-}
-
-static int
-capture_open_file(struct capture *c)
-{
-	struct cap_sink_opts	 opts;
-	const char		*format = c->format;
-	char			 err[600];
-	size_t			 i;
-
-	memset(&opts, 0, sizeof opts);
-	opts.snaplen = c->snaplen;
-	opts.if_name = c->ifname;
-	if (format == NULL && strcmp(c->outpath, "-") == 0)
-		format = "pcap";
-	capture_file_name(c, c->fileno);
-	if (cap_sink_open(c->path, format, &opts, &c->sink, err,
-	    sizeof err) < 0) {
-		tui_warnx("%s", err);
-		return -1;
-	}
-	c->nbounds = 0;
-	capture_bound(c);
-	/* every file of a ring decodes on its own */
-	for (i = 0; i < c->nsynth; i++) {
-		if (cap_sink_write(c->sink, &c->synth[i]) < 0) {
-			tui_warnx("%s", c->sink->err);
-			return -1;
-		}
-		capture_bound(c);
-	}
-	return 0;
-}
-
-static int
-capture_close_file(struct capture *c)
-{
-	struct cap_stats st;
-	char		 err[600];
-	int		 rc;
-
-	if (c->sink == NULL)
-		return 0;
-	cap_stats(c->src, &st);
-	cap_sink_set_stats(c->sink, &st, c->start_ns, cap_clock_ns(CLOCK_REALTIME));
-	rc = cap_sink_close(c->sink, err, sizeof err);
-	c->sink = NULL;
-	if (rc < 0) {
-		tui_warnx("%s", err);
-		return -1;
-	}
-	return 0;
-}
-
-/* Keep a copy of a synthetic record for the next files of a ring. */
-static int
-capture_keep_synth(struct capture *c, const struct urb_rec *r)
-{
-	struct urb_rec	*nr;
-	uint8_t		*d = NULL;
-
-	nr = realloc(c->synth, (c->nsynth + 1) * sizeof *nr);
-	if (nr == NULL)
-		return -1;
-	c->synth = nr;
-	if (r->data_len > 0) {
-		if ((d = malloc(r->data_len)) == NULL)
-			return -1;
-		memcpy(d, r->data, r->data_len);
-	}
-	nr[c->nsynth] = *r;
-	nr[c->nsynth].data = d;
-	c->nsynth++;
 	return 0;
 }
 
@@ -309,22 +150,22 @@ capture_keep_synth(struct capture *c, const struct urb_rec *r)
 static int
 capture_write_failed(struct capture *c, const char *what, int64_t kept)
 {
-	int	 e = c->sink != NULL ? c->sink->out.err : errno;
+	int	 e = c->rg.sink != NULL ? ring_errno(&c->rg) : errno;
 
 	if (e == EPIPE) {
-		tui_warnx("%s: the reader went away (broken pipe); stopped "
+		cmd_warnx("%s: the reader went away (broken pipe); stopped "
 		    "after %" PRIu64 " records", c->outpath == NULL ||
-		    strcmp(c->path, "-") == 0 ? "standard output" : c->path,
+		    strcmp(c->rg.path, "-") == 0 ? "standard output" : c->rg.path,
 		    c->count);
 		return 1;
 	}
 	if (e == ENOSPC && kept >= 0)
-		tui_warnx("%s: no space left on the device; the file holds "
-		    "its first %" PRId64 " records, each whole", c->path, kept);
+		cmd_warnx("%s: no space left on the device; the file holds "
+		    "its first %" PRId64 " records, each whole", c->rg.path, kept);
 	else if (e == ENOSPC)
-		tui_warnx("%s: no space left on the device", c->path);
+		cmd_warnx("%s: no space left on the device", c->rg.path);
 	else
-		tui_warnx("%s", what);
+		cmd_warnx("%s", what);
 	return 0;
 }
 
@@ -336,18 +177,18 @@ capture_drop_privs(const char *user)
 
 	errno = 0;
 	if ((pw = getpwnam(user)) == NULL) {
-		tui_warnx("-Z %s: no such user%s%s", user, errno ? ": " : "",
+		cmd_warnx("-Z %s: no such user%s%s", user, errno ? ": " : "",
 		    errno ? strerror(errno) : "");
 		return -1;
 	}
 	if (initgroups(pw->pw_name, pw->pw_gid) != 0 ||
 	    setgid(pw->pw_gid) != 0 || setuid(pw->pw_uid) != 0) {
-		tui_warnx("-Z %s: cannot switch to user %s: %s", user,
+		cmd_warnx("-Z %s: cannot switch to user %s: %s", user,
 		    pw->pw_name, strerror(errno));
 		return -1;
 	}
 	if (pw->pw_uid != 0 && setuid(0) == 0) {
-		tui_warnx("-Z %s: root privileges could be regained", user);
+		cmd_warnx("-Z %s: root privileges could be regained", user);
 		return -1;
 	}
 	return 0;
@@ -396,7 +237,7 @@ capture_run(struct capture *c)
 	tty_out = c->outpath == NULL && isatty(STDOUT_FILENO);
 	/* the analysis is for printing; a file gets the records as read */
 	if (cap_pipe_init(&pipe, c->src, c->outpath == NULL) < 0) {
-		tui_warnx("out of memory");
+		cmd_warnx("out of memory");
 		return EXIT_INPUT;
 	}
 	if (c->outpath == NULL && (rc = print_begin(&c->pr, &pipe)) < 0) {
@@ -408,7 +249,7 @@ capture_run(struct capture *c)
 		if (rc == CAP_END)
 			break;
 		if (rc < 0) {
-			tui_warnx("%s", c->src->err);
+			cmd_warnx("%s", c->src->err);
 			status = EXIT_INPUT;
 			break;
 		}
@@ -420,12 +261,11 @@ capture_run(struct capture *c)
 			/* idle: what is buffered goes out (pipes, tail -f) */
 			if (print_flush(&c->pr) < 0)
 				goto write_text_failed;
-			if (c->sink != NULL && c->sink->out.used > 0 &&
-			    cap_out_flush(&c->sink->out) < 0) {
-				kept = capture_cut_back(c);
+			if (ring_flush(&c->rg) != RING_OK) {
+				kept = ring_cut_back(&c->rg);
 				cut = 1;
 				if (!capture_write_failed(c, strerror(
-				    c->sink->out.err), kept))
+				    ring_errno(&c->rg)), kept))
 					status = EXIT_INPUT;
 				break;
 			}
@@ -435,8 +275,9 @@ capture_run(struct capture *c)
 			continue;
 		if (r->flags & REC_F_SYNTHETIC) {
 			c->nsynthetic++;
-			if (c->file_size > 0 && capture_keep_synth(c, r) < 0) {
-				tui_warnx("out of memory");
+			if (c->rg.file_size > 0 &&
+			    ring_keep_synth(&c->rg, r) < 0) {
+				cmd_warnx("out of memory");
 				status = EXIT_INPUT;
 				break;
 			}
@@ -457,28 +298,20 @@ capture_run(struct capture *c)
 			continue;
 		}
 
-		if (cap_sink_write(c->sink, r) < 0) {
-			kept = capture_cut_back(c);
+		switch (ring_write(&c->rg, r)) {
+		case RING_OK:
+			continue;
+		case RING_EWRITE:
+			kept = ring_cut_back(&c->rg);
 			cut = 1;
-			if (!capture_write_failed(c, c->sink->err, kept))
+			if (!capture_write_failed(c, ring_error(&c->rg), kept))
 				status = EXIT_INPUT;
 			break;
+		case RING_EFILE:
+			status = EXIT_INPUT;
+			break;
 		}
-		capture_bound(c);
-		if (c->file_size > 0 && c->sink->out.written +
-		    c->sink->out.used >= c->file_size) {
-			if (capture_close_file(c) < 0) {
-				status = EXIT_INPUT;
-				break;
-			}
-			c->fileno++;
-			if (c->nfiles > 0 && c->fileno == c->nfiles)
-				c->fileno = 0;
-			if (capture_open_file(c) < 0) {
-				status = EXIT_INPUT;
-				break;
-			}
-		}
+		break;
 	}
 	if (print_flush(&c->pr) < 0)
 		goto write_text_failed;
@@ -490,22 +323,15 @@ write_text_failed:
 done:
 	if (progress && last > 0)
 		capture_progress(c, 1);
-	if (c->sink != NULL) {
-		if (cut) {
-			/* the output is broken: no trailer, keep what is whole */
-			c->sink->out.err = c->sink->out.err ? c->sink->out.err :
-			    EIO;
-			(void)cap_sink_close(c->sink, NULL, 0);
-			c->sink = NULL;
-		} else if (capture_close_file(c) < 0)
-			status = EXIT_INPUT;
-	}
+	if (ring_close(&c->rg, cut) < 0)
+		status = EXIT_INPUT;
 	cap_stats(c->src, &st);
 	/* the bus's records, as -c counts them; the sysfs ones apart */
 	fprintf(stderr, "urbscope: %" PRIu64 " records captured", c->count);
 	if (c->nsynthetic > 0)
 		fprintf(stderr, " (+%" PRIu64 " synthetic from sysfs%s)",
-		    c->nsynthetic, c->file_size > 0 ? ", in each file" : "");
+		    c->nsynthetic, c->rg.file_size > 0 ? ", in each file" :
+		    "");
 	fprintf(stderr, ", %" PRIu64 " dropped by the kernel (%s)\n",
 	    st.dropped, st.method != NULL ? st.method : "?");
 	print_end(&c->pr);
@@ -535,108 +361,68 @@ capture_method_phrase(const char *method)
 	return method != NULL ? method : "?";
 }
 
-int
-tui_cmd_capture(int argc, char **argv)
+static int
+capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
 	struct capture	 c;
 	struct sigaction sa;
 	struct cap_stats st;
 	char		 err[600], ifname[32];
-	uint64_t	 v;
-	size_t		 i;
-	int		 ch, list = 0, bus, status;
+	const char	*v;
+	uint64_t	 n;
+	int		 list, bus, status;
 
+	(void)ce;
 	memset(&c, 0, sizeof c);
 	print_init(&c.pr);
 	capture_stop = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "C:c:DF:hi:qs:W:w:Z:" PRINT_OPTS,
-	    longopts, NULL)) != -1) {
-		if ((status = print_option(&c.pr, ch, optarg)) < 0)
+	if (print_args(&c.pr, a) != 0 || args_count(a, 'c', &c.limit) != 0)
+		return EXIT_USAGE;
+	if ((v = args_get(a, 'C')) != NULL) {
+		if (cmd_parse_count("-C", v, &n) != 0)
 			return EXIT_USAGE;
-		if (status > 0)
-			continue;
-		switch (ch) {
-		case 'C':
-			if (tui_parse_count("-C", optarg, &v) != 0)
-				return EXIT_USAGE;
-			if (v > UINT64_MAX / 1000000) {
-				tui_warnx("-C %s is too large", optarg);
-				return EXIT_USAGE;
-			}
-			c.file_size = v * 1000000;
-			break;
-		case 'c':
-			if (tui_parse_count("-c", optarg, &c.limit) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'D':
-			list = 1;
-			break;
-		case 'F':
-			c.format = optarg;
-			break;
-		case 'i':
-			c.ifname = optarg;
-			break;
-		case 'q':
-			c.quiet = 1;
-			break;
-		case 's':
-			if (tui_parse_count("-s", optarg, &v) != 0)
-				return EXIT_USAGE;
-			if (v < URB_HDR64 || v > CAP_SNAPLEN_MAX) {
-				tui_warnx("-s wants %d to %d bytes (the usbmon "
-				    "header is %d), not %s", URB_HDR64,
-				    CAP_SNAPLEN_MAX, URB_HDR64, optarg);
-				return EXIT_USAGE;
-			}
-			c.snaplen = (uint32_t)v;
-			break;
-		case 'W':
-			if (tui_parse_count("-W", optarg, &v) != 0)
-				return EXIT_USAGE;
-			if (v > 100000) {
-				tui_warnx("-W %s: at most 100000 files",
-				    optarg);
-				return EXIT_USAGE;
-			}
-			c.nfiles = (unsigned)v;
-			break;
-		case 'w':
-			c.outpath = optarg;
-			break;
-		case 'Z':
-			c.user = optarg;
-			break;
-		case 'h':
-			capture_usage(stdout);
-			return 0;
-		default:
-			capture_usage(stderr);
+		if (n > UINT64_MAX / 1000000) {
+			cmd_warnx("-C %s is too large", v);
 			return EXIT_USAGE;
 		}
+		c.rg.file_size = n * 1000000;
 	}
-	if (optind != argc) {
-		tui_warnx("capture: unexpected argument '%s' (the interface "
-		    "goes with -i)", argv[optind]);
-		capture_usage(stderr);
-		return EXIT_USAGE;
+	if ((v = args_get(a, 's')) != NULL) {
+		if (cmd_parse_count("-s", v, &n) != 0)
+			return EXIT_USAGE;
+		if (n < URB_HDR64 || n > CAP_SNAPLEN_MAX) {
+			cmd_warnx("-s wants %d to %d bytes (the usbmon header "
+			    "is %d), not %s", URB_HDR64, CAP_SNAPLEN_MAX,
+			    URB_HDR64, v);
+			return EXIT_USAGE;
+		}
+		c.snaplen = (uint32_t)n;
 	}
+	if ((v = args_get(a, 'W')) != NULL) {
+		if (cmd_parse_count("-W", v, &n) != 0)
+			return EXIT_USAGE;
+		if (n > 100000) {
+			cmd_warnx("-W %s: at most 100000 files", v);
+			return EXIT_USAGE;
+		}
+		c.rg.nfiles = (unsigned)n;
+	}
+	list = args_has(a, 'D');
+	c.rg.format = args_get(a, 'F');
+	c.ifname = args_get(a, 'i');
+	c.quiet = args_has(a, 'q');
+	c.outpath = args_get(a, 'w');
+	c.user = args_get(a, 'Z');
 	if (list)
 		return capture_list();
 	if (c.ifname == NULL) {
-		tui_warnx("capture: -i usbmonN is required (usbmon0 = all "
+		cmd_warnx("capture: -i usbmonN is required (usbmon0 = all "
 		    "buses; 'urbscope capture -D' lists them)");
 		capture_usage(stderr);
 		return EXIT_USAGE;
 	}
 	if ((bus = cap_live_name(c.ifname)) < 0) {
-		tui_warnx("capture: '%s' is not a usbmon interface: use "
+		cmd_warnx("capture: '%s' is not a usbmon interface: use "
 		    "usbmonN, N the bus number or 0 for all buses "
 		    "('urbscope capture -D' lists them)", c.ifname);
 		return EXIT_USAGE;
@@ -644,46 +430,47 @@ tui_cmd_capture(int argc, char **argv)
 	snprintf(ifname, sizeof ifname, "usbmon%d", bus);
 	c.ifname = ifname;
 	if (c.outpath != NULL && print_chosen(&c.pr)) {
-		tui_warnx("capture: -w writes the capture; -Y, -V, -T, -e and "
+		cmd_warnx("capture: -w writes the capture; -Y, -V, -T, -e and "
 		    "-t are for printing it");
 		return EXIT_USAGE;
 	}
-	if ((c.file_size > 0 || c.nfiles > 0) && (c.outpath == NULL ||
+	if ((c.rg.file_size > 0 || c.rg.nfiles > 0) && (c.outpath == NULL ||
 	    strcmp(c.outpath, "-") == 0)) {
-		tui_warnx("capture: -C and -W need -w FILE");
+		cmd_warnx("capture: -C and -W need -w FILE");
 		return EXIT_USAGE;
 	}
-	if (c.nfiles > 0 && c.file_size == 0) {
-		tui_warnx("capture: -W N makes a ring of files: it needs -C MB");
+	if (c.rg.nfiles > 0 && c.rg.file_size == 0) {
+		cmd_warnx("capture: -W N makes a ring of files: it needs -C MB");
 		return EXIT_USAGE;
 	}
-	if (c.format != NULL && c.outpath == NULL) {
-		tui_warnx("capture: -F needs -w FILE");
+	if (c.rg.format != NULL && c.outpath == NULL) {
+		cmd_warnx("capture: -F needs -w FILE");
 		return EXIT_USAGE;
 	}
-	if (c.format != NULL && strcmp(c.format, "pcap") != 0 &&
-	    strcmp(c.format, "pcapng") != 0 && strcmp(c.format, "usbmon") != 0) {
-		tui_warnx("capture: unknown output format \"%s\"; urbscope "
-		    "writes pcapng, pcap, usbmon", c.format);
+	if (c.rg.format != NULL && strcmp(c.rg.format, "pcap") != 0 &&
+	    strcmp(c.rg.format, "pcapng") != 0 &&
+	    strcmp(c.rg.format, "usbmon") != 0) {
+		cmd_warnx("capture: unknown output format \"%s\"; urbscope "
+		    "writes pcapng, pcap, usbmon", c.rg.format);
 		return EXIT_USAGE;
 	}
 
 	if (cap_open(c.ifname, &c.src, err, sizeof err) < 0) {
-		tui_warnx("%s", err);
+		cmd_warnx("%s", err);
 		return EXIT_INPUT;
 	}
-	c.start_ns = cap_clock_ns(CLOCK_REALTIME);
+	c.rg.start_ns = cap_clock_ns(CLOCK_REALTIME);
 	if (c.user != NULL && capture_drop_privs(c.user) < 0) {
 		cap_close(c.src);
 		return EXIT_INPUT;
 	}
 	cap_stats(c.src, &st);
 	if (!c.quiet && st.method != NULL && strcmp(st.method, "text") == 0)
-		tui_warnx("capturing on %s through the debugfs text file "
+		cmd_warnx("capturing on %s through the debugfs text file "
 		    "(at most 32 data bytes an event, no drop count)",
 		    c.ifname);
 	else if (!c.quiet)
-		tui_warnx("capturing on %s through %s", c.ifname,
+		cmd_warnx("capturing on %s through %s", c.ifname,
 		    capture_method_phrase(st.method));
 
 	memset(&sa, 0, sizeof sa);
@@ -695,15 +482,28 @@ tui_cmd_capture(int argc, char **argv)
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &sa, NULL);
 
-	if (c.outpath != NULL && capture_open_file(&c) < 0)
+	c.rg.outpath = c.outpath;
+	c.rg.ifname = c.ifname;
+	c.rg.snaplen = c.snaplen;
+	c.rg.src = c.src;
+	if (c.outpath != NULL && ring_open(&c.rg) < 0)
 		status = EXIT_INPUT;
 	else
 		status = capture_run(&c);
-	if (c.sink != NULL)
-		(void)cap_sink_close(c.sink, NULL, 0);
-	for (i = 0; i < c.nsynth; i++)
-		free((void *)(uintptr_t)c.synth[i].data);
-	free(c.synth);
+	ring_free(&c.rg);
 	cap_close(c.src);
 	return status;
 }
+
+const struct cmd_entry cmd_capture_entry = {
+	.name = "capture",
+	.usage = "-i usbmonN [-w FILE] [-c N] [-s SNAPLEN] [-C MB -W N]"
+	    " [-Z USER] [-Y FILTER] [-V] [-T ...] | -D",
+	.help = "capture live USB traffic from the kernel's usbmon",
+	.template = "C:c:DF:i:qs:W:w:Z:" PRINT_OPTS,
+	.lower = 0,
+	.upper = 0,
+	.extra = "the interface goes with -i",
+	.usage_fn = capture_usage,
+	.exec = capture_exec,
+};

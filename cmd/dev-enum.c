@@ -1,5 +1,5 @@
 /*
- * tui/dev-enum.c - the devices of `urbscope devices`: from libusb-1.0
+ * cmd/dev-enum.c - the devices of `urbscope devices`: from libusb-1.0
  * (bus, address, port path, speed; the descriptors from sysfs, or
  * rebuilt from libusb's parsed form) or from a sysfs tree alone, and the
  * strings and requests asked of an open device.
@@ -11,7 +11,7 @@
 
 #include "decode/decode.h"
 #include "devices.h"
-#include "tui.h"
+#include "cmd.h"
 
 #define DEV_CTRL_MS	1000	/* a control request to the device */
 

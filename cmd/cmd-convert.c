@@ -1,12 +1,11 @@
 /*
- * tui/cmd-convert.c - `urbscope convert IN -w OUT [-F FORMAT]`: rewrite a
+ * cmd/cmd-convert.c - `urbscope convert IN -w OUT [-F FORMAT]`: rewrite a
  * capture as pcap, pcapng or usbmon text.  Progress goes to stderr when
  * it is a terminal.  On bad input everything read before the problem is
  * written and the output file is complete and valid; the exit status is 1.
  * Driver events go only to pcapng; for the other formats their number is
  * said once on stderr.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
-#include "tui.h"
+#include "cmd.h"
 
 static void
 convert_usage(FILE *f)
@@ -42,12 +41,12 @@ convert_run(const char *name, const char *outpath, const char *format,
 
 	/* no analysis: records go to the sink as they are */
 	if (cap_pipe_open(&pipe, name, 0, err, sizeof err) < 0) {
-		tui_warnx("%s", err);
+		cmd_warnx("%s", err);
 		return EXIT_INPUT;
 	}
 	if ((rc = cap_sink_open(outpath, format, NULL, &sink, err,
 	    sizeof err)) < 0) {
-		tui_warnx("%s", err);
+		cmd_warnx("%s", err);
 		cap_pipe_close(&pipe);
 		return rc == -UE_USAGE ? EXIT_USAGE : EXIT_INPUT;
 	}
@@ -56,7 +55,7 @@ convert_run(const char *name, const char *outpath, const char *format,
 		if ((rc = cap_pipe_next(&pipe)) == CAP_END)
 			break;
 		if (rc < 0) {
-			tui_warnx("%s", pipe.src->err);
+			cmd_warnx("%s", pipe.src->err);
 			status = EXIT_INPUT;
 			break;
 		}
@@ -67,7 +66,7 @@ convert_run(const char *name, const char *outpath, const char *format,
 		rc = rc == CAP_URB ? cap_sink_write(sink, &pipe.r) :
 		    cap_sink_write_event(sink, &pipe.ev);
 		if (rc < 0) {
-			tui_warnx("%s", sink->err);
+			cmd_warnx("%s", sink->err);
 			status = EXIT_INPUT;
 			break;
 		}
@@ -82,55 +81,43 @@ convert_run(const char *name, const char *outpath, const char *format,
 	if (progress && last > 0)
 		fputc('\n', stderr);
 	if (dropped > 0)
-		tui_warnx("%llu driver event%s not written: %s cannot hold "
+		cmd_warnx("%llu driver event%s not written: %s cannot hold "
 		    "them; use pcapng", (unsigned long long)dropped,
 		    dropped == 1 ? "" : "s", sink->ops->name);
 	if (cap_sink_close(sink, err, sizeof err) < 0) {
-		tui_warnx("%s", err);
+		cmd_warnx("%s", err);
 		status = EXIT_INPUT;
 	}
 	cap_pipe_close(&pipe);
 	return status;
 }
 
-int
-tui_cmd_convert(int argc, char **argv)
+static int
+convert_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 }
-	};
-	const char	*outpath = NULL, *format = NULL;
+	const char	*outpath = args_get(a, 'w');
 	uint64_t	 limit = 0;
-	int		 ch;
 
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "c:F:hw:", longopts,
-	    NULL)) != -1) {
-		switch (ch) {
-		case 'c':
-			if (tui_parse_count("-c", optarg, &limit) != 0)
-				return EXIT_USAGE;
-			break;
-		case 'F':
-			format = optarg;
-			break;
-		case 'w':
-			outpath = optarg;
-			break;
-		case 'h':
-			convert_usage(stdout);
-			return 0;
-		default:
-			convert_usage(stderr);
-			return EXIT_USAGE;
-		}
-	}
-	if (optind + 1 != argc || outpath == NULL) {
-		tui_warnx(outpath == NULL ? "convert: -w OUT is required" :
-		    "convert: one input file");
+	(void)ce;
+	if (args_count(a, 'c', &limit) != 0)
+		return EXIT_USAGE;
+	if (outpath == NULL) {
+		cmd_warnx("convert: -w OUT is required");
 		convert_usage(stderr);
 		return EXIT_USAGE;
 	}
-	return convert_run(argv[optind], outpath, format, limit);
+	return convert_run(a->argv[0], outpath, args_get(a, 'F'), limit);
 }
+
+const struct cmd_entry cmd_convert_entry = {
+	.name = "convert",
+	.usage = "IN -w OUT [-F pcap|pcapng|usbmon] [-c N]",
+	.help = "convert a capture to pcap, pcapng or usbmon text",
+	.template = "c:F:w:",
+	.lower = 1,
+	.upper = 1,
+	.missing = "which input file? (- for standard input)",
+	.extra = "one input file",
+	.usage_fn = convert_usage,
+	.exec = convert_exec,
+};

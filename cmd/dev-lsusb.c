@@ -1,5 +1,5 @@
 /*
- * tui/dev-lsusb.c - a device's descriptors as `lsusb -v` lays them out
+ * cmd/dev-lsusb.c - a device's descriptors as `lsusb -v` lays them out
  * (same headings, field names, number formats and columns), decoded by
  * decode/dec-desc.c; and what lsusb asks the device after them.
  */
@@ -11,7 +11,7 @@
 #include "decode/decode.h"
 #include "decode/usbids.h"
 #include "devices.h"
-#include "tui.h"
+#include "cmd.h"
 
 /* ------------------------------------------------------------------------
  * The descriptor tree as lsusb -v lays it out.

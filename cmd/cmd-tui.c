@@ -1,0 +1,67 @@
+/*
+ * cmd/cmd-tui.c - `urbscope tui [--fast] [FILE | sim:SCENARIO]`, `urbscope
+ * tui -i usbmonN`: start the ncurses viewer (tui/tui.c).
+ */
+#include <stdio.h>
+#include <unistd.h>
+
+#include "tui/tui.h"
+#include "cmd.h"
+
+static void
+tui_usage(FILE *f)
+{
+	fprintf(f, "usage: urbscope tui [--fast] [FILE | sim:SCENARIO]\n"
+	    "       urbscope tui -i usbmonN\n"
+	    "The interactive viewer: a timeline of URB records and driver\n"
+	    "events, the selected record decoded and in hex, filters and\n"
+	    "search.  Press ? inside for the keys.  Without an input it\n"
+	    "shows the demo (sim:demo).  Files open at once and are indexed\n"
+	    "as you look; -i follows a live bus; a sim: scenario runs in\n"
+	    "real time, or as fast as it can with --fast.\n");
+}
+
+static int
+tui_exec(const struct cmd_entry *ce, struct cmd_args *a)
+{
+	const char	*name = args_get(a, 'i');
+	char		 err[600];
+
+	(void)ce;
+	if (name != NULL && a->argc > 0) {
+		cmd_warnx("tui: a file or -i usbmonN, not both");
+		tui_usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (name == NULL)
+		name = a->argc > 0 ? a->argv[0] : "sim:demo";
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		cmd_warnx("tui: needs a terminal (use 'urbscope read' in "
+		    "pipes)");
+		return EXIT_USAGE;
+	}
+	if (tui_main(name, args_has(a, 'f'), args_get(a, 'i') != NULL, err,
+	    sizeof err) != 0) {
+		cmd_warnx("tui: %s", err);
+		return EXIT_INPUT;
+	}
+	return 0;
+}
+
+static const struct option tui_longopts[] = {
+	{ "fast", no_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct cmd_entry cmd_tui_entry = {
+	.name = "tui",
+	.usage = "[--fast] [FILE | sim:SCENARIO] | -i usbmonN",
+	.help = "the interactive viewer",
+	.template = "i:",
+	.longopts = tui_longopts,
+	.lower = 0,
+	.upper = 1,
+	.extra = "one input at a time",
+	.usage_fn = tui_usage,
+	.exec = tui_exec,
+};

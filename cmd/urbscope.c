@@ -1,0 +1,61 @@
+/*
+ * cmd/urbscope.c - main: the command named by the first argument (the
+ * table is in cmd.c), --help and --version.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "samples/samples.h"
+#include "cmd.h"
+
+#ifndef URBSCOPE_VERSION
+#error "URBSCOPE_VERSION comes from the Makefile's VERSION"
+#endif
+
+static void
+usage(FILE *f)
+{
+	const struct cmd_entry *const *ce;
+
+	fprintf(f, "usage: urbscope COMMAND [ARGS]\n\n"
+	    "urbscope is a USB protocol analyzer and driver debugger.\n\n"
+	    "commands:\n");
+	for (ce = cmd_table; *ce != NULL; ce++)
+		fprintf(f, "  %-8s %s\n  %-8s   %s\n", (*ce)->name,
+		    (*ce)->usage, "", (*ce)->help);
+	fprintf(f, "\n'urbscope COMMAND --help' says more; see also "
+	    "urbscope(1).\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	const struct cmd_entry *ce;
+
+	/* the one place that builds simulated machines: hand it what they
+	 * can hold */
+	sim_register(&sample_catalog);
+	if (argc < 2) {
+		/* on a terminal: the viewer on the built-in demo */
+		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
+			return cmd_run(&cmd_tui_entry, 1, argv);
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
+	    strcmp(argv[1], "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0) {
+		printf("urbscope %s\n", URBSCOPE_VERSION);
+		return 0;
+	}
+	if ((ce = cmd_find(argv[1])) != NULL)
+		return cmd_run(ce, argc - 1, argv + 1);
+	cmd_warnx("unknown command '%s'", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}
