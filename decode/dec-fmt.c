@@ -273,9 +273,19 @@ static const char digits2[201] =
 static char *
 put_uw(char *p, uint64_t v, int width)
 {
-	char	 tmp[24], *e = tmp + sizeof tmp, *q = e;
+	uint64_t t;
 	unsigned d;
+	int	 nd = 1;
+	char	*q;
 
+	for (t = v; t >= 10; t /= 10)
+		nd++;
+	while (width > nd) {
+		*p++ = ' ';
+		width--;
+	}
+	/* the digits from the last, two at a time, straight into place */
+	q = p + nd;
 	while (v >= 100) {
 		d = (unsigned)(v % 100) * 2;
 		v /= 100;
@@ -287,10 +297,7 @@ put_uw(char *p, uint64_t v, int width)
 		*--q = digits2[v * 2];
 	} else
 		*--q = (char)('0' + v);
-	while (e - q < width)
-		*--q = ' ';
-	memcpy(p, q, (size_t)(e - q));
-	return p + (e - q);
+	return p + nd;
 }
 
 /* Exactly n digits of v, zero-padded. */
@@ -386,11 +393,26 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	sb_putc(b, '\n');
 }
 
+/*
+ * n spaces at d, eight at a time: up to 7 more are written past d + n
+ * (the caller reserved them, and overwrites them next).  Short indents
+ * are the common case, and memset's rep stos is slow to start.
+ */
+static void
+put_spaces(char *d, size_t n)
+{
+	size_t	 k;
+
+	for (k = 0; k < n; k += 8)
+		memcpy(d + k, "        ", 8);
+}
+
 void
 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent, struct sbuf *b)
 {
 	static const char hx[] = "0123456789abcdef";
-	size_t	 off, i;
+	const uint8_t *q;
+	size_t	 off, i, line;
 	char	*d;
 	int	 k, digits = 4;
 
@@ -399,38 +421,54 @@ dec_fmt_hexdump(const uint8_t *p, size_t n, int indent, struct sbuf *b)
 	/* offsets in four hex digits, more past 64 KiB */
 	while (digits < 16 && n > 16 && ((n - 1) >> (4 * digits)) != 0)
 		digits++;
+	/* indent, offset, two spaces, 16 bytes in hex, ASCII, newline */
+	line = (size_t)indent + (size_t)digits + 2 + 16 * 3 + 1 + 1 + 16 + 1;
+	/* put_spaces may write 7 spaces past the indent */
+	if (n == 0 || !sb_reserve(b, (n + 15) / 16 * line + 8))
+		return;
+	d = b->s + b->len;
 	for (off = 0; off < n; off += 16) {
-		/* indent, offset, 16 bytes in hex, ASCII, newline */
-		if (!sb_reserve(b, (size_t)indent + 16 + 2 + 16 * 3 + 2 + 16 +
-		    1))
-			return;
-		d = b->s + b->len;
-		for (k = 0; k < indent; k++)
-			*d++ = ' ';
+		q = p + off;
+		put_spaces(d, (size_t)indent);
+		d += indent;
 		for (k = 4 * (digits - 1); k >= 0; k -= 4)
 			*d++ = hx[(off >> k) & 15];
 		*d++ = ' ';
 		*d++ = ' ';
-		for (i = 0; i < 16; i++) {
-			if (off + i < n) {
-				*d++ = hx[p[off + i] >> 4];
-				*d++ = hx[p[off + i] & 15];
-			} else {
-				*d++ = ' ';
-				*d++ = ' ';
+		if (n - off >= 16) {
+			/* a whole line: no test a byte */
+			for (i = 0; i < 16; i++) {
+				memcpy(d, sb_hexpairs + 2 * q[i], 2);
+				d[2] = ' ';
+				d += 3;
+				if (i == 7)
+					*d++ = ' ';
 			}
 			*d++ = ' ';
-			if (i == 7)
-				*d++ = ' ';
+			for (i = 0; i < 16; i++)
+				d[i] = q[i] >= 0x20 && q[i] < 0x7f ?
+				    (char)q[i] : '.';
+			d += 16;
+		} else {
+			for (i = 0; i < 16; i++) {
+				if (off + i < n)
+					memcpy(d, sb_hexpairs + 2 * q[i], 2);
+				else
+					memset(d, ' ', 2);
+				d[2] = ' ';
+				d += 3;
+				if (i == 7)
+					*d++ = ' ';
+			}
+			*d++ = ' ';
+			for (i = 0; off + i < n; i++)
+				*d++ = q[i] >= 0x20 && q[i] < 0x7f ?
+				    (char)q[i] : '.';
 		}
-		*d++ = ' ';
-		for (i = 0; i < 16 && off + i < n; i++)
-			*d++ = p[off + i] >= 0x20 && p[off + i] < 0x7f ?
-			    (char)p[off + i] : '.';
 		*d++ = '\n';
-		b->len = (size_t)(d - b->s);
-		b->s[b->len] = '\0';
 	}
+	b->len = (size_t)(d - b->s);
+	b->s[b->len] = '\0';
 }
 
 /* Raw value of a node the way tshark -T fields prints it. */
@@ -498,7 +536,8 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, const struct dec_tree *t, struct sbuf *b)
 {
 	const struct dec_node *n;
-	size_t	 i;
+	size_t	 i, w, k;
+	char	*d;
 
 	sb_puts(b, "Record ");
 	sb_u64(b, r->recno);
@@ -511,16 +550,24 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 	sb_putc(b, '\n');
 	for (i = 0; i < t->n; i++) {
 		n = &t->node[i];
-		if (!sb_reserve(b, 4 * ((size_t)n->depth + 1)))
-			return;
-		memset(b->s + b->len, ' ', 4 * ((size_t)n->depth + 1));
-		b->len += 4 * ((size_t)n->depth + 1);
+		w = 4 * ((size_t)n->depth + 1);
 		if (n->f == NULL || n->f->kind == DK_LABEL) {
+			if (!sb_reserve(b, w + 8))
+				return;
+			put_spaces(b->s + b->len, w);
+			b->len += w;
 			sb_puts(b, n->str != NULL ? n->str :
 			    n->f != NULL ? n->f->name : "");
 		} else {
-			sb_puts(b, n->f->name);
-			sb_puts(b, ": ");
+			/* indent, name and ": " in one reservation */
+			k = strlen(n->f->name);
+			if (!sb_reserve(b, w + 8 + k + 2))
+				return;
+			d = b->s + b->len;
+			put_spaces(d, w);
+			memcpy(d + w, n->f->name, k);
+			memcpy(d + w + k, ": ", 2);
+			b->len += w + k + 2;
 			if (n->f->kind == DK_BYTES && n->len > 16) {
 				sb_u64(b, n->len);
 				sb_puts(b, " bytes");
@@ -602,33 +649,71 @@ json_abbrev(const struct dec_node *n)
 	return n->f->abbrev;
 }
 
-#define JSON_BUCKETS	256
 #define JSON_NONE	UINT16_MAX
+#define JSON_NAMES	1024	/* distinct names (fields have ~300) */
+#define JSON_PTRS	4096	/* name pointers seen, a power of 2 */
 
-/* A cheap hash of a name: its length and last eight bytes. */
-static unsigned int
-json_hash(const char *name)
+/*
+ * Field names, interned: each abbrev pointer met maps to a small id that
+ * equal strings share (two fields may carry one Wireshark name), and the
+ * name's length.  Field names are static strings, so the tables fill
+ * once and then cost a pointer hash a node.
+ */
+static struct {
+	const char	*p;
+	uint16_t	 id;
+}		 json_ptrs[JSON_PTRS];
+static size_t	 json_nptrs;
+static const char *json_names[JSON_NAMES];
+static uint16_t	 json_lens[JSON_NAMES];
+static size_t	 json_nnames;
+
+/* The id of name ab, or JSON_NONE when the tables are full. */
+static uint16_t
+json_name_id(const char *ab)
 {
-	size_t	 n = strlen(name);
-	uint64_t tail = 0;
+	size_t	 h, k;
 
-	memcpy(&tail, name + (n > 8 ? n - 8 : 0), n > 8 ? 8 : n);
-	tail ^= n * 0x9e3779b97f4a7c15ULL;
-	tail *= 0xbf58476d1ce4e5b9ULL;
-	return (unsigned int)(tail >> 56) & (JSON_BUCKETS - 1);
+	h = (size_t)(((uintptr_t)ab * 0x9e3779b97f4a7c15ULL) >> 52) &
+	    (JSON_PTRS - 1);
+	while (json_ptrs[h].p != NULL) {
+		if (json_ptrs[h].p == ab)
+			return json_ptrs[h].id;
+		h = (h + 1) & (JSON_PTRS - 1);
+	}
+	if (json_nptrs >= JSON_PTRS / 2)
+		return JSON_NONE;
+	for (k = 0; k < json_nnames; k++) {
+		if (strcmp(json_names[k], ab) == 0)
+			break;
+	}
+	if (k == json_nnames) {
+		if (json_nnames == JSON_NAMES)
+			return JSON_NONE;
+		json_names[k] = ab;
+		json_lens[k] = (uint16_t)strlen(ab);
+		json_nnames++;
+	}
+	json_ptrs[h].p = ab;
+	json_ptrs[h].id = (uint16_t)k;
+	json_nptrs++;
+	return (uint16_t)k;
 }
 
 void
 dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, const struct dec_tree *t, struct sbuf *b)
 {
-	uint16_t	 head[JSON_BUCKETS];	/* first leader per bucket */
-	uint16_t	 next[DEC_TREE_NODES];	/* next leader in the bucket */
+	static uint32_t	 stamp[JSON_NAMES];	/* gen: seen in this record */
+	static uint16_t	 first[JSON_NAMES];	/* its first node, if so */
+	static uint32_t	 gen;
 	uint16_t	 lead[DEC_TREE_NODES];	/* first node of my name */
 	uint16_t	 count[DEC_TREE_NODES];	/* nodes of the name (leaders) */
-	const char	*ab, *ob;
+	uint16_t	 alen[DEC_TREE_NODES];	/* the name's length */
+	const char	*ab;
 	size_t		 i, j, k, n, start;
-	unsigned int	 h;
+	uint16_t	 id;
+	int		 whole = 0;
 
 	(void)f;
 	sb_puts(b, "{\"frame.number\":");
@@ -650,37 +735,48 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	/*
 	 * Every field with a Wireshark name, in the order of its first
 	 * occurrence; a name that repeats becomes an array.  Each name's
-	 * first node leads its group, found through a small hash table of
-	 * leaders, so a record costs its nodes, not their square.
+	 * first node leads its group, found by the name's interned id, so a
+	 * record costs its nodes, not their square.
 	 */
 	n = t->n < DEC_TREE_NODES ? t->n : DEC_TREE_NODES;
-	memset(head, 0xff, sizeof head);
+	if (++gen == 0) {
+		memset(stamp, 0, sizeof stamp);
+		gen = 1;
+	}
 	for (i = 0; i < n; i++) {
 		lead[i] = JSON_NONE;
 		if ((ab = json_abbrev(&t->node[i])) == NULL)
 			continue;
-		h = json_hash(ab);
-		for (j = head[h]; j != JSON_NONE; j = next[j]) {
-			ob = t->node[j].f->abbrev;
-			if (ob == ab || strcmp(ob, ab) == 0)
-				break;
-		}
-		if (j == JSON_NONE) {
+		if ((id = json_name_id(ab)) == JSON_NONE) {
+			/* not interned (cannot happen with static fields):
+			 * a group of its own */
 			lead[i] = (uint16_t)i;
 			count[i] = 1;
-			next[i] = head[h];
-			head[h] = (uint16_t)i;
+			alen[i] = (uint16_t)strlen(ab);
+			continue;
+		}
+		alen[i] = json_lens[id];
+		if (stamp[id] != gen) {
+			stamp[id] = gen;
+			first[id] = (uint16_t)i;
+			lead[i] = (uint16_t)i;
+			count[i] = 1;
 		} else {
-			lead[i] = (uint16_t)j;
-			count[j]++;
+			lead[i] = first[id];
+			count[first[id]]++;
 		}
 	}
 	for (i = 0; i < n; i++) {
 		if (lead[i] != i)
 			continue;	/* unnamed, or in its leader's array */
 		sb_puts(b, ",\"");
-		sb_puts(b, t->node[i].f->abbrev);
+		sb_putn(b, t->node[i].f->abbrev, alen[i]);
 		sb_puts(b, "\":");
+		if (count[i] == 1 && t->node[i].f->kind == DK_BYTES &&
+		    t->node[i].buf == DB_DATA && t->node[i].off == 0 &&
+		    t->node[i].len == r->data_len &&
+		    strcmp(t->node[i].f->abbrev, "usb.capdata") == 0)
+			whole = 1;
 		if (count[i] == 1) {
 			json_value(r, &t->node[i], b);
 			continue;
@@ -695,7 +791,8 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 		}
 		sb_putc(b, ']');
 	}
-	if (r->data_len > 0) {
+	/* the payload, unless usb.capdata above was all of it */
+	if (r->data_len > 0 && !whole) {
 		sb_puts(b, ",\"data\":\"");
 		sb_hexbytes(b, r->data, r->data_len);
 		sb_putc(b, '"');

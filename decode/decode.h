@@ -828,6 +828,8 @@ void		 sb_json_str(struct sbuf *b, const char *s, size_t n);
 void		 sb_json_from(struct sbuf *b, size_t start);
 /* Bytes as contiguous lowercase hex ("0a1b"). */
 void		 sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n);
+/* The two lowercase hex digits of byte v: sb_hexpairs[2 * v], [2 * v + 1]. */
+extern const char sb_hexpairs[513];
 
 /* The appenders below are inline: formatting is the hot path of read. */
 static inline int
