@@ -114,6 +114,7 @@ struct live_src {
 	struct urb_iso	 tiso[5];
 	struct cap_unwrap unwrap;
 	int64_t		 tbase_ns;	/* wall clock of stamp 0 */
+	long		 tnap_ms;	/* next nap when the file is empty */
 
 	struct cap_live_acc acc;
 	uint64_t	 received;
@@ -771,7 +772,7 @@ static int
 live_next_text(struct cap_source *src, struct urb_rec *r)
 {
 	struct live_src	*ls = src->priv;
-	struct timespec	 nap = { 0, LIVE_POLL_MS / 2 * 1000000L };
+	struct timespec	 nap;
 	ssize_t		 n;
 	int		 rc;
 
@@ -792,14 +793,26 @@ live_next_text(struct cap_source *src, struct urb_rec *r)
 		    ls->buflen);
 		if (n > 0) {
 			ls->buflen += (size_t)n;
+			ls->tnap_ms = 1;
 			continue;
 		}
 		if (n == 0 && ls->regular)
 			return CAP_END;
 		if (n == -1 && errno != EAGAIN && errno != EINTR)
 			return live_fail(src, "read");
-		/* the text file cannot be polled: nap, then say so */
+		/*
+		 * The text file cannot be polled: nap, then say so.  The
+		 * kernel keeps few events a text reader (mon_text.c's
+		 * EVENT_MAX) and drops the rest unsaid, so naps start short
+		 * after traffic and grow while the bus is quiet.
+		 */
+		if (ls->tnap_ms < 1)
+			ls->tnap_ms = 1;
+		nap.tv_sec = 0;
+		nap.tv_nsec = ls->tnap_ms * 1000000L;
 		nanosleep(&nap, NULL);
+		if (ls->tnap_ms < LIVE_POLL_MS / 2)
+			ls->tnap_ms *= 2;
 		return CAP_AGAIN;
 	}
 }

@@ -32,6 +32,7 @@
 #include "cmd.h"
 
 #define CAP_SNAPLEN_MAX	262144
+#define CAPTURE_DRAIN_S	1.0	/* after a stop: what is queued, at most */
 
 static volatile sig_atomic_t capture_stop;
 
@@ -228,7 +229,7 @@ capture_run(struct capture *c)
 	struct cap_pipe	 pipe;
 	struct urb_rec	*r = &pipe.r;
 	struct cap_stats st;
-	double		 last = 0, t;
+	double		 last = 0, t, drain_until = 0;
 	int64_t		 kept;
 	int		 rc, status = 0, progress, tty_out, cut = 0;
 
@@ -244,9 +245,19 @@ capture_run(struct capture *c)
 		cap_pipe_close(&pipe);
 		return -rc;
 	}
-	while (!capture_stop && (c->limit == 0 || c->count < c->limit)) {
+	while (c->limit == 0 || c->count < c->limit) {
+		/*
+		 * Stopped (^C, SIGTERM): what the kernel already queued for
+		 * us still comes in, for at most CAPTURE_DRAIN_S, so the
+		 * capture ends where the user stopped it, not where a busy
+		 * reader had got to.
+		 */
+		if (capture_stop && drain_until == 0)
+			drain_until = cap_clock_s() + CAPTURE_DRAIN_S;
+		if (drain_until != 0 && cap_clock_s() >= drain_until)
+			break;
 		rc = cap_pipe_next(&pipe);
-		if (rc == CAP_END)
+		if (rc == CAP_END || (rc == CAP_AGAIN && drain_until != 0))
 			break;
 		if (rc < 0) {
 			cmd_warnx("%s", c->src->err);

@@ -407,15 +407,43 @@ put_spaces(char *d, size_t n)
 		memcpy(d + k, "        ", 8);
 }
 
+/*
+ * Eight bytes of q as the hexdump's ASCII column: printable ones (0x20 to
+ * 0x7e) as themselves, the others as '.'.  SWAR: per byte, bit 7 of
+ * (low seven bits + 0x60) says >= 0x20, of (low seven bits + 1) says
+ * >= 0x7f; no sum carries into the next byte.
+ */
+static void
+put_ascii8(char *d, const uint8_t *q)
+{
+	const uint64_t	 ones = 0x0101010101010101ULL;
+	const uint64_t	 high = 0x8080808080808080ULL;
+	uint64_t	 w, low, ok, m;
+
+	memcpy(&w, q, 8);
+	low = w & ~high;
+	ok = ~w & (low + 0x60 * ones) & ~(low + 0x01 * ones) & high;
+	m = (ok >> 7) * 0xff;
+	w = (w & m) | ('.' * ones & ~m);
+	memcpy(d, &w, 8);
+}
+
 void
 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent, struct sbuf *b)
 {
 	static const char hx[] = "0123456789abcdef";
+	static char	 hex3[256][4];	/* "xx  " of every byte, built once */
 	const uint8_t *q;
 	size_t	 off, i, line;
 	char	*d;
 	int	 k, digits = 4;
 
+	if (hex3[0][0] == '\0') {
+		for (i = 0; i < 256; i++) {
+			memcpy(hex3[i], sb_hexpairs + 2 * i, 2);
+			hex3[i][2] = hex3[i][3] = ' ';
+		}
+	}
 	if (indent < 0)
 		indent = 0;
 	/* offsets in four hex digits, more past 64 KiB */
@@ -431,23 +459,27 @@ dec_fmt_hexdump(const uint8_t *p, size_t n, int indent, struct sbuf *b)
 		q = p + off;
 		put_spaces(d, (size_t)indent);
 		d += indent;
-		for (k = 4 * (digits - 1); k >= 0; k -= 4)
-			*d++ = hx[(off >> k) & 15];
+		/* the offset, two digits from a byte of it at a time */
+		for (k = digits; k >= 2; k -= 2)
+			memcpy(d + k - 2, sb_hexpairs + 2 *
+			    ((off >> (4 * (digits - k))) & 0xff), 2);
+		if (k == 1)
+			d[0] = hx[(off >> (4 * (digits - 1))) & 15];
+		d += digits;
 		*d++ = ' ';
 		*d++ = ' ';
 		if (n - off >= 16) {
-			/* a whole line: no test a byte */
+			/* a whole line: no test a byte; each store writes
+			 * "xx " and a fourth byte the next one overwrites */
 			for (i = 0; i < 16; i++) {
-				memcpy(d, sb_hexpairs + 2 * q[i], 2);
-				d[2] = ' ';
+				memcpy(d, hex3[q[i]], 4);
 				d += 3;
 				if (i == 7)
 					*d++ = ' ';
 			}
 			*d++ = ' ';
-			for (i = 0; i < 16; i++)
-				d[i] = q[i] >= 0x20 && q[i] < 0x7f ?
-				    (char)q[i] : '.';
+			put_ascii8(d, q);
+			put_ascii8(d + 8, q + 8);
 			d += 16;
 		} else {
 			for (i = 0; i < 16; i++) {
@@ -531,6 +563,28 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	}
 }
 
+/*
+ * strlen of a static string (a field's name), remembered by its address
+ * in a small direct-mapped cache: the same few hundred names come back
+ * every record.
+ */
+static size_t
+static_len(const char *s)
+{
+	static struct {
+		const char	*p;
+		size_t		 len;
+	}		 cache[1024];
+	size_t		 h;
+
+	h = (size_t)(((uintptr_t)s * 0x9e3779b97f4a7c15ULL) >> 54) & 1023;
+	if (cache[h].p != s) {
+		cache[h].p = s;
+		cache[h].len = strlen(s);
+	}
+	return cache[h].len;
+}
+
 void
 dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, const struct dec_tree *t, struct sbuf *b)
@@ -560,7 +614,7 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 			    n->f != NULL ? n->f->name : "");
 		} else {
 			/* indent, name and ": " in one reservation */
-			k = strlen(n->f->name);
+			k = static_len(n->f->name);
 			if (!sb_reserve(b, w + 8 + k + 2))
 				return;
 			d = b->s + b->len;
@@ -711,6 +765,7 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	uint16_t	 count[DEC_TREE_NODES];	/* nodes of the name (leaders) */
 	uint16_t	 alen[DEC_TREE_NODES];	/* the name's length */
 	const char	*ab;
+	char		*d;
 	size_t		 i, j, k, n, start;
 	uint16_t	 id;
 	int		 whole = 0;
@@ -769,9 +824,16 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	for (i = 0; i < n; i++) {
 		if (lead[i] != i)
 			continue;	/* unnamed, or in its leader's array */
-		sb_puts(b, ",\"");
-		sb_putn(b, t->node[i].f->abbrev, alen[i]);
-		sb_puts(b, "\":");
+		/* ,"name": in one reservation */
+		if (!sb_reserve(b, (size_t)alen[i] + 4))
+			return;
+		d = b->s + b->len;
+		d[0] = ',';
+		d[1] = '"';
+		memcpy(d + 2, t->node[i].f->abbrev, alen[i]);
+		d[alen[i] + 2] = '"';
+		d[alen[i] + 3] = ':';
+		b->len += (size_t)alen[i] + 4;
 		if (count[i] == 1 && t->node[i].f->kind == DK_BYTES &&
 		    t->node[i].buf == DB_DATA && t->node[i].off == 0 &&
 		    t->node[i].len == r->data_len &&

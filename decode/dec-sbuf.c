@@ -88,14 +88,26 @@ void
 sb_hex(struct sbuf *b, uint64_t v, int digits)
 {
 	static const char hx[] = "0123456789abcdef";
-	char	 tmp[32];
-	int	 i = 32;
+	uint64_t t;
+	char	*d;
+	int	 n = 1;
 
-	do {
-		tmp[--i] = hx[v & 15];
+	for (t = v >> 4; t != 0; t >>= 4)
+		n++;
+	if (digits > 32)
+		digits = 32;
+	if (n < digits)
+		n = digits;
+	if (!sb_reserve(b, (size_t)n))
+		return;
+	/* the digits from the last, straight into place */
+	d = b->s + b->len + n;
+	b->len += (size_t)n;
+	*d = '\0';
+	while (n-- > 0) {
+		*--d = hx[v & 15];
 		v >>= 4;
-	} while ((v != 0 || 32 - i < digits) && i > 0);
-	sb_putn(b, tmp + i, (size_t)(32 - i));
+	}
 }
 
 void
@@ -151,7 +163,23 @@ sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n)
 	if (!sb_reserve(b, 2 * n))
 		return;
 	d = b->s + b->len;
-	for (i = 0; i < n; i++)
+	/* four bytes a store where the host's order allows */
+	i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 4 <= n; i += 4) {
+		uint16_t	 h[4];
+		uint64_t	 w;
+
+		memcpy(&h[0], sb_hexpairs + 2 * p[i], 2);
+		memcpy(&h[1], sb_hexpairs + 2 * p[i + 1], 2);
+		memcpy(&h[2], sb_hexpairs + 2 * p[i + 2], 2);
+		memcpy(&h[3], sb_hexpairs + 2 * p[i + 3], 2);
+		w = (uint64_t)h[0] | (uint64_t)h[1] << 16 |
+		    (uint64_t)h[2] << 32 | (uint64_t)h[3] << 48;
+		memcpy(d + 2 * i, &w, 8);
+	}
+#endif
+	for (; i < n; i++)
 		memcpy(d + 2 * i, sb_hexpairs + 2 * p[i], 2);
 	b->len += 2 * n;
 	b->s[b->len] = '\0';
@@ -163,17 +191,48 @@ sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n)
  * Written back to front, so nothing is copied twice and nothing allocated
  * beyond the growth.
  */
+/* SWAR (as in "Bit Twiddling Hacks"): does any byte of w need a JSON
+ * escape: '"', '\\', a control character or DEL? */
+#define ONES8	0x0101010101010101ULL
+#define HIGH8	0x8080808080808080ULL
+static inline int
+json_special8(uint64_t w)
+{
+	uint64_t	 q = w ^ (ONES8 * '"');
+	uint64_t	 bs = w ^ (ONES8 * '\\');
+	uint64_t	 del = w ^ (ONES8 * 0x7f);
+
+	/* a zero byte in q, bs or del, or a byte below 0x20 (a high byte
+	 * is never below: it has its top bit, which ~w masks out) */
+	return ((((q - ONES8) & ~q) | ((bs - ONES8) & ~bs) |
+	    ((del - ONES8) & ~del) | ((w - ONES8 * 0x20) & ~w)) & HIGH8) != 0;
+}
+
 void
 sb_json_from(struct sbuf *b, size_t start)
 {
 	static const char hx[] = "0123456789abcdef";
 	size_t	 extra = 2, i, j;
+	uint64_t w;
 	unsigned char c;
 	char	*s;
 
 	if (b->oom || start > b->len)
 		return;
-	for (i = start; i < b->len; i++) {
+	/* eight bytes a step while none needs escaping */
+	for (i = start; i + 8 <= b->len; i += 8) {
+		memcpy(&w, b->s + i, 8);
+		if (!json_special8(w))
+			continue;
+		for (j = i; j < i + 8; j++) {
+			c = (unsigned char)b->s[j];
+			if (c == '"' || c == '\\')
+				extra++;
+			else if (c < 0x20 || c == 0x7f)
+				extra += 5;
+		}
+	}
+	for (; i < b->len; i++) {
 		c = (unsigned char)b->s[i];
 		if (c == '"' || c == '\\')
 			extra++;

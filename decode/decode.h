@@ -877,14 +877,22 @@ sb_puts(struct sbuf *b, const char *s)
 static inline void
 sb_u64(struct sbuf *b, uint64_t v)
 {
-	char	 tmp[20];
-	int	 i = 20;
+	uint64_t t;
+	char	*d;
+	int	 n = 1;
 
+	for (t = v; t >= 10; t /= 10)
+		n++;
+	if (!sb_reserve(b, (size_t)n))
+		return;
+	/* the digits from the last, straight into place */
+	d = b->s + b->len + n;
+	b->len += (size_t)n;
+	*d = '\0';
 	do {
-		tmp[--i] = (char)('0' + v % 10);
+		*--d = (char)('0' + v % 10);
 		v /= 10;
 	} while (v != 0);
-	sb_putn(b, tmp + i, (size_t)(20 - i));
 }
 
 /* How records are printed. */

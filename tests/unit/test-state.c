@@ -533,6 +533,98 @@ test_time_overflow(void **state)
 	dec_ctx_free(ctx);
 }
 
+/*
+ * The output fast paths (eight bytes a step, pair tables) against plain
+ * byte-at-a-time versions written here: JSON escaping with a special
+ * byte at every place of a word, the hex dump's ASCII column and hex of
+ * every byte value, numbers at their widths' edges.
+ */
+static size_t
+json_len_plain(const char *s, size_t n)
+{
+	size_t	 i, e = 2;
+
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			e += 2;
+		else if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			e += 6;
+		else
+			e++;
+	}
+	return e;
+}
+
+static void
+test_sbuf_fast_paths(void **state)
+{
+	static const char specials[] = "\"\\\x01\x1f\x7f";
+	static const char others[] = "a \x80\xff\x20\x7e~";
+	struct sbuf	 b = { 0 };
+	uint8_t		 all[256];
+	char		 s[40], want[200], *line;
+	size_t		 n, pos, k, i, j;
+	unsigned	 seed = 1;
+
+	(void)state;
+	for (n = 0; n < 33; n++) {
+		for (pos = 0; pos <= n; pos++) {
+			for (k = 0; k < sizeof specials - 1 + 1; k++) {
+				for (i = 0; i < n; i++) {
+					seed = seed * 1103515245 + 12345;
+					s[i] = others[(seed >> 16) %
+					    (sizeof others - 1)];
+				}
+				if (pos < n && k < sizeof specials - 1)
+					s[pos] = specials[k];
+				b.len = 0;
+				sb_putc(&b, 'x');
+				sb_putn(&b, s, n);
+				sb_json_from(&b, 1);
+				assert_int_equal(b.len - 1,
+				    json_len_plain(s, n));
+				assert_int_equal(b.s[1], '"');
+				assert_int_equal(b.s[b.len - 1], '"');
+			}
+		}
+	}
+	for (i = 0; i < 256; i++)
+		all[i] = (uint8_t)i;
+	b.len = 0;
+	dec_fmt_hexdump(all, sizeof all, 4, &b);
+	line = b.s;
+	for (i = 0; i < 256; i += 16) {
+		k = (size_t)snprintf(want, sizeof want, "    %04zx  ", i);
+		for (j = 0; j < 16; j++)
+			k += (size_t)snprintf(want + k, sizeof want - k,
+			    j == 7 ? "%02zx  " : "%02zx ", i + j);
+		want[k++] = ' ';
+		for (j = 0; j < 16; j++)
+			want[k++] = i + j >= 0x20 && i + j < 0x7f ?
+			    (char)(i + j) : '.';
+		want[k++] = '\n';
+		want[k] = '\0';
+		assert_memory_equal(line, want, k);
+		line += k;
+	}
+	assert_int_equal(*line, '\0');
+	b.len = 0;
+	sb_u64(&b, 9);
+	sb_putc(&b, ' ');
+	sb_u64(&b, 10);
+	sb_putc(&b, ' ');
+	sb_u64(&b, 99999);
+	sb_putc(&b, ' ');
+	sb_hex(&b, 0, 1);
+	sb_putc(&b, ' ');
+	sb_hex(&b, 0x123, 2);
+	sb_putc(&b, ' ');
+	sb_hex(&b, UINT64_MAX, 40);
+	assert_string_equal(b.s, "9 10 99999 0 123 "
+	    "0000000000000000ffffffffffffffff");
+	sb_free(&b);
+}
+
 /* -V's hex dump: offsets widen past 64 KiB, every line alike. */
 static void
 test_hexdump_offsets(void **state)
@@ -576,6 +668,7 @@ main(void)
 		cmocka_unit_test(test_desc_next_stops),
 		cmocka_unit_test(test_time_overflow),
 		cmocka_unit_test(test_hexdump_offsets),
+		cmocka_unit_test(test_sbuf_fast_paths),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
