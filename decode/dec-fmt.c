@@ -264,10 +264,7 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
  * Raw writers for the fixed columns of a line: the caller reserved room.
  * Two digits at a time from a table, no capacity checks per character.
  */
-static const char digits2[201] =
-    "00010203040506070809101112131415161718192021222324252627282930313233"
-    "34353637383940414243444546474849505152535455565758596061626364656667"
-    "6869707172737475767778798081828384858687888990919293949596979899";
+#define digits2	sb_decpairs
 
 /* v right-aligned in width columns (at least its digits). */
 static char *

@@ -830,6 +830,8 @@ void		 sb_json_from(struct sbuf *b, size_t start);
 void		 sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n);
 /* The two lowercase hex digits of byte v: sb_hexpairs[2 * v], [2 * v + 1]. */
 extern const char sb_hexpairs[513];
+/* The two decimal digits of v < 100: sb_decpairs[2 * v], [2 * v + 1]. */
+extern const char sb_decpairs[201];
 
 /* The appenders below are inline: formatting is the hot path of read. */
 static inline int
@@ -881,18 +883,24 @@ sb_u64(struct sbuf *b, uint64_t v)
 	char	*d;
 	int	 n = 1;
 
-	for (t = v; t >= 10; t /= 10)
-		n++;
+	for (t = v; t >= 100; t /= 100)
+		n += 2;
+	n += t >= 10;
 	if (!sb_reserve(b, (size_t)n))
 		return;
-	/* the digits from the last, straight into place */
+	/* the digits from the last, two at a time, straight into place */
 	d = b->s + b->len + n;
 	b->len += (size_t)n;
 	*d = '\0';
-	do {
-		*--d = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
+	while (v >= 100) {
+		d -= 2;
+		memcpy(d, sb_decpairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(d - 2, sb_decpairs + 2 * v, 2);
+	else
+		d[-1] = (char)('0' + v);
 }
 
 /* How records are printed. */
