@@ -26,6 +26,7 @@
 #define PCAP_ABSURD	(256U * 1024 * 1024)
 #define LT_USB_LINUX	189
 #define LT_USB_LINUX_MMAPPED 220
+#define LT_USBPCAP	249
 
 /* pcap/dlt.h and the tcpdump.org link type list, the ones people meet. */
 static const struct dec_name cap_linktypes[] = {
@@ -56,7 +57,8 @@ static const struct dec_name cap_linktypes[] = {
 };
 
 const char cap_linktypes_read[] =
-    "urbscope reads link types 189 (USB_LINUX) and 220 (USB_LINUX_MMAPPED)";
+    "urbscope reads link types 189 (USB_LINUX), 220 (USB_LINUX_MMAPPED) "
+    "and 249 (USBPCAP)";
 
 const char *
 cap_linktype_name(uint32_t linktype)
@@ -122,7 +124,8 @@ struct pcap_rd {
 	int		 nsec;		/* timestamps in ns (magic a1b23c4d) */
 	uint32_t	 snaplen;
 	uint32_t	 limit;		/* largest caplen accepted */
-	size_t		 hdr_len;	/* 48 (189) or 64 (220) */
+	size_t		 hdr_len;	/* 48 (189), 64 (220), 27 (249) */
+	int		 usbpcap;	/* link type 249 */
 	struct urb_iso	 iso[URB_ISO_MAX];
 };
 
@@ -168,13 +171,17 @@ pcap_open(struct cap_source *src)
 		rd->hdr_len = URB_HDR48;
 	else if (lt == LT_USB_LINUX_MMAPPED)
 		rd->hdr_len = URB_HDR64;
-	else if ((lname = cap_linktype_name(lt)) != NULL)
+	else if (lt == LT_USBPCAP) {
+		rd->hdr_len = USBPCAP_HDR;
+		rd->usbpcap = 1;
+	} else if ((lname = cap_linktype_name(lt)) != NULL)
 		return cap_error(src, UE_LINKTYPE, 0, 20, "link type %u (%s) "
-		    "is not a Linux usbmon capture; %s", lt, lname,
+		    "is not a USB capture urbscope reads; %s", lt, lname,
 		    cap_linktypes_read);
 	else
 		return cap_error(src, UE_LINKTYPE, 0, 20, "link type %u is "
-		    "not a Linux usbmon capture; %s", lt, cap_linktypes_read);
+		    "not a USB capture urbscope reads; %s", lt,
+		    cap_linktypes_read);
 	/*
 	 * Like libpcap, accept records up to the usual maximum even when
 	 * the header's snaplen is smaller; beyond the snaplen and that, the
@@ -194,6 +201,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	const uint8_t	*p;
 	uint64_t	 off, recno, sec, frac;
 	uint32_t	 caplen, len;
+	const char	*why;
 	long		 n;
 
 	(void)ev;
@@ -218,8 +226,8 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		    " allows", caplen, rd->snaplen);
 	if (caplen < rd->hdr_len)
 		return cap_error(src, UE_BADREC, recno, off, "captured length "
-		    "%" PRIu32 " is shorter than the %zu-byte usbmon header",
-		    caplen, rd->hdr_len);
+		    "%" PRIu32 " is shorter than the %zu-byte %s header",
+		    caplen, rd->hdr_len, rd->usbpcap ? "USBPcap" : "usbmon");
 	if ((n = cap_in_peek(&src->in, PCAP_REC_HDR + caplen, &p)) < 0)
 		return cap_error(src, (int)n, recno, off, "read error: %s",
 		    strerror(src->in.err));
@@ -228,10 +236,19 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		    "ends inside the record (%ld of %" PRIu32 " bytes)",
 		    n, PCAP_REC_HDR + caplen);
 
-	cap_usbmon_packet(p + PCAP_REC_HDR, caplen, len, rd->hdr_len,
-	    rd->swap, rd->iso, r);
+	if (!rd->usbpcap)
+		cap_usbmon_packet(p + PCAP_REC_HDR, caplen, len, rd->hdr_len,
+		    rd->swap, rd->iso, r);
+	else if (cap_usbpcap_packet(p + PCAP_REC_HDR, caplen, len, rd->iso,
+	    r, &why) < 0)
+		return cap_error(src, UE_BADREC, recno, off, "%s", why);
 	r->ts_ns = (int64_t)(sec * 1000000000 + (rd->nsec ? frac :
 	    frac * 1000));
+	if (rd->usbpcap) {
+		/* usbmon's own stamp, for the fields that show it */
+		r->ts_sec = (int64_t)sec;
+		r->ts_usec = (int32_t)(rd->nsec ? frac / 1000 : frac);
+	}
 	r->offset = off;
 	cap_in_skip(&src->in, PCAP_REC_HDR + caplen);
 	return CAP_URB;
@@ -248,7 +265,8 @@ pcap_seek(struct cap_source *src, const void *state)
 
 const struct cap_source_ops cap_pcap_source = {
 	.name = "pcap",
-	.desc = "pcap file, link type 189 or 220 (Linux usbmon)",
+	.desc = "pcap file, link type 189 or 220 (Linux usbmon) or 249 "
+	    "(USBPcap)",
 	.probe = pcap_probe,
 	.priv_size = sizeof(struct pcap_rd),
 	.open = pcap_open,
@@ -262,6 +280,7 @@ const struct cap_source_ops cap_pcap_source = {
  */
 struct pcap_wr {
 	int		 be;
+	uint32_t	 lt;		/* 220 or 249 */
 	uint32_t	 snaplen;
 	uint8_t		 pre[URB_HDR64 + 16 * URB_ISO_MAX];
 };
@@ -274,6 +293,14 @@ pcap_wopen(struct cap_sink *sink)
 
 	wr->be = host_is_le() ? sink->opts.swap != 0 : sink->opts.swap == 0;
 	wr->snaplen = sink->opts.snaplen ? sink->opts.snaplen : PCAP_SNAPLEN;
+	wr->lt = sink->opts.linktype ? sink->opts.linktype :
+	    LT_USB_LINUX_MMAPPED;
+	if (wr->lt != LT_USB_LINUX_MMAPPED && wr->lt != LT_USBPCAP) {
+		snprintf(sink->err, sizeof sink->err, "%s: urbscope writes "
+		    "link types 220 (USB_LINUX_MMAPPED) and 249 (USBPCAP), "
+		    "not %" PRIu32, sink->path, wr->lt);
+		return -UE_USAGE;
+	}
 	if (wr->snaplen < URB_HDR64) {
 		snprintf(sink->err, sizeof sink->err, "%s: snaplen %" PRIu32
 		    " is smaller than the 64-byte usbmon header", sink->path,
@@ -286,7 +313,7 @@ pcap_wopen(struct cap_sink *sink)
 	put_bo32(h + 8, 0, wr->be);		/* thiszone */
 	put_bo32(h + 12, 0, wr->be);	/* sigfigs */
 	put_bo32(h + 16, wr->snaplen, wr->be);
-	put_bo32(h + 20, LT_USB_LINUX_MMAPPED, wr->be);
+	put_bo32(h + 20, wr->lt, wr->be);
 	return cap_out_write(&sink->out, h, sizeof h);
 }
 
@@ -301,7 +328,8 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 	int		 rc;
 
 	/* the header goes in the file's order: swapped when not the host's */
-	npre = (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
+	npre = wr->lt == LT_USBPCAP ? (uint32_t)enc_usbpcap_prefix(r,
+	    wr->pre) : (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
 	    wr->pre);
 	exp = urb_data_expected(r);
 	total = (uint64_t)npre + r->data_len;
@@ -328,7 +356,8 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 const struct cap_sink_ops cap_pcap_sink = {
 	.name = "pcap",
 	.ext = ".pcap",
-	.desc = "pcap, link type 220 (what libpcap writes for usbmon)",
+	.desc = "pcap, link type 220 (what libpcap writes for usbmon) or "
+	    "249 (USBPcap)",
 	.priv_size = sizeof(struct pcap_wr),
 	.open = pcap_wopen,
 	.write = pcap_write,

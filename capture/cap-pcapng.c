@@ -96,7 +96,62 @@ struct ng_rd {
 	struct urb_iso	 iso[URB_ISO_MAX];
 	char		*evstore;	/* strings of the last event */
 	size_t		 evsize;
+	/* packets of interfaces that are not USB urbscope reads: skipped,
+	 * counted, the first one described for the message at the end */
+	uint64_t	 nskip;
+	uint64_t	 nread;		/* records returned */
+	char		 skip_what[256];
 };
+
+/* Describe interface ifid for messages: " (name)" and its link type. */
+static void
+ng_if_desc(const struct ng_if *ifp, uint32_t ifid, char *buf, size_t n)
+{
+	const char	*lname = cap_linktype_name(ifp->linktype);
+
+	snprintf(buf, n, "interface %" PRIu32 "%s%s%s of link type %" PRIu32
+	    "%s%s%s", ifid, ifp->name[0] ? " (" : "", ifp->name,
+	    ifp->name[0] ? ")" : "", ifp->linktype, lname ? " (" : "",
+	    lname ? lname : "", lname ? ")" : "");
+}
+
+/* A packet urbscope does not read: counted, the first one described. */
+static void
+ng_skip(struct cap_source *src, const struct ng_if *ifp, uint32_t ifid,
+    const char *why)
+{
+	struct ng_rd	*rd = src->priv;
+	char		 d[180];
+
+	if (rd->nskip++ == 0) {
+		ng_if_desc(ifp, ifid, d, sizeof d);
+		snprintf(rd->skip_what, sizeof rd->skip_what, "%s%s", d, why);
+	}
+	/* (not numbered: record numbers count what is read, which the
+	 * TUI's index needs without gaps; Wireshark's frame numbers count
+	 * these packets too) */
+}
+
+/* At the end of the file: say what was skipped; an error if that was
+ * everything. */
+static int
+ng_end(struct cap_source *src)
+{
+	struct ng_rd	*rd = src->priv;
+
+	if (rd->nskip == 0)
+		return CAP_END;
+	if (rd->nread == 0)
+		return cap_error(src, UE_LINKTYPE, 0, cap_in_offset(&src->in),
+		    "the file ends without a USB packet urbscope reads: %"
+		    PRIu64 " packet%s skipped, the first "
+		    "on %s; %s", rd->nskip, rd->nskip == 1 ? "" : "s",
+		    rd->skip_what, cap_linktypes_read);
+	snprintf(src->note, sizeof src->note, "%s: %" PRIu64 " packet%s "
+	    "skipped (not USB that urbscope reads), the first on %s",
+	    src->name, rd->nskip, rd->nskip == 1 ? "" : "s", rd->skip_what);
+	return CAP_END;
+}
 
 /*
  * A timestamp in if_tsresol units as ns since the epoch, or DEC_TS_BAD
@@ -425,7 +480,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	struct ng_rd	*rd = src->priv;
 	struct ng_if	*ifp;
 	const uint8_t	*p, *pkt;
-	const char	*lname;
+	const char	*why;
 	uint64_t	 off, recno, ts = 0;
 	uint32_t	 type, blen, ifid, caplen, len;
 	size_t		 hdr_len;
@@ -435,7 +490,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		off = cap_in_offset(&src->in);
 		recno = src->recno + 1;
 		if ((rc = ng_block(src, &p, &type, &blen)) <= 0)
-			return rc == 0 ? CAP_END : rc;
+			return rc == 0 ? ng_end(src) : rc;
 		switch (type) {
 		case NG_SHB:
 			if ((rc = ng_shb(src, p, blen)) < 0)
@@ -495,34 +550,48 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		ifp = &rd->ifs[ifid];
 		if (ifp->linktype == LT_UPPER_PDU) {
 			if ((rc = ng_event(src, pkt, caplen, len, ifid, recno,
-			    off, ev)) < 0)
+			    off, ev)) == -UE_LINKTYPE) {
+				/* exported PDUs of another program */
+				ng_skip(src, ifp, ifid, ", exported PDUs that "
+				    "are not urbscope driver events");
+				cap_in_skip(&src->in, blen);
+				continue;
+			}
+			if (rc < 0)
 				return rc;
 			ev->ts_ns = type == NG_SPB ? 0 : ng_ts_ns(ifp, ts);
 			cap_in_skip(&src->in, blen);
+			rd->nread++;
 			return CAP_EVENT;
 		}
 		if (ifp->linktype == 189)
 			hdr_len = URB_HDR48;
 		else if (ifp->linktype == 220)
 			hdr_len = URB_HDR64;
+		else if (ifp->linktype == 249)
+			hdr_len = USBPCAP_HDR;
 		else {
-			lname = cap_linktype_name(ifp->linktype);
-			return cap_error(src, UE_LINKTYPE, recno, off, "packet "
-			    "on interface %" PRIu32 "%s%s%s of link type %"
-			    PRIu32 "%s%s%s, which is not a Linux usbmon "
-			    "capture; %s", ifid, ifp->name[0] ? " (" : "",
-			    ifp->name, ifp->name[0] ? ")" : "", ifp->linktype,
-			    lname ? " (" : "", lname ? lname : "",
-			    lname ? ")" : "", cap_linktypes_read);
+			ng_skip(src, ifp, ifid, "");
+			cap_in_skip(&src->in, blen);
+			continue;
 		}
 		if (caplen < hdr_len)
 			return cap_error(src, UE_BADREC, recno, off, "captured "
 			    "length %" PRIu32 " is shorter than the %zu-byte "
-			    "usbmon header", caplen, hdr_len);
+			    "%s header", caplen, hdr_len, ifp->linktype == 249 ?
+			    "USBPcap" : "usbmon");
 
-		cap_usbmon_packet(pkt, caplen, len, hdr_len, rd->swap,
-		    rd->iso, r);
-		if (type == NG_SPB)
+		if (ifp->linktype != 249)
+			cap_usbmon_packet(pkt, caplen, len, hdr_len, rd->swap,
+			    rd->iso, r);
+		else if (cap_usbpcap_packet(pkt, caplen, len, rd->iso, r,
+		    &why) < 0)
+			return cap_error(src, UE_BADREC, recno, off, "%s", why);
+		if (ifp->linktype == 249 && type != NG_SPB) {
+			r->ts_ns = ng_ts_ns(ifp, ts);
+			r->ts_sec = r->ts_ns / 1000000000;
+			r->ts_usec = (int32_t)(r->ts_ns % 1000000000 / 1000);
+		} else if (type == NG_SPB)
 			r->ts_ns = dec_ts_make(r->ts_sec,
 			    (int64_t)r->ts_usec * 1000);
 		else
@@ -531,6 +600,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		r->offset = off;
 		src->linktype = ifp->linktype;
 		cap_in_skip(&src->in, blen);
+		rd->nread++;
 		return CAP_URB;
 	}
 
@@ -724,6 +794,15 @@ ng_wopen(struct cap_sink *sink)
 		return rc;
 
 	/* The one interface of URBs. */
+	if (sink->opts.linktype == 249)
+		return ng_write_idb(sink, 249, wr->snaplen,
+		    sink->opts.if_name ? sink->opts.if_name : "USBPcap1");
+	if (sink->opts.linktype != 0 && sink->opts.linktype != 220) {
+		snprintf(sink->err, sizeof sink->err, "%s: urbscope writes "
+		    "link types 220 (USB_LINUX_MMAPPED) and 249 (USBPCAP), "
+		    "not %" PRIu32, sink->path, sink->opts.linktype);
+		return -UE_USAGE;
+	}
 	return ng_write_idb(sink, 220, wr->snaplen, sink->opts.if_name ?
 	    sink->opts.if_name : "usbmon0");
 }
@@ -766,9 +845,11 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 		olen += ng_opt(o + olen, OPT_END, NULL, 0, wr->be);
 	}
 
-	/* the header goes in the file's order: swapped when not the host's */
-	npre = (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
-	    wr->pre);
+	/* the header goes in the file's order: swapped when not the host's
+	 * (USBPcap's is little-endian always) */
+	npre = sink->opts.linktype == 249 ?
+	    (uint32_t)enc_usbpcap_prefix(r, wr->pre) :
+	    (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(), wr->pre);
 	exp = urb_data_expected(r);
 	total = (uint64_t)npre + r->data_len;
 	orig = (uint64_t)npre + (exp > r->data_len ? exp : r->data_len);

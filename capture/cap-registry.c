@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "capture.h"
 
 #ifndef nitems
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
 #endif
 
 extern const struct cap_source_ops cap_pcap_source;
@@ -348,11 +348,15 @@ cap_sink_open(const char *path, const char *format,
 		return -UE_NOMEM;
 	}
 	sink->ops = ops;
+	sink->data_done = UINT64_MAX;
 	sink->priv = ops->priv_size ? (uint8_t *)sink + hdr : NULL;
 	memcpy((char *)sink + hdr + CAP_ROUND(ops->priv_size), path, plen);
 	sink->path = (char *)sink + hdr + CAP_ROUND(ops->priv_size);
 	if (opts != NULL)
 		sink->opts = *opts;
+	/* usbmon text has one link type: its own */
+	if (strcmp(ops->name, "pcap") != 0 && strcmp(ops->name, "pcapng") != 0)
+		sink->opts.linktype = 0;
 
 	if ((rc = cap_out_open(&sink->out, path)) != 0) {
 		snprintf(err, errlen, "%s: cannot create: %s", path,
@@ -363,11 +367,44 @@ cap_sink_open(const char *path, const char *format,
 	if ((rc = ops->open(sink)) < 0) {
 		cap_sink_fail(sink, rc);
 		snprintf(err, errlen, "%s", sink->err);
-		cap_out_close(&sink->out);
-		free(sink);
+		cap_sink_abort(sink);
 		return rc;
 	}
 	*out = sink;
+	return 0;
+}
+
+/*
+ * A USBPcap record written as usbmon: an IRP with no transfer has no
+ * event; of a control transfer's stages, the setup is the submit, and the
+ * completion is the IN data stage, else the status stage.  An OUT data
+ * stage's bytes have no place (usbmon's submit carries them, and it is
+ * written already).
+ */
+static int
+usbpcap_skip(struct cap_sink *sink, const struct urb_rec *r)
+{
+	if (r->xfer_type > XFER_BULK) {
+		if (sink->drop_irp++ == 0)
+			sink->drop_function = r->win.function;
+		return 1;
+	}
+	if (!(r->flags & REC_F_STAGE))
+		return 0;
+	if (r->type == 'S') {
+		sink->drop_stage++;
+		return 1;
+	}
+	if (r->win.stage == USBPCAP_STAGE_DATA) {
+		sink->data_done = r->id;
+		sink->data_done_bus = r->busnum;
+		return 0;
+	}
+	/* the status stage: the completion, unless a data stage was */
+	if (sink->data_done == r->id && sink->data_done_bus == r->busnum) {
+		sink->data_done = UINT64_MAX;
+		return 1;
+	}
 	return 0;
 }
 
@@ -376,10 +413,26 @@ cap_sink_write(struct cap_sink *sink, const struct urb_rec *r)
 {
 	int	 rc;
 
+	if (sink->opts.linktype == 249 ? !cap_usbpcap_expressible(r) :
+	    r->origin == URB_ORIGIN_USBPCAP && usbpcap_skip(sink, r)) {
+		sink->dropped++;
+		return 0;
+	}
 	if ((rc = sink->ops->write(sink, r)) < 0)
 		return cap_sink_fail(sink, rc);
 	sink->count++;
 	return 0;
+}
+
+void
+cap_sink_abort(struct cap_sink *sink)
+{
+	if (sink == NULL)
+		return;
+	(void)cap_out_close(&sink->out);
+	if (strcmp(sink->path, "-") != 0)
+		(void)unlink(sink->path);
+	free(sink);
 }
 
 int
@@ -433,7 +486,8 @@ cap_mark(struct cap_source *src, struct cap_mark *m)
 
 	memset(m, 0, sizeof *m);
 	if (src->live || src->ops->seek == NULL || src->in.fd == -1 ||
-	    fstat(src->in.fd, &st) != 0 || !S_ISREG(st.st_mode))
+	    src->in.gz != NULL || fstat(src->in.fd, &st) != 0 ||
+	    !S_ISREG(st.st_mode))
 		return -UE_NOTSUP;
 	m->offset = cap_in_offset(&src->in);
 	m->recno = src->recno;

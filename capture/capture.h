@@ -51,9 +51,16 @@ struct cap_in {
 	uint64_t	 base;		/* input offset of buf[0] */
 	int		 eof;
 	int		 err;		/* errno of a failed read, or 0 */
+	/* a gzip file: buf holds what inflating the raw bytes gave, and
+	 * offsets are in that (cap-in.c); NULL for any other input */
+	struct cap_gz	*gz;
 };
 
-/* Open path ("-" = standard input).  Returns 0 or -UE_OPEN (errno kept). */
+/*
+ * Open path ("-" = standard input).  Returns 0 or -UE_OPEN (errno kept).
+ * A gzip file (magic 1f 8b, as Wireshark's .pcap.gz and .pcapng.gz) is
+ * read inflated, transparently; it cannot seek.
+ */
 int		 cap_in_open(struct cap_in *in, const char *path);
 void		 cap_in_close(struct cap_in *in);
 /*
@@ -147,6 +154,7 @@ struct cap_source {
 	uint32_t	 linktype;	/* for pcap/pcapng, else 0 */
 	uint64_t	 recno;		/* records returned so far */
 	char		 err[512];	/* last error, with record and offset */
+	char		 note[600];	/* what was skipped, said at the end */
 	int		 live;		/* may return CAP_AGAIN; cannot rewind */
 	void		*priv;		/* priv_size bytes after this struct */
 };
@@ -217,6 +225,24 @@ extern const char cap_linktypes_read[];
 void		 cap_usbmon_packet(const uint8_t *p, uint32_t caplen,
 		     uint32_t len, size_t hdr_len, int swap,
 		     struct urb_iso *iso, struct urb_rec *r);
+
+/*
+ * LINKTYPE_USBPCAP (249) packets (capture/cap-usbpcap.c).  One packet of
+ * caplen bytes, originally len, into r (zeroed first; iso is storage for
+ * URB_ISO_MAX packets): 0, or -UE_BADREC with *why saying what is wrong.
+ * enc_usbpcap_prefix writes what goes before r->data in a USBPcap packet
+ * (the header, and a setup stage's SETUP packet) into out, which must hold
+ * USBPCAP_HDR_ISO + 12 * URB_ISO_MAX bytes, and returns its length; a
+ * record read from USBPcap comes out as it was read.
+ * cap_usbpcap_expressible: has r a USBPcap packet (a usbmon record has
+ * one unless its transfer type is none of the four)?  What a USBPcap
+ * record becomes in usbmon is cap_sink_write's choice.
+ */
+int		 cap_usbpcap_packet(const uint8_t *p, uint32_t caplen,
+		     uint32_t len, struct urb_iso *iso, struct urb_rec *r,
+		     const char **why);
+size_t		 enc_usbpcap_prefix(const struct urb_rec *r, uint8_t *out);
+int		 cap_usbpcap_expressible(const struct urb_rec *r);
 
 /*
  * The usbmon text stamp is microseconds modulo 4096 s.  Unwrapping it
@@ -349,6 +375,8 @@ struct cap_sink_opts {
 	uint32_t	 snaplen;	/* 0 = unlimited (262144 in headers) */
 	const char	*if_name;	/* pcapng if_name, default "usbmon0" */
 	int		 tsresol;	/* pcapng if_tsresol: 6 (us) or 9 (ns) */
+	uint32_t	 linktype;	/* pcap/pcapng: 0 or 220 usbmon, 249
+					   USBPcap */
 };
 
 struct cap_sink_ops {
@@ -374,6 +402,12 @@ struct cap_sink {
 	struct cap_out	 out;
 	struct cap_sink_opts opts;
 	uint64_t	 count;		/* records written */
+	uint64_t	 dropped;	/* records the format cannot express */
+	uint64_t	 drop_irp;	/* ... USBPcap IRPs with no transfer */
+	uint64_t	 drop_stage;	/* ... USBPcap OUT data stages */
+	uint16_t	 drop_function;	/* URB function of the first IRP */
+	uint64_t	 data_done;	/* IRP id an IN data stage completed */
+	uint16_t	 data_done_bus;
 	/* set by cap_sink_set_stats; pcapng writes them in an ISB */
 	int		 have_stats;
 	struct cap_stats stats;
@@ -392,7 +426,12 @@ extern const struct cap_sink_ops *const cap_sinks[];
 int		 cap_sink_open(const char *path, const char *format,
 		     const struct cap_sink_opts *opts, struct cap_sink **out,
 		     char *err, size_t errlen);
+/* Write r, or count it in sink->dropped when the sink's link type cannot
+ * express it (an IRP information packet of USBPcap as usbmon). */
 int		 cap_sink_write(struct cap_sink *sink, const struct urb_rec *r);
+/* Close sink and remove its file (not standard output): a write failed
+ * and what is there is cut anywhere. */
+void		 cap_sink_abort(struct cap_sink *sink);
 int		 cap_sink_write_event(struct cap_sink *sink,
 		     const struct drv_event *ev);
 /*

@@ -2,13 +2,16 @@
  * cmd/cmd-convert.c - `urbscope convert IN -w OUT [-F FORMAT]`: rewrite a
  * capture as pcap, pcapng or usbmon text.  Progress goes to stderr when
  * it is a terminal.  On bad input everything read before the problem is
- * written and the output file is complete and valid; the exit status is 1.
+ * written and the output file is complete and valid; the exit status is 1
+ * (an input bad from its first record, or a failed write, leaves no file).
  * Driver events go only to pcapng; for the other formats their number is
  * said once on stderr.
  */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -20,53 +23,135 @@ convert_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: urbscope convert IN -w OUT [-F pcap|pcapng|usbmon] "
-	    "[-c N]\n"
+	    "[-y 220|249] [-c N]\n"
 	    "Convert a USB capture.  IN is any format 'urbscope read' "
 	    "takes;\n"
 	    "OUT '-' is standard output.  Without -F the format follows\n"
 	    "OUT's extension (.pcap, .pcapng, .txt/.mon for usbmon text),\n"
-	    "else pcapng.\n");
+	    "else pcapng.  A Windows (USBPcap, link type 249) capture stays\n"
+	    "USBPcap unless -y 220 asks for usbmon; -y 249 writes a Linux\n"
+	    "capture as USBPcap.  Records the other link type cannot hold are\n"
+	    "counted and named on stderr.\n");
 }
 
+/* -y: a link type by number or name; 0 if neither 220 nor 249. */
+static uint32_t
+convert_linktype(const char *s)
+{
+	if (strcmp(s, "220") == 0 || strcasecmp(s, "USB_LINUX_MMAPPED") == 0)
+		return 220;
+	if (strcmp(s, "249") == 0 || strcasecmp(s, "USBPCAP") == 0)
+		return 249;
+	return 0;
+}
+
+/* Say what the output's link type could not hold. */
+static void
+convert_dropped(const struct cap_sink *sink)
+{
+	const char	*fn;
+
+	if (sink->dropped == 0)
+		return;
+	if (sink->opts.linktype == 249) {
+		cmd_warnx("%llu record%s not written: USBPcap (249) has no "
+		    "place for transfers of no USB transfer type",
+		    (unsigned long long)sink->dropped,
+		    sink->dropped == 1 ? "" : "s");
+		return;
+	}
+	if (sink->drop_irp > 0) {
+		fn = dec_urb_function_name(sink->drop_function);
+		cmd_warnx("%llu USBPcap IRP%s with no transfer (such as %s) "
+		    "not written: usbmon has no event for them",
+		    (unsigned long long)sink->drop_irp,
+		    sink->drop_irp == 1 ? "" : "s",
+		    fn != NULL ? fn : "an unknown URB function");
+	}
+	if (sink->drop_stage > 0)
+		cmd_warnx("%llu USBPcap control data stage%s not written: "
+		    "usbmon carries OUT data in the submit, which is written "
+		    "without it", (unsigned long long)sink->drop_stage,
+		    sink->drop_stage == 1 ? "" : "s");
+	if (sink->dropped > sink->drop_irp + sink->drop_stage)
+		cmd_warnx("%llu USBPcap status stage%s not written: the data "
+		    "stage before completed the URB",
+		    (unsigned long long)(sink->dropped - sink->drop_irp -
+		    sink->drop_stage), sink->dropped - sink->drop_irp -
+		    sink->drop_stage == 1 ? "" : "s");
+}
+
+/*
+ * The output is opened at the first record, in the link type that record
+ * came in (unless -y says): a USBPcap capture is written as USBPcap.  An
+ * input that fails before any record leaves no output file; one that
+ * fails later leaves the records before the failure, complete; a failed
+ * write removes the file, which would be cut anywhere.
+ */
 int
 convert_run(const char *name, const char *outpath, const char *format,
     uint64_t limit)
 {
+	return convert_run_lt(name, outpath, format, limit, 0);
+}
+
+int
+convert_run_lt(const char *name, const char *outpath, const char *format,
+    uint64_t limit, uint32_t linktype)
+{
 	struct cap_pipe	 pipe;
+	struct cap_sink_opts opts;
 	struct cap_sink	*sink = NULL;
 	char		 err[600];
 	uint64_t	 dropped = 0;
 	double		 last = 0, t;
-	int		 rc, status = 0, progress;
+	int		 rc, status = 0, progress, kind = CAP_END;
 
 	/* no analysis: records go to the sink as they are */
 	if (cap_pipe_open(&pipe, name, 0, err, sizeof err) < 0) {
 		cmd_warnx("%s", err);
 		return EXIT_INPUT;
 	}
-	if ((rc = cap_sink_open(outpath, format, NULL, &sink, err,
+	/* the first record, to know its link type */
+	while ((kind = cap_pipe_next(&pipe)) == CAP_AGAIN)
+		;
+	if (kind < 0) {
+		cmd_warnx("%s (no output written)", pipe.src->err);
+		cap_pipe_close(&pipe);
+		return EXIT_INPUT;
+	}
+	memset(&opts, 0, sizeof opts);
+	opts.linktype = linktype;
+	if (linktype == 0 && kind == CAP_URB &&
+	    pipe.r.origin == URB_ORIGIN_USBPCAP)
+		opts.linktype = 249;
+	if ((rc = cap_sink_open(outpath, format, &opts, &sink, err,
 	    sizeof err)) < 0) {
 		cmd_warnx("%s", err);
 		cap_pipe_close(&pipe);
 		return rc == -UE_USAGE ? EXIT_USAGE : EXIT_INPUT;
 	}
 	progress = isatty(STDERR_FILENO) && strcmp(outpath, "-") != 0;
-	while (limit == 0 || pipe.count < limit) {
-		if ((rc = cap_pipe_next(&pipe)) == CAP_END)
-			break;
+	for (rc = kind; rc != CAP_END; rc = cap_pipe_next(&pipe)) {
 		if (rc < 0) {
 			cmd_warnx("%s", pipe.src->err);
+			cmd_warnx("%s: the %llu records before it are written",
+			    outpath, (unsigned long long)sink->count);
 			status = EXIT_INPUT;
 			break;
 		}
 		if (rc != CAP_URB && rc != CAP_EVENT)
 			continue;
+		if (limit != 0 && pipe.count > limit)
+			break;
 		if (rc == CAP_EVENT && sink->ops->write_event == NULL)
 			dropped++;
 		rc = rc == CAP_URB ? cap_sink_write(sink, &pipe.r) :
 		    cap_sink_write_event(sink, &pipe.ev);
 		if (rc < 0) {
 			cmd_warnx("%s", sink->err);
+			cap_sink_abort(sink);
+			sink = NULL;
 			status = EXIT_INPUT;
 			break;
 		}
@@ -80,10 +165,18 @@ convert_run(const char *name, const char *outpath, const char *format,
 	}
 	if (progress && last > 0)
 		fputc('\n', stderr);
+	if (sink == NULL) {
+		cmd_warnx("%s: removed, the write failed", outpath);
+		cap_pipe_close(&pipe);
+		return status;
+	}
 	if (dropped > 0)
 		cmd_warnx("%llu driver event%s not written: %s cannot hold "
 		    "them; use pcapng", (unsigned long long)dropped,
 		    dropped == 1 ? "" : "s", sink->ops->name);
+	convert_dropped(sink);
+	if (pipe.src->note[0] != '\0')
+		cmd_warnx("%s", pipe.src->note);
 	if (cap_sink_close(sink, err, sizeof err) < 0) {
 		cmd_warnx("%s", err);
 		status = EXIT_INPUT;
@@ -95,8 +188,9 @@ convert_run(const char *name, const char *outpath, const char *format,
 static int
 convert_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	const char	*outpath = args_get(a, 'w');
+	const char	*outpath = args_get(a, 'w'), *lt;
 	uint64_t	 limit = 0;
+	uint32_t	 linktype = 0;
 
 	(void)ce;
 	if (args_count(a, 'c', &limit) != 0)
@@ -106,14 +200,27 @@ convert_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		convert_usage(stderr);
 		return EXIT_USAGE;
 	}
-	return convert_run(a->argv[0], outpath, args_get(a, 'F'), limit);
+	if ((lt = args_get(a, 'y')) != NULL &&
+	    (linktype = convert_linktype(lt)) == 0) {
+		cmd_warnx("convert: -y %s: urbscope writes link types 220 "
+		    "(USB_LINUX_MMAPPED) and 249 (USBPCAP)", lt);
+		return EXIT_USAGE;
+	}
+	return convert_run_lt(a->argv[0], outpath, args_get(a, 'F'), limit,
+	    linktype);
 }
+
+static const struct option convert_longopts[] = {
+	{ "linktype", required_argument, NULL, 'y' },
+	{ NULL, 0, NULL, 0 }
+};
 
 const struct cmd_entry cmd_convert_entry = {
 	.name = "convert",
-	.usage = "IN -w OUT [-F pcap|pcapng|usbmon] [-c N]",
+	.usage = "IN -w OUT [-F pcap|pcapng|usbmon] [-y 220|249] [-c N]",
 	.help = "convert a capture to pcap, pcapng or usbmon text",
-	.template = "c:F:w:",
+	.template = "c:F:w:y:",
+	.longopts = convert_longopts,
 	.lower = 1,
 	.upper = 1,
 	.missing = "which input file? (- for standard input)",

@@ -77,6 +77,9 @@ struct printer;
 int	read_run(const char *name, struct printer *pr, uint64_t limit);
 int	convert_run(const char *name, const char *outpath, const char *format,
 	    uint64_t limit);
+/* The same, the output in link type linktype (0: the input's). */
+int	convert_run_lt(const char *name, const char *outpath,
+	    const char *format, uint64_t limit, uint32_t linktype);
 
 /* A positive count for option opt into *out; says what is wrong and
  * returns -1 otherwise. */

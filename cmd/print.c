@@ -126,12 +126,20 @@ int
 print_begin(struct printer *pr, struct cap_pipe *pipe)
 {
 	char	 err[200];
+	size_t	 i;
 
 	if (pr->verbose && pr->mode == PM_TEXT)
 		pr->mode = PM_VERBOSE;
 	if (pr->mode == PM_FIELDS && pr->nfields == 0) {
 		cmd_warnx("-T fields needs at least one -e FIELD");
 		return -EXIT_USAGE;
+	}
+	for (i = 0; i < pr->nfields; i++) {
+		if (!dec_field_known(pr->fields[i])) {
+			cmd_warnx("-e %s: urbscope knows no such field (the "
+			    "names are those -T json prints)", pr->fields[i]);
+			return -EXIT_USAGE;
+		}
 	}
 	if (pr->expr != NULL &&
 	    cap_pipe_filter(pipe, pr->expr, err, sizeof err) < 0) {
@@ -170,6 +178,7 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 	default:
 		dec_tree_init(&tree, pr->nodes, DEC_TREE_NODES, pr->arena,
 		    DEC_TREE_ARENA);
+		tree.all_bits = pr->mode == PM_FIELDS;
 		dec_record_tree(&pipe->r, &pipe->info, &tree);
 		if (pr->mode == PM_VERBOSE)
 			dec_fmt_verbose(&pr->fmt, &pipe->r, &pipe->info, &tree,
@@ -225,6 +234,9 @@ print_pending(const struct printer *pr, const struct cap_pipe *pipe)
 	uint64_t pend[8];
 	size_t	 i, n;
 
+	/* what the source skipped goes to stderr in every form */
+	if (pipe->src->note[0] != '\0')
+		fprintf(stderr, "urbscope: %s\n", pipe->src->note);
 	/* the machine-readable forms stay clean */
 	if (pipe->ctx == NULL || (pr->mode != PM_TEXT &&
 	    pr->mode != PM_VERBOSE))

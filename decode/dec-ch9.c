@@ -158,10 +158,7 @@ static const struct dec_name ep_directions[] = {
 	{ 0, NULL }
 };
 
-#define F(var, name, abbrev, kind, width, names, mask)			\
-	static const struct dec_field var = {				\
-		name, abbrev, kind, width, names, mask			\
-	}
+#define F DEC_FIELD
 
 /* bmRequestType, and the standard request fields (usb.*). */
 F(f_rt, "bmRequestType", "usb.bmRequestType", DK_HEX, 1, NULL, 0);

@@ -20,7 +20,6 @@
 #include "decode.h"
 
 #ifndef nitems
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
 #endif
 
 /* ------------------------------------------------------------------------
@@ -219,10 +218,7 @@ static const struct dec_name ssp_link_protocols[] = {
  * Fields.  Width is the number of bytes read and shown.
  */
 
-#define F(var, name, abbrev, kind, width, names, mask)			\
-	static const struct dec_field var = {				\
-		name, abbrev, kind, width, names, mask			\
-	}
+#define F DEC_FIELD
 
 /* Header: Wireshark names (ws) and none (for what tshark leaves raw). */
 F(f_len, "bLength", "usb.bLength", DK_UINT, 1, NULL, 0);

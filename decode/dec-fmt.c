@@ -89,7 +89,7 @@ fmt_latency(int64_t ns, struct sbuf *b)
 }
 
 static void
-fmt_status(int32_t status, struct sbuf *b)
+fmt_errno(int32_t status, struct sbuf *b)
 {
 	const char *name;
 
@@ -99,6 +99,52 @@ fmt_status(int32_t status, struct sbuf *b)
 		sb_puts(b, name);
 	else
 		sb_i64(b, status);
+}
+
+/* r's status; a Windows one by its own name after the nearest errno. */
+static void
+fmt_status(const struct urb_rec *r, struct sbuf *b)
+{
+	const char *name;
+
+	fmt_errno(r->status, b);
+	if (r->origin != URB_ORIGIN_USBPCAP || r->win.usbd_status == 0)
+		return;
+	sb_puts(b, " (");
+	if ((name = dec_usbd_status_name(r->win.usbd_status)) != NULL)
+		sb_puts(b, name);
+	else {
+		sb_puts(b, "USBD_STATUS 0x");
+		sb_hex(b, r->win.usbd_status, 8);
+	}
+	sb_putc(b, ')');
+}
+
+/* A USBPcap IRP that is no transfer: ABORT_PIPE, RESET_PIPE ... */
+static void
+fmt_irp(const struct urb_rec *r, const struct dec_info *info,
+    struct sbuf *b)
+{
+	const char *name;
+
+	if ((name = dec_urb_function_name(r->win.function)) != NULL)
+		sb_puts(b, name + (sizeof "URB_FUNCTION_" - 1));
+	else {
+		sb_puts(b, "URB function 0x");
+		sb_hex(b, r->win.function, 4);
+	}
+	if (r->epnum != 0xff) {
+		sb_puts(b, " ep 0x");
+		sb_hex(b, r->epnum, 2);
+	}
+	if (r->type == 'S')
+		return;
+	sb_puts(b, " → ");
+	fmt_status(r, b);
+	if (info->flags & DI_PAIRED) {
+		sb_puts(b, ", ");
+		fmt_latency(info->latency_ns, b);
+	}
 }
 
 /* "55 53 42 43 ..." : the first bytes of the data. */
@@ -166,11 +212,11 @@ fmt_control(const struct urb_rec *r, const struct dec_info *info,
 	sb_puts(b, " \xe2\x86\x92 ");	/* U+2192 RIGHTWARDS ARROW */
 	if (r->type == 'E') {
 		sb_puts(b, "submit failed ");
-		fmt_status(r->status, b);
+		fmt_status(r, b);
 		return;
 	}
 	if (r->status != 0) {
-		fmt_status(r->status, b);
+		fmt_status(r, b);
 		sb_puts(b, " after ");
 	} else if (SETUP_DIR_IN(&info->setup)) {
 		sb_u64(b, r->len_urb);
@@ -202,6 +248,15 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 
 	if (r->flags & REC_F_SYNTHETIC)
 		sb_puts(b, "[synthetic, from sysfs] ");
+	if (r->flags & REC_F_INJECTED)
+		sb_puts(b, "[USBPcap: device already connected] ");
+	if (r->flags & REC_F_STAGE)
+		sb_puts(b, r->win.stage == USBPCAP_STAGE_DATA ?
+		    "[data stage] " : "[status stage] ");
+	if (r->origin == URB_ORIGIN_USBPCAP && r->xfer_type > XFER_BULK) {
+		fmt_irp(r, info, b);
+		return;
+	}
 	if (r->xfer_type == XFER_CTRL && (info->flags & DI_SETUP)) {
 		fmt_control(r, info, b);
 		fmt_cut(r, b);
@@ -225,7 +280,9 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 	}
 	switch (r->type) {
 	case 'S':
-		if (urb_is_in(r)) {
+		if (urb_is_in(r) && r->origin == URB_ORIGIN_USBPCAP)
+			sb_puts(b, "IN request");	/* length not recorded */
+		else if (urb_is_in(r)) {
 			sb_puts(b, "IN request ");
 			sb_u64(b, r->len_urb);
 		} else {
@@ -237,11 +294,11 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		break;
 	case 'E':
 		sb_puts(b, "submit failed ");
-		fmt_status(r->status, b);
+		fmt_status(r, b);
 		break;
 	default:
 		if (r->status != 0) {
-			fmt_status(r->status, b);
+			fmt_status(r, b);
 			sb_putc(b, ' ');
 		}
 		sb_u64(b, r->len_urb);
@@ -359,7 +416,8 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	p += 5;
 	*p++ = (char)r->type;
 	*p++ = ' ';
-	st = r->xfer_type < 4 ? xfer_short[r->xfer_type] : "?";
+	st = r->xfer_type < 4 ? xfer_short[r->xfer_type] :
+	    r->xfer_type == USBPCAP_XFER_IRP ? "irp" : "?";
 	start = p;
 	while (*st != '\0')
 		*p++ = *st++;
@@ -683,6 +741,15 @@ json_value(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 		return;
 	case DK_CHAR:
 		sb_putc(b, (char)n->value);
+		break;
+	case DK_STRING:
+		if (n->flags & DN_PLAIN) {
+			sb_putc(b, '"');
+			sb_puts(b, n->str);
+			sb_putc(b, '"');
+			return;
+		}
+		node_raw(r, n, b);
 		break;
 	default:
 		node_raw(r, n, b);

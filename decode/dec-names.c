@@ -259,6 +259,8 @@ const struct dec_name dec_xfer_types[] = {
 	{ XFER_INT, "interrupt" },
 	{ XFER_CTRL, "control" },
 	{ XFER_BULK, "bulk" },
+	{ USBPCAP_XFER_IRP, "IRP information (USBPcap)" },
+	{ USBPCAP_XFER_UNKNOWN, "unknown (USBPcap)" },
 	{ 0, NULL }
 };
 

@@ -37,10 +37,7 @@ static const struct dec_name directions[] = {
 	{ 0, NULL }
 };
 
-#define F(var, name, abbrev, kind, width, names, mask)			\
-	static const struct dec_field var = {				\
-		name, abbrev, kind, width, names, mask			\
-	}
+#define F DEC_FIELD
 
 F(f_urb_id, "URB id", "usb.urb_id", DK_HEX, 8, NULL, 0);
 F(f_urb_type, "URB type", "usb.urb_type", DK_CHAR, 1, urb_types, 0);
@@ -65,6 +62,49 @@ F(f_interval, "Interval", "usb.interval", DK_UINT, 4, NULL, 0);
 F(f_start_frame, "Start frame", "usb.start_frame", DK_UINT, 4, NULL, 0);
 F(f_xflags, "Transfer flags", "usb.copy_of_transfer_flags", DK_HEX, 4,
     NULL, 0);
+/* urb->transfer_flags bits (include/linux/usb.h URB_*) */
+F(f_xf_short, "Short not OK", "usb.transfer_flags.short_not_ok", DK_BOOL, 4,
+    NULL, 0x1);
+F(f_xf_asap, "ISO ASAP", "usb.transfer_flags.iso_asap", DK_BOOL, 4, NULL,
+    0x2);
+F(f_xf_nodma, "No transfer DMA map", "usb.transfer_flags.no_transfer_dma_map",
+    DK_BOOL, 4, NULL, 0x4);
+F(f_xf_nofsbr, "No FSBR", "usb.transfer_flags.no_fsbr", DK_BOOL, 4, NULL,
+    0x20);
+F(f_xf_zero, "Zero Packet", "usb.transfer_flags.zero_packet", DK_BOOL, 4,
+    NULL, 0x40);
+F(f_xf_noint, "No Interrupt", "usb.transfer_flags.no_interrupt", DK_BOOL, 4,
+    NULL, 0x80);
+F(f_xf_free, "Free Buffer", "usb.transfer_flags.free_buffer", DK_BOOL, 4,
+    NULL, 0x100);
+F(f_xf_dirin, "Dir IN", "usb.transfer_flags.dir_in", DK_BOOL, 4, NULL,
+    0x200);
+F(f_xf_single, "DMA Map Single", "usb.transfer_flags.dma_map_single",
+    DK_BOOL, 4, NULL, 0x10000);
+F(f_xf_page, "DMA Map Page", "usb.transfer_flags.dma_map_page", DK_BOOL, 4,
+    NULL, 0x20000);
+F(f_xf_sg, "DMA Map SG", "usb.transfer_flags.dma_map_sg", DK_BOOL, 4, NULL,
+    0x40000);
+F(f_xf_local, "Map Local", "usb.transfer_flags.map_local", DK_BOOL, 4, NULL,
+    0x80000);
+F(f_xf_ssingle, "Setup Map Single", "usb.transfer_flags.setup_map_single",
+    DK_BOOL, 4, NULL, 0x100000);
+F(f_xf_slocal, "Setup Map Local", "usb.transfer_flags.setup_map_local",
+    DK_BOOL, 4, NULL, 0x200000);
+F(f_xf_sgcomb, "DMA S-G Combined", "usb.transfer_flags.dma_sg_combined",
+    DK_BOOL, 4, NULL, 0x400000);
+F(f_xf_align, "Aligned Temp Buffer", "usb.transfer_flags.aligned_temp_buffer",
+    DK_BOOL, 4, NULL, 0x800000);
+static const struct dec_field *const xflag_bits[] = {
+	&f_xf_short, &f_xf_asap, &f_xf_nodma, &f_xf_nofsbr, &f_xf_zero,
+	&f_xf_noint, &f_xf_free, &f_xf_dirin, &f_xf_single, &f_xf_page,
+	&f_xf_sg, &f_xf_local, &f_xf_ssingle, &f_xf_slocal, &f_xf_sgcomb,
+	&f_xf_align
+};
+/* Wireshark's addresses: "host" or "bus.device.endpoint" */
+F(f_src, "Source", "usb.src", DK_STRING, 0, NULL, 0);
+F(f_dst, "Destination", "usb.dst", DK_STRING, 0, NULL, 0);
+F(f_addr, "Source or Destination", "usb.addr", DK_STRING, 0, NULL, 0);
 F(f_iso_err, "ISO error count", "usb.iso.error_count", DK_UINT, 4, NULL,
     0);
 F(f_iso_numdesc, "Number of ISO descriptors", "usb.iso.numdesc", DK_UINT,
@@ -80,10 +120,173 @@ F(f_time, "Time from request", "usb.time", DK_TIME, 8, NULL, 0);
 F(f_capdata, "Leftover Capture Data", "usb.capdata", DK_BYTES, 0, NULL, 0);
 F(f_captured, "Captured", NULL, DK_UINT, 4, NULL, 0);
 
+/* USBPcap's header: dissect_usbpcap_buffer_packet_header, packet-usb.c */
+static const struct dec_name irp_dirs[] = {
+	{ 0, "FDO -> PDO" },
+	{ 1, "PDO -> FDO" },
+	{ 0, NULL }
+};
+
+static const struct dec_name ctrl_stages[] = {
+	{ USBPCAP_STAGE_SETUP, "Setup" },
+	{ USBPCAP_STAGE_DATA, "Data" },
+	{ USBPCAP_STAGE_STATUS, "Status" },
+	{ USBPCAP_STAGE_COMPLETE, "Complete" },
+	{ 0, NULL }
+};
+
+F(f_win_hlen, "USBPcap pseudoheader length", "usb.usbpcap_header_len",
+    DK_UINT, 2, NULL, 0);
+F(f_win_irp, "IRP ID", "usb.irp_id", DK_HEX, 8, NULL, 0);
+F(f_win_status, "IRP USBD_STATUS", "usb.usbd_status", DK_HEX, 4, NULL, 0);
+F(f_win_func, "URB Function", "usb.function", DK_HEX, 2, NULL, 0);
+F(f_win_info, "IRP information", "usb.irp_info", DK_HEX, 1, NULL, 0);
+F(f_win_info_res, "Reserved", "usb.irp_info.reserved", DK_HEX, 1, NULL,
+    0xfe);
+F(f_win_info_dir, "Direction", "usb.irp_info.direction", DK_HEX, 1,
+    irp_dirs, 0x01);
+F(f_win_dev, "Device", "usb.device_address", DK_UINT, 2, NULL, 0);
+F(f_win_dlen, "Packet Data Length", "usb.data_len", DK_UINT, 4, NULL, 0);
+F(f_win_stage, "Control transfer stage", "usb.control_stage", DK_UINT, 1,
+    ctrl_stages, 0);
+F(f_win_errno, "URB status (the Linux equivalent)", NULL, DK_INT, 4, NULL,
+    0);
+F(f_win_iso_frame, "Isochronous transfer start frame", "usb.win32.iso_frame",
+    DK_UINT, 4, NULL, 0);
+F(f_win_iso_n, "Isochronous transfer number of packets",
+    "usb.win32.iso_num_packets", DK_UINT, 4, NULL, 0);
+F(f_win_iso_err, "Isochronous transfer error count",
+    "usb.win32.iso_error_count", DK_UINT, 4, NULL, 0);
+F(f_win_iso_off, "ISO Data offset", "usb.win32.iso_offset", DK_HEX, 4, NULL,
+    0);
+F(f_win_iso_len, "ISO Data length", "usb.win32.iso_data_len", DK_HEX, 4,
+    NULL, 0);
+F(f_win_iso_st, "ISO USBD status", "usb.win32.iso_status", DK_HEX, 4, NULL,
+    0);
+
 static void
 add(struct dec_tree *t, const struct dec_field *f, uint64_t v)
 {
 	dec_tree_add(t, f, DB_NONE, 0, 0, v);
+}
+
+static void
+add_str(struct dec_tree *t, const struct dec_field *f, const char *str)
+{
+	struct dec_node	*n = dec_tree_add(t, f, DB_NONE, 0, 0, 0);
+
+	if (n != NULL) {
+		n->str = str;
+		n->flags |= DN_PLAIN;	/* digits, dots, "host" */
+	}
+}
+
+/*
+ * usb.src, usb.dst and usb.addr (both; for -T fields only, JSON and -V
+ * have them as usb.src and usb.dst) as Wireshark's usb_set_addr sets
+ * them: a submit goes from the host to bus.device.endpoint (the number,
+ * without the direction bit), anything else comes back.
+ */
+static void
+add_addresses(const struct urb_rec *r, struct dec_tree *t)
+{
+	char		 buf[32], *p = buf;
+	const char	*dev;
+	unsigned	 v[3], i;
+
+	v[0] = r->busnum;
+	v[1] = r->origin == URB_ORIGIN_USBPCAP ? r->win.device : r->devnum;
+	v[2] = r->epnum & 0x7f;
+	for (i = 0; i < 3; i++) {
+		if (i > 0)
+			*p++ = '.';
+		if (v[i] >= 10000)
+			*p++ = (char)('0' + v[i] / 10000 % 10);
+		if (v[i] >= 1000)
+			*p++ = (char)('0' + v[i] / 1000 % 10);
+		if (v[i] >= 100)
+			*p++ = (char)('0' + v[i] / 100 % 10);
+		if (v[i] >= 10)
+			*p++ = (char)('0' + v[i] / 10 % 10);
+		*p++ = (char)('0' + v[i] % 10);
+	}
+	if ((dev = dec_tree_strdup(t, buf, (size_t)(p - buf))) == NULL)
+		return;
+	add_str(t, &f_src, r->type == 'S' ? "host" : dev);
+	add_str(t, &f_dst, r->type == 'S' ? dev : "host");
+	if (t->all_bits) {
+		/* the same two again: only -T fields asks for them */
+		add_str(t, &f_addr, r->type == 'S' ? "host" : dev);
+		add_str(t, &f_addr, r->type == 'S' ? dev : "host");
+	}
+}
+
+/* usb.endpoint_address and its two bit fields */
+static void
+add_endpoint(struct dec_tree *t, uint8_t ep)
+{
+	add(t, &f_ep, ep);
+	t->depth++;
+	add(t, &f_ep_dir, ep >> 7);
+	add(t, &f_ep_num, ep & 0x0f);
+	t->depth--;
+}
+
+static void
+win_header_tree(const struct urb_rec *r, struct dec_tree *t)
+{
+	const struct urb_win *w = &r->win;
+	struct dec_node	*n;
+	uint32_t	 i;
+
+	dec_tree_push(t, "USB URB", DB_NONE, 0, 0);
+	add(t, &f_win_hlen, w->hdr_len);
+	add(t, &f_win_irp, r->id);
+	n = dec_tree_add(t, &f_win_status, DB_NONE, 0, 0, w->usbd_status);
+	if (n != NULL)
+		n->note = dec_usbd_status_name(w->usbd_status);
+	n = dec_tree_add(t, &f_win_func, DB_NONE, 0, 0, w->function);
+	if (n != NULL)
+		n->note = dec_urb_function_name(w->function);
+	add(t, &f_win_info, w->info);
+	t->depth++;
+	add(t, &f_win_info_res, w->info >> 1);
+	add(t, &f_win_info_dir, w->info & 1);
+	t->depth--;
+	add(t, &f_bus, r->busnum);
+	add(t, &f_win_dev, w->device);
+	add_endpoint(t, r->epnum);
+	add(t, &f_xfer, r->xfer_type);
+	add(t, &f_win_dlen, w->data_len);
+	if (w->stage != USBPCAP_STAGE_NONE)
+		add(t, &f_win_stage, w->stage);
+	if (r->xfer_type == XFER_ISO && w->hdr_len >= USBPCAP_HDR_ISO) {
+		add(t, &f_win_iso_frame, w->iso_start);
+		add(t, &f_win_iso_n, w->iso_npackets);
+		add(t, &f_win_iso_err, w->iso_errors);
+	}
+	/* the status as Linux would say it (not in Wireshark's tree; the
+	 * filter's "status" is this one) */
+	if (r->type == 'C') {
+		n = dec_tree_add(t, &f_win_errno, DB_NONE, 0, 0,
+		    (uint64_t)(int64_t)r->status);
+		if (n != NULL)
+			n->note = dec_status_name(r->status);
+	}
+	for (i = 0; i < r->niso; i++) {
+		dec_tree_push(t, dec_tree_printf(t, "USB isochronous packet "
+		    "%u", i), DB_NONE, 0, 0);
+		add(t, &f_win_iso_off, r->iso[i].off);
+		add(t, &f_win_iso_len, r->iso[i].len);
+		n = dec_tree_add(t, &f_win_iso_st, DB_NONE, 0, 0,
+		    r->iso[i].usbd);
+		if (n != NULL)
+			n->note = dec_usbd_status_name(r->iso[i].usbd);
+		dec_tree_pop(t);
+	}
+	/* last: the details pane shows the header fields first */
+	add_addresses(r, t);
+	dec_tree_pop(t);
 }
 
 static void
@@ -96,11 +299,7 @@ header_tree(const struct urb_rec *r, struct dec_tree *t)
 	add(t, &f_urb_id, r->id);
 	add(t, &f_urb_type, r->type);
 	add(t, &f_xfer, r->xfer_type);
-	add(t, &f_ep, r->epnum);
-	t->depth++;
-	add(t, &f_ep_dir, r->epnum >> 7);
-	add(t, &f_ep_num, r->epnum & 0x0f);
-	t->depth--;
+	add_endpoint(t, r->epnum);
 	add(t, &f_dev, r->devnum);
 	add(t, &f_bus, r->busnum);
 	add(t, &f_setup_flag, r->flag_setup);
@@ -120,8 +319,17 @@ header_tree(const struct urb_rec *r, struct dec_tree *t)
 		add(t, &f_iso_err, (uint64_t)(uint32_t)r->iso_error_count);
 		add(t, &f_iso_numdesc, (uint64_t)(uint32_t)r->iso_numdesc);
 	}
-	if (!(r->flags & (REC_F_HDR48 | REC_F_TEXT)))
+	if (!(r->flags & (REC_F_HDR48 | REC_F_TEXT))) {
 		add(t, &f_xflags, r->xfer_flags);
+		t->depth++;
+		for (i = 0; i < nitems(xflag_bits); i++) {
+			if (t->all_bits || (r->xfer_flags &
+			    xflag_bits[i]->mask))
+				add(t, xflag_bits[i],
+				    (r->xfer_flags & xflag_bits[i]->mask) != 0);
+		}
+		t->depth--;
+	}
 	for (i = 0; i < r->niso; i++) {
 		dec_tree_push(t, dec_tree_printf(t, "ISO descriptor %u", i),
 		    DB_NONE, 0, 0);
@@ -131,6 +339,8 @@ header_tree(const struct urb_rec *r, struct dec_tree *t)
 		add(t, &f_iso_len, r->iso[i].len);
 		dec_tree_pop(t);
 	}
+	/* last: the details pane shows the header fields first */
+	add_addresses(r, t);
 	dec_tree_pop(t);
 }
 
@@ -168,10 +378,31 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 	struct dec_setup s;
 	struct dec_node	*n;
 	uint32_t	 want;
+	int		 split_out = 0, status_stage = 0;
 
-	header_tree(r, t);
+	/*
+	 * USBPcap's split control transfers, as Wireshark shows them: the
+	 * setup stage of an OUT request whose data comes in a stage of its
+	 * own is a standard setup (no class yet), the data stage repeats
+	 * the setup, the status stage belongs to no class.
+	 */
+	if (r->origin == URB_ORIGIN_USBPCAP && r->xfer_type == XFER_CTRL) {
+		split_out = r->win.stage == USBPCAP_STAGE_SETUP &&
+		    r->flag_setup == 0 && !(r->setup[0] & 0x80) &&
+		    get_le16(r->setup + 6) > 0 && r->len_cap == 0;
+		status_stage = r->win.stage == USBPCAP_STAGE_STATUS;
+	}
 
-	if (r->xfer_type != XFER_CTRL) {
+	if (r->origin == URB_ORIGIN_USBPCAP)
+		win_header_tree(r, t);
+	else
+		header_tree(r, t);
+
+	if (r->xfer_type > XFER_BULK || (r->xfer_type == XFER_ISO &&
+	    r->origin == URB_ORIGIN_USBPCAP)) {
+		/* USBPcap's IRP information: no endpoint of an interface;
+		 * Wireshark gives USBPcap's ISO packets no class either */
+	} else if (r->xfer_type != XFER_CTRL) {
 		/* Unknown (Wireshark's 0xffff) until the enumeration tells. */
 		dec_tree_push(t, "Interface", DB_NONE, 0, 0);
 		if (info->flags & DI_CLASS) {
@@ -181,6 +412,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 			add(t, &f_intf_class, 0xffff);
 		dec_tree_pop(t);
 	} else if (r->xfer_type == XFER_CTRL && is_class_request(info) &&
+	    !split_out && !status_stage &&
 	    !(dec_info_class(info) > 0xff &&
 	    (r->type == 'S' || r->data_len > 0))) {
 		/*
@@ -211,7 +443,15 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 	    r->flag_setup == 0) {
 		dec_setup(r->setup, &s);
 		dec_tree_push(t, "URB setup", DB_SETUP, 0, 8);
-		dec_setup_tree_class(&s, dec_info_class(info), t);
+		dec_setup_tree_class(&s, split_out ? -1 : dec_info_class(info),
+		    t);
+		dec_tree_pop(t);
+	} else if (r->type == 'S' && (info->flags & DI_STAGE) &&
+	    (info->flags & DI_SETUP)) {
+		/* the setup of this data stage, from its setup stage */
+		dec_tree_push(t, "URB setup (of the setup stage)", DB_NONE, 0,
+		    0);
+		dec_setup_tree_class(&info->setup, dec_info_class(info), t);
 		dec_tree_pop(t);
 	}
 

@@ -117,6 +117,15 @@ pend_slot(const struct dec_ctx *ctx, uint64_t id, uint16_t busnum)
 	return i;
 }
 
+/* The open submit of (id, bus), or NULL. */
+static struct pending *
+pend_find(const struct dec_ctx *ctx, uint64_t id, uint16_t busnum)
+{
+	size_t	 i = pend_slot(ctx, id, busnum);
+
+	return ctx->pend[i].used ? &ctx->pend[i] : NULL;
+}
+
 struct dec_ctx *
 dec_ctx_clone(const struct dec_ctx *ctx)
 {
@@ -539,7 +548,34 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	info->intf = -1;
 	info->latency_ns = -1;
 
-	if (r->type == 'S') {
+	if ((r->flags & REC_F_STAGE) &&
+	    (p = pend_find(ctx, r->id, r->busnum)) != NULL) {
+		/*
+		 * A USBPcap data stage of the control transfer still open
+		 * (it carries its OUT data), or its status stage when no
+		 * data stage completed it: the stage belongs to the URB.
+		 */
+		info->flags |= DI_STAGE;
+		info->pair_recno = p->recno;
+		if (p->has_setup) {
+			dec_setup(p->setup, &info->setup);
+			info->flags |= DI_SETUP;
+		}
+		if (r->type == 'S') {
+			/* Wireshark times the status stage from here */
+			p->recno = r->recno;
+			p->ts_ns = r->ts_ns;
+		} else {
+			info->flags |= DI_PAIRED;
+			info->latency_ns = dec_ts_sub(r->ts_ns, p->ts_ns);
+			/* an IN data stage is followed by the status one */
+			if (r->win.stage != USBPCAP_STAGE_DATA)
+				pend_remove(ctx, (size_t)(p - ctx->pend));
+		}
+	} else if (r->flags & REC_F_STAGE) {
+		/* a stage of a transfer whose setup is not in the capture */
+		info->flags |= DI_STAGE | (r->type == 'C' ? DI_ORPHAN : 0);
+	} else if (r->type == 'S') {
 		if (ctx->pend_n + 1 > ctx->pend_cap / 2 &&
 		    pend_grow(ctx) != 0)
 			return -UE_NOMEM;

@@ -54,6 +54,8 @@ urb_data_expected(const struct urb_rec *r)
 
 	if (r->type == 'E' || r->flag_data != 0)
 		return 0;
+	if (r->origin == URB_ORIGIN_USBPCAP)
+		return r->len_cap;	/* its dataLength, less a SETUP */
 	/*
 	 * An ISO IN completion carries the buffer up to the end of the
 	 * furthest non-empty frame (mon_bin_collate_isodesc); the text
@@ -221,6 +223,7 @@ dec_usbmon_body(const uint8_t *p, size_t len, int swap, struct urb_iso *iso,
 		iso[i].status = (int32_t)get_bo32(p + ISO_DESC_LEN * i, be);
 		iso[i].off = get_bo32(p + ISO_DESC_LEN * i + 4, be);
 		iso[i].len = get_bo32(p + ISO_DESC_LEN * i + 8, be);
+		iso[i].usbd = 0;
 	}
 	r->iso = iso;
 	r->niso = n;

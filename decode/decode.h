@@ -19,6 +19,11 @@
 
 #include "ch9.h"
 
+/* Elements of an array (as BSD's sys/param.h nitems). */
+#ifndef nitems
+#define nitems(a)	(sizeof (a) / sizeof (a)[0])
+#endif
+
 /* ------------------------------------------------------------------------
  * Errors: one enum for the whole program.  0 is success, a negative value
  * is -UE_xxx, a positive value is a count.
@@ -257,6 +262,16 @@ const char	*dec_name_or(const struct dec_name *t, uint32_t v, char *buf);
 /* Linux errno names for URB status ("-EPIPE"); NULL if unknown. */
 const char	*dec_status_name(int32_t status);
 
+/*
+ * The Windows USB stack (dec-win.c): USBD_STATUS and URB_FUNCTION names
+ * (NULL if unknown), the Linux status nearest to a USBD_STATUS, and the
+ * USBD_STATUS a Linux status is written as.
+ */
+const char	*dec_usbd_status_name(uint32_t code);
+int32_t		 dec_usbd_errno(uint32_t code);
+uint32_t	 dec_usbd_from_errno(int32_t status);
+const char	*dec_urb_function_name(uint16_t function);
+
 /* ------------------------------------------------------------------------
  * The URB record: exactly one usbmon event (struct mon_bin_hdr), plus where
  * it came from.  Header fields are in host order whatever the source.
@@ -278,6 +293,7 @@ struct urb_iso {
 	int32_t		 status;
 	uint32_t	 off;
 	uint32_t	 len;
+	uint32_t	 usbd;		/* USBPcap: the packet's USBD_STATUS */
 };
 
 /* urb_rec.flags: anomalies and provenance, never printed to stderr. */
@@ -287,6 +303,43 @@ struct urb_iso {
 #define REC_F_TEXT	0x0008	/* from usbmon text: <=32 bytes, <=5 ISO */
 #define REC_F_HDR48	0x0010	/* source had the 48-byte header only */
 #define REC_F_NOTIME	0x0020	/* timestamp is relative, not wall clock */
+#define REC_F_INJECTED	0x0040	/* put in by the capture tool (USBPcap's
+				   descriptors of devices already there) */
+#define REC_F_STAGE	0x0080	/* USBPcap control stage that is neither
+				   the URB's submit nor its completion */
+
+/* urb_rec.origin: the header the record was read from. */
+#define URB_ORIGIN_USBMON	0	/* Linux usbmon (189, 220, text) */
+#define URB_ORIGIN_USBPCAP	1	/* Windows USBPcap (249) */
+
+/*
+ * The USBPcap packet header (USBPCAP_BUFFER_PACKET_HEADER and its control
+ * and isochronous extensions), kept whole so that a record read from a
+ * USBPcap capture is written back unchanged and its fields are shown as
+ * Wireshark shows them.
+ */
+#define USBPCAP_HDR		27	/* the base header */
+#define USBPCAP_HDR_CTRL	28	/* + the control stage */
+#define USBPCAP_HDR_ISO		39	/* + start frame, packets, errors */
+#define USBPCAP_XFER_IRP	0xfe	/* transfer: IRP information only */
+#define USBPCAP_XFER_UNKNOWN	0xff
+#define USBPCAP_STAGE_SETUP	0
+#define USBPCAP_STAGE_DATA	1
+#define USBPCAP_STAGE_STATUS	2
+#define USBPCAP_STAGE_COMPLETE	3
+#define USBPCAP_STAGE_NONE	0xff	/* not a control transfer */
+struct urb_win {
+	uint16_t	 hdr_len;	/* headerLen */
+	uint16_t	 function;	/* URB_FUNCTION_* */
+	uint32_t	 usbd_status;	/* USBD_STATUS_* */
+	uint16_t	 device;	/* 16 bits, urb_rec.devnum clips it */
+	uint8_t		 info;		/* bit 0: PDO to FDO (a completion) */
+	uint8_t		 stage;		/* USBPCAP_STAGE_* */
+	uint32_t	 data_len;	/* dataLength */
+	uint32_t	 iso_start;	/* startFrame */
+	uint32_t	 iso_npackets;	/* numberOfPackets */
+	uint32_t	 iso_errors;	/* errorCount */
+};
 
 struct urb_rec {
 	/* usbmon header fields (struct mon_bin_hdr) */
@@ -320,6 +373,8 @@ struct urb_rec {
 	uint32_t	 flags;		/* REC_F_* */
 
 	/* provenance */
+	uint8_t		 origin;	/* URB_ORIGIN_* */
+	struct urb_win	 win;		/* URB_ORIGIN_USBPCAP: its header */
 	uint32_t	 ifindex;	/* pcapng interface, else 0 */
 	uint64_t	 recno;		/* 1-based record number in the source */
 	uint64_t	 offset;	/* byte offset of the record in the source */
@@ -579,6 +634,22 @@ struct dec_field {
 	uint32_t		 mask;	/* for bit fields, else 0 */
 };
 
+/*
+ * A field of the trees: every one is defined with DEC_FIELD, which puts
+ * it in the linker section dec_fields as well, so that the list of the
+ * fields urbscope can print (for -T fields to refuse an unknown name) is
+ * the fields themselves, never a second list to keep in step.  The
+ * sanitizers leave globals of a named section unpadded.
+ */
+#define DEC_FIELD(var, name, abbrev, kind, width, names, mask)		\
+	static const struct dec_field var				\
+	    __attribute__((used, section("dec_fields"), aligned(8))) = {	\
+		name, abbrev, kind, width, names, mask			\
+	}
+
+/* Is abbrev a field some tree prints (or frame.number/frame.time_epoch)? */
+int		 dec_field_known(const char *abbrev);
+
 /* Which buffer a node's bytes are in. */
 enum {
 	DB_NONE = 0,
@@ -588,6 +659,7 @@ enum {
 
 #define DN_BAD		0x01	/* malformed: bad length, cut, ... */
 #define DN_CUT		0x02	/* truncated by the capture */
+#define DN_PLAIN	0x04	/* str has nothing JSON must escape */
 
 struct dec_node {
 	const struct dec_field	*f;	/* NULL for a free label (str) */
@@ -610,6 +682,10 @@ struct dec_tree {
 	size_t		 arena_used;
 	uint8_t		 depth;		/* depth of the next node */
 	int		 overflow;	/* nodes or arena ran out */
+	/* for -T fields: every bit of a flags word, clear ones too, and
+	 * fields that repeat others (usb.addr); -V and JSON print only the
+	 * set bits, and usb.src/usb.dst for the addresses */
+	int		 all_bits;
 };
 
 /* What one record's tree needs; JSON prints at most DEC_TREE_NODES. */
@@ -756,6 +832,8 @@ struct dec_dev {
 #define DI_SETUP	0x08	/* setup holds the control request */
 #define DI_CLASS	0x10	/* intf/cls name the owner of the endpoint */
 #define DI_HUB		0x20	/* the request goes to a hub */
+#define DI_STAGE	0x40	/* a USBPcap control stage of an URB seen
+				   before (pair_recno, when known) */
 
 /* What the analysis says about one record. */
 struct dec_info {

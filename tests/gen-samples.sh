@@ -34,6 +34,11 @@ gen stall.pcap		stall -F pcap
 gen iso.pcap		iso -F pcap
 gen big-endian.pcap	stall -F pcap --big-endian
 gen usbmon-text.txt	stall -F usbmon
+gen windows-usbpcap.pcapng usbpcap -F pcapng
+# A compressed capture, as Wireshark reads them (-n: no name or time in
+# the gzip header, so the bytes do not change).
+gzip -9n -c samples/stall.pcap >samples/stall.pcap.gz || exit 1
+echo "samples/stall.pcap.gz: $(wc -c <samples/stall.pcap.gz) bytes"
 
 # Real traffic: the first 243 lines of the Linux 6.1 capture, from the
 # root hubs' own enumeration to the keyboard's first interrupt submit.

@@ -40,7 +40,9 @@ import json, sys
 n = 0
 for line in open(sys.argv[1]):
     o = json.loads(line)
-    assert "usb.urb_id" in o and "frame.number" in o, line
+    # the URB id of usbmon, or the IRP id of a USBPcap capture
+    assert ("usb.urb_id" in o or "usb.irp_id" in o) and \
+        "frame.number" in o, line
     n += 1
 assert n == int(sys.argv[2]), (n, sys.argv[2])
 ' "$TMP/j" "$n"
@@ -113,3 +115,26 @@ n=$("$US" read samples/hid-keyboard.pcap -Y 'latency>100ms' 2>/dev/null |
 m=$("$US" read samples/hid-keyboard.pcap -T fields -e usb.time 2>/dev/null |
     awk '$1 > 0.1' | wc -l)
 check_eq "-Y latency>100ms: as many lines as usb.time > 0.1 s" "$m" "$n"
+
+# -T fields with a field urbscope does not know: an error naming it.
+"$US" read -T fields -e frame.number -e usb.no_such_field \
+    samples/stall.pcap >"$TMP/o" 2>"$TMP/err"
+check_eq "-e with an unknown field exits 2" 2 $?
+check "-e unknown: the message names the field" \
+    grep -q 'usb.no_such_field: urbscope knows no such field' "$TMP/err"
+check_eq "-e unknown: nothing printed" 0 "$(wc -c <"$TMP/o")"
+
+# Compressed captures read as the plain ones, from a file or a pipe.
+"$US" read samples/stall.pcap >"$TMP/plain" 2>&1
+"$US" read samples/stall.pcap.gz >"$TMP/gz" 2>&1
+check_diff "a .pcap.gz reads as the .pcap" "$TMP/plain" "$TMP/gz"
+"$US" read - <samples/stall.pcap.gz >"$TMP/gz" 2>&1
+check_diff "a gzip stream on standard input reads as the .pcap" \
+    "$TMP/plain" "$TMP/gz"
+gzip -c samples/mass-storage.pcapng >"$TMP/m.gz"
+head -c 2000 "$TMP/m.gz" >"$TMP/cut.gz"
+"$US" read "$TMP/cut.gz" >/dev/null 2>"$TMP/err"
+check_eq "a cut .gz exits 1" 1 $?
+check "a cut .gz: the message names a record" grep -q 'record [0-9]' \
+    "$TMP/err"
+check "a cut .gz: no sanitizer report" no_sanitizer_report "$TMP/err"

@@ -12,7 +12,10 @@ fi
 
 HDR="usb.urb_id usb.urb_type usb.transfer_type usb.endpoint_address
 usb.device_address usb.bus_id usb.urb_status usb.urb_len usb.data_len
-usb.setup.bRequest"
+usb.setup.bRequest usb.src usb.dst usb.addr usb.copy_of_transfer_flags
+usb.transfer_flags.short_not_ok usb.transfer_flags.iso_asap
+usb.transfer_flags.no_transfer_dma_map usb.transfer_flags.zero_packet
+usb.transfer_flags.dir_in"
 DESC="usb.idVendor usb.idProduct usb.bInterfaceClass usb.bEndpointAddress
 usb.wMaxPacketSize"
 

@@ -121,7 +121,7 @@ check "Left from bRequest goes up to URB setup" wait_for "^>▾ URB setup"
 
 # the folds last while the record stays selected
 $T send-keys -t "$S" Up
-check "Up moves to the line above" wait_for "^> +Transfer flags"
+check "Up moves to the line above" wait_for "^> +Destination"
 check "cursor reaches USB URB" cursor_to "^>▾ USB URB" k
 $T send-keys -t "$S" -
 check "USB URB folds" wait_for "^>▸ USB URB"

@@ -2,8 +2,11 @@
  * tests/tools/capgen.c - a deterministic generator of realistic usbmon
  * traffic, for the samples, the golden tests and the benchmarks.
  *
- *	capgen SCENARIO [-n RECORDS] [-F pcap|pcapng|usbmon] [--big-endian]
- *	    -w OUT
+ *	capgen SCENARIO [-n RECORDS] [-F pcap|pcapng|usbmon] [-L 220|249]
+ *	    [--big-endian] -w OUT
+ *
+ * -L 249 writes the URBs as USBPcap (LINKTYPE_USBPCAP) packets instead of
+ * usbmon ones; the usbpcap scenario is USBPcap's own.
  *
  * Every record goes through the capture sinks (capture/capture.h), so the
  * pcap, pcapng and usbmon text files all come from one model of the
@@ -1628,24 +1631,283 @@ scn_mixed(struct gen *g)
 	}
 }
 
+/* ------------------------------------------------------------------------
+ * A Windows capture: USBPcap's packets (LINKTYPE_USBPCAP), built byte by
+ * byte from its published format (https://desowin.org/usbpcap/
+ * captureformat.html) and read back through capture/cap-usbpcap.c, so
+ * the sink writes the same bytes.  A full-speed HID keyboard and a vendor
+ * device with bulk and isochronous endpoints, on root hub 1.
+ */
+
+#define WIN_IRP0	0xffffc60a1b2e4010ULL	/* IRP addresses, 0x10 aligned */
+
+struct wpkt {
+	uint64_t	 irp;
+	uint32_t	 status;	/* USBD_STATUS */
+	uint16_t	 func;		/* URB_FUNCTION_* */
+	uint8_t		 info;		/* 1 = PDO to FDO (completion) */
+	uint16_t	 dev;
+	uint8_t		 ep;
+	uint8_t		 xfer;
+	int		 stage;		/* control stage, -1 = none */
+	uint32_t	 nframes;	/* ISO */
+	const struct gframe *fr;
+};
+
+static void
+win_emit(struct gen *g, const struct wpkt *w, const uint8_t *data,
+    uint32_t len)
+{
+	static uint8_t	 pkt[USBPCAP_HDR_ISO + 12 * GEN_ISO_MAX + 4096];
+	struct urb_iso	 iso[URB_ISO_MAX];
+	struct urb_rec	 r;
+	const char	*why;
+	uint32_t	 i, h = USBPCAP_HDR;
+
+	if (w->stage >= 0)
+		h = USBPCAP_HDR_CTRL;
+	else if (w->xfer == XFER_ISO)
+		h = USBPCAP_HDR_ISO + 12 * w->nframes;
+	if (h + len > sizeof pkt)
+		errx(1, "usbpcap: packet too long");
+	put_le16(pkt, (uint16_t)h);
+	put_le64(pkt + 2, w->irp);
+	put_le32(pkt + 10, w->status);
+	put_le16(pkt + 14, w->func);
+	pkt[16] = w->info;
+	put_le16(pkt + 17, 1);
+	put_le16(pkt + 19, w->dev);
+	pkt[21] = w->ep;
+	pkt[22] = w->xfer;
+	put_le32(pkt + 23, len);
+	if (w->stage >= 0)
+		pkt[27] = (uint8_t)w->stage;
+	else if (w->xfer == XFER_ISO) {
+		put_le32(pkt + 27, 0x2a51);	/* start frame */
+		put_le32(pkt + 31, w->nframes);
+		put_le32(pkt + 35, 0);
+		for (i = 0; i < w->nframes; i++) {
+			put_le32(pkt + 39 + 12 * i, w->fr[i].off);
+			put_le32(pkt + 39 + 12 * i + 4, w->info ?
+			    w->fr[i].actual : w->fr[i].len);
+			put_le32(pkt + 39 + 12 * i + 8, w->info ?
+			    (uint32_t)w->fr[i].status : 0);
+			if (w->info && w->fr[i].status != 0)
+				put_le32(pkt + 35, get_le32(pkt + 35) + 1);
+		}
+	}
+	if (len > 0)
+		memcpy(pkt + h, data, len);
+	if (cap_usbpcap_packet(pkt, h + len, h + len, iso, &r, &why) < 0)
+		errx(1, "usbpcap: %s", why);
+	gen_emit(g, &r);
+}
+
+/* A control transfer as USBPcap 1.5 shows it: the setup stage with its
+ * OUT data (old style, split = 0) or setup, data and status stages. */
+static void
+win_control(struct gen *g, uint64_t irp, uint16_t dev, uint16_t func,
+    const uint8_t setup[8], const uint8_t *data, uint32_t n, int split,
+    uint32_t status)
+{
+	struct wpkt	 w = { irp, 0, func, 0, dev, 0, XFER_CTRL, 0, 0, NULL };
+	uint8_t		 b[8 + 512];
+	int		 in = (setup[0] & 0x80) != 0;
+
+	w.ep = in ? 0x80 : 0x00;
+	memcpy(b, setup, 8);
+	if (!in && !split && n > 0)
+		memcpy(b + 8, data, n);
+	win_emit(g, &w, b, 8 + (!in && !split ? n : 0));
+	gen_wait(g, 20, 60);
+	w.func = 0x0008;		/* CONTROL_TRANSFER on the way back */
+	if (split && !in && n > 0) {
+		w.stage = USBPCAP_STAGE_DATA;
+		w.func = func;
+		win_emit(g, &w, data, n);
+		gen_wait(g, 100, 300);
+		w.func = 0x0008;
+	}
+	w.info = 1;
+	w.status = status;
+	if (split) {
+		if (in) {
+			w.stage = USBPCAP_STAGE_DATA;
+			win_emit(g, &w, data, status == 0 ? n : 0);
+			gen_wait(g, 1, 5);
+		}
+		w.stage = USBPCAP_STAGE_STATUS;
+		win_emit(g, &w, NULL, 0);
+	} else {
+		w.stage = USBPCAP_STAGE_COMPLETE;
+		win_emit(g, &w, data, in && status == 0 ? n : 0);
+	}
+	gen_wait(g, 100, 400);
+}
+
+static void
+win_xfer(struct gen *g, uint64_t irp, uint16_t dev, uint8_t ep, uint8_t xfer,
+    const uint8_t *data, uint32_t n, uint32_t status)
+{
+	struct wpkt	 w = { irp, 0, 0x0009, 0, dev, ep, xfer, -1, 0, NULL };
+	int		 in = (ep & 0x80) != 0;
+
+	win_emit(g, &w, data, in ? 0 : n);
+	gen_wait(g, 200, 4000);
+	w.info = 1;
+	w.status = status;
+	win_emit(g, &w, data, in && status == 0 ? n : 0);
+	gen_wait(g, 30, 90);
+}
+
+/* ABORT_PIPE, SYNC_RESET_PIPE_AND_CLEAR_STALL: IRPs with no transfer. */
+static void
+win_irp(struct gen *g, uint64_t irp, uint16_t dev, uint8_t ep, uint16_t func)
+{
+	struct wpkt	 w = { irp, 0, func, 0, dev, ep, USBPCAP_XFER_IRP, -1, 0,
+			     NULL };
+
+	win_emit(g, &w, NULL, 0);
+	gen_wait(g, 50, 200);
+	w.info = 1;
+	win_emit(g, &w, NULL, 0);
+	gen_wait(g, 50, 200);
+}
+
+static void
+scn_usbpcap(struct gen *g)
+{
+	static const uint8_t ddesc[18] = {
+		/* pid.codes' test VID:PID 1209:0001 */
+		18, 1, 0x10, 0x01, 0, 0, 0, 64, 0x09, 0x12, 0x01, 0x00,
+		0x00, 0x01, 0, 0, 0, 1
+	};
+	static const uint8_t cdesc[] = {
+		9, 2, 64, 0, 2, 1, 0, 0xa0, 50,
+		/* interface 0: HID boot keyboard, interrupt IN 0x81 */
+		9, 4, 0, 0, 1, 3, 1, 1, 0,
+		9, 0x21, 0x11, 0x01, 0, 1, 0x22, 63, 0,
+		7, 5, 0x81, 3, 8, 0, 10,
+		/* interface 1: vendor, bulk 0x02 and 0x83, ISO IN 0x84 */
+		9, 4, 1, 0, 3, 0xff, 0, 0, 0,
+		7, 5, 0x02, 2, 64, 0, 0,
+		7, 5, 0x83, 2, 64, 0, 0,
+		7, 5, 0x84, 1, 0xc0, 0, 1
+	};
+	static const uint8_t get_dev[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 64, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	static const uint8_t set_idle[8] = { 0x21, 0x0a, 0, 0, 0, 0, 0, 0 };
+	static const uint8_t set_rep[8] = { 0x21, 0x09, 0, 2, 0, 0, 1, 0 };
+	static const uint8_t vend_in[8] = { 0xc0, 0x01, 0, 0, 1, 0, 4, 0 };
+	static const uint8_t vend_out[8] = { 0x40, 0x02, 0x34, 0x12, 1, 0, 16,
+					     0 };
+	static const char text[] = "usb";
+	struct gframe	 fr[4];
+	struct wpkt	 iso;
+	uint8_t		 rep[8], b[512];
+	uint64_t	 irp = WIN_IRP0;
+	uint32_t	 i, k, n;
+
+	/* what USBPcap writes first: the descriptors of connected devices,
+	 * as GET_DESCRIPTOR_FROM_DEVICE requests with IRP id 0 */
+	for (k = 0; k < 2; k++) {
+		win_control(g, 0, 3, 0x000b, k == 0 ? get_dev : get_cfg,
+		    k == 0 ? ddesc : cdesc, k == 0 ? 18 : sizeof cdesc, 0, 0);
+	}
+	win_control(g, 0, 3, 0x0000, set_cfg, NULL, 0, 0, 0);
+
+	/* usbhid: SET_IDLE, the LED report, then key presses */
+	win_control(g, irp += 0x10, 3, 0x001b, set_idle, NULL, 0, 1, 0);
+	b[0] = 0x02;
+	win_control(g, irp += 0x10, 3, 0x001b, set_rep, b, 1, 1, 0);
+	for (i = 0; i < sizeof text - 1; i++) {
+		memset(rep, 0, sizeof rep);
+		rep[2] = (uint8_t)(text[i] - 'a' + 4);
+		win_xfer(g, WIN_IRP0 + 0x1000 + (i % 2) * 0x10, 3, 0x81,
+		    XFER_INT, rep, 8, 0);
+		memset(rep, 0, sizeof rep);
+		win_xfer(g, WIN_IRP0 + 0x1000 + ((i + 1) % 2) * 0x10, 3, 0x81,
+		    XFER_INT, rep, 8, 0);
+	}
+
+	/* the vendor device: requests both ways, one of them stalled */
+	for (i = 0; i < 16; i++)
+		b[i] = (uint8_t)(0xa0 + i);
+	win_control(g, irp += 0x10, 3, 0x0018, vend_out, b, 16, 1, 0);
+	win_control(g, irp += 0x10, 3, 0x0018, vend_out, b, 16, 0, 0);
+	win_control(g, irp += 0x10, 3, 0x0018, vend_in, b, 4, 1, 0);
+	win_control(g, irp += 0x10, 3, 0x0018, vend_in, b, 4, 0,
+	    0xc0000004);			/* STALL_PID */
+
+	/* bulk: a command out, an answer in, a stall, its reset */
+	for (i = 0; i < 64; i++)
+		b[i] = (uint8_t)(i * 7);
+	for (k = 0; k < 3; k++) {
+		win_xfer(g, irp += 0x10, 3, 0x02, XFER_BULK, b, 31, 0);
+		win_xfer(g, irp += 0x10, 3, 0x83, XFER_BULK, b, 64, 0);
+	}
+	win_xfer(g, irp += 0x10, 3, 0x83, XFER_BULK, b, 64, 0xc0000004);
+	win_irp(g, irp += 0x10, 3, 0x83, 0x001e);
+	win_xfer(g, irp += 0x10, 3, 0x83, XFER_BULK, b, 13, 0);
+
+	/* isochronous IN: four packets of 192 bytes, one late */
+	for (k = 0; k < 3; k++) {
+		for (i = 0; i < 4; i++) {
+			fr[i].off = 192 * i;
+			fr[i].len = 192;
+			fr[i].actual = k == 1 && i == 2 ? 0 : 192;
+			fr[i].status = k == 1 && i == 2 ?
+			    (int32_t)0xc0020000 : 0;	/* ISO_NOT_ACCESSED_BY_HW */
+		}
+		memset(&iso, 0, sizeof iso);
+		iso.irp = irp += 0x10;
+		iso.func = 0x000a;
+		iso.dev = 3;
+		iso.ep = 0x84;
+		iso.xfer = XFER_ISO;
+		iso.stage = -1;
+		iso.nframes = 4;
+		iso.fr = fr;
+		win_emit(g, &iso, NULL, 0);
+		gen_wait(g, 4000, 4000);
+		iso.info = 1;
+		for (n = 0; n < 4 * 192; n++)
+			g->buf[n] = (uint8_t)(n + k);
+		win_emit(g, &iso, g->buf, 4 * 192);
+		gen_wait(g, 10, 30);
+	}
+
+	/* the driver stops: interrupt IN cancelled, pipes aborted */
+	win_xfer(g, WIN_IRP0 + 0x1000, 3, 0x81, XFER_INT, rep, 8,
+	    0xc0010000);			/* CANCELED */
+	win_irp(g, irp += 0x10, 3, 0x81, 0x0002);
+	win_irp(g, irp += 0x10, 3, 0x84, 0x0002);
+	win_xfer(g, irp += 0x10, 3, 0x83, XFER_BULK, b, 64,
+	    0xc0007000);			/* DEVICE_GONE */
+}
+
 static const struct scenario {
 	const char	*name;
 	void		(*run)(struct gen *);
 	uint64_t	 limit;		/* default -n; 0 = all of it */
 	const char	*if_name;	/* pcapng interface name */
 	const char	*desc;
+	uint32_t	 linktype;	/* 0: usbmon, 249: USBPcap */
 } scenarios[] = {
 	{ "hid-keyboard", scn_hid_keyboard, 0, "usbmon1",
-	  "root hub, enumeration of a HID boot keyboard, typing \"hello\"" },
+	  "root hub, enumeration of a HID boot keyboard, typing \"hello\"", 0 },
 	{ "mass-storage", scn_mass_storage, 0, "usbmon1",
-	  "enumeration of a BOT disk, SCSI scan, READ(10)/WRITE(10)" },
+	  "enumeration of a BOT disk, SCSI scan, READ(10)/WRITE(10)", 0 },
 	{ "stall", scn_stall, 0, "usbmon2",
-	  "full-speed flash drive: STALLs, CLEAR_FEATURE, -ENODEV, unplug" },
+	  "full-speed flash drive: STALLs, CLEAR_FEATURE, -ENODEV, unplug", 0 },
 	{ "iso", scn_iso, 0, "usbmon1",
-	  "USB audio device: SET_INTERFACE, ISO IN and OUT URBs" },
+	  "USB audio device: SET_INTERFACE, ISO IN and OUT URBs", 0 },
 	{ "mixed", scn_mixed, 1000000, "usbmon1",
-	  "keyboard and disk interleaved, for benchmarks (default 1M)" },
-	{ NULL, NULL, 0, NULL, NULL }
+	  "keyboard and disk interleaved, for benchmarks (default 1M)", 0 },
+	{ "usbpcap", scn_usbpcap, 0, "\\\\.\\USBPcap1",
+	  "Windows USBPcap: keyboard, vendor bulk/ISO, stages, IRPs", 249 },
+	{ NULL, NULL, 0, NULL, NULL, 0 }
 };
 
 static void __attribute__((noreturn))
@@ -1654,7 +1916,7 @@ usage(void)
 	const struct scenario	*s;
 
 	fprintf(stderr, "usage: capgen SCENARIO [-n RECORDS] "
-	    "[-F pcap|pcapng|usbmon] [--big-endian] -w OUT\n"
+	    "[-F pcap|pcapng|usbmon] [-L 220|249] [--big-endian] -w OUT\n"
 	    "scenarios:\n");
 	for (s = scenarios; s->name != NULL; s++)
 		fprintf(stderr, "  %-13s %s\n", s->name, s->desc);
@@ -1666,6 +1928,7 @@ main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "big-endian", no_argument, NULL, 'B' },
+		{ "linktype", required_argument, NULL, 'L' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
@@ -1675,10 +1938,11 @@ main(int argc, char **argv)
 	const char		*out = NULL, *fmt = NULL;
 	char			 errbuf[512], *end;
 	unsigned long long	 n;
+	unsigned long		 linktype = 0;
 	int			 ch, big = 0, have_n = 0;
 
 	memset(&g, 0, sizeof g);
-	while ((ch = getopt_long(argc, argv, "n:F:w:h", longopts,
+	while ((ch = getopt_long(argc, argv, "n:F:L:w:h", longopts,
 	    NULL)) != -1) {
 		switch (ch) {
 		case 'n':
@@ -1696,6 +1960,11 @@ main(int argc, char **argv)
 			break;
 		case 'B':
 			big = 1;
+			break;
+		case 'L':
+			linktype = strtoul(optarg, &end, 10);
+			if (*end != '\0' || (linktype != 220 && linktype != 249))
+				errx(2, "-L: link type 220 or 249: %s", optarg);
 			break;
 		default:
 			usage();
@@ -1720,6 +1989,7 @@ main(int argc, char **argv)
 	opts.swap = big ? host_is_le() : 0;
 	opts.tsresol = 6;		/* usbmon has microseconds only */
 	opts.if_name = s->if_name;
+	opts.linktype = linktype ? linktype : s->linktype;
 	if (cap_sink_open(out, fmt, &opts, &g.sink, errbuf,
 	    sizeof errbuf) < 0)
 		errx(1, "%s", errbuf);

@@ -135,9 +135,9 @@ static uint8_t d_kbd[8] = { 0, 0, 4, 0, 0, 0, 0, 0 };
 static uint8_t d_iso[20];
 static uint8_t d_iso_out[16];
 static uint8_t d_bulk[100];
-static struct urb_iso iso3[3] = { { 0, 0, 8 }, { -18, 8, 0 },
-	{ 0, 12, 8 } };
-static struct urb_iso iso2[2] = { { 0, 0, 8 }, { -18, 8, 8 } };
+static struct urb_iso iso3[3] = { { 0, 0, 8, 0 }, { -18, 8, 0, 0 },
+	{ 0, 12, 8, 0 } };
+static struct urb_iso iso2[2] = { { 0, 0, 8, 0 }, { -18, 8, 8, 0 } };
 
 #define NRECS	11
 
@@ -1384,9 +1384,10 @@ test_foreign_linktype(void **state)
 	open_fails(t.path, -UE_LINKTYPE, t.path, "link type 1 (EN10MB)",
 	    cap_linktypes_read, NULL);
 	b.n = 0;
-	pcap_header(&b, 65535, 249);
+	pcap_header(&b, 65535, 266);
 	write_file(t.path, b.p, b.n);
-	open_fails(t.path, -UE_LINKTYPE, "link type 249 (USBPCAP)", NULL);
+	open_fails(t.path, -UE_LINKTYPE, "link type 266 (USB_DARWIN)", "249",
+	    NULL);
 	b.n = 0;
 	pcap_header(&b, 65535, 288);
 	write_file(t.path, b.p, b.n);
@@ -1397,21 +1398,37 @@ test_foreign_linktype(void **state)
 	open_fails(t.path, -UE_LINKTYPE, "link type 12345 is not", "189",
 	    "220", NULL);
 
-	/* pcapng: the packet on the foreign interface is the error */
+	/* pcapng: packets on a foreign interface are skipped, counted and
+	 * numbered; a file of nothing else is an error */
 	b.n = 0;
 	ng_shb(&b);
 	ng_idb(&b, 220, "usbmon0", -1, 0);
-	ng_idb(&b, 249, "USBPcap1", -1, 0);
+	ng_idb(&b, 266, "XHC20", -1, 0);
 	ng_pkt(&b, 6, 0, 5, &r[1]);
 	ng_pkt(&b, 6, 1, 6, &r[1]);
+	ng_pkt(&b, 6, 0, 7, &r[2]);
 	write_file(t.path, b.p, b.n);
 	src = open_ok(t.path);
 	assert_int_equal(cap_next(src, &got, &ev), CAP_URB);
+	assert_int_equal(got.recno, 1);
+	assert_int_equal(cap_next(src, &got, &ev), CAP_URB);
+	assert_int_equal(got.recno, 2);
+	assert_int_equal(cap_next(src, &got, &ev), CAP_END);
+	assert_non_null(strstr(src->note, "1 packet skipped"));
+	assert_non_null(strstr(src->note, "interface 1 (XHC20) of link "
+	    "type 266 (USB_DARWIN)"));
+	cap_close(src);
+	b.n = 0;
+	ng_shb(&b);
+	ng_idb(&b, 266, "XHC20", -1, 0);
+	ng_pkt(&b, 6, 0, 6, &r[1]);
+	write_file(t.path, b.p, b.n);
+	src = open_ok(t.path);
 	assert_int_equal(cap_next(src, &got, &ev), -UE_LINKTYPE);
 	assert_non_null(strstr(src->err, t.path));
-	assert_non_null(strstr(src->err, "record 2 at offset"));
-	assert_non_null(strstr(src->err, "interface 1 (USBPcap1) of link "
-	    "type 249 (USBPCAP)"));
+	assert_non_null(strstr(src->err, "without a USB packet"));
+	assert_non_null(strstr(src->err, "interface 0 (XHC20) of link "
+	    "type 266 (USB_DARWIN)"));
 	assert_non_null(strstr(src->err, cap_linktypes_read));
 	cap_close(src);
 	free(b.p);

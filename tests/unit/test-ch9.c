@@ -17,7 +17,6 @@
 
 #include "decode/decode.h"
 
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
 
 static void
 setup_of(const char *hex, struct dec_setup *s)

@@ -18,7 +18,6 @@
 
 #include "decode/decode.h"
 
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
 
 /* usbmon0.bin record 120: the BOT disk's device descriptor. */
 #define DISK_DEV	"1201000200000040f4460100000001020301"

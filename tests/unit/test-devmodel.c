@@ -24,7 +24,6 @@
 #include "samples/devices/devices.h"
 #include "samples/samples.h"
 
-#define nitems(a)	(sizeof (a) / sizeof (a)[0])
 
 /* Standard and class request types. */
 #define RT_DEV_IN	(USB_DIR_IN | USB_TYPE_STANDARD | USB_RECIP_DEVICE)

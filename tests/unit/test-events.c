@@ -705,7 +705,7 @@ test_malformed(void **state)
 	make_file(path, pkt, (uint32_t)n, (uint32_t)n);
 	assert_int_equal(read_one(path, &ev, err, sizeof err),
 	    -UE_LINKTYPE);
-	assert_non_null(strstr(err, "not an urbscope driver event"));
+	assert_non_null(strstr(err, "not urbscope driver events"));
 
 	/* ours, but a bad line */
 	n = make_pdu(pkt, "urbscope-event probe dev=300");

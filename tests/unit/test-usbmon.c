@@ -368,8 +368,8 @@ test_body_cut_and_lies(void **state)
 static void
 test_data_expected(void **state)
 {
-	struct urb_iso	 iso[3] = { { 0, 0, 10 }, { 0, 100, 0 },
-	    { 0, 20, 5 } };
+	struct urb_iso	 iso[3] = { { 0, 0, 10, 0 }, { 0, 100, 0, 0 },
+	    { 0, 20, 5, 0 } };
 	struct urb_rec	 r;
 
 	(void)state;
@@ -431,7 +431,7 @@ rec_equal(const struct urb_rec *a, const struct urb_rec *b)
 static void
 test_enc_roundtrip(void **state)
 {
-	struct urb_iso	 iso[2] = { { 0, 0, 4 }, { -18, 8, 4 } }, got[128];
+	struct urb_iso	 iso[2] = { { 0, 0, 4, 0 }, { -18, 8, 4, 0 } }, got[128];
 	uint8_t		 data[12] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12 };
 	uint8_t		 out[64 + 16 * URB_ISO_MAX];
 	struct urb_rec	 r, d;

@@ -1,0 +1,211 @@
+/*
+ * decode/dec-win.c - the Windows USB stack's names, for captures made by
+ * USBPcap (LINKTYPE_USBPCAP, 249): USBD_STATUS codes and URB_FUNCTION
+ * codes as the Windows Driver Kit's usb.h defines them, and the Linux
+ * errno nearest to each status (the meanings of
+ * Documentation/driver-api/usb/error-codes.rst), so that "failed
+ * transfers", pairing and status filters mean the same on a Windows
+ * capture as on usbmon.
+ */
+#include <errno.h>
+
+#include "decode.h"
+
+/* usb.h: USBD_STATUS_* (the high two bits: 00 success, 01 pending, 11 and
+ * 10 error), with the errno a Linux host controller driver reports for
+ * the same condition (ehci-q.c qtd_copy_status, xhci-ring.c). */
+static const struct usbd_code {
+	uint32_t	 code;
+	const char	*name;
+	int		 err;
+} usbd_codes[] = {
+	{ 0x00000000, "USBD_STATUS_SUCCESS", 0 },
+	{ 0x40000000, "USBD_STATUS_PENDING", EINPROGRESS },
+	{ 0xc0000001, "USBD_STATUS_CRC", EILSEQ },
+	{ 0xc0000002, "USBD_STATUS_BTSTUFF", EPROTO },
+	{ 0xc0000003, "USBD_STATUS_DATA_TOGGLE_MISMATCH", EILSEQ },
+	{ 0xc0000004, "USBD_STATUS_STALL_PID", EPIPE },
+	{ 0xc0000005, "USBD_STATUS_DEV_NOT_RESPONDING", EPROTO },
+	{ 0xc0000006, "USBD_STATUS_PID_CHECK_FAILURE", EPROTO },
+	{ 0xc0000007, "USBD_STATUS_UNEXPECTED_PID", EPROTO },
+	{ 0xc0000008, "USBD_STATUS_DATA_OVERRUN", EOVERFLOW },
+	{ 0xc0000009, "USBD_STATUS_DATA_UNDERRUN", EREMOTEIO },
+	{ 0xc000000a, "USBD_STATUS_RESERVED1", EIO },
+	{ 0xc000000b, "USBD_STATUS_RESERVED2", EIO },
+	{ 0xc000000c, "USBD_STATUS_BUFFER_OVERRUN", ECOMM },
+	{ 0xc000000d, "USBD_STATUS_BUFFER_UNDERRUN", ENOSR },
+	{ 0xc000000f, "USBD_STATUS_NOT_ACCESSED", EXDEV },
+	{ 0xc0000010, "USBD_STATUS_FIFO", EIO },
+	{ 0xc0000011, "USBD_STATUS_XACT_ERROR", EPROTO },
+	{ 0xc0000012, "USBD_STATUS_BABBLE_DETECTED", EOVERFLOW },
+	{ 0xc0000013, "USBD_STATUS_DATA_BUFFER_ERROR", EIO },
+	{ 0xc0000030, "USBD_STATUS_ENDPOINT_HALTED", EPIPE },
+	{ 0x80000100, "USBD_STATUS_NO_MEMORY", ENOMEM },
+	{ 0x80000200, "USBD_STATUS_INVALID_URB_FUNCTION", EINVAL },
+	{ 0x80000300, "USBD_STATUS_INVALID_PARAMETER", EINVAL },
+	{ 0x80000400, "USBD_STATUS_ERROR_BUSY", EBUSY },
+	{ 0x80000500, "USBD_STATUS_REQUEST_FAILED", EIO },
+	{ 0x80000600, "USBD_STATUS_INVALID_PIPE_HANDLE", EINVAL },
+	{ 0x80000700, "USBD_STATUS_NO_BANDWIDTH", ENOSPC },
+	{ 0x80000800, "USBD_STATUS_INTERNAL_HC_ERROR", EIO },
+	{ 0x80000900, "USBD_STATUS_ERROR_SHORT_TRANSFER", EREMOTEIO },
+	{ 0xc0000a00, "USBD_STATUS_BAD_START_FRAME", EINVAL },
+	{ 0xc0000b00, "USBD_STATUS_ISOCH_REQUEST_FAILED", EXDEV },
+	{ 0xc0000c00, "USBD_STATUS_FRAME_CONTROL_OWNED", EBUSY },
+	{ 0xc0000d00, "USBD_STATUS_FRAME_CONTROL_NOT_OWNED", EINVAL },
+	{ 0xc0000e00, "USBD_STATUS_NOT_SUPPORTED", EOPNOTSUPP },
+	{ 0xc0000f00, "USBD_STATUS_INAVLID_CONFIGURATION_DESCRIPTOR",
+	    EINVAL },
+	{ 0xc0001000, "USBD_STATUS_INSUFFICIENT_RESOURCES", ENOMEM },
+	{ 0xc0002000, "USBD_STATUS_SET_CONFIG_FAILED", EIO },
+	{ 0xc0003000, "USBD_STATUS_BUFFER_TOO_SMALL", EMSGSIZE },
+	{ 0xc0004000, "USBD_STATUS_INTERFACE_NOT_FOUND", EINVAL },
+	{ 0xc0005000, "USBD_STATUS_INAVLID_PIPE_FLAGS", EINVAL },
+	{ 0xc0006000, "USBD_STATUS_TIMEOUT", ETIMEDOUT },
+	{ 0xc0007000, "USBD_STATUS_DEVICE_GONE", ENODEV },
+	{ 0xc0008000, "USBD_STATUS_STATUS_NOT_MAPPED", EIO },
+	{ 0xc0009000, "USBD_STATUS_HUB_INTERNAL_ERROR", EIO },
+	{ 0xc0010000, "USBD_STATUS_CANCELED", ENOENT },
+	{ 0xc0020000, "USBD_STATUS_ISO_NOT_ACCESSED_BY_HW", EXDEV },
+	{ 0xc0030000, "USBD_STATUS_ISO_TD_ERROR", EXDEV },
+	{ 0xc0040000, "USBD_STATUS_ISO_NA_LATE_USBPORT", EXDEV },
+	{ 0xc0050000, "USBD_STATUS_ISO_NOT_ACCESSED_LATE", EXDEV },
+	{ 0xc0100000, "USBD_STATUS_BAD_DESCRIPTOR", EINVAL },
+	{ 0xc0100001, "USBD_STATUS_BAD_DESCRIPTOR_BLEN", EINVAL },
+	{ 0xc0100002, "USBD_STATUS_BAD_DESCRIPTOR_TYPE", EINVAL },
+	{ 0xc0100003, "USBD_STATUS_BAD_INTERFACE_DESCRIPTOR", EINVAL },
+	{ 0xc0100004, "USBD_STATUS_BAD_ENDPOINT_DESCRIPTOR", EINVAL },
+	{ 0xc0100005, "USBD_STATUS_BAD_INTERFACE_ASSOC_DESCRIPTOR", EINVAL },
+	{ 0xc0100006, "USBD_STATUS_BAD_CONFIG_DESC_LENGTH", EINVAL },
+	{ 0xc0100007, "USBD_STATUS_BAD_NUMBER_OF_INTERFACES", EINVAL },
+	{ 0xc0100008, "USBD_STATUS_BAD_NUMBER_OF_ENDPOINTS", EINVAL },
+	{ 0xc0100009, "USBD_STATUS_BAD_ENDPOINT_ADDRESS", EINVAL },
+	{ 0, NULL, 0 }
+};
+
+/*
+ * The status a Linux-side status maps to when a usbmon record is written
+ * as USBPcap: the first row above with that errno, except where another
+ * row is the usual cause.
+ */
+static const struct {
+	int		 err;
+	uint32_t	 code;
+} errno_codes[] = {
+	{ EPROTO, 0xc0000011 },		/* XACT_ERROR */
+	{ ETIME, 0xc0000005 },		/* DEV_NOT_RESPONDING */
+	{ ECONNRESET, 0xc0010000 },	/* CANCELED */
+	{ ESHUTDOWN, 0xc0007000 },	/* DEVICE_GONE */
+	{ EXDEV, 0xc0000b00 },		/* ISOCH_REQUEST_FAILED */
+	{ 0, 0 }
+};
+
+/* usb.h: URB_FUNCTION_* (0x0016 and 0x0026 reserved, 0x0029 to 0x0031
+ * added by Windows XP to 10). */
+static const struct dec_name urb_functions[] = {
+	{ 0x0000, "URB_FUNCTION_SELECT_CONFIGURATION" },
+	{ 0x0001, "URB_FUNCTION_SELECT_INTERFACE" },
+	{ 0x0002, "URB_FUNCTION_ABORT_PIPE" },
+	{ 0x0003, "URB_FUNCTION_TAKE_FRAME_LENGTH_CONTROL" },
+	{ 0x0004, "URB_FUNCTION_RELEASE_FRAME_LENGTH_CONTROL" },
+	{ 0x0005, "URB_FUNCTION_GET_FRAME_LENGTH" },
+	{ 0x0006, "URB_FUNCTION_SET_FRAME_LENGTH" },
+	{ 0x0007, "URB_FUNCTION_GET_CURRENT_FRAME_NUMBER" },
+	{ 0x0008, "URB_FUNCTION_CONTROL_TRANSFER" },
+	{ 0x0009, "URB_FUNCTION_BULK_OR_INTERRUPT_TRANSFER" },
+	{ 0x000a, "URB_FUNCTION_ISOCH_TRANSFER" },
+	{ 0x000b, "URB_FUNCTION_GET_DESCRIPTOR_FROM_DEVICE" },
+	{ 0x000c, "URB_FUNCTION_SET_DESCRIPTOR_TO_DEVICE" },
+	{ 0x000d, "URB_FUNCTION_SET_FEATURE_TO_DEVICE" },
+	{ 0x000e, "URB_FUNCTION_SET_FEATURE_TO_INTERFACE" },
+	{ 0x000f, "URB_FUNCTION_SET_FEATURE_TO_ENDPOINT" },
+	{ 0x0010, "URB_FUNCTION_CLEAR_FEATURE_TO_DEVICE" },
+	{ 0x0011, "URB_FUNCTION_CLEAR_FEATURE_TO_INTERFACE" },
+	{ 0x0012, "URB_FUNCTION_CLEAR_FEATURE_TO_ENDPOINT" },
+	{ 0x0013, "URB_FUNCTION_GET_STATUS_FROM_DEVICE" },
+	{ 0x0014, "URB_FUNCTION_GET_STATUS_FROM_INTERFACE" },
+	{ 0x0015, "URB_FUNCTION_GET_STATUS_FROM_ENDPOINT" },
+	{ 0x0017, "URB_FUNCTION_VENDOR_DEVICE" },
+	{ 0x0018, "URB_FUNCTION_VENDOR_INTERFACE" },
+	{ 0x0019, "URB_FUNCTION_VENDOR_ENDPOINT" },
+	{ 0x001a, "URB_FUNCTION_CLASS_DEVICE" },
+	{ 0x001b, "URB_FUNCTION_CLASS_INTERFACE" },
+	{ 0x001c, "URB_FUNCTION_CLASS_ENDPOINT" },
+	{ 0x001e, "URB_FUNCTION_SYNC_RESET_PIPE_AND_CLEAR_STALL" },
+	{ 0x001f, "URB_FUNCTION_CLASS_OTHER" },
+	{ 0x0020, "URB_FUNCTION_VENDOR_OTHER" },
+	{ 0x0021, "URB_FUNCTION_GET_STATUS_FROM_OTHER" },
+	{ 0x0022, "URB_FUNCTION_CLEAR_FEATURE_TO_OTHER" },
+	{ 0x0023, "URB_FUNCTION_SET_FEATURE_TO_OTHER" },
+	{ 0x0024, "URB_FUNCTION_GET_DESCRIPTOR_FROM_ENDPOINT" },
+	{ 0x0025, "URB_FUNCTION_SET_DESCRIPTOR_TO_ENDPOINT" },
+	{ 0x0026, "URB_FUNCTION_GET_CONFIGURATION" },
+	{ 0x0027, "URB_FUNCTION_GET_INTERFACE" },
+	{ 0x0028, "URB_FUNCTION_GET_DESCRIPTOR_FROM_INTERFACE" },
+	{ 0x0029, "URB_FUNCTION_SET_DESCRIPTOR_TO_INTERFACE" },
+	{ 0x002a, "URB_FUNCTION_GET_MS_FEATURE_DESCRIPTOR" },
+	{ 0x0030, "URB_FUNCTION_SYNC_RESET_PIPE" },
+	{ 0x0031, "URB_FUNCTION_SYNC_CLEAR_STALL" },
+	{ 0x0032, "URB_FUNCTION_CONTROL_TRANSFER_EX" },
+	{ 0x0035, "URB_FUNCTION_OPEN_STATIC_STREAMS" },
+	{ 0x0036, "URB_FUNCTION_CLOSE_STATIC_STREAMS" },
+	{ 0x0037, "URB_FUNCTION_BULK_OR_INTERRUPT_TRANSFER_USING_CHAINED_MDL" },
+	{ 0x0038, "URB_FUNCTION_ISOCH_TRANSFER_USING_CHAINED_MDL" },
+	{ 0, NULL }
+};
+
+static const struct usbd_code *
+usbd_find(uint32_t code)
+{
+	const struct usbd_code *c;
+
+	for (c = usbd_codes; c->name != NULL; c++) {
+		if (c->code == code)
+			return c;
+	}
+	return NULL;
+}
+
+const char *
+dec_usbd_status_name(uint32_t code)
+{
+	const struct usbd_code *c = usbd_find(code);
+
+	return c != NULL ? c->name : NULL;
+}
+
+int32_t
+dec_usbd_errno(uint32_t code)
+{
+	const struct usbd_code *c = usbd_find(code);
+
+	if (c != NULL)
+		return -c->err;
+	/* unknown: an error (top bit) is an I/O error, else no error */
+	return (code & 0x80000000) ? -EIO : 0;
+}
+
+uint32_t
+dec_usbd_from_errno(int32_t status)
+{
+	const struct usbd_code *c;
+	size_t	 i;
+
+	if (status >= 0)
+		return 0;
+	for (i = 0; errno_codes[i].err != 0; i++) {
+		if (-errno_codes[i].err == status)
+			return errno_codes[i].code;
+	}
+	for (c = usbd_codes + 1; c->name != NULL; c++) {
+		if (-c->err == status)
+			return c->code;
+	}
+	return 0x80000500;		/* REQUEST_FAILED */
+}
+
+const char *
+dec_urb_function_name(uint16_t function)
+{
+	return dec_name_find(urb_functions, function);
+}
