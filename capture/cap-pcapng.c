@@ -597,6 +597,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		else
 			r->ts_ns = ng_ts_ns(ifp, ts);
 		r->ifindex = rd->ifbase + ifid;
+		r->ifname = ifp->name[0] != '\0' ? ifp->name : NULL;
 		r->offset = off;
 		src->linktype = ifp->linktype;
 		cap_in_skip(&src->in, blen);
@@ -702,12 +703,25 @@ struct ng_cmt {
 	char		 text[NG_CMT_MAX];
 };
 
+#define NG_OUT_IFS	64		/* URB interfaces kept apart; more share 0 */
+
 struct ng_wr {
 	int		 be;
 	uint32_t	 snaplen;
 	uint64_t	 tsdiv;		/* ns per if_tsresol unit */
 	uint8_t		 resol;
 	int		 ev_if;		/* the event interface is written */
+	uint32_t	 ev_id;		/* ... its interface id */
+	/*
+	 * URB interfaces: output interface out_id[k] holds the records of
+	 * input interface in_if[k] (the first one met gets interface 0,
+	 * written at open), so several usbmon interfaces stay several.
+	 */
+	uint32_t	 in_if[NG_OUT_IFS];
+	uint32_t	 out_id[NG_OUT_IFS];
+	uint32_t	 nurb_if;	/* URB interfaces in the tables */
+	uint32_t	 nifs;		/* interfaces written, all kinds */
+	uint16_t	 urb_lt;	/* their link type */
 	struct sbuf	 line;
 	struct ng_cmt	 cmt[NG_CMTS];
 	size_t		 cmt_next;	/* round robin when all are used */
@@ -793,18 +807,57 @@ ng_wopen(struct cap_sink *sink)
 	if ((rc = cap_out_write(&sink->out, b, n + 4)) != 0)
 		return rc;
 
-	/* The one interface of URBs. */
-	if (sink->opts.linktype == 249)
+	/* The first interface of URBs. */
+	wr->nifs = 1;
+	if (sink->opts.linktype == 249) {
+		wr->urb_lt = 249;
 		return ng_write_idb(sink, 249, wr->snaplen,
 		    sink->opts.if_name ? sink->opts.if_name : "USBPcap1");
+	}
 	if (sink->opts.linktype != 0 && sink->opts.linktype != 220) {
 		snprintf(sink->err, sizeof sink->err, "%s: urbscope writes "
 		    "link types 220 (USB_LINUX_MMAPPED) and 249 (USBPCAP), "
 		    "not %" PRIu32, sink->path, sink->opts.linktype);
 		return -UE_USAGE;
 	}
+	wr->urb_lt = 220;
 	return ng_write_idb(sink, 220, wr->snaplen, sink->opts.if_name ?
 	    sink->opts.if_name : "usbmon0");
+}
+
+/*
+ * The output interface of r's input interface: 0 for the first met, a new
+ * one (its IDB written now, with the input's if_name) for each other.
+ * Returns the id, or a negative error.
+ */
+static long
+ng_urb_if(struct cap_sink *sink, const struct urb_rec *r)
+{
+	struct ng_wr	*wr = sink->priv;
+	char		 name[32];
+	uint32_t	 k;
+	int		 rc;
+
+	for (k = 0; k < wr->nurb_if; k++) {
+		if (wr->in_if[k] == r->ifindex)
+			return wr->out_id[k];
+	}
+	if (wr->nurb_if == 0) {
+		wr->in_if[0] = r->ifindex;
+		wr->out_id[0] = 0;
+		wr->nurb_if = 1;
+		return 0;
+	}
+	if (wr->nurb_if == NG_OUT_IFS)
+		return 0;
+	if (r->ifname == NULL)
+		snprintf(name, sizeof name, "usbmon%u", r->busnum);
+	if ((rc = ng_write_idb(sink, wr->urb_lt, wr->snaplen,
+	    r->ifname != NULL ? r->ifname : name)) != 0)
+		return rc;
+	wr->in_if[wr->nurb_if] = r->ifindex;
+	wr->out_id[wr->nurb_if++] = wr->nifs;
+	return wr->nifs++;
 }
 
 /* The comment waiting for r, taken off the table; NULL if none. */
@@ -834,8 +887,11 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	uint64_t	 total, orig, exp, ts;
 	uint32_t	 caplen, npre, blen;
 	size_t		 olen = 0;
+	long		 ifid;
 	int		 rc;
 
+	if ((ifid = ng_urb_if(sink, r)) < 0)
+		return (int)ifid;
 	cmt = ng_cmt_take(wr, r);
 	if (cmt == NULL && (r->flags & REC_F_SYNTHETIC))
 		cmt = CAP_SYNTH_COMMENT;
@@ -859,7 +915,7 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 
 	put_bo32(h, NG_EPB, wr->be);
 	put_bo32(h + 4, blen, wr->be);
-	put_bo32(h + 8, 0, wr->be);
+	put_bo32(h + 8, (uint32_t)ifid, wr->be);
 	put_bo32(h + 12, (uint32_t)(ts >> 32), wr->be);
 	put_bo32(h + 16, (uint32_t)ts, wr->be);
 	put_bo32(h + 20, caplen, wr->be);
@@ -925,11 +981,12 @@ ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
 	int		 rc;
 
 	if (!wr->ev_if) {
-		/* the second interface, for driver events */
+		/* an interface of its own, for driver events */
 		if ((rc = ng_write_idb(sink, LT_UPPER_PDU, 0,
 		    EV_IF_NAME)) != 0)
 			return rc;
 		wr->ev_if = 1;
+		wr->ev_id = wr->nifs++;
 	}
 	if (ev->kind == DRV_SUBMIT)
 		ng_cmt_put(wr, ev);
@@ -964,7 +1021,7 @@ ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
 	ts = ev->ts_ns < 0 ? 0 : (uint64_t)ev->ts_ns / wr->tsdiv;
 	put_bo32(h, NG_EPB, wr->be);
 	put_bo32(h + 4, blen, wr->be);
-	put_bo32(h + 8, 1, wr->be);
+	put_bo32(h + 8, wr->ev_id, wr->be);
 	put_bo32(h + 12, (uint32_t)(ts >> 32), wr->be);
 	put_bo32(h + 16, (uint32_t)ts, wr->be);
 	put_bo32(h + 20, (uint32_t)caplen, wr->be);

@@ -102,7 +102,7 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	struct cap_pipe	 pipe;
 	struct cap_sink_opts opts;
 	struct cap_sink	*sink = NULL;
-	char		 err[600];
+	char		 err[600], ifname[64];
 	uint64_t	 dropped = 0;
 	double		 last = 0, t;
 	int		 rc, status = 0, progress, kind = CAP_END;
@@ -125,6 +125,11 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	if (linktype == 0 && kind == CAP_URB &&
 	    pipe.r.origin == URB_ORIGIN_USBPCAP)
 		opts.linktype = 249;
+	/* the first interface keeps its name (pcapng), as the others do */
+	if (kind == CAP_URB && pipe.r.ifname != NULL) {
+		snprintf(ifname, sizeof ifname, "%s", pipe.r.ifname);
+		opts.if_name = ifname;
+	}
 	if ((rc = cap_sink_open(outpath, format, &opts, &sink, err,
 	    sizeof err)) < 0) {
 		cmd_warnx("%s", err);

@@ -376,6 +376,8 @@ struct urb_rec {
 	uint8_t		 origin;	/* URB_ORIGIN_* */
 	struct urb_win	 win;		/* URB_ORIGIN_USBPCAP: its header */
 	uint32_t	 ifindex;	/* pcapng interface, else 0 */
+	const char	*ifname;	/* its if_name, or NULL; valid only
+					   until the source's next record */
 	uint64_t	 recno;		/* 1-based record number in the source */
 	uint64_t	 offset;	/* byte offset of the record in the source */
 };

@@ -53,3 +53,24 @@ if [ -w /dev/full ]; then
 	check_eq "writing to a full disk exits 1" 1 $?
 	check "writing to a full disk says so" grep -qi 'space' "$TMP/err"
 fi
+
+# Several interfaces (usbmon1 and usbmon2, as Wireshark captures both
+# buses) stay several, each record on its own, with their names.
+if command -v mergecap >/dev/null 2>&1 && command -v tshark >/dev/null; then
+	CAPGEN=${CAPGEN:-build/tools/capgen}
+	"$CAPGEN" stall -F pcapng -w "$TMP/st.pcapng"
+	mergecap -w "$TMP/two.pcapng" samples/mass-storage.pcapng \
+	    "$TMP/st.pcapng"
+	"$US" convert "$TMP/two.pcapng" -w "$TMP/two2.pcapng" 2>"$TMP/err"
+	check_eq "convert of a two-interface pcapng exits 0" 0 $?
+	for f in two two2; do
+		tshark -r "$TMP/$f.pcapng" -T fields -e frame.interface_name \
+		    -e usb.urb_id -e usb.urb_type 2>/dev/null >"$TMP/$f.if"
+	done
+	check_diff "two interfaces: every record keeps its interface name" \
+	    "$TMP/two.if" "$TMP/two2.if"
+	check_eq "two interfaces: both are there" 2 \
+	    "$(cut -f1 "$TMP/two2.if" | sort -u | wc -l)"
+else
+	skip "convert keeps interfaces" "mergecap or tshark is not installed"
+fi
