@@ -27,7 +27,7 @@ endif
 # The user's CFLAGS, CPPFLAGS and LDFLAGS (make CFLAGS=-O0) add to what
 # the project needs; they replace only the default optimisation.
 CFLAGS	?= -O3 -g
-PKGS	= ncursesw libusb-1.0 zlib
+PKGS	= ncursesw libusb-1.0 zlib libzstd
 PKG_CPPFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS	:= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 TEST_PKGS_FLAGS = $$($(PKG_CONFIG) --cflags --libs cmocka libpcap)
@@ -77,7 +77,7 @@ FOBJS	= $(SRCS:%.c=build/fuzz/obj/%.o)
 
 # Debian packages: to build, and to run the tests.
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev \
-	     zlib1g-dev \
+	     zlib1g-dev libzstd-dev \
 	     usb.ids
 DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils
 DEPS_FUZZ  = clang libclang-rt-dev

@@ -6,7 +6,9 @@
  * never consumes, so the registry can look at the first bytes of a pipe.
  * A gzip input (RFC 1952; several members one after the other, as
  * concatenated .gz files are) is inflated with zlib on the way into the
- * buffer, so every source reads .pcap.gz and .pcapng.gz as Wireshark does.
+ * buffer, a Zstandard one (RFC 8878, several frames too) decompressed
+ * with libzstd, so every source reads .pcap.gz, .pcapng.gz and .zst as
+ * Wireshark does.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,17 +16,23 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+#include <zstd.h>
 
 #include "capture.h"
 
 #define CAP_IN_SIZE	(1024 * 1024)
 #define CAP_GZ_RAW	(256 * 1024)	/* compressed bytes read at a time */
 
+/* A compressed input: its kind, the decoder, the raw bytes read. */
 struct cap_gz {
+	int		 zstd;		/* Zstandard, else gzip */
 	z_stream	 z;
+	ZSTD_DStream	*zs;
 	uint8_t		 raw[CAP_GZ_RAW];
+	size_t		 rlen;		/* raw bytes in raw[] */
+	size_t		 rpos;		/* ... used */
 	int		 end;		/* the raw input is all read */
-	int		 bad;		/* inflate failed: the data is corrupt */
+	int		 bad;		/* the data is corrupt */
 };
 
 /* read() that resumes after a signal: bytes, 0 at the end, -1. */
@@ -41,23 +49,37 @@ raw_read(int fd, uint8_t *p, size_t n)
 
 /*
  * The first bytes of the file are in buf[0..n): if they start a gzip
- * stream, take them as its first compressed bytes and inflate from now
- * on.  0, or -UE_NOMEM.
+ * stream (1f 8b, RFC 1952) or a Zstandard frame (28 b5 2f fd, RFC 8878),
+ * take them as the first compressed bytes and decompress from now on.
+ * 0, or -UE_NOMEM.
  */
 static int
 gz_start(struct cap_in *in, size_t n)
 {
+	static const uint8_t zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	struct cap_gz	*gz;
+	int		 zstd;
 
-	if (n < 2 || in->buf[0] != 0x1f || in->buf[1] != 0x8b)
+	if (n >= 2 && in->buf[0] == 0x1f && in->buf[1] == 0x8b)
+		zstd = 0;
+	else if (n >= 4 && memcmp(in->buf, zmagic, 4) == 0)
+		zstd = 1;
+	else
 		return 0;
 	if ((gz = calloc(1, sizeof *gz)) == NULL)
 		return -UE_NOMEM;
+	gz->zstd = zstd;
 	memcpy(gz->raw, in->buf, n);
-	gz->z.next_in = gz->raw;
-	gz->z.avail_in = (uInt)n;
-	/* 15 + 16: a gzip header, not zlib's */
-	if (inflateInit2(&gz->z, 15 + 16) != Z_OK) {
+	gz->rlen = n;
+	if (zstd) {
+		if ((gz->zs = ZSTD_createDStream()) == NULL ||
+		    ZSTD_isError(ZSTD_initDStream(gz->zs))) {
+			ZSTD_freeDStream(gz->zs);
+			free(gz);
+			return -UE_NOMEM;
+		}
+	} else if (inflateInit2(&gz->z, 15 + 16) != Z_OK) {
+		/* 15 + 16: a gzip header, not zlib's */
 		free(gz);
 		return -UE_NOMEM;
 	}
@@ -66,8 +88,54 @@ gz_start(struct cap_in *in, size_t n)
 	return 0;
 }
 
+static void
+gz_free(struct cap_gz *gz)
+{
+	if (gz->zstd)
+		ZSTD_freeDStream(gz->zs);
+	else
+		inflateEnd(&gz->z);
+	free(gz);
+}
+
+/* One decoder step from raw[rpos..rlen) into out[*done..n): 0, or -1
+ * when the data is corrupt.  A gzip member's end starts the next one. */
+static int
+gz_step(struct cap_gz *gz, uint8_t *out, size_t n, size_t *done)
+{
+	ZSTD_inBuffer	 zi;
+	ZSTD_outBuffer	 zo;
+	size_t		 r;
+	int		 rc;
+
+	if (gz->zstd) {
+		zi.src = gz->raw;
+		zi.size = gz->rlen;
+		zi.pos = gz->rpos;
+		zo.dst = out;
+		zo.size = n;
+		zo.pos = *done;
+		r = ZSTD_decompressStream(gz->zs, &zo, &zi);
+		gz->rpos = zi.pos;
+		*done = zo.pos;
+		return ZSTD_isError(r) ? -1 : 0;
+	}
+	gz->z.next_in = gz->raw + gz->rpos;
+	gz->z.avail_in = (uInt)(gz->rlen - gz->rpos);
+	gz->z.next_out = out + *done;
+	gz->z.avail_out = (uInt)(n - *done);
+	rc = inflate(&gz->z, Z_NO_FLUSH);
+	gz->rpos = gz->rlen - gz->z.avail_in;
+	*done = n - gz->z.avail_out;
+	if (rc == Z_STREAM_END)
+		return inflateReset(&gz->z) == Z_OK ? 0 : -1;
+	if (rc == Z_OK || (rc == Z_BUF_ERROR && gz->rpos == gz->rlen))
+		return 0;
+	return -1;
+}
+
 /*
- * Inflate into buf[end..size): bytes added (0 at the end of the data),
+ * Decompress into buf[end..size): bytes added (0 at the end of the data),
  * or -1 with in->err set (EIO for corrupt data).
  */
 static ssize_t
@@ -75,18 +143,10 @@ gz_fill(struct cap_in *in)
 {
 	struct cap_gz	*gz = in->gz;
 	ssize_t		 got;
-	size_t		 before;
-	int		 rc;
+	size_t		 n = in->size - in->end, done = 0;
 
-	if (gz->bad) {
-		in->err = EIO;
-		return -1;
-	}
-	gz->z.next_out = in->buf + in->end;
-	gz->z.avail_out = (uInt)(in->size - in->end);
-	before = gz->z.avail_out;
-	while (gz->z.avail_out == before) {
-		if (gz->z.avail_in == 0 && !gz->end) {
+	while (done == 0 && !gz->bad) {
+		if (gz->rpos == gz->rlen && !gz->end) {
 			if ((got = raw_read(in->fd, gz->raw,
 			    sizeof gz->raw)) == -1) {
 				in->err = errno;
@@ -94,33 +154,19 @@ gz_fill(struct cap_in *in)
 			}
 			if (got == 0)
 				gz->end = 1;
-			gz->z.next_in = gz->raw;
-			gz->z.avail_in = (uInt)got;
+			gz->rlen = (size_t)got;
+			gz->rpos = 0;
 		}
-		if (gz->z.avail_in == 0 && gz->end)
+		if (gz->rpos == gz->rlen && gz->end)
 			break;		/* a cut file ends where it is cut */
-		rc = inflate(&gz->z, Z_NO_FLUSH);
-		if (rc == Z_STREAM_END) {
-			/* another member may follow */
-			if (inflateReset(&gz->z) != Z_OK) {
-				gz->bad = 1;
-				break;
-			}
-			continue;
-		}
-		if (rc == Z_BUF_ERROR && gz->z.avail_in == 0)
-			continue;
-		if (rc != Z_OK) {
+		if (gz_step(gz, in->buf + in->end, n, &done) != 0)
 			gz->bad = 1;
-			break;
-		}
 	}
-	got = (ssize_t)(before - gz->z.avail_out);
-	if (got == 0 && gz->bad) {
+	if (done == 0 && gz->bad) {
 		in->err = EIO;
 		return -1;
 	}
-	return got;
+	return (ssize_t)done;
 }
 
 int
@@ -147,14 +193,20 @@ cap_in_open(struct cap_in *in, const char *path)
 	in->size = CAP_IN_SIZE;
 	if (in->own_fd)
 		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
-	/* the first bytes, to see whether the file is compressed */
-	if ((got = raw_read(fd, in->buf, 2)) == -1) {
-		in->err = errno;
-		return 0;
+	/* the first bytes (a pipe may give them one at a time), to see
+	 * whether the file is compressed */
+	while (in->end < 4) {
+		if ((got = raw_read(fd, in->buf + in->end, 4 - in->end)) ==
+		    -1) {
+			in->err = errno;
+			return 0;
+		}
+		if (got == 0) {
+			in->eof = 1;
+			break;
+		}
+		in->end += (size_t)got;
 	}
-	in->end = (size_t)got;
-	if (got == 0)
-		in->eof = 1;
 	if (gz_start(in, in->end) != 0) {
 		cap_in_close(in);
 		return -UE_NOMEM;
@@ -165,10 +217,8 @@ cap_in_open(struct cap_in *in, const char *path)
 void
 cap_in_close(struct cap_in *in)
 {
-	if (in->gz != NULL) {
-		inflateEnd(&in->gz->z);
-		free(in->gz);
-	}
+	if (in->gz != NULL)
+		gz_free(in->gz);
 	if (in->own_fd && in->fd != -1)
 		close(in->fd);
 	free(in->buf);

@@ -51,15 +51,16 @@ struct cap_in {
 	uint64_t	 base;		/* input offset of buf[0] */
 	int		 eof;
 	int		 err;		/* errno of a failed read, or 0 */
-	/* a gzip file: buf holds what inflating the raw bytes gave, and
+	/* a gzip or zstd file: buf holds the decompressed bytes, and
 	 * offsets are in that (cap-in.c); NULL for any other input */
 	struct cap_gz	*gz;
 };
 
 /*
  * Open path ("-" = standard input).  Returns 0 or -UE_OPEN (errno kept).
- * A gzip file (magic 1f 8b, as Wireshark's .pcap.gz and .pcapng.gz) is
- * read inflated, transparently; it cannot seek.
+ * A gzip file (magic 1f 8b, as Wireshark's .pcap.gz and .pcapng.gz) or a
+ * Zstandard one (28 b5 2f fd, .zst) is read decompressed, transparently;
+ * it cannot seek.
  */
 int		 cap_in_open(struct cap_in *in, const char *path);
 void		 cap_in_close(struct cap_in *in);

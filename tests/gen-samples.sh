@@ -39,6 +39,8 @@ gen windows-usbpcap.pcapng usbpcap -F pcapng
 # the gzip header, so the bytes do not change).
 gzip -9n -c samples/stall.pcap >samples/stall.pcap.gz || exit 1
 echo "samples/stall.pcap.gz: $(wc -c <samples/stall.pcap.gz) bytes"
+zstd -q -19 -f -c samples/stall.pcap >samples/stall.pcap.zst || exit 1
+echo "samples/stall.pcap.zst: $(wc -c <samples/stall.pcap.zst) bytes"
 
 # Real traffic: the first 243 lines of the Linux 6.1 capture, from the
 # root hubs' own enumeration to the keyboard's first interrupt submit.

@@ -128,6 +128,8 @@ check_eq "-e unknown: nothing printed" 0 "$(wc -c <"$TMP/o")"
 "$US" read samples/stall.pcap >"$TMP/plain" 2>&1
 "$US" read samples/stall.pcap.gz >"$TMP/gz" 2>&1
 check_diff "a .pcap.gz reads as the .pcap" "$TMP/plain" "$TMP/gz"
+"$US" read samples/stall.pcap.zst >"$TMP/zst" 2>&1
+check_diff "a .pcap.zst reads as the .pcap" "$TMP/plain" "$TMP/zst"
 "$US" read - <samples/stall.pcap.gz >"$TMP/gz" 2>&1
 check_diff "a gzip stream on standard input reads as the .pcap" \
     "$TMP/plain" "$TMP/gz"
