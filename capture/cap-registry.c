@@ -171,7 +171,11 @@ cap_open(const char *name, struct cap_source **out, char *err, size_t errlen)
 			return (int)n;
 		}
 		if ((ops = cap_probe(name, head, (size_t)n)) == NULL) {
-			if (n == 0)
+			if (n == 0 && in.gz != NULL)
+				snprintf(err, errlen, "%s: the compressed data "
+				    "ends before any of it could be "
+				    "decompressed (a cut file?)", name);
+			else if (n == 0)
 				snprintf(err, errlen, "%s: the file is empty; "
 				    "%s", name, cap_formats_known);
 			else {

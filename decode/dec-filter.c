@@ -53,6 +53,7 @@ static const struct dec_name xfer_names[] = {
 	{ XFER_INT, "interrupt" },
 	{ XFER_ISO, "iso" },
 	{ XFER_ISO, "isochronous" },
+	{ USBPCAP_XFER_IRP, "irp" },	/* USBPcap: ABORT_PIPE ... */
 	{ 0, NULL }
 };
 
@@ -213,7 +214,7 @@ parse_value(struct parser *p, struct dec_fnode *nd, const char *s, size_t n,
 	case DF_TYPE:
 		if (name_lookup(xfer_names, s, n, &v) != 0)
 			return perr(p, col, "unknown transfer type '%.*s' "
-			    "(ctrl, bulk, int, iso)", (int)n, s);
+			    "(ctrl, bulk, int, iso, irp)", (int)n, s);
 		nd->value = v;
 		return 0;
 	case DF_DIR:

@@ -140,3 +140,8 @@ check_eq "a cut .gz exits 1" 1 $?
 check "a cut .gz: the message names a record" grep -q 'record [0-9]' \
     "$TMP/err"
 check "a cut .gz: no sanitizer report" no_sanitizer_report "$TMP/err"
+head -c 1000 samples/stall.pcap.zst >"$TMP/cut.zst"
+"$US" read "$TMP/cut.zst" >/dev/null 2>"$TMP/err"
+check_eq "a .zst cut inside its first block exits 1" 1 $?
+check "a cut .zst: says the compressed data ends" \
+    grep -q 'compressed data ends before' "$TMP/err"

@@ -47,6 +47,10 @@ check "read: every IRP pairs (no URB left open)" \
 check_eq "-Y status != 0: the four failed completions" 4 \
     "$(wc -l <"$TMP/st")"
 
+"$US" read -Y 'type == irp' "$W" >"$TMP/irp" 2>/dev/null
+check_eq "-Y type == irp: the three IRPs with no transfer, both ways" 6 \
+    "$(wc -l <"$TMP/irp")"
+
 if ! command -v tshark >/dev/null 2>&1; then
 	skip "USBPcap against tshark" "tshark is not installed"
 	exit 0
