@@ -352,7 +352,7 @@ cap_sink_open(const char *path, const char *format,
 		return -UE_NOMEM;
 	}
 	sink->ops = ops;
-	sink->data_done = UINT64_MAX;
+	cap_usbmon_init(&sink->as_usbmon);
 	sink->priv = ops->priv_size ? (uint8_t *)sink + hdr : NULL;
 	memcpy((char *)sink + hdr + CAP_ROUND(ops->priv_size), path, plen);
 	sink->path = (char *)sink + hdr + CAP_ROUND(ops->priv_size);
@@ -378,47 +378,13 @@ cap_sink_open(const char *path, const char *format,
 	return 0;
 }
 
-/*
- * A USBPcap record written as usbmon: an IRP with no transfer has no
- * event; of a control transfer's stages, the setup is the submit, and the
- * completion is the IN data stage, else the status stage.  An OUT data
- * stage's bytes have no place (usbmon's submit carries them, and it is
- * written already).
- */
-static int
-usbpcap_skip(struct cap_sink *sink, const struct urb_rec *r)
-{
-	if (r->xfer_type > XFER_BULK) {
-		if (sink->drop_irp++ == 0)
-			sink->drop_function = r->win.function;
-		return 1;
-	}
-	if (!(r->flags & REC_F_STAGE))
-		return 0;
-	if (r->type == 'S') {
-		sink->drop_stage++;
-		return 1;
-	}
-	if (r->win.stage == USBPCAP_STAGE_DATA) {
-		sink->data_done = r->id;
-		sink->data_done_bus = r->busnum;
-		return 0;
-	}
-	/* the status stage: the completion, unless a data stage was */
-	if (sink->data_done == r->id && sink->data_done_bus == r->busnum) {
-		sink->data_done = UINT64_MAX;
-		return 1;
-	}
-	return 0;
-}
-
 int
 cap_sink_write(struct cap_sink *sink, const struct urb_rec *r)
 {
 	int	 rc;
 
 	if (sink->opts.linktype == 249 ? !cap_usbpcap_expressible(r) :
-	    r->origin == URB_ORIGIN_USBPCAP && usbpcap_skip(sink, r)) {
+	    cap_usbmon_skip(&sink->as_usbmon, r)) {
 		sink->dropped++;
 		return 0;
 	}

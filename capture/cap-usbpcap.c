@@ -232,3 +232,47 @@ cap_usbpcap_expressible(const struct urb_rec *r)
 {
 	return r->origin == URB_ORIGIN_USBPCAP || r->xfer_type <= XFER_BULK;
 }
+
+void
+cap_usbmon_init(struct cap_as_usbmon *u)
+{
+	memset(u, 0, sizeof *u);
+	u->data_done = UINT64_MAX;
+}
+
+/*
+ * A USBPcap record as usbmon: an IRP with no transfer has no event; of a
+ * control transfer's stages, the setup is the submit, and the completion
+ * is the IN data stage, else the status stage.  An OUT data stage's bytes
+ * have no place (usbmon's submit carries them, and it is out already).
+ */
+int
+cap_usbmon_skip(struct cap_as_usbmon *u, const struct urb_rec *r)
+{
+	if (r->origin != URB_ORIGIN_USBPCAP)
+		return 0;
+	if (r->xfer_type > XFER_BULK) {
+		if (u->drop_irp++ == 0)
+			u->drop_function = r->win.function;
+		return 1;
+	}
+	if (!(r->flags & REC_F_STAGE))
+		return 0;
+	if (r->type == 'S') {
+		u->drop_stage++;
+		return 1;
+	}
+	if (r->win.stage == USBPCAP_STAGE_DATA) {
+		u->data_done = r->id;
+		u->data_done_bus = r->busnum;
+		return 0;
+	}
+	/* the status stage: the completion, unless a data stage was */
+	if (u->data_done == r->id && u->data_done_bus == r->busnum) {
+		u->data_done = UINT64_MAX;
+		u->drop_status++;
+		return 1;
+	}
+	return 0;
+}
+

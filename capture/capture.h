@@ -246,6 +246,23 @@ size_t		 enc_usbpcap_prefix(const struct urb_rec *r, uint8_t *out);
 int		 cap_usbpcap_expressible(const struct urb_rec *r);
 
 /*
+ * Writing USBPcap records as usbmon (a sink of link type 220 or text, and
+ * read -T usbmon): cap_usbmon_skip says whether r has no usbmon event of
+ * its own and counts it by kind; records of usbmon origin always pass.
+ */
+struct cap_as_usbmon {
+	uint64_t	 drop_irp;	/* IRPs with no transfer */
+	uint64_t	 drop_stage;	/* OUT data stages */
+	uint64_t	 drop_status;	/* status stages after an IN data one */
+	uint16_t	 drop_function;	/* URB function of the first IRP */
+	uint64_t	 data_done;	/* IRP id an IN data stage completed */
+	uint16_t	 data_done_bus;
+};
+void		 cap_usbmon_init(struct cap_as_usbmon *u);
+int		 cap_usbmon_skip(struct cap_as_usbmon *u,
+		     const struct urb_rec *r);
+
+/*
  * The usbmon text stamp is microseconds modulo 4096 s.  Unwrapping it
  * (capture/cap-text.c, for the text reader and the live text fallback):
  * a drop of more than half the period is a wrap; a jump forward by more
@@ -404,11 +421,7 @@ struct cap_sink {
 	struct cap_sink_opts opts;
 	uint64_t	 count;		/* records written */
 	uint64_t	 dropped;	/* records the format cannot express */
-	uint64_t	 drop_irp;	/* ... USBPcap IRPs with no transfer */
-	uint64_t	 drop_stage;	/* ... USBPcap OUT data stages */
-	uint16_t	 drop_function;	/* URB function of the first IRP */
-	uint64_t	 data_done;	/* IRP id an IN data stage completed */
-	uint16_t	 data_done_bus;
+	struct cap_as_usbmon as_usbmon;	/* what of USBPcap was not usbmon */
 	/* set by cap_sink_set_stats; pcapng writes them in an ISB */
 	int		 have_stats;
 	struct cap_stats stats;

@@ -49,6 +49,7 @@ convert_linktype(const char *s)
 static void
 convert_dropped(const struct cap_sink *sink)
 {
+	const struct cap_as_usbmon *u = &sink->as_usbmon;
 	const char	*fn;
 
 	if (sink->dropped == 0)
@@ -60,25 +61,24 @@ convert_dropped(const struct cap_sink *sink)
 		    sink->dropped == 1 ? "" : "s");
 		return;
 	}
-	if (sink->drop_irp > 0) {
-		fn = dec_urb_function_name(sink->drop_function);
+	if (u->drop_irp > 0) {
+		fn = dec_urb_function_name(u->drop_function);
 		cmd_warnx("%llu USBPcap IRP%s with no transfer (such as %s) "
 		    "not written: usbmon has no event for them",
-		    (unsigned long long)sink->drop_irp,
-		    sink->drop_irp == 1 ? "" : "s",
+		    (unsigned long long)u->drop_irp,
+		    u->drop_irp == 1 ? "" : "s",
 		    fn != NULL ? fn : "an unknown URB function");
 	}
-	if (sink->drop_stage > 0)
+	if (u->drop_stage > 0)
 		cmd_warnx("%llu USBPcap control data stage%s not written: "
 		    "usbmon carries OUT data in the submit, which is written "
-		    "without it", (unsigned long long)sink->drop_stage,
-		    sink->drop_stage == 1 ? "" : "s");
-	if (sink->dropped > sink->drop_irp + sink->drop_stage)
+		    "without it", (unsigned long long)u->drop_stage,
+		    u->drop_stage == 1 ? "" : "s");
+	if (u->drop_status > 0)
 		cmd_warnx("%llu USBPcap status stage%s not written: the data "
 		    "stage before completed the URB",
-		    (unsigned long long)(sink->dropped - sink->drop_irp -
-		    sink->drop_stage), sink->dropped - sink->drop_irp -
-		    sink->drop_stage == 1 ? "" : "s");
+		    (unsigned long long)u->drop_status,
+		    u->drop_status == 1 ? "" : "s");
 }
 
 /*

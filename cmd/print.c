@@ -56,6 +56,7 @@ print_init(struct printer *pr)
 	memset(pr, 0, sizeof *pr);
 	pr->mode = PM_TEXT;
 	pr->fmt.time_mode = DT_RELATIVE;
+	cap_usbmon_init(&pr->as_usbmon);
 }
 
 /* Option ch of PRINT_OPTS: 1 taken, 0 not one of them, -1 bad (said). */
@@ -170,6 +171,9 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 		dec_fmt_line(&pr->fmt, &pipe->r, &pipe->info, &pr->out);
 		break;
 	case PM_USBMON:
+		/* what convert -F usbmon writes of a USBPcap capture */
+		if (cap_usbmon_skip(&pr->as_usbmon, &pipe->r))
+			break;
 		if (dec_fmt_usbmon(&pipe->r, line, sizeof line) >= 0) {
 			sb_puts(&pr->out, line);
 			sb_putc(&pr->out, '\n');

@@ -32,6 +32,7 @@ struct printer {
 	struct dec_node	*nodes;		/* a record's tree */
 	char		*arena;
 	struct sbuf	 out;		/* what goes to standard output */
+	struct cap_as_usbmon as_usbmon;	/* -T usbmon of a USBPcap capture */
 };
 
 void	 print_init(struct printer *pr);
