@@ -1,6 +1,7 @@
 /*
  * capture/cap-in.c - buffered input for every file-like source: read()
- * into one buffer (1 MiB, grown only for records larger than that), so a
+ * into one buffer (1 MiB, or the size of a smaller regular file; grown
+ * only for records larger than that), so a
  * source sees records as pointers into the buffer and pays no syscall or
  * copy per record.  Works on files, pipes and standard input alike; peeking
  * never consumes, so the registry can look at the first bytes of a pipe.
@@ -13,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -21,6 +23,7 @@
 #include "capture.h"
 
 #define CAP_IN_SIZE	(1024 * 1024)
+#define CAP_IN_MIN	4096		/* the buffer of a small file */
 #define CAP_GZ_RAW	(256 * 1024)	/* compressed bytes read at a time */
 
 /* A compressed input: its kind, the decoder, the raw bytes read. */
@@ -47,6 +50,16 @@ raw_read(int fd, uint8_t *p, size_t n)
 	return got;
 }
 
+static void
+gz_free(struct cap_gz *gz)
+{
+	if (gz->zstd)
+		ZSTD_freeDStream(gz->zs);
+	else
+		inflateEnd(&gz->z);
+	free(gz);
+}
+
 /*
  * The first bytes of the file are in buf[0..n): if they start a gzip
  * stream (1f 8b, RFC 1952) or a Zstandard frame (28 b5 2f fd, RFC 8878),
@@ -58,6 +71,7 @@ gz_start(struct cap_in *in, size_t n)
 {
 	static const uint8_t zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	struct cap_gz	*gz;
+	uint8_t		*nb;
 	int		 zstd;
 
 	if (n >= 2 && in->buf[0] == 0x1f && in->buf[1] == 0x8b)
@@ -83,19 +97,17 @@ gz_start(struct cap_in *in, size_t n)
 		free(gz);
 		return -UE_NOMEM;
 	}
+	if (in->size < CAP_IN_SIZE) {
+		if ((nb = realloc(in->buf, CAP_IN_SIZE)) == NULL) {
+			gz_free(gz);
+			return -UE_NOMEM;
+		}
+		in->buf = nb;
+		in->size = CAP_IN_SIZE;
+	}
 	in->gz = gz;
 	in->end = 0;
 	return 0;
-}
-
-static void
-gz_free(struct cap_gz *gz)
-{
-	if (gz->zstd)
-		ZSTD_freeDStream(gz->zs);
-	else
-		inflateEnd(&gz->z);
-	free(gz);
 }
 
 /* One decoder step from raw[rpos..rlen) into out[*done..n): 0, or -1
@@ -172,8 +184,10 @@ gz_fill(struct cap_in *in)
 int
 cap_in_open(struct cap_in *in, const char *path)
 {
-	ssize_t	 got;
-	int	 fd, saved;
+	struct stat	 st;
+	ssize_t		 got;
+	size_t		 size = CAP_IN_SIZE;
+	int		 fd, saved;
 
 	memset(in, 0, sizeof *in);
 	in->fd = -1;
@@ -181,7 +195,14 @@ cap_in_open(struct cap_in *in, const char *path)
 		fd = STDIN_FILENO;
 	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -UE_OPEN;
-	if ((in->buf = malloc(CAP_IN_SIZE)) == NULL) {
+	/* a small file needs no 1 MiB (a compressed one gets it back) */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size < CAP_IN_SIZE) {
+		size = CAP_IN_MIN;
+		while (size < (size_t)st.st_size + 1)
+			size *= 2;
+	}
+	if ((in->buf = malloc(size)) == NULL) {
 		saved = errno;
 		if (fd != STDIN_FILENO)
 			close(fd);
@@ -190,7 +211,7 @@ cap_in_open(struct cap_in *in, const char *path)
 	}
 	in->fd = fd;
 	in->own_fd = fd != STDIN_FILENO;
-	in->size = CAP_IN_SIZE;
+	in->size = size;
 	if (in->own_fd)
 		(void)posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	/* the first bytes (a pipe may give them one at a time), to see
@@ -242,9 +263,10 @@ cap_in_compact(struct cap_in *in)
 long
 cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
 {
-	uint8_t	*nb;
-	size_t	 size;
-	ssize_t	 got;
+	struct stat	 st;
+	uint8_t		*nb;
+	size_t		 size, want;
+	ssize_t		 got;
 
 	if (in->end - in->pos >= n)
 		goto out;
@@ -255,15 +277,22 @@ cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
 
 	cap_in_compact(in);
 	if (n > in->size) {
+		/* a length read from a damaged file may be far beyond its
+		 * end: grow only to what the file still holds */
+		want = n;
+		if (in->gz == NULL && fstat(in->fd, &st) == 0 &&
+		    S_ISREG(st.st_mode) && st.st_size >= 0 &&
+		    (uint64_t)st.st_size - in->base < want)
+			want = (size_t)((uint64_t)st.st_size - in->base);
 		size = in->size;
-		while (size < n)
+		while (size < want)
 			size *= 2;
 		if ((nb = realloc(in->buf, size)) == NULL)
 			return -UE_NOMEM;
 		in->buf = nb;
 		in->size = size;
 	}
-	while (in->end < n) {
+	while (in->end < n && in->end < in->size) {
 		if (in->gz != NULL)
 			got = gz_fill(in);
 		else if ((got = raw_read(in->fd, in->buf + in->end,

@@ -33,6 +33,7 @@ struct pending {
 };
 
 struct dec_bus {
+	uint16_t	 busnum;
 	struct dec_dev	*dev[256];
 };
 
@@ -40,8 +41,9 @@ struct dec_ctx {
 	struct pending	*pend;		/* open addressing, linear probing */
 	size_t		 pend_cap;	/* power of two */
 	size_t		 pend_n;
-	struct dec_bus	**bus;		/* indexed by busnum */
+	struct dec_bus	**bus;		/* in order of appearance: few */
 	size_t		 nbus;
+	size_t		 last;		/* the bus found last */
 };
 
 static uint64_t
@@ -65,7 +67,7 @@ dec_ctx_new(void)
 
 	if ((ctx = calloc(1, sizeof *ctx)) == NULL)
 		return NULL;
-	ctx->pend_cap = 1024;
+	ctx->pend_cap = 64;	/* grows by doubling at half full */
 	if ((ctx->pend = calloc(ctx->pend_cap, sizeof *ctx->pend)) == NULL) {
 		free(ctx);
 		return NULL;
@@ -93,8 +95,6 @@ dec_ctx_free(struct dec_ctx *ctx)
 	if (ctx == NULL)
 		return;
 	for (b = 0; b < ctx->nbus; b++) {
-		if (ctx->bus[b] == NULL)
-			continue;
 		for (d = 0; d < 256; d++)
 			dev_free(ctx->bus[b]->dev[d]);
 		free(ctx->bus[b]);
@@ -150,12 +150,11 @@ dec_ctx_clone(const struct dec_ctx *ctx)
 	if (ctx->nbus > 0 &&
 	    (c->bus = calloc(ctx->nbus, sizeof *c->bus)) == NULL)
 		goto fail;
-	c->nbus = ctx->nbus;
 	for (b = 0; b < ctx->nbus; b++) {
-		if (ctx->bus[b] == NULL)
-			continue;
 		if ((c->bus[b] = calloc(1, sizeof *c->bus[b])) == NULL)
 			goto fail;
+		c->nbus = b + 1;
+		c->bus[b]->busnum = ctx->bus[b]->busnum;
 		for (k = 0; k < 256; k++) {
 			if ((od = ctx->bus[b]->dev[k]) == NULL)
 				continue;
@@ -255,27 +254,33 @@ dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos, size_t max)
 static struct dec_dev *
 dev_get(struct dec_ctx *ctx, uint16_t busnum, uint8_t devnum, int create)
 {
-	struct dec_bus	**nb;
+	struct dec_bus	**nb, *bus;
 	struct dec_dev	*d;
 	size_t		 n;
 
-	if (busnum >= ctx->nbus) {
-		if (!create)
-			return NULL;
-		n = (size_t)busnum + 1;
-		if ((nb = realloc(ctx->bus, n * sizeof *nb)) == NULL)
-			return NULL;
-		memset(nb + ctx->nbus, 0, (n - ctx->nbus) * sizeof *nb);
-		ctx->bus = nb;
-		ctx->nbus = n;
+	/* a capture holds a few buses, numbered anywhere in 0..65535 */
+	if (ctx->last < ctx->nbus && ctx->bus[ctx->last]->busnum == busnum)
+		bus = ctx->bus[ctx->last];
+	else {
+		for (n = 0; n < ctx->nbus; n++)
+			if (ctx->bus[n]->busnum == busnum)
+				break;
+		if (n == ctx->nbus) {
+			if (!create)
+				return NULL;
+			if ((nb = reallocarray(ctx->bus, n + 1,
+			    sizeof *nb)) == NULL)
+				return NULL;
+			ctx->bus = nb;
+			if ((nb[n] = calloc(1, sizeof *nb[n])) == NULL)
+				return NULL;
+			nb[n]->busnum = busnum;
+			ctx->nbus = n + 1;
+		}
+		ctx->last = n;
+		bus = ctx->bus[n];
 	}
-	if (ctx->bus[busnum] == NULL) {
-		if (!create)
-			return NULL;
-		if ((ctx->bus[busnum] = calloc(1, sizeof **nb)) == NULL)
-			return NULL;
-	}
-	d = ctx->bus[busnum]->dev[devnum];
+	d = bus->dev[devnum];
 	if (d == NULL && create) {
 		if ((d = calloc(1, sizeof *d)) == NULL)
 			return NULL;
@@ -283,7 +288,7 @@ dev_get(struct dec_ctx *ctx, uint16_t busnum, uint8_t devnum, int create)
 		d->devnum = devnum;
 		for (n = 0; n < 32; n++)
 			d->ep[n].intf = -1;
-		ctx->bus[busnum]->dev[devnum] = d;
+		bus->dev[devnum] = d;
 	}
 	return d;
 }
