@@ -56,9 +56,14 @@ static const struct dec_name cap_linktypes[] = {
 	{ 0, NULL }
 };
 
+const char cap_linktypes_written[] =
+    "urbscope writes link types 220 (USB_LINUX_MMAPPED), 249 (USBPCAP), "
+    "288 and 293-295 (USB_2_0: a bus-level capture's packets)";
+
 const char cap_linktypes_read[] =
-    "urbscope reads link types 189 (USB_LINUX), 220 (USB_LINUX_MMAPPED) "
-    "and 249 (USBPCAP)";
+    "urbscope reads link types 189 (USB_LINUX), 220 (USB_LINUX_MMAPPED), "
+    "249 (USBPCAP), 288 (USB_2_0) and 293-295 (USB_2_0_LOW_SPEED, "
+    "_FULL_SPEED, _HIGH_SPEED)";
 
 const char *
 cap_linktype_name(uint32_t linktype)
@@ -126,6 +131,7 @@ struct pcap_rd {
 	uint32_t	 limit;		/* largest caplen accepted */
 	size_t		 hdr_len;	/* 48 (189), 64 (220), 27 (249) */
 	int		 usbpcap;	/* link type 249 */
+	struct cap_usbll *ll;		/* link types 288, 293-295 */
 	struct urb_iso	 iso[URB_ISO_MAX];
 };
 
@@ -174,6 +180,10 @@ pcap_open(struct cap_source *src)
 	else if (lt == LT_USBPCAP) {
 		rd->hdr_len = USBPCAP_HDR;
 		rd->usbpcap = 1;
+	} else if (cap_usbll_linktype(lt)) {
+		rd->hdr_len = 0;
+		if ((rd->ll = cap_usbll_new(lt)) == NULL)
+			return cap_error(src, UE_NOMEM, 0, 0, "out of memory");
 	} else if ((lname = cap_linktype_name(lt)) != NULL)
 		return cap_error(src, UE_LINKTYPE, 0, 20, "link type %u (%s) "
 		    "is not a USB capture urbscope reads; %s", lt, lname,
@@ -236,7 +246,9 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		    "ends inside the record (%ld of %" PRIu32 " bytes)",
 		    n, PCAP_REC_HDR + caplen);
 
-	if (!rd->usbpcap)
+	if (rd->ll != NULL)
+		(void)cap_usbll_packet(rd->ll, p + PCAP_REC_HDR, caplen, r);
+	else if (!rd->usbpcap)
 		cap_usbmon_packet(p + PCAP_REC_HDR, caplen, len, rd->hdr_len,
 		    rd->swap, rd->iso, r);
 	else if (cap_usbpcap_packet(p + PCAP_REC_HDR, caplen, len, rd->iso,
@@ -244,7 +256,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		return cap_error(src, UE_BADREC, recno, off, "%s", why);
 	r->ts_ns = (int64_t)(sec * 1000000000 + (rd->nsec ? frac :
 	    frac * 1000));
-	if (rd->usbpcap) {
+	if (rd->usbpcap || rd->ll != NULL) {
 		/* usbmon's own stamp, for the fields that show it */
 		r->ts_sec = (int64_t)sec;
 		r->ts_usec = (int32_t)(rd->nsec ? frac / 1000 : frac);
@@ -254,25 +266,64 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	return CAP_URB;
 }
 
-/* Everything a record needs is in the file header open read again. */
+/* Everything a record needs is in the file header open read again,
+ * except what a bus-level capture's transactions have open. */
+static void *
+pcap_mark(struct cap_source *src, int *err)
+{
+	struct pcap_rd	*rd = src->priv;
+	void		*m;
+
+	*err = 0;
+	if (rd->ll == NULL)
+		return NULL;
+	if ((m = cap_usbll_clone(rd->ll)) == NULL)
+		*err = -UE_NOMEM;
+	return m;
+}
+
 static int
 pcap_seek(struct cap_source *src, const void *state)
 {
-	(void)src;
-	(void)state;
+	struct pcap_rd	*rd = src->priv;
+	struct cap_usbll *c;
+
+	if (state == NULL || rd->ll == NULL)
+		return 0;
+	if ((c = cap_usbll_clone(state)) == NULL)
+		return cap_error(src, UE_NOMEM, 0, 0, "out of memory");
+	cap_usbll_free(rd->ll);
+	rd->ll = c;
 	return 0;
+}
+
+static void
+pcap_close(struct cap_source *src)
+{
+	struct pcap_rd	*rd = src->priv;
+
+	cap_usbll_free(rd->ll);
+	rd->ll = NULL;
+}
+
+static void
+pcap_mark_free(void *state)
+{
+	cap_usbll_free(state);
 }
 
 const struct cap_source_ops cap_pcap_source = {
 	.name = "pcap",
-	.desc = "pcap file, link type 189 or 220 (Linux usbmon) or 249 "
-	    "(USBPcap)",
+	.desc = "pcap file, link type 189 or 220 (Linux usbmon), 249 "
+	    "(USBPcap) or 288, 293-295 (bus-level USB 2.0)",
 	.probe = pcap_probe,
 	.priv_size = sizeof(struct pcap_rd),
 	.open = pcap_open,
 	.next = pcap_next,
-	.close = NULL,
+	.close = pcap_close,
+	.mark = pcap_mark,
 	.seek = pcap_seek,
+	.mark_free = pcap_mark_free,
 };
 
 /* ------------------------------------------------------------------------
@@ -282,6 +333,7 @@ struct pcap_wr {
 	int		 be;
 	uint32_t	 lt;		/* 220 or 249 */
 	uint32_t	 snaplen;
+	int		 nsec;		/* nanosecond timestamps */
 	uint8_t		 pre[URB_HDR64 + 16 * URB_ISO_MAX];
 };
 
@@ -295,10 +347,10 @@ pcap_wopen(struct cap_sink *sink)
 	wr->snaplen = sink->opts.snaplen ? sink->opts.snaplen : PCAP_SNAPLEN;
 	wr->lt = sink->opts.linktype ? sink->opts.linktype :
 	    LT_USB_LINUX_MMAPPED;
-	if (wr->lt != LT_USB_LINUX_MMAPPED && wr->lt != LT_USBPCAP) {
-		snprintf(sink->err, sizeof sink->err, "%s: urbscope writes "
-		    "link types 220 (USB_LINUX_MMAPPED) and 249 (USBPCAP), "
-		    "not %" PRIu32, sink->path, wr->lt);
+	if (wr->lt != LT_USB_LINUX_MMAPPED && wr->lt != LT_USBPCAP &&
+	    !cap_usbll_linktype(wr->lt)) {
+		snprintf(sink->err, sizeof sink->err, "%s: %s", sink->path,
+		    cap_linktypes_written);
 		return -UE_USAGE;
 	}
 	if (wr->snaplen < URB_HDR64) {
@@ -307,7 +359,9 @@ pcap_wopen(struct cap_sink *sink)
 		    wr->snaplen);
 		return -UE_USAGE;
 	}
-	put_bo32(h, PCAP_MAGIC_US, wr->be);
+	/* bus-level packets are nanoseconds apart */
+	wr->nsec = cap_usbll_linktype(wr->lt);
+	put_bo32(h, wr->nsec ? PCAP_MAGIC_NS : PCAP_MAGIC_US, wr->be);
 	put_bo16(h + 4, 2, wr->be);
 	put_bo16(h + 6, 4, wr->be);
 	put_bo32(h + 8, 0, wr->be);		/* thiszone */
@@ -321,6 +375,7 @@ static int
 pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 {
 	struct pcap_wr	*wr = sink->priv;
+	const uint8_t	*data;
 	uint8_t		 h[PCAP_REC_HDR];
 	uint64_t	 total, orig, exp;
 	uint32_t	 caplen, npre;
@@ -328,12 +383,20 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 	int		 rc;
 
 	/* the header goes in the file's order: swapped when not the host's */
-	npre = wr->lt == LT_USBPCAP ? (uint32_t)enc_usbpcap_prefix(r,
-	    wr->pre) : (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
-	    wr->pre);
-	exp = urb_data_expected(r);
-	total = (uint64_t)npre + r->data_len;
-	orig = (uint64_t)npre + (exp > r->data_len ? exp : r->data_len);
+	if (cap_usbll_linktype(wr->lt)) {
+		npre = 0;
+		data = r->ll.raw;
+		total = orig = r->ll.raw_len;
+	} else {
+		npre = wr->lt == LT_USBPCAP ? (uint32_t)enc_usbpcap_prefix(r,
+		    wr->pre) : (uint32_t)enc_usbmon_prefix(r, wr->be ==
+		    host_is_le(), wr->pre);
+		data = r->data;
+		exp = urb_data_expected(r);
+		total = (uint64_t)npre + r->data_len;
+		orig = (uint64_t)npre + (exp > r->data_len ? exp :
+		    r->data_len);
+	}
 	caplen = total > wr->snaplen ? wr->snaplen : (uint32_t)total;
 
 	/* pcap holds unsigned 32-bit seconds: earlier times (and
@@ -341,7 +404,7 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 	sec = r->ts_ns < 0 ? 0 : r->ts_ns / 1000000000;
 	ns = r->ts_ns < 0 ? 0 : r->ts_ns % 1000000000;
 	put_bo32(h, (uint32_t)sec, wr->be);
-	put_bo32(h + 4, (uint32_t)(ns / 1000), wr->be);
+	put_bo32(h + 4, (uint32_t)(wr->nsec ? ns : ns / 1000), wr->be);
 	put_bo32(h + 8, caplen, wr->be);
 	put_bo32(h + 12, orig > UINT32_MAX ? UINT32_MAX : (uint32_t)orig, wr->be);
 	if ((rc = cap_out_write(&sink->out, h, sizeof h)) != 0)
@@ -350,7 +413,7 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 		return cap_out_write(&sink->out, wr->pre, caplen);
 	if ((rc = cap_out_write(&sink->out, wr->pre, npre)) != 0)
 		return rc;
-	return cap_out_write(&sink->out, r->data, caplen - npre);
+	return cap_out_write(&sink->out, data, caplen - npre);
 }
 
 const struct cap_sink_ops cap_pcap_sink = {

@@ -94,6 +94,7 @@ struct ng_rd {
 	uint32_t	 capifs;
 	uint32_t	 ifbase;	/* global index of ifs[0] */
 	struct urb_iso	 iso[URB_ISO_MAX];
+	struct cap_usbll *ll;		/* bus-level interfaces' transactions */
 	char		*evstore;	/* strings of the last event */
 	size_t		 evsize;
 	/* packets of interfaces that are not USB urbscope reads: skipped,
@@ -564,6 +565,17 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			rd->nread++;
 			return CAP_EVENT;
 		}
+		if (cap_usbll_linktype(ifp->linktype)) {
+			if (rd->ll == NULL &&
+			    (rd->ll = cap_usbll_new(ifp->linktype)) == NULL)
+				return cap_error(src, UE_NOMEM, recno, off,
+				    "%s", ue_strerror(UE_NOMEM));
+			(void)cap_usbll_packet(rd->ll, pkt, caplen, r);
+			r->ts_ns = type == NG_SPB ? 0 : ng_ts_ns(ifp, ts);
+			r->ts_sec = r->ts_ns / 1000000000;
+			r->ts_usec = (int32_t)(r->ts_ns % 1000000000 / 1000);
+			goto got;
+		}
 		if (ifp->linktype == 189)
 			hdr_len = URB_HDR48;
 		else if (ifp->linktype == 220)
@@ -596,6 +608,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			    (int64_t)r->ts_usec * 1000);
 		else
 			r->ts_ns = ng_ts_ns(ifp, ts);
+got:
 		r->ifindex = rd->ifbase + ifid;
 		r->ifname = ifp->name[0] != '\0' ? ifp->name : NULL;
 		r->offset = off;
@@ -623,11 +636,14 @@ ng_close(struct cap_source *src)
 	rd->ifs = NULL;
 	free(rd->evstore);
 	rd->evstore = NULL;
+	cap_usbll_free(rd->ll);
+	rd->ll = NULL;
 }
 
 /* What a place in the file needs beyond its start: the section's byte
  * order and the interfaces described so far. */
 struct ng_mark {
+	struct cap_usbll *ll;		/* bus-level transactions open */
 	int		 be, swap;
 	uint64_t	 section;
 	uint32_t	 nifs, ifbase;
@@ -641,6 +657,12 @@ ng_mark(struct cap_source *src, int *err)
 	struct ng_mark	*m;
 
 	if ((m = malloc(sizeof *m + rd->nifs * sizeof m->ifs[0])) == NULL) {
+		*err = -UE_NOMEM;
+		return NULL;
+	}
+	m->ll = NULL;
+	if (rd->ll != NULL && (m->ll = cap_usbll_clone(rd->ll)) == NULL) {
+		free(m);
 		*err = -UE_NOMEM;
 		return NULL;
 	}
@@ -666,6 +688,15 @@ ng_seek(struct cap_source *src, const void *state)
 		    cap_in_offset(&src->in), "%s", ue_strerror(UE_NOMEM));
 	if (m->nifs > 0)
 		memcpy(ifs, m->ifs, m->nifs * sizeof *ifs);
+	if (m->ll != NULL) {
+		cap_usbll_free(rd->ll);
+		if ((rd->ll = cap_usbll_clone(m->ll)) == NULL) {
+			free(ifs);
+			return cap_error(src, UE_NOMEM, src->recno + 1,
+			    cap_in_offset(&src->in), "%s",
+			    ue_strerror(UE_NOMEM));
+		}
+	}
 	free(rd->ifs);
 	rd->ifs = ifs;
 	rd->nifs = rd->capifs = m->nifs;
@@ -676,10 +707,19 @@ ng_seek(struct cap_source *src, const void *state)
 	return 0;
 }
 
+static void
+ng_mark_free(void *state)
+{
+	struct ng_mark	*m = state;
+
+	cap_usbll_free(m->ll);
+	free(m);
+}
+
 const struct cap_source_ops cap_pcapng_source = {
 	.name = "pcapng",
-	.desc = "pcapng file, interfaces of link type 189 or 220 (and 252 "
-	    "for urbscope driver events)",
+	.desc = "pcapng file, interfaces of link type 189, 220, 249, 288 or "
+	    "293-295 (and 252 for urbscope driver events)",
 	.probe = ng_probe,
 	.priv_size = sizeof(struct ng_rd),
 	.open = ng_open,
@@ -687,7 +727,7 @@ const struct cap_source_ops cap_pcapng_source = {
 	.close = ng_close,
 	.mark = ng_mark,
 	.seek = ng_seek,
-	.mark_free = free,
+	.mark_free = ng_mark_free,
 };
 
 /* ------------------------------------------------------------------------
@@ -783,7 +823,9 @@ ng_wopen(struct cap_sink *sink)
 		    wr->snaplen);
 		return -UE_USAGE;
 	}
-	resol = sink->opts.tsresol ? (uint8_t)sink->opts.tsresol : 6;
+	/* bus-level packets are nanoseconds apart */
+	resol = sink->opts.tsresol ? (uint8_t)sink->opts.tsresol :
+	    cap_usbll_linktype(sink->opts.linktype) ? 9 : 6;
 	if (sink->opts.tsresol < 0 || resol > 9) {
 		snprintf(sink->err, sizeof sink->err, "%s: timestamp "
 		    "resolution 10^-%d is not one of 10^-1 .. 10^-9",
@@ -814,10 +856,14 @@ ng_wopen(struct cap_sink *sink)
 		return ng_write_idb(sink, 249, wr->snaplen,
 		    sink->opts.if_name ? sink->opts.if_name : "USBPcap1");
 	}
+	if (cap_usbll_linktype(sink->opts.linktype)) {
+		wr->urb_lt = sink->opts.linktype;
+		return ng_write_idb(sink, (uint16_t)wr->urb_lt, wr->snaplen,
+		    sink->opts.if_name ? sink->opts.if_name : "usb");
+	}
 	if (sink->opts.linktype != 0 && sink->opts.linktype != 220) {
-		snprintf(sink->err, sizeof sink->err, "%s: urbscope writes "
-		    "link types 220 (USB_LINUX_MMAPPED) and 249 (USBPCAP), "
-		    "not %" PRIu32, sink->path, sink->opts.linktype);
+		snprintf(sink->err, sizeof sink->err, "%s: %s", sink->path,
+		    cap_linktypes_written);
 		return -UE_USAGE;
 	}
 	wr->urb_lt = 220;
@@ -883,6 +929,7 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	static const uint8_t zero[4];
 	struct ng_wr	*wr = sink->priv;
 	const char	*cmt;
+	const uint8_t	*data;
 	uint8_t		 h[28], t[4], o[4 + NG_CMT_MAX + 4 + 4];
 	uint64_t	 total, orig, exp, ts;
 	uint32_t	 caplen, npre, blen;
@@ -903,12 +950,21 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 
 	/* the header goes in the file's order: swapped when not the host's
 	 * (USBPcap's is little-endian always) */
-	npre = sink->opts.linktype == 249 ?
-	    (uint32_t)enc_usbpcap_prefix(r, wr->pre) :
-	    (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(), wr->pre);
-	exp = urb_data_expected(r);
-	total = (uint64_t)npre + r->data_len;
-	orig = (uint64_t)npre + (exp > r->data_len ? exp : r->data_len);
+	if (cap_usbll_linktype(sink->opts.linktype)) {
+		npre = 0;
+		data = r->ll.raw;
+		total = orig = r->ll.raw_len;
+	} else {
+		npre = sink->opts.linktype == 249 ?
+		    (uint32_t)enc_usbpcap_prefix(r, wr->pre) :
+		    (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
+		    wr->pre);
+		data = r->data;
+		exp = urb_data_expected(r);
+		total = (uint64_t)npre + r->data_len;
+		orig = (uint64_t)npre + (exp > r->data_len ? exp :
+		    r->data_len);
+	}
 	caplen = total > wr->snaplen ? wr->snaplen : (uint32_t)total;
 	blen = 32 + PAD4(caplen) + (uint32_t)olen;
 	ts = r->ts_ns < 0 ? 0 : (uint64_t)r->ts_ns / wr->tsdiv;
@@ -926,7 +982,7 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	if (caplen <= npre)
 		rc = cap_out_write(&sink->out, wr->pre, caplen);
 	else if ((rc = cap_out_write(&sink->out, wr->pre, npre)) == 0)
-		rc = cap_out_write(&sink->out, r->data, caplen - npre);
+		rc = cap_out_write(&sink->out, data, caplen - npre);
 	if (rc != 0)
 		return rc;
 	if ((rc = cap_out_write(&sink->out, zero, PAD4(caplen) - caplen)) != 0)

@@ -230,6 +230,8 @@ enc_usbpcap_prefix(const struct urb_rec *r, uint8_t *out)
 int
 cap_usbpcap_expressible(const struct urb_rec *r)
 {
+	if (r->origin == URB_ORIGIN_USBLL && r->type == 'P')
+		return 0;
 	return r->origin == URB_ORIGIN_USBPCAP || r->xfer_type <= XFER_BULK;
 }
 
@@ -249,6 +251,13 @@ cap_usbmon_init(struct cap_as_usbmon *u)
 int
 cap_usbmon_skip(struct cap_as_usbmon *u, const struct urb_rec *r)
 {
+	if (r->origin == URB_ORIGIN_USBLL) {
+		/* the packets that carry no URB's event */
+		if (r->type != 'P')
+			return 0;
+		u->drop_packet++;
+		return 1;
+	}
 	if (r->origin != URB_ORIGIN_USBPCAP)
 		return 0;
 	if (r->xfer_type > XFER_BULK) {

@@ -223,6 +223,7 @@ int		 cap_error(struct cap_source *src, int code, uint64_t recno,
  */
 const char	*cap_linktype_name(uint32_t linktype);
 extern const char cap_linktypes_read[];
+extern const char cap_linktypes_written[];
 void		 cap_usbmon_packet(const uint8_t *p, uint32_t caplen,
 		     uint32_t len, size_t hdr_len, int swap,
 		     struct urb_iso *iso, struct urb_rec *r);
@@ -243,6 +244,22 @@ int		 cap_usbpcap_packet(const uint8_t *p, uint32_t caplen,
 		     uint32_t len, struct urb_iso *iso, struct urb_rec *r,
 		     const char **why);
 size_t		 enc_usbpcap_prefix(const struct urb_rec *r, uint8_t *out);
+
+/*
+ * Bus-level packets of LINKTYPE_USB_2_0 (288) and 293-295
+ * (capture/cap-usbll.c): a reader keeps one cap_usbll, which puts
+ * packets together into transactions and transfers.  cap_usbll_packet
+ * reads one packet of caplen bytes at p into r (zeroed first; r points
+ * into p and into st until the next call).  cap_usbll_linktype: is it one
+ * of these link types?
+ */
+struct cap_usbll;
+struct cap_usbll *cap_usbll_new(uint32_t linktype);
+void		 cap_usbll_free(struct cap_usbll *st);
+struct cap_usbll *cap_usbll_clone(const struct cap_usbll *st);	/* marks */
+int		 cap_usbll_linktype(uint32_t linktype);
+int		 cap_usbll_packet(struct cap_usbll *st, const uint8_t *p,
+		     uint32_t caplen, struct urb_rec *r);
 int		 cap_usbpcap_expressible(const struct urb_rec *r);
 
 /*
@@ -254,6 +271,7 @@ struct cap_as_usbmon {
 	uint64_t	 drop_irp;	/* IRPs with no transfer */
 	uint64_t	 drop_stage;	/* OUT data stages */
 	uint64_t	 drop_status;	/* status stages after an IN data one */
+	uint64_t	 drop_packet;	/* bus packets with no URB event */
 	uint16_t	 drop_function;	/* URB function of the first IRP */
 	uint64_t	 data_done;	/* IRP id an IN data stage completed */
 	uint16_t	 data_done_bus;

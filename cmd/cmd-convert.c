@@ -30,8 +30,10 @@ convert_usage(FILE *f)
 	    "OUT's extension (.pcap, .pcapng, .txt/.mon for usbmon text),\n"
 	    "else pcapng.  A Windows (USBPcap, link type 249) capture stays\n"
 	    "USBPcap unless -y 220 asks for usbmon; -y 249 writes a Linux\n"
-	    "capture as USBPcap.  Records the other link type cannot hold are\n"
-	    "counted and named on stderr.\n");
+	    "capture as USBPcap.  A bus-level capture (288, 293-295) stays\n"
+	    "one; -y 220 or 249 keeps its transfers and drops the packets.\n"
+	    "Records the other link type cannot hold are counted and named\n"
+	    "on stderr.\n");
 }
 
 /* -y: a link type by number or name; 0 if neither 220 nor 249. */
@@ -54,11 +56,26 @@ convert_dropped(const struct cap_sink *sink)
 
 	if (sink->dropped == 0)
 		return;
+	if (u->drop_packet > 0)
+		cmd_warnx("%llu bus-level packet%s (SOF, tokens, handshakes, "
+		    "data that ends no transfer) not written: link type %u "
+		    "holds the transfers only", (unsigned long long)
+		    u->drop_packet, u->drop_packet == 1 ? "" : "s",
+		    sink->opts.linktype ? sink->opts.linktype : 220);
 	if (sink->opts.linktype == 249) {
-		cmd_warnx("%llu record%s not written: USBPcap (249) has no "
-		    "place for transfers of no USB transfer type",
-		    (unsigned long long)sink->dropped,
-		    sink->dropped == 1 ? "" : "s");
+		if (sink->dropped > u->drop_packet)
+			cmd_warnx("%llu record%s not written: USBPcap (249) "
+			    "has no place for transfers of no USB transfer "
+			    "type", (unsigned long long)(sink->dropped -
+			    u->drop_packet), sink->dropped - u->drop_packet ==
+			    1 ? "" : "s");
+		return;
+	}
+	if (cap_usbll_linktype(sink->opts.linktype)) {
+		cmd_warnx("%llu record%s not written: link type %u holds "
+		    "bus-level packets only", (unsigned long long)
+		    sink->dropped, sink->dropped == 1 ? "" : "s",
+		    sink->opts.linktype);
 		return;
 	}
 	if (u->drop_irp > 0) {
@@ -125,6 +142,10 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	if (linktype == 0 && kind == CAP_URB &&
 	    pipe.r.origin == URB_ORIGIN_USBPCAP)
 		opts.linktype = 249;
+	if (linktype == 0 && kind == CAP_URB &&
+	    pipe.r.origin == URB_ORIGIN_USBLL)
+		opts.linktype = pipe.r.ll.speed == USBLL_SPEED_ANY ? 288 :
+		    292 + pipe.r.ll.speed;	/* 293 low .. 295 high */
 	/* the first interface keeps its name (pcapng), as the others do */
 	if (kind == CAP_URB && pipe.r.ifname != NULL) {
 		snprintf(ifname, sizeof ifname, "%s", pipe.r.ifname);

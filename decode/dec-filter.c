@@ -54,6 +54,7 @@ static const struct dec_name xfer_names[] = {
 	{ XFER_ISO, "iso" },
 	{ XFER_ISO, "isochronous" },
 	{ USBPCAP_XFER_IRP, "irp" },	/* USBPcap: ABORT_PIPE ... */
+	{ USBLL_XFER_PACKET, "packet" },	/* bus level: SOF, NAK ... */
 	{ 0, NULL }
 };
 
@@ -227,9 +228,9 @@ parse_value(struct parser *p, struct dec_fnode *nd, const char *s, size_t n,
 			    (int)n, s);
 		return 0;
 	case DF_EV:
-		if (n != 1 || strchr("SCEsce", s[0]) == NULL)
-			return perr(p, col, "ev is S, C or E, not '%.*s'",
-			    (int)n, s);
+		if (n != 1 || strchr("SCEPscep", s[0]) == NULL)
+			return perr(p, col, "ev is S, C, E or P (a bus packet), "
+			    "not '%.*s'", (int)n, s);
 		nd->value = s[0] & ~0x20;
 		return 0;
 	case DF_EVENT:

@@ -257,6 +257,11 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		fmt_irp(r, info, b);
 		return;
 	}
+	if (r->origin == URB_ORIGIN_USBLL &&
+	    r->xfer_type == USBLL_XFER_PACKET) {
+		dec_usbll_summary(r, b);
+		return;
+	}
 	if (r->xfer_type == XFER_CTRL && (info->flags & DI_SETUP)) {
 		fmt_control(r, info, b);
 		fmt_cut(r, b);
@@ -417,13 +422,14 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	*p++ = (char)r->type;
 	*p++ = ' ';
 	st = r->xfer_type < 4 ? xfer_short[r->xfer_type] :
-	    r->xfer_type == USBPCAP_XFER_IRP ? "irp" : "?";
+	    r->xfer_type == USBPCAP_XFER_IRP ? "irp" :
+	    r->xfer_type == USBLL_XFER_PACKET ? "pkt" : "?";
 	start = p;
 	while (*st != '\0')
 		*p++ = *st++;
 	p = put_pad(p, start, 5);
 	start = p;
-	if (r->type == 'S')
+	if (r->type == 'S' || r->type == 'P')
 		*p++ = '-';
 	else if (r->status == 0) {
 		*p++ = 'o';
@@ -599,12 +605,8 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 		sb_secs(b, (int64_t)n->value, 9);
 		break;
 	case DK_BYTES:
-		p = n->buf == DB_SETUP ? r->setup : r->data;
-		if (n->buf == DB_NONE || (n->buf == DB_SETUP ?
-		    (uint64_t)n->off + n->len > 8 :
-		    (uint64_t)n->off + n->len > r->data_len))
-			break;
-		sb_hexbytes(b, p + n->off, n->len);
+		if ((p = dec_node_bytes(r, n)) != NULL)
+			sb_hexbytes(b, p, n->len);
 		break;
 	case DK_STRING:
 		if (n->str != NULL)

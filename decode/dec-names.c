@@ -261,6 +261,7 @@ const struct dec_name dec_xfer_types[] = {
 	{ XFER_BULK, "bulk" },
 	{ USBPCAP_XFER_IRP, "IRP information (USBPcap)" },
 	{ USBPCAP_XFER_UNKNOWN, "unknown (USBPcap)" },
+	{ USBLL_XFER_PACKET, "bus packet" },
 	{ 0, NULL }
 };
 

@@ -393,7 +393,21 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		status_stage = r->win.stage == USBPCAP_STAGE_STATUS;
 	}
 
-	if (r->origin == URB_ORIGIN_USBPCAP)
+	if (r->origin == URB_ORIGIN_USBLL) {
+		/* Wireshark's usbll, then the URB it hands to usb: only
+		 * its addresses */
+		dec_usbll_tree(r, t);
+		/* a handshake or an empty status packet ends a transfer
+		 * without bytes for the decoders (Wireshark hands only
+		 * data to usb) */
+		if (r->xfer_type == USBLL_XFER_PACKET ||
+		    dec_usbll_kind(r->ll.pid) != USBLL_K_DATA ||
+		    r->ll.raw_len <= 3)
+			return;
+		dec_tree_push(t, "USB URB", DB_NONE, 0, 0);
+		add_addresses(r, t);
+		dec_tree_pop(t);
+	} else if (r->origin == URB_ORIGIN_USBPCAP)
 		win_header_tree(r, t);
 	else
 		header_tree(r, t);

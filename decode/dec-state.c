@@ -552,6 +552,8 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	memset(info, 0, sizeof *info);
 	info->intf = -1;
 	info->latency_ns = -1;
+	if (r->type == 'P')
+		return 0;	/* a bus packet that is no URB's event */
 
 	if ((r->flags & REC_F_STAGE) &&
 	    (p = pend_find(ctx, r->id, r->busnum)) != NULL) {
@@ -614,8 +616,9 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 				info->flags |= DI_SETUP;
 			}
 			pend_remove(ctx, i);
-		} else
-			info->flags |= DI_ORPHAN;
+		} else if (r->origin != URB_ORIGIN_USBLL)
+			info->flags |= DI_ORPHAN;	/* (on the bus, the
+							   IN token asked) */
 	}
 
 	d = dev_get(ctx, r->busnum, r->devnum, 1);

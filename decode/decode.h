@@ -311,6 +311,7 @@ struct urb_iso {
 /* urb_rec.origin: the header the record was read from. */
 #define URB_ORIGIN_USBMON	0	/* Linux usbmon (189, 220, text) */
 #define URB_ORIGIN_USBPCAP	1	/* Windows USBPcap (249) */
+#define URB_ORIGIN_USBLL	2	/* bus-level packets (288, 293-295) */
 
 /*
  * The USBPcap packet header (USBPCAP_BUFFER_PACKET_HEADER and its control
@@ -339,6 +340,40 @@ struct urb_win {
 	uint32_t	 iso_start;	/* startFrame */
 	uint32_t	 iso_npackets;	/* numberOfPackets */
 	uint32_t	 iso_errors;	/* errorCount */
+};
+
+/*
+ * One bus-level packet (USB 2.0 section 8.3-8.4): its fields as the
+ * packet has them, and the transaction it belongs to as the reader put
+ * it together (a data or handshake packet carries no address).
+ */
+#define USBLL_XFER_PACKET	0xfd	/* transfer: a packet with no URB
+					   meaning of its own */
+#define USBLL_SPEED_ANY		0	/* 288: the link type does not say */
+#define USBLL_SPEED_LOW		1	/* 293 */
+#define USBLL_SPEED_FULL	2	/* 294 */
+#define USBLL_SPEED_HIGH	3	/* 295 */
+#define USBLL_CRC_BAD		0	/* Wireshark's crc status values */
+#define USBLL_CRC_GOOD		1
+#define USBLL_CRC_NONE		3	/* the packet has no such CRC */
+struct urb_ll {
+	const uint8_t	*raw;		/* the packet, PID first */
+	uint32_t	 raw_len;
+	uint8_t		 pid;		/* the whole first byte */
+	uint8_t		 speed;		/* USBLL_SPEED_* of the link type */
+	uint8_t		 addr;		/* of the transaction's token */
+	uint8_t		 endp;
+	uint8_t		 have_addr;	/* addr/endp known */
+	uint8_t		 from_dev;	/* sent by the device */
+	uint8_t		 tok;		/* the transaction's token PID */
+	uint8_t		 crc5_status;	/* USBLL_CRC_* */
+	uint8_t		 crc16_status;
+	uint16_t	 frame;		/* SOF frame number */
+	uint16_t	 crc5;
+	uint16_t	 crc16;
+	uint32_t	 split;		/* SPLIT token: bits 8..31 of it */
+	uint32_t	 naks;		/* NAK: the how-manieth in a row on
+					   this endpoint */
 };
 
 struct urb_rec {
@@ -375,6 +410,7 @@ struct urb_rec {
 	/* provenance */
 	uint8_t		 origin;	/* URB_ORIGIN_* */
 	struct urb_win	 win;		/* URB_ORIGIN_USBPCAP: its header */
+	struct urb_ll	 ll;		/* URB_ORIGIN_USBLL: the packet */
 	uint32_t	 ifindex;	/* pcapng interface, else 0 */
 	const char	*ifname;	/* its if_name, or NULL; valid only
 					   until the source's next record */
@@ -657,6 +693,7 @@ enum {
 	DB_NONE = 0,
 	DB_SETUP = 1,		/* the 8 setup bytes */
 	DB_DATA = 2,		/* the record's data */
+	DB_RAW = 3,		/* a bus-level record's packet (ll.raw) */
 };
 
 #define DN_BAD		0x01	/* malformed: bad length, cut, ... */
@@ -1146,5 +1183,53 @@ void		 dec_fvals_event(const struct drv_event *ev,
 		     struct dec_fvals *v);
 /* The filter name of a driver event kind ("probe", "submit") or NULL. */
 const char	*dec_drv_kind_name(int kind);
+
+/* ------------------------------------------------------------------------
+ * dec-usbll.c: bus-level packets (LINKTYPE_USB_2_0 and the speed-specific
+ * 293-295), USB 2.0 chapter 8.
+ */
+#define USBLL_PID_OUT	0xe1
+#define USBLL_PID_IN	0x69
+#define USBLL_PID_SOF	0xa5
+#define USBLL_PID_SETUP	0x2d
+#define USBLL_PID_DATA0	0xc3
+#define USBLL_PID_DATA1	0x4b
+#define USBLL_PID_DATA2	0x87
+#define USBLL_PID_MDATA	0x0f
+#define USBLL_PID_ACK	0xd2
+#define USBLL_PID_NAK	0x5a
+#define USBLL_PID_STALL	0x1e
+#define USBLL_PID_NYET	0x96
+#define USBLL_PID_PRE	0x3c		/* PRE, or ERR at high speed */
+#define USBLL_PID_SPLIT	0x78
+#define USBLL_PID_PING	0xb4
+
+/* What a PID is: USBLL_K_*. */
+#define USBLL_K_BAD	0		/* not a PID (check bits wrong) */
+#define USBLL_K_TOKEN	1		/* OUT IN SETUP PING */
+#define USBLL_K_SOF	2
+#define USBLL_K_DATA	3
+#define USBLL_K_HANDSHAKE 4		/* ACK NAK STALL NYET */
+#define USBLL_K_SPLIT	5
+#define USBLL_K_SPECIAL	6		/* PRE/ERR, reserved */
+int		 dec_usbll_kind(uint8_t pid);
+const char	*dec_usbll_pid_name(uint8_t pid);
+/* USB 2.0 8.3.5: CRC5 of the low nbits of v; CRC16 of p[0..n). */
+uint8_t		 dec_usbll_crc5(uint32_t v, unsigned nbits);
+uint16_t	 dec_usbll_crc16(const uint8_t *p, size_t n);
+/*
+ * The fields of the packet in ll->raw (ll->raw_len bytes) into *ll: pid,
+ * token address and endpoint, frame number, CRCs and their status, the
+ * split token.  0, or -1 when the packet is too short for its PID (the
+ * fields it has are set).
+ */
+int		 dec_usbll_parse(struct urb_ll *ll);
+/* The usbll subtree of a bus-level record (Wireshark's field names). */
+void		 dec_usbll_tree(const struct urb_rec *r, struct dec_tree *t);
+/* One-line summary of a packet with no URB meaning. */
+void		 dec_usbll_summary(const struct urb_rec *r, struct sbuf *b);
+/* The bytes of a DK_BYTES node, or NULL when they are not in r. */
+const uint8_t	*dec_node_bytes(const struct urb_rec *r,
+		     const struct dec_node *n);
 
 #endif /* DECODE_H */

@@ -44,14 +44,12 @@ node_line(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	else {
 		sb_puts(b, n->f->name);
 		sb_puts(b, ": ");
-		p = n->buf == DB_SETUP ? r->setup : r->data;
-		if (n->f->kind == DK_BYTES && (n->len > 16 || n->buf ==
-		    DB_NONE || (uint64_t)n->off + n->len > (n->buf ==
-		    DB_SETUP ? 8 : r->data_len)))
+		p = n->f->kind == DK_BYTES ? dec_node_bytes(r, n) : NULL;
+		if (n->f->kind == DK_BYTES && (n->len > 16 || p == NULL))
 			sb_printf(b, "%u bytes", n->len);
 		else if (n->f->kind == DK_BYTES)
 			for (i = 0; i < n->len; i++)
-				sb_hex(b, p[n->off + i], 2);
+				sb_hex(b, p[i], 2);
 		else
 			sb_puts(b, dec_node_value(n, tmp, sizeof tmp));
 	}
@@ -427,7 +425,14 @@ tui_details_update(struct tui_screen *s)
 	if (t.overflow)
 		sb_puts(&s->det, "[decode tree cut: too many fields]\n");
 	completion_lines(m, i, &s->det);
-	if (rec->r.data_len > 0) {
+	s->hex_buf = DB_DATA;
+	if (rec->r.origin == URB_ORIGIN_USBLL && rec->r.ll.raw_len > 0) {
+		/* the packet as on the wire (a transfer's data, put
+		 * together, is in the tree) */
+		s->hex_p = rec->r.ll.raw;
+		s->hex_n = rec->r.ll.raw_len;
+		s->hex_buf = DB_RAW;
+	} else if (rec->r.data_len > 0) {
 		s->hex_p = rec->r.data;
 		s->hex_n = rec->r.data_len;
 	}

@@ -43,7 +43,8 @@ hex_segs(const struct tui_screen *s, size_t per, struct hex_seg seg[2],
 		n++;
 	}
 	if (s->hex_p != NULL && s->hex_n > 0) {
-		seg[n] = (struct hex_seg){ DB_DATA, s->hex_p, s->hex_n, *rows };
+		seg[n] = (struct hex_seg){ s->hex_buf, s->hex_p, s->hex_n,
+		    *rows };
 		*rows += (s->hex_n + per - 1) / per;
 		n++;
 	}

@@ -617,8 +617,10 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 	    it->ep & 0x7f);
 	snprintf(c->dir, sizeof c->dir, "%s", it->ep & 0x80 ? "in" : "out");
 	snprintf(c->ev, sizeof c->ev, "%c", it->kind);
-	snprintf(c->type, sizeof c->type, "%s", xfer_short[it->xfer & 3]);
-	if (it->kind == 'S')
+	snprintf(c->type, sizeof c->type, "%s", it->xfer < 4 ?
+	    xfer_short[it->xfer] : it->xfer == USBPCAP_XFER_IRP ? "irp" :
+	    it->xfer == USBLL_XFER_PACKET ? "pkt" : "?");
+	if (it->kind == 'S' || it->kind == 'P')
 		snprintf(c->status, sizeof c->status, "-");
 	else if (it->status == 0)
 		snprintf(c->status, sizeof c->status, "ok");

@@ -118,7 +118,8 @@ tui_rec_copy(struct tui_rec *rec, int kind, const struct urb_rec *r,
 
 	if (kind == CAP_URB) {
 		niso = r->niso > URB_ISO_MAX ? URB_ISO_MAX : r->niso;
-		need = align8(niso * sizeof *r->iso) + r->data_len;
+		need = align8(niso * sizeof *r->iso) + align8(r->data_len) +
+		    r->ll.raw_len;
 	} else {
 		niso = 0;
 		need = strsz(ev->driver) + strsz(ev->func) + strsz(ev->rule) +
@@ -147,8 +148,15 @@ tui_rec_copy(struct tui_rec *rec, int kind, const struct urb_rec *r,
 		if (r->data_len > 0) {
 			memcpy(rec->buf + off, r->data, r->data_len);
 			rec->r.data = rec->buf + off;
+			off += align8(r->data_len);
 		} else
 			rec->r.data = NULL;
+		/* a bus-level record's packet */
+		if (r->ll.raw_len > 0) {
+			memcpy(rec->buf + off, r->ll.raw, r->ll.raw_len);
+			rec->r.ll.raw = rec->buf + off;
+		} else
+			rec->r.ll.raw = NULL;
 		return 0;
 	}
 	rec->ev = *ev;

@@ -125,6 +125,7 @@ struct tui_screen {
 	const uint8_t	*hex_setup;	/* the 8 setup bytes, NULL */
 	const uint8_t	*hex_p;		/* hex pane bytes (det_rec) */
 	size_t		 hex_n;
+	int		 hex_buf;	/* DB_DATA, or DB_RAW: a bus packet */
 	size_t		 hex_top;	/* first line shown */
 	size_t		 hex_seen;	/* det_cur last scrolled to */
 	struct tui_rec	 det_rec;	/* a copy: fetches move on */

@@ -2,11 +2,12 @@
  * tests/tools/capgen.c - a deterministic generator of realistic usbmon
  * traffic, for the samples, the golden tests and the benchmarks.
  *
- *	capgen SCENARIO [-n RECORDS] [-F pcap|pcapng|usbmon] [-L 220|249]
- *	    [--big-endian] -w OUT
+ *	capgen SCENARIO [-n RECORDS] [-F pcap|pcapng|usbmon]
+ *	    [-L 220|249|288|293-295] [--big-endian] -w OUT
  *
  * -L 249 writes the URBs as USBPcap (LINKTYPE_USBPCAP) packets instead of
- * usbmon ones; the usbpcap scenario is USBPcap's own.
+ * usbmon ones; the usbpcap scenario is USBPcap's own, the usbll one a
+ * bus-level capture (LINKTYPE_USB_2_0_FULL_SPEED, or -L 288).
  *
  * Every record goes through the capture sinks (capture/capture.h), so the
  * pcap, pcapng and usbmon text files all come from one model of the
@@ -1887,6 +1888,246 @@ scn_usbpcap(struct gen *g)
 	    0xc0007000);			/* DEVICE_GONE */
 }
 
+/* ------------------------------------------------------------------------
+ * A hardware sniffer's capture: bus-level packets (LINKTYPE_USB_2_0_FULL_
+ * SPEED, 294, or -L 288: speed not said), built from the packet formats
+ * of USB 2.0 chapter 8 (PID and check bits, address, endpoint, CRC5, CRC16) and the
+ * transaction rules of 8.5, and read back through capture/cap-usbll.c so
+ * the sink writes the same bytes.  A CDC-ACM serial adapter at full
+ * speed: SOFs, its enumeration (a NAK, a multi-packet configuration, a
+ * STALLed request), the line coding, bulk data both ways with NAKs and a
+ * STALL, interrupt polls, a split token, a packet with a bad CRC and one
+ * with a bad PID.
+ */
+
+struct llgen {
+	struct cap_usbll *st;
+	uint8_t		 addr;
+	uint16_t	 frame;
+	uint8_t		 toggle[2][16];	/* [in][ep] next DATA0/1 */
+};
+
+static struct llgen llg;
+
+static void
+ll_emit(struct gen *g, const uint8_t *p, uint32_t n, uint64_t gap_ns)
+{
+	struct urb_rec	 r;
+
+	(void)cap_usbll_packet(llg.st, p, n, &r);
+	gen_emit(g, &r);
+	g->now += gap_ns;
+}
+
+static void
+ll_token(struct gen *g, uint8_t pid, uint8_t addr, uint8_t ep)
+{
+	uint8_t		 p[3];
+	uint32_t	 v = (uint32_t)addr | (uint32_t)ep << 7;
+
+	v |= (uint32_t)dec_usbll_crc5(v, 11) << 11;
+	p[0] = pid;
+	put_le16(p + 1, (uint16_t)v);
+	ll_emit(g, p, 3, 2500);
+}
+
+static void
+ll_sof(struct gen *g)
+{
+	uint8_t		 p[3];
+	uint32_t	 v = llg.frame++ & 0x7ff;
+
+	g->now = (g->now / MS + 1) * MS;	/* one a millisecond */
+	v |= (uint32_t)dec_usbll_crc5(v, 11) << 11;
+	p[0] = USBLL_PID_SOF;
+	put_le16(p + 1, (uint16_t)v);
+	ll_emit(g, p, 3, 3000);
+}
+
+static void
+ll_data(struct gen *g, uint8_t pid, const uint8_t *d, uint32_t n)
+{
+	uint8_t		 p[3 + 512] = { 0 };
+
+	p[0] = pid;
+	if (n > 0)
+		memcpy(p + 1, d, n);
+	put_le16(p + 1 + n, dec_usbll_crc16(p + 1, n));
+	ll_emit(g, p, 3 + n, 3000 + 670 * (uint64_t)n);
+}
+
+static void
+ll_hs(struct gen *g, uint8_t pid)
+{
+	ll_emit(g, &pid, 1, 4000);
+}
+
+/* One data transaction on ep: a token, NAKed naks times, then the data
+ * and its handshake (hs: ACK, STALL). */
+static void
+ll_txn(struct gen *g, uint8_t addr, uint8_t ep, int in, const uint8_t *d,
+    uint32_t n, int naks, uint8_t hs)
+{
+	uint8_t		*t = &llg.toggle[in][ep];
+
+	for (; naks > 0; naks--) {
+		ll_token(g, in ? USBLL_PID_IN : USBLL_PID_OUT, addr, ep);
+		if (!in)
+			ll_data(g, *t ? USBLL_PID_DATA1 : USBLL_PID_DATA0, d,
+			    n);
+		ll_hs(g, USBLL_PID_NAK);
+		g->now += 20000;
+	}
+	ll_token(g, in ? USBLL_PID_IN : USBLL_PID_OUT, addr, ep);
+	if (in && hs == USBLL_PID_STALL) {
+		ll_hs(g, hs);
+		return;
+	}
+	ll_data(g, *t ? USBLL_PID_DATA1 : USBLL_PID_DATA0, d, n);
+	ll_hs(g, hs);
+	if (hs == USBLL_PID_ACK)
+		*t ^= 1;
+}
+
+/* A control transfer: setup, data in packets of 64 bytes, status; stall
+ * ends it at the first data (or status) transaction. */
+static void
+ll_control(struct gen *g, uint8_t addr, const uint8_t setup[8],
+    const uint8_t *d, uint32_t n, int naks, int stall)
+{
+	int		 in = (setup[0] & 0x80) != 0;
+	uint32_t	 off = 0, k;
+	uint8_t		 tog = 1;
+
+	ll_token(g, USBLL_PID_SETUP, addr, 0);
+	ll_data(g, USBLL_PID_DATA0, setup, 8);
+	ll_hs(g, USBLL_PID_ACK);
+	if (stall) {
+		ll_token(g, in || n == 0 ? USBLL_PID_IN : USBLL_PID_OUT,
+		    addr, 0);
+		ll_hs(g, USBLL_PID_STALL);
+		g->now += 100000;
+		return;
+	}
+	for (; n > 0 && (off < n || off == 0);) {
+		k = n - off > 64 ? 64 : n - off;
+		for (; in && naks > 0; naks--) {
+			ll_token(g, USBLL_PID_IN, addr, 0);
+			ll_hs(g, USBLL_PID_NAK);
+			g->now += 20000;
+		}
+		ll_token(g, in ? USBLL_PID_IN : USBLL_PID_OUT, addr, 0);
+		ll_data(g, tog ? USBLL_PID_DATA1 : USBLL_PID_DATA0, d + off,
+		    k);
+		ll_hs(g, USBLL_PID_ACK);
+		tog ^= 1;
+		off += k;
+		if (k < 64)
+			break;
+	}
+	/* the status stage, the other way, always DATA1 */
+	ll_token(g, in && n > 0 ? USBLL_PID_OUT : USBLL_PID_IN, addr, 0);
+	ll_data(g, USBLL_PID_DATA1, NULL, 0);
+	ll_hs(g, USBLL_PID_ACK);
+	g->now += 100000;
+}
+
+static void
+scn_usbll(struct gen *g)
+{
+	static const uint8_t ddesc[18] = {
+		/* pid.codes' test VID:PID 1209:0001, CDC */
+		18, 1, 0x00, 0x02, 2, 0, 0, 64, 0x09, 0x12, 0x01, 0x00,
+		0x00, 0x01, 1, 2, 0, 1
+	};
+	static const uint8_t cdesc[75] = {
+		9, 2, 75, 0, 2, 1, 0, 0x80, 50,
+		8, 0x0b, 0, 2, 2, 2, 1, 0,	/* interface association */
+		9, 4, 0, 0, 1, 2, 2, 1, 0,	/* CDC ACM control */
+		5, 0x24, 0x00, 0x10, 0x01,	/* header */
+		5, 0x24, 0x01, 0x00, 1,		/* call management */
+		4, 0x24, 0x02, 0x02,		/* ACM */
+		5, 0x24, 0x06, 0, 1,		/* union */
+		7, 5, 0x82, 3, 8, 0, 16,	/* notifications */
+		9, 4, 1, 0, 2, 0x0a, 0, 0, 0,	/* CDC data */
+		7, 5, 0x81, 2, 64, 0, 0,
+		7, 5, 0x01, 2, 64, 0, 0,
+	};
+	static const uint8_t lang[4] = { 4, 3, 0x09, 0x04 };
+	static const uint8_t prod[16] = { 16, 3, 'u', 0, 'r', 0, 'b', 0, 'A',
+	    0, 'C', 0, 'M', 0, '0', 0 };
+	static const uint8_t get_dev64[8] = { 0x80, 6, 0, 1, 0, 0, 64, 0 };
+	static const uint8_t set_addr[8] = { 0x00, 5, 5, 0, 0, 0, 0, 0 };
+	static const uint8_t get_dev[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+	static const uint8_t get_qual[8] = { 0x80, 6, 0, 6, 0, 0, 10, 0 };
+	static const uint8_t get_cfg9[8] = { 0x80, 6, 0, 2, 0, 0, 9, 0 };
+	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 75, 0 };
+	static const uint8_t get_str0[8] = { 0x80, 6, 0, 3, 0, 0, 255, 0 };
+	static const uint8_t get_str2[8] = { 0x80, 6, 2, 3, 9, 4, 255, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	static const uint8_t set_line[8] = { 0x21, 0x20, 0, 0, 0, 0, 7, 0 };
+	static const uint8_t line[7] = { 0x00, 0xc2, 0x01, 0x00, 0, 0, 8 };
+	static const uint8_t set_ctl[8] = { 0x21, 0x22, 3, 0, 0, 0, 0, 0 };
+	static const char text[] = "The quick brown fox jumps over the "
+	    "lazy dog, again and again, for a 74-byte answer.";
+	uint8_t		 b[64], bad[11], split[4];
+	uint32_t	 i, v;
+
+	if ((llg.st = cap_usbll_new(g->sink->opts.linktype)) == NULL)
+		err(1, "cap_usbll_new");
+	llg.frame = 1000;
+	for (i = 0; i < 3; i++)
+		ll_sof(g);
+	ll_control(g, 0, get_dev64, ddesc, 18, 1, 0);
+	ll_control(g, 0, set_addr, NULL, 0, 0, 0);
+	ll_sof(g);
+	ll_control(g, 5, get_dev, ddesc, 18, 0, 0);
+	ll_control(g, 5, get_qual, NULL, 10, 0, 1);
+	ll_control(g, 5, get_cfg9, cdesc, 9, 0, 0);
+	ll_control(g, 5, get_cfg, cdesc, sizeof cdesc, 0, 0);
+	ll_control(g, 5, get_str0, lang, sizeof lang, 0, 0);
+	ll_control(g, 5, get_str2, prod, sizeof prod, 2, 0);
+	ll_sof(g);
+	ll_control(g, 5, set_cfg, NULL, 0, 0, 0);
+	ll_control(g, 5, set_line, line, sizeof line, 0, 0);
+	ll_control(g, 5, set_ctl, NULL, 0, 0, 0);
+	/* the notification endpoint polled and NAKed */
+	for (i = 0; i < 4; i++) {
+		ll_sof(g);
+		ll_token(g, USBLL_PID_IN, 5, 2);
+		ll_hs(g, USBLL_PID_NAK);
+	}
+	/* bulk OUT, NAKed once; bulk IN, two packets */
+	ll_txn(g, 5, 1, 0, (const uint8_t *)text, 32, 1, USBLL_PID_ACK);
+	ll_txn(g, 5, 1, 1, (const uint8_t *)text, 64, 2, USBLL_PID_ACK);
+	ll_txn(g, 5, 1, 1, (const uint8_t *)text + 64, 10, 0, USBLL_PID_ACK);
+	ll_sof(g);
+	/* a damaged packet (CRC16), a bad PID, a split token */
+	ll_token(g, USBLL_PID_OUT, 5, 1);
+	bad[0] = USBLL_PID_DATA1;
+	memcpy(bad + 1, text, 8);
+	v = dec_usbll_crc16(bad + 1, 8) ^ 0x0101;
+	put_le16(bad + 9, (uint16_t)v);
+	ll_emit(g, bad, 11, 3000);
+	b[0] = 0x2e;			/* check bits wrong */
+	ll_emit(g, b, 1, 3000);
+	/* SSPLIT to hub 3 port 2, bulk (11.15; meaningful on a high-speed
+	 * bus, decoded anywhere) */
+	v = 3 | 2 << 8 | 2 << 17;
+	v |= (uint32_t)dec_usbll_crc5(v, 19) << 19;
+	split[0] = USBLL_PID_SPLIT;
+	split[1] = (uint8_t)v;
+	split[2] = (uint8_t)(v >> 8);
+	split[3] = (uint8_t)(v >> 16);
+	ll_emit(g, split, 4, 3000);
+	ll_sof(g);
+	/* the device STALLs the bulk OUT endpoint */
+	ll_txn(g, 5, 1, 0, (const uint8_t *)text, 16, 0, USBLL_PID_STALL);
+	ll_sof(g);
+	cap_usbll_free(llg.st);
+	llg.st = NULL;
+}
+
 static const struct scenario {
 	const char	*name;
 	void		(*run)(struct gen *);
@@ -1907,6 +2148,9 @@ static const struct scenario {
 	  "keyboard and disk interleaved, for benchmarks (default 1M)", 0 },
 	{ "usbpcap", scn_usbpcap, 0, "\\\\.\\USBPcap1",
 	  "Windows USBPcap: keyboard, vendor bulk/ISO, stages, IRPs", 249 },
+	{ "usbll", scn_usbll, 0, "usb",
+	  "bus-level packets of a full-speed CDC-ACM device (a sniffer)",
+	  294 },
 	{ NULL, NULL, 0, NULL, NULL, 0 }
 };
 
@@ -1916,7 +2160,8 @@ usage(void)
 	const struct scenario	*s;
 
 	fprintf(stderr, "usage: capgen SCENARIO [-n RECORDS] "
-	    "[-F pcap|pcapng|usbmon] [-L 220|249] [--big-endian] -w OUT\n"
+	    "[-F pcap|pcapng|usbmon] [-L 220|249|288|293-295] [--big-endian] "
+	    "-w OUT\n"
 	    "scenarios:\n");
 	for (s = scenarios; s->name != NULL; s++)
 		fprintf(stderr, "  %-13s %s\n", s->name, s->desc);
@@ -1963,8 +2208,10 @@ main(int argc, char **argv)
 			break;
 		case 'L':
 			linktype = strtoul(optarg, &end, 10);
-			if (*end != '\0' || (linktype != 220 && linktype != 249))
-				errx(2, "-L: link type 220 or 249: %s", optarg);
+			if (*end != '\0' || (linktype != 220 && linktype != 249 &&
+			    !cap_usbll_linktype(linktype)))
+				errx(2, "-L: link type 220, 249, 288 or 293-295: "
+				    "%s", optarg);
 			break;
 		default:
 			usage();
@@ -1990,6 +2237,16 @@ main(int argc, char **argv)
 	opts.tsresol = 6;		/* usbmon has microseconds only */
 	opts.if_name = s->if_name;
 	opts.linktype = linktype ? linktype : s->linktype;
+	if (cap_usbll_linktype(s->linktype)) {
+		/* a full-speed device: its packet sizes are not those of
+		 * low or high speed */
+		if (linktype != 0 && linktype != 288 && linktype != 294)
+			errx(2, "-L: %s is a full-speed bus: 288 or 294",
+			    s->name);
+		opts.tsresol = 9;	/* bus-level packets: ns apart */
+	} else if (cap_usbll_linktype(linktype))
+		errx(2, "-L %lu: only the usbll scenario is bus-level",
+		    linktype);
 	if (cap_sink_open(out, fmt, &opts, &g.sink, errbuf,
 	    sizeof errbuf) < 0)
 		errx(1, "%s", errbuf);

@@ -1389,9 +1389,10 @@ test_foreign_linktype(void **state)
 	open_fails(t.path, -UE_LINKTYPE, "link type 266 (USB_DARWIN)", "249",
 	    NULL);
 	b.n = 0;
-	pcap_header(&b, 65535, 288);
+	pcap_header(&b, 65535, 278);
 	write_file(t.path, b.p, b.n);
-	open_fails(t.path, -UE_LINKTYPE, "link type 288 (USB_2_0)", NULL);
+	open_fails(t.path, -UE_LINKTYPE, "link type 278 (OPENVIZSLA)",
+	    "288 (USB_2_0)", NULL);
 	b.n = 0;
 	pcap_header(&b, 65535, 12345);
 	write_file(t.path, b.p, b.n);
@@ -1712,6 +1713,109 @@ test_cap_in(void **state)
 	free(d);
 }
 
+/* ------------------------------------------------------------------------
+ * Bus-level packets (cap-usbll.c, dec-usbll.c).
+ */
+
+/* A token of pid to addr.ep with its CRC5, into p[3]. */
+static void
+ll_tok(uint8_t *p, uint8_t pid, unsigned addr, unsigned ep)
+{
+	uint32_t	 v = addr | ep << 7;
+
+	v |= (uint32_t)dec_usbll_crc5(v, 11) << 11;
+	p[0] = pid;
+	put_le16(p + 1, (uint16_t)v);
+}
+
+/* A data packet of pid with d[0..n) and its CRC16, into p; its length. */
+static uint32_t
+ll_dat(uint8_t *p, uint8_t pid, const uint8_t *d, uint32_t n)
+{
+	p[0] = pid;
+	memcpy(p + 1, d, n);
+	put_le16(p + 1 + n, dec_usbll_crc16(p + 1, n));
+	return n + 3;
+}
+
+static void
+test_usbll(void **state)
+{
+	static const uint8_t setup[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+	static const uint8_t sof339[3] = { 0xa5, 0x53, 0xc1 };
+	uint8_t			 tok[3], dat[3 + 64], ack = USBLL_PID_ACK;
+	uint8_t			 desc[18];
+	struct cap_usbll	*st, *c;
+	struct urb_rec		 r;
+	uint32_t		 n, i;
+
+	(void)state;
+	/* the values Wireshark's usbll shows for these packets */
+	assert_int_equal(dec_usbll_crc5(0, 11), 0x02);
+	assert_int_equal(dec_usbll_crc5(339, 11), 0x18);
+	assert_int_equal(dec_usbll_crc16(setup, 0), 0x0000);
+	assert_int_equal(dec_usbll_crc16((const uint8_t *)
+	    "\x80\x06\x00\x01\x00\x00\x40\x00", 8), 0x94dd);
+	assert_int_equal(dec_usbll_kind(0x2e), USBLL_K_BAD);
+	assert_int_equal(dec_usbll_kind(USBLL_PID_NYET), USBLL_K_HANDSHAKE);
+	assert_null(dec_usbll_pid_name(0x2e));
+	assert_string_equal(dec_usbll_pid_name(0x3c), "PRE/ERR");
+
+	assert_non_null(st = cap_usbll_new(294));
+	cap_usbll_packet(st, sof339, 3, &r);
+	assert_int_equal(r.type, 'P');
+	assert_int_equal(r.ll.frame, 339);
+	assert_int_equal(r.ll.crc5_status, USBLL_CRC_GOOD);
+	/* setup: the submit on the DATA0 */
+	ll_tok(tok, USBLL_PID_SETUP, 7, 0);
+	cap_usbll_packet(st, tok, 3, &r);
+	assert_int_equal(r.type, 'P');
+	assert_int_equal(r.ll.addr, 7);
+	n = ll_dat(dat, USBLL_PID_DATA0, setup, 8);
+	cap_usbll_packet(st, dat, n, &r);
+	assert_int_equal(r.type, 'S');
+	assert_int_equal(r.xfer_type, XFER_CTRL);
+	assert_int_equal(r.devnum, 7);
+	assert_int_equal(r.flag_setup, 0);
+	assert_memory_equal(r.setup, setup, 8);
+	cap_usbll_packet(st, &ack, 1, &r);
+	assert_int_equal(r.type, 'P');
+	assert_int_equal(r.ll.from_dev, 1);
+	/* a mark taken in the data stage continues as the original */
+	assert_non_null(c = cap_usbll_clone(st));
+	for (i = 0; i < sizeof desc; i++)
+		desc[i] = (uint8_t)i;
+	ll_tok(tok, USBLL_PID_IN, 7, 0);
+	n = ll_dat(dat, USBLL_PID_DATA1, desc, sizeof desc);
+	for (i = 0; i < 2; i++) {
+		cap_usbll_packet(i == 0 ? st : c, tok, 3, &r);
+		cap_usbll_packet(i == 0 ? st : c, dat, n, &r);
+		assert_int_equal(r.type, 'C');
+		assert_int_equal(r.status, 0);
+		assert_int_equal(r.data_len, sizeof desc);
+		assert_memory_equal(r.data, desc, sizeof desc);
+		assert_int_equal(r.epnum, 0x80);
+	}
+	cap_usbll_free(c);
+	/* a wrong CRC16: shown, and nothing on the URB side */
+	ll_tok(tok, USBLL_PID_OUT, 7, 1);
+	cap_usbll_packet(st, tok, 3, &r);
+	n = ll_dat(dat, USBLL_PID_DATA0, desc, 4);
+	dat[2] ^= 1;
+	cap_usbll_packet(st, dat, n, &r);
+	assert_int_equal(r.ll.crc16_status, USBLL_CRC_BAD);
+	assert_int_equal(r.type, 'P');
+	/* packets too short for their PID, and none at all */
+	cap_usbll_packet(st, tok, 2, &r);
+	assert_int_equal(r.type, 'P');
+	assert_int_equal(r.ll.crc5_status, USBLL_CRC_NONE);
+	cap_usbll_packet(st, dat, 2, &r);
+	assert_int_equal(r.type, 'P');
+	cap_usbll_packet(st, dat, 0, &r);
+	assert_int_equal(r.type, 'P');
+	cap_usbll_free(st);
+}
+
 int
 main(void)
 {
@@ -1735,6 +1839,7 @@ main(void)
 		cmocka_unit_test(test_cut_usbmon_bin),
 		cmocka_unit_test(test_wrong_magic),
 		cmocka_unit_test(test_foreign_linktype),
+		cmocka_unit_test(test_usbll),
 		cmocka_unit_test(test_lying_lengths),
 		cmocka_unit_test(test_sink_choice),
 		cmocka_unit_test(test_sink_enospc),
