@@ -29,7 +29,8 @@
  * packet record ('P', USBLL_XFER_PACKET).  A NAK counts the polls of its
  * endpoint in a row.  Endpoint types and sizes are learned from the
  * configuration descriptors the capture shows (before: bulk, and the
- * speed's largest packet).  A packet whose CRC is wrong is shown but
+ * speed's largest packet); a mass-storage CBW tells where the data phase
+ * after it ends.  A packet whose CRC is wrong is shown but
  * means nothing: the receiver ignores it (USB 2.0 8.3.5).
  */
 #include <stdlib.h>
@@ -74,6 +75,8 @@ struct cap_usbll {
 	uint8_t		 tok_pid, tok_addr, tok_endp;
 	int		 data_seen;
 	struct ll_ep	*ep[128 * 16 * 2];	/* [addr][endp][in] */
+	uint32_t	 bot[128][2];	/* [addr][in]: the data phase the
+					   last CBW announced, or 0 */
 	uint64_t	 seq;
 };
 
@@ -281,13 +284,15 @@ on_data(struct cap_usbll *st, struct urb_rec *r, const uint8_t *d,
 		e->id = (uint64_t)1 << 40 | (uint64_t)st->tok_addr << 16 |
 		    (uint64_t)st->tok_endp << 8 | (in ? 0x80 : 0);
 	/*
-	 * A transfer is its full-size packets and the short one that ends
-	 * it (USB 2.0 5.8.3), put together as Wireshark does: the URB
+	 * A bulk transfer is its full-size packets and the short one that
+	 * ends it (USB 2.0 5.8.3), put together as Wireshark does: the URB
 	 * event is on the last packet, with all the data.  An OUT packet
-	 * counts once its handshake accepts it.
+	 * counts once its handshake accepts it.  (An interrupt or
+	 * isochronous packet is a transfer of its own, as for Wireshark.)
 	 */
 	e->xpend = 0;
-	if (e->xfer != XFER_ISO && (n == ep_mps(st, e) || e->xgot > 0)) {
+	if ((e->xfer == XFER_BULK || e->xfer == 0xff) &&
+	    (n == ep_mps(st, e) || e->xgot > 0)) {
 		if (e->xgot + n > e->xcap) {
 			uint8_t	*nb;
 			uint32_t cap = e->xcap ? e->xcap : 4096;
@@ -300,7 +305,9 @@ on_data(struct cap_usbll *st, struct urb_rec *r, const uint8_t *d,
 			e->xcap = cap;
 		}
 		memcpy(e->xbuf + e->xgot, d, n);
-		if (n == ep_mps(st, e) && e->xgot + n < LL_XFER_MAX) {
+		if (n == ep_mps(st, e) && e->xgot + n < LL_XFER_MAX &&
+		    !(st->bot[st->tok_addr][in] != 0 &&
+		    e->xgot + n >= st->bot[st->tok_addr][in])) {
 			/* more to come */
 			if (in)
 				e->xgot += n;
@@ -312,6 +319,12 @@ on_data(struct cap_usbll *st, struct urb_rec *r, const uint8_t *d,
 		n += e->xgot;
 		e->xgot = 0;
 	}
+	st->bot[st->tok_addr][in] = 0;
+	if (!in && n == 31 && memcmp(d, "USBC", 4) == 0)
+		/* a bulk-only CBW (USB Mass Storage Class Bulk-Only
+		 * Transport 5.1): its data phase ends after
+		 * dCBWDataTransferLength bytes, even on a full packet */
+		st->bot[st->tok_addr][(d[12] & 0x80) != 0] = get_le32(d + 8);
 	as_urb(r, in ? 'C' : 'S', e->xfer == 0xff || e->xfer == XFER_CTRL ?
 	    XFER_BULK : e->xfer, st->tok_endp | (in ? 0x80 : 0), e->id);
 	r->data = d;

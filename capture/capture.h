@@ -412,7 +412,7 @@ struct cap_sink_opts {
 	const char	*if_name;	/* pcapng if_name, default "usbmon0" */
 	int		 tsresol;	/* pcapng if_tsresol: 6 (us) or 9 (ns) */
 	uint32_t	 linktype;	/* pcap/pcapng: 0 or 220 usbmon, 249
-					   USBPcap */
+					   USBPcap, 288, 293-295 bus-level */
 };
 
 struct cap_sink_ops {

@@ -28,6 +28,8 @@ sim_usage(FILE *f)
 	fprintf(f, "; or a scenario file (see README).\n\n"
 	    "  -w FILE       write the capture (- = standard output)\n"
 	    "  -F FORMAT     its format: pcap, pcapng or usbmon\n"
+	    "  -b FILE       also write the bus-level packets (pcap, or\n"
+	    "                pcapng by default; link type 295)\n"
 	    "  -c N          stop after N records\n%s", print_usage);
 }
 
@@ -54,6 +56,10 @@ sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		    "are for printing it");
 		return EXIT_USAGE;
 	}
+	if (args_get(a, 'b') != NULL && sim_bus_log(args_get(a, 'b')) != 0) {
+		cmd_warnx("out of memory");
+		return EXIT_INPUT;
+	}
 	if ((src = malloc(strlen(a->argv[0]) + 5)) == NULL) {
 		cmd_warnx("out of memory");
 		return EXIT_INPUT;
@@ -62,16 +68,17 @@ sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	rc = outpath != NULL ? convert_run(src, outpath, format, limit) :
 	    read_run(src, &pr, limit);
 	free(src);
+	(void)sim_bus_log(NULL);
 	return rc;
 }
 
 const struct cmd_entry cmd_sim_entry = {
 	.name = "sim",
-	.usage = "SCENARIO [-w OUT [-F FORMAT]] [-c N] [-Y FILTER] [-V] "
-	    "[-T ...]",
+	.usage = "SCENARIO [-w OUT [-F FORMAT]] [-b BUSLOG] [-c N] "
+	    "[-Y FILTER] [-V] [-T ...]",
 	.help = "run a scenario on the simulated EHCI machine, in virtual "
 	    "time",
-	.template = "c:F:w:" PRINT_OPTS,
+	.template = "b:c:F:w:" PRINT_OPTS,
 	.lower = 1,
 	.upper = 1,
 	.missing = "which scenario?",

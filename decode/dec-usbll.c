@@ -161,6 +161,27 @@ dec_usbll_crc16(const uint8_t *p, size_t n)
 	return (uint16_t)~crc;
 }
 
+size_t
+enc_usbll_token(uint8_t *p, uint8_t pid, uint8_t addr, uint8_t ep)
+{
+	uint32_t	 v = (uint32_t)(addr & 0x7f) | (uint32_t)(ep & 0x0f) << 7;
+
+	v |= (uint32_t)dec_usbll_crc5(v, 11) << 11;
+	p[0] = pid;
+	put_le16(p + 1, (uint16_t)v);
+	return 3;
+}
+
+size_t
+enc_usbll_data(uint8_t *p, uint8_t pid, const uint8_t *d, size_t n)
+{
+	p[0] = pid;
+	if (n > 0)
+		memmove(p + 1, d, n);
+	put_le16(p + 1 + n, dec_usbll_crc16(p + 1, n));
+	return n + 3;
+}
+
 int
 dec_usbll_parse(struct urb_ll *ll)
 {

@@ -1224,6 +1224,13 @@ uint16_t	 dec_usbll_crc16(const uint8_t *p, size_t n);
  * fields it has are set).
  */
 int		 dec_usbll_parse(struct urb_ll *ll);
+/* Packets built: a token (or SOF, with addr the frame number's low 7 bits
+ * and ep the high 4) with its CRC5 into p[3], a data packet of d[0..n)
+ * with its CRC16 into p[n + 3]; each returns the bytes written. */
+size_t		 enc_usbll_token(uint8_t *p, uint8_t pid, uint8_t addr,
+		     uint8_t ep);
+size_t		 enc_usbll_data(uint8_t *p, uint8_t pid, const uint8_t *d,
+		     size_t n);
 /* The usbll subtree of a bus-level record (Wireshark's field names). */
 void		 dec_usbll_tree(const struct urb_rec *r, struct dec_tree *t);
 /* One-line summary of a packet with no URB meaning. */

@@ -546,6 +546,7 @@ bus_xact(struct emu_ehci *e, int pid, int addr, int ep, int dt,
 			x.data_pid = dt ? 0x4b : 0xc3;
 		x.result = r;
 		x.len = (uint16_t)len;
+		x.data = buf;
 		e->xlog(e->xlog_arg, &x);
 	}
 	return r;

@@ -29,6 +29,8 @@ struct emu_xact {
 	uint8_t		 data_pid;	/* DATA0 0xc3 / DATA1 0x4b, 0 none */
 	int		 result;	/* bytes, or DM_* */
 	uint16_t	 len;
+	const uint8_t	*data;		/* sent (len bytes), or received
+					   (result bytes) */
 };
 
 struct emu_ehci	*emu_ehci_new(struct sim *sim, struct dma_mem *dma,

@@ -47,6 +47,13 @@ const struct sim_catalog *sim_catalog(void);
  * live.  Returns 0, or -UE_USAGE when src is not a simulation.
  */
 int		 sim_source_pace(struct cap_source *src);
+/*
+ * The next "sim:" source opened also writes the packets of every bus
+ * transaction to path (pcap or pcapng by its extension; link type 295,
+ * LINKTYPE_USB_2_0_HIGH_SPEED), as a sniffer on the bus would see them;
+ * NULL: no more.  0, or -UE_NOMEM.
+ */
+int		 sim_bus_log(const char *path);
 /* The "sim:" source (hcd/sim-source.c) sim_register adds. */
 extern const struct cap_source_ops sim_cap_source;
 

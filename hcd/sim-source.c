@@ -8,6 +8,12 @@
  * record.  The machine runs in slices of virtual time, only as far as
  * the reader needs: memory stays small however long the scenario runs.
  *
+ * With a bus log (sim_bus_log), every transaction the emulated controllers
+ * execute is also written as the packets a sniffer on the bus would see
+ * (token, data, handshake; LINKTYPE_USB_2_0_HIGH_SPEED, the emulated EHCI
+ * being high-speed only), so the wire view of a run opens in Wireshark's
+ * usbll dissector and in `urbscope read`.
+ *
  * Paced (sim_source_pace, for the TUI's demo), the source is live: a record
  * is handed out only once the wall clock since the first read has caught
  * up with its virtual time, and the reader gets CAP_AGAIN until then, so
@@ -22,6 +28,8 @@
 #include "capture/capture.h"
 #include "core/sim.h"
 #include "core/usb.h"
+#include "hcd/devmodel.h"
+#include "hcd/emu-ehci.h"
 #include "hcd/machine.h"
 
 #define SIM_EPOCH_NS	(1700000000ULL * 1000000000ULL)	/* fixed: reproducible */
@@ -51,7 +59,112 @@ struct sim_priv {
 	int		 finished;
 	int		 paced;		/* hand records out in real time */
 	int64_t		 wall0;		/* monotonic ns of the first read */
+	/* the bus log: its sink, packets put together, the last stamp */
+	struct cap_sink	*bus;
+	struct cap_usbll *ll;
+	int64_t		 bus_ns;
+	int		 bus_failed;
 };
+
+/* The bus log of the next simulation opened (sim_bus_log). */
+static char	*bus_log_path;
+
+int
+sim_bus_log(const char *path)
+{
+	char	*p = NULL;
+
+	if (path != NULL && (p = strdup(path)) == NULL)
+		return -UE_NOMEM;
+	free(bus_log_path);
+	bus_log_path = p;
+	return 0;
+}
+
+/* One packet into the bus log, at ts or after the one before. */
+static void
+bus_packet(struct sim_priv *p, int64_t ts, const uint8_t *pkt, size_t n)
+{
+	struct urb_rec	 r;
+
+	if (p->bus_failed)
+		return;
+	(void)cap_usbll_packet(p->ll, pkt, (uint32_t)n, &r);
+	/* 480 Mb/s: about 17 ns a byte, and a gap between packets */
+	if (ts < p->bus_ns)
+		ts = p->bus_ns;
+	r.ts_ns = ts;
+	r.ts_sec = ts / 1000000000;
+	r.ts_usec = (int32_t)(ts % 1000000000 / 1000);
+	p->bus_ns = ts + 100 + 17 * (int64_t)n;
+	if (cap_sink_write(p->bus, &r) < 0)
+		p->bus_failed = 1;
+}
+
+/* A transaction of the emulated controller as its packets (USB 2.0
+ * 8.5): the token, the data, the handshake (none when nobody answered). */
+static void
+bus_xact(void *arg, const struct emu_xact *x)
+{
+	struct sim_priv	*p = arg;
+	uint8_t		 pkt[3 + 1024], hs;
+	int64_t		 ts = (int64_t)x->ts_ns;
+	size_t		 n;
+
+	n = enc_usbll_token(pkt, x->pid, x->addr, x->ep);
+	bus_packet(p, ts, pkt, n);
+	if (x->pid != DM_PID_IN) {
+		n = x->len <= 1024 ? x->len : 1024;
+		bus_packet(p, ts, pkt, enc_usbll_data(pkt, x->data_pid,
+		    x->data, n));
+	} else if (x->result >= 0) {
+		n = (size_t)x->result <= 1024 ? (size_t)x->result : 1024;
+		bus_packet(p, ts, pkt, enc_usbll_data(pkt, x->data_pid,
+		    x->data, n));
+	}
+	switch (x->result) {
+	case DM_NAK:
+		hs = USBLL_PID_NAK;
+		break;
+	case DM_STALL:
+		hs = USBLL_PID_STALL;
+		break;
+	case DM_BABBLE:
+	case DM_XACTERR:
+	case DM_NODEV:
+		return;			/* no handshake: a timeout */
+	default:
+		hs = USBLL_PID_ACK;	/* the device's, or the host's */
+		break;
+	}
+	bus_packet(p, ts, &hs, 1);
+}
+
+/* Open the bus log named by sim_bus_log, if any. */
+static int
+bus_open(struct cap_source *src)
+{
+	struct sim_priv	*p = src->priv;
+	struct cap_sink_opts opts;
+	char		 err[400];
+	int		 i;
+
+	if (bus_log_path == NULL)
+		return 0;
+	memset(&opts, 0, sizeof opts);
+	opts.linktype = 295;		/* LINKTYPE_USB_2_0_HIGH_SPEED */
+	opts.if_name = "ehci-bus";
+	if ((p->ll = cap_usbll_new(295)) == NULL)
+		return -UE_NOMEM;
+	if (cap_sink_open(bus_log_path, NULL, &opts, &p->bus, err,
+	    sizeof err) < 0) {
+		snprintf(src->err, sizeof src->err, "bus log: %s", err);
+		return -UE_OPEN;
+	}
+	for (i = 0; i < p->m->nbus; i++)
+		emu_ehci_set_xact_log(p->m->bus[i].emu, bus_xact, p);
+	return 0;
+}
 
 static void
 qrec_free(struct qrec *q)
@@ -206,6 +319,7 @@ sim_open(struct cap_source *src)
 	struct sim_sink	 sink = { sim_urb, sim_event, p };
 	const char	*what = src->name + 4;
 	char		*text, err[300];
+	int		 rc;
 
 	if ((text = scenario_text(src, what)) == NULL)
 		return src->err[0] != '\0' ? -UE_OPEN : -UE_NOMEM;
@@ -222,6 +336,8 @@ sim_open(struct cap_source *src)
 		return -UE_NOMEM;
 	}
 	src->linktype = 220;
+	if ((rc = bus_open(src)) != 0)
+		return rc;
 	sim_scenario_start(p->sc, p->m);
 	return 0;
 }
@@ -335,7 +451,19 @@ sim_close(struct cap_source *src)
 {
 	struct sim_priv	*p = src->priv;
 	struct qrec	*q, *n;
+	char		 err[400];
 
+	if (p->bus != NULL) {
+		/* (a failed write is said at the end, the capture done) */
+		if (cap_sink_close(p->bus, err, sizeof err) < 0 ||
+		    p->bus_failed)
+			fprintf(stderr, "urbscope: bus log %s: %s\n",
+			    bus_log_path, p->bus_failed ? "write failed" :
+			    err);
+		p->bus = NULL;
+	}
+	cap_usbll_free(p->ll);
+	p->ll = NULL;
 	sim_machine_free(p->m);
 	sim_scenario_free(p->sc);
 	if (p->sim != NULL)

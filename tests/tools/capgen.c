@@ -1923,12 +1923,8 @@ static void
 ll_token(struct gen *g, uint8_t pid, uint8_t addr, uint8_t ep)
 {
 	uint8_t		 p[3];
-	uint32_t	 v = (uint32_t)addr | (uint32_t)ep << 7;
 
-	v |= (uint32_t)dec_usbll_crc5(v, 11) << 11;
-	p[0] = pid;
-	put_le16(p + 1, (uint16_t)v);
-	ll_emit(g, p, 3, 2500);
+	ll_emit(g, p, (uint32_t)enc_usbll_token(p, pid, addr, ep), 2500);
 }
 
 static void
@@ -1938,22 +1934,17 @@ ll_sof(struct gen *g)
 	uint32_t	 v = llg.frame++ & 0x7ff;
 
 	g->now = (g->now / MS + 1) * MS;	/* one a millisecond */
-	v |= (uint32_t)dec_usbll_crc5(v, 11) << 11;
-	p[0] = USBLL_PID_SOF;
-	put_le16(p + 1, (uint16_t)v);
-	ll_emit(g, p, 3, 3000);
+	ll_emit(g, p, (uint32_t)enc_usbll_token(p, USBLL_PID_SOF,
+	    (uint8_t)(v & 0x7f), (uint8_t)(v >> 7)), 3000);
 }
 
 static void
 ll_data(struct gen *g, uint8_t pid, const uint8_t *d, uint32_t n)
 {
-	uint8_t		 p[3 + 512] = { 0 };
+	uint8_t		 p[3 + 512];
 
-	p[0] = pid;
-	if (n > 0)
-		memcpy(p + 1, d, n);
-	put_le16(p + 1 + n, dec_usbll_crc16(p + 1, n));
-	ll_emit(g, p, 3 + n, 3000 + 670 * (uint64_t)n);
+	ll_emit(g, p, (uint32_t)enc_usbll_data(p, pid, d, n),
+	    3000 + 670 * (uint64_t)n);
 }
 
 static void
