@@ -27,6 +27,7 @@
 #define LT_USB_LINUX	189
 #define LT_USB_LINUX_MMAPPED 220
 #define LT_USBPCAP	249
+#define LT_USB_DARWIN	266
 
 /* pcap/dlt.h and the tcpdump.org link type list, the ones people meet. */
 static const struct dec_name cap_linktypes[] = {
@@ -58,12 +59,13 @@ static const struct dec_name cap_linktypes[] = {
 
 const char cap_linktypes_written[] =
     "urbscope writes link types 220 (USB_LINUX_MMAPPED), 249 (USBPCAP), "
-    "288 and 293-295 (USB_2_0: a bus-level capture's packets)";
+    "266 (USB_DARWIN: a macOS capture's records), 288 and 293-295 "
+    "(USB_2_0: a bus-level capture's packets)";
 
 const char cap_linktypes_read[] =
     "urbscope reads link types 189 (USB_LINUX), 220 (USB_LINUX_MMAPPED), "
-    "249 (USBPCAP), 288 (USB_2_0) and 293-295 (USB_2_0_LOW_SPEED, "
-    "_FULL_SPEED, _HIGH_SPEED)";
+    "249 (USBPCAP), 266 (USB_DARWIN), 288 (USB_2_0) and 293-295 "
+    "(USB_2_0_LOW_SPEED, _FULL_SPEED, _HIGH_SPEED)";
 
 const char *
 cap_linktype_name(uint32_t linktype)
@@ -131,6 +133,7 @@ struct pcap_rd {
 	uint32_t	 limit;		/* largest caplen accepted */
 	size_t		 hdr_len;	/* 48 (189), 64 (220), 27 (249) */
 	int		 usbpcap;	/* link type 249 */
+	int		 darwin;	/* link type 266 */
 	struct cap_usbll *ll;		/* link types 288, 293-295 */
 	struct urb_iso	 iso[URB_ISO_MAX];
 };
@@ -180,6 +183,9 @@ pcap_open(struct cap_source *src)
 	else if (lt == LT_USBPCAP) {
 		rd->hdr_len = USBPCAP_HDR;
 		rd->usbpcap = 1;
+	} else if (lt == LT_USB_DARWIN) {
+		rd->hdr_len = DARWIN_HDR;
+		rd->darwin = 1;
 	} else if (cap_usbll_linktype(lt)) {
 		rd->hdr_len = 0;
 		if ((rd->ll = cap_usbll_new(lt)) == NULL)
@@ -237,7 +243,8 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	if (caplen < rd->hdr_len)
 		return cap_error(src, UE_BADREC, recno, off, "captured length "
 		    "%" PRIu32 " is shorter than the %zu-byte %s header",
-		    caplen, rd->hdr_len, rd->usbpcap ? "USBPcap" : "usbmon");
+		    caplen, rd->hdr_len, rd->usbpcap ? "USBPcap" :
+		    rd->darwin ? "macOS USB" : "usbmon");
 	if ((n = cap_in_peek(&src->in, PCAP_REC_HDR + caplen, &p)) < 0)
 		return cap_error(src, (int)n, recno, off, "read error: %s",
 		    strerror(src->in.err));
@@ -248,7 +255,12 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 
 	if (rd->ll != NULL)
 		(void)cap_usbll_packet(rd->ll, p + PCAP_REC_HDR, caplen, r);
-	else if (!rd->usbpcap)
+	else if (rd->darwin) {
+		if (cap_darwin_packet(p + PCAP_REC_HDR, caplen, len, rd->iso,
+		    r, &why) < 0)
+			return cap_error(src, UE_BADREC, recno, off, "%s",
+			    why);
+	} else if (!rd->usbpcap)
 		cap_usbmon_packet(p + PCAP_REC_HDR, caplen, len, rd->hdr_len,
 		    rd->swap, rd->iso, r);
 	else if (cap_usbpcap_packet(p + PCAP_REC_HDR, caplen, len, rd->iso,
@@ -256,7 +268,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		return cap_error(src, UE_BADREC, recno, off, "%s", why);
 	r->ts_ns = (int64_t)(sec * 1000000000 + (rd->nsec ? frac :
 	    frac * 1000));
-	if (rd->usbpcap || rd->ll != NULL) {
+	if (rd->usbpcap || rd->darwin || rd->ll != NULL) {
 		/* usbmon's own stamp, for the fields that show it */
 		r->ts_sec = (int64_t)sec;
 		r->ts_usec = (int32_t)(rd->nsec ? frac / 1000 : frac);
@@ -315,7 +327,7 @@ pcap_mark_free(void *state)
 const struct cap_source_ops cap_pcap_source = {
 	.name = "pcap",
 	.desc = "pcap file, link type 189 or 220 (Linux usbmon), 249 "
-	    "(USBPcap) or 288, 293-295 (bus-level USB 2.0)",
+	    "(USBPcap), 266 (macOS) or 288, 293-295 (bus-level USB 2.0)",
 	.probe = pcap_probe,
 	.priv_size = sizeof(struct pcap_rd),
 	.open = pcap_open,
@@ -348,7 +360,7 @@ pcap_wopen(struct cap_sink *sink)
 	wr->lt = sink->opts.linktype ? sink->opts.linktype :
 	    LT_USB_LINUX_MMAPPED;
 	if (wr->lt != LT_USB_LINUX_MMAPPED && wr->lt != LT_USBPCAP &&
-	    !cap_usbll_linktype(wr->lt)) {
+	    wr->lt != LT_USB_DARWIN && !cap_usbll_linktype(wr->lt)) {
 		snprintf(sink->err, sizeof sink->err, "%s: %s", sink->path,
 		    cap_linktypes_written);
 		return -UE_USAGE;
@@ -389,8 +401,10 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 		total = orig = r->ll.raw_len;
 	} else {
 		npre = wr->lt == LT_USBPCAP ? (uint32_t)enc_usbpcap_prefix(r,
-		    wr->pre) : (uint32_t)enc_usbmon_prefix(r, wr->be ==
-		    host_is_le(), wr->pre);
+		    wr->pre) : wr->lt == LT_USB_DARWIN ?
+		    (uint32_t)enc_darwin_prefix(r, wr->pre) :
+		    (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
+		    wr->pre);
 		data = r->data;
 		exp = urb_data_expected(r);
 		total = (uint64_t)npre + r->data_len;

@@ -582,6 +582,8 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			hdr_len = URB_HDR64;
 		else if (ifp->linktype == 249)
 			hdr_len = USBPCAP_HDR;
+		else if (ifp->linktype == 266)
+			hdr_len = DARWIN_HDR;
 		else {
 			ng_skip(src, ifp, ifid, "");
 			cap_in_skip(&src->in, blen);
@@ -591,15 +593,22 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			return cap_error(src, UE_BADREC, recno, off, "captured "
 			    "length %" PRIu32 " is shorter than the %zu-byte "
 			    "%s header", caplen, hdr_len, ifp->linktype == 249 ?
-			    "USBPcap" : "usbmon");
+			    "USBPcap" : ifp->linktype == 266 ? "macOS USB" :
+			    "usbmon");
 
-		if (ifp->linktype != 249)
+		if (ifp->linktype == 266) {
+			if (cap_darwin_packet(pkt, caplen, len, rd->iso, r,
+			    &why) < 0)
+				return cap_error(src, UE_BADREC, recno, off,
+				    "%s", why);
+		} else if (ifp->linktype != 249)
 			cap_usbmon_packet(pkt, caplen, len, hdr_len, rd->swap,
 			    rd->iso, r);
 		else if (cap_usbpcap_packet(pkt, caplen, len, rd->iso, r,
 		    &why) < 0)
 			return cap_error(src, UE_BADREC, recno, off, "%s", why);
-		if (ifp->linktype == 249 && type != NG_SPB) {
+		if ((ifp->linktype == 249 || ifp->linktype == 266) &&
+		    type != NG_SPB) {
 			r->ts_ns = ng_ts_ns(ifp, ts);
 			r->ts_sec = r->ts_ns / 1000000000;
 			r->ts_usec = (int32_t)(r->ts_ns % 1000000000 / 1000);
@@ -718,8 +727,8 @@ ng_mark_free(void *state)
 
 const struct cap_source_ops cap_pcapng_source = {
 	.name = "pcapng",
-	.desc = "pcapng file, interfaces of link type 189, 220, 249, 288 or "
-	    "293-295 (and 252 for urbscope driver events)",
+	.desc = "pcapng file, interfaces of link type 189, 220, 249, 266, "
+	    "288 or 293-295 (and 252 for urbscope driver events)",
 	.probe = ng_probe,
 	.priv_size = sizeof(struct ng_rd),
 	.open = ng_open,
@@ -856,10 +865,12 @@ ng_wopen(struct cap_sink *sink)
 		return ng_write_idb(sink, 249, wr->snaplen,
 		    sink->opts.if_name ? sink->opts.if_name : "USBPcap1");
 	}
-	if (cap_usbll_linktype(sink->opts.linktype)) {
+	if (cap_usbll_linktype(sink->opts.linktype) ||
+	    sink->opts.linktype == 266) {
 		wr->urb_lt = sink->opts.linktype;
 		return ng_write_idb(sink, (uint16_t)wr->urb_lt, wr->snaplen,
-		    sink->opts.if_name ? sink->opts.if_name : "usb");
+		    sink->opts.if_name ? sink->opts.if_name :
+		    sink->opts.linktype == 266 ? "XHC20" : "usb");
 	}
 	if (sink->opts.linktype != 0 && sink->opts.linktype != 220) {
 		snprintf(sink->err, sizeof sink->err, "%s: %s", sink->path,
@@ -957,6 +968,8 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	} else {
 		npre = sink->opts.linktype == 249 ?
 		    (uint32_t)enc_usbpcap_prefix(r, wr->pre) :
+		    sink->opts.linktype == 266 ?
+		    (uint32_t)enc_darwin_prefix(r, wr->pre) :
 		    (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
 		    wr->pre);
 		data = r->data;

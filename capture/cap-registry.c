@@ -385,6 +385,7 @@ cap_sink_write(struct cap_sink *sink, const struct urb_rec *r)
 
 	if (cap_usbll_linktype(sink->opts.linktype) ?
 	    r->origin != URB_ORIGIN_USBLL :
+	    sink->opts.linktype == 266 ? r->origin != URB_ORIGIN_DARWIN :
 	    sink->opts.linktype == 249 ? !cap_usbpcap_expressible(r) :
 	    cap_usbmon_skip(&sink->as_usbmon, r)) {
 		if (sink->opts.linktype == 249 && r->type == 'P')

@@ -246,6 +246,20 @@ int		 cap_usbpcap_packet(const uint8_t *p, uint32_t caplen,
 size_t		 enc_usbpcap_prefix(const struct urb_rec *r, uint8_t *out);
 
 /*
+ * LINKTYPE_USB_DARWIN (266) packets (capture/cap-darwin.c), as
+ * cap_usbpcap_packet: one packet into r (iso holds URB_ISO_MAX frames).
+ * enc_darwin_prefix writes what goes before r->data in the packet (the
+ * header as read, and a control submit's SETUP packet) into out, which
+ * must hold DARWIN_HDR + 8 bytes, and returns its length.  A record
+ * written as 266 must have been read from 266 (a header longer than 32
+ * bytes loses its extra bytes).
+ */
+int		 cap_darwin_packet(const uint8_t *p, uint32_t caplen,
+		     uint32_t len, struct urb_iso *iso, struct urb_rec *r,
+		     const char **why);
+size_t		 enc_darwin_prefix(const struct urb_rec *r, uint8_t *out);
+
+/*
  * Bus-level packets of LINKTYPE_USB_2_0 (288) and 293-295
  * (capture/cap-usbll.c): a reader keeps one cap_usbll, which puts
  * packets together into transactions and transfers.  cap_usbll_packet

@@ -30,7 +30,8 @@ convert_usage(FILE *f)
 	    "OUT's extension (.pcap, .pcapng, .txt/.mon for usbmon text),\n"
 	    "else pcapng.  A Windows (USBPcap, link type 249) capture stays\n"
 	    "USBPcap unless -y 220 asks for usbmon; -y 249 writes a Linux\n"
-	    "capture as USBPcap.  A bus-level capture (288, 293-295) stays\n"
+	    "capture as USBPcap; a macOS capture (266) stays macOS unless\n"
+	    "-y asks.  A bus-level capture (288, 293-295) stays\n"
 	    "one; -y 220 or 249 keeps its transfers and drops the packets.\n"
 	    "Records the other link type cannot hold are counted and named\n"
 	    "on stderr.\n");
@@ -71,11 +72,13 @@ convert_dropped(const struct cap_sink *sink)
 			    1 ? "" : "s");
 		return;
 	}
-	if (cap_usbll_linktype(sink->opts.linktype)) {
+	if (cap_usbll_linktype(sink->opts.linktype) ||
+	    sink->opts.linktype == 266) {
 		cmd_warnx("%llu record%s not written: link type %u holds "
-		    "bus-level packets only", (unsigned long long)
-		    sink->dropped, sink->dropped == 1 ? "" : "s",
-		    sink->opts.linktype);
+		    "%s only", (unsigned long long)sink->dropped,
+		    sink->dropped == 1 ? "" : "s", sink->opts.linktype,
+		    sink->opts.linktype == 266 ? "macOS records" :
+		    "bus-level packets");
 		return;
 	}
 	if (u->drop_irp > 0) {
@@ -142,6 +145,9 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	if (linktype == 0 && kind == CAP_URB &&
 	    pipe.r.origin == URB_ORIGIN_USBPCAP)
 		opts.linktype = 249;
+	if (linktype == 0 && kind == CAP_URB &&
+	    pipe.r.origin == URB_ORIGIN_DARWIN)
+		opts.linktype = 266;
 	if (linktype == 0 && kind == CAP_URB &&
 	    pipe.r.origin == URB_ORIGIN_USBLL)
 		opts.linktype = pipe.r.ll.speed == USBLL_SPEED_ANY ? 288 :

@@ -101,13 +101,25 @@ fmt_errno(int32_t status, struct sbuf *b)
 		sb_i64(b, status);
 }
 
-/* r's status; a Windows one by its own name after the nearest errno. */
+/* r's status; a Windows or macOS one by its own name after the nearest
+ * errno. */
 static void
 fmt_status(const struct urb_rec *r, struct sbuf *b)
 {
 	const char *name;
 
 	fmt_errno(r->status, b);
+	if (r->origin == URB_ORIGIN_DARWIN && r->mac.io_status != 0) {
+		sb_puts(b, " (");
+		if ((name = dec_darwin_status_name(r->mac.io_status)) != NULL)
+			sb_puts(b, name);
+		else {
+			sb_puts(b, "IOReturn 0x");
+			sb_hex(b, r->mac.io_status, 8);
+		}
+		sb_putc(b, ')');
+		return;
+	}
 	if (r->origin != URB_ORIGIN_USBPCAP || r->win.usbd_status == 0)
 		return;
 	sb_puts(b, " (");
@@ -188,6 +200,16 @@ fmt_data(const struct urb_rec *r, const struct dec_info *info,
 {
 	if (r->data_len == 0)
 		return;
+	if (r->origin == URB_ORIGIN_DARWIN && r->xfer_type == XFER_ISO &&
+	    r->niso > 0) {
+		/* the frames' headers and data, one after the other */
+		sb_puts(b, ": frame 0: ");
+		fmt_preview(r->data + r->iso[0].off, r->iso[0].off >
+		    r->data_len ? 0 : r->iso[0].len < r->data_len -
+		    r->iso[0].off ? r->iso[0].len : r->data_len -
+		    r->iso[0].off, b);
+		return;
+	}
 	sb_puts(b, ": ");
 	if (!(info->flags & DI_CLASS) || !dec_class_summary(info->cls,
 	    info->subcls, info->proto, r, b))

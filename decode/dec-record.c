@@ -151,6 +151,49 @@ F(f_win_stage, "Control transfer stage", "usb.control_stage", DK_UINT, 1,
     ctrl_stages, 0);
 F(f_win_errno, "URB status (the Linux equivalent)", NULL, DK_INT, 4, NULL,
     0);
+
+/* macOS (LINKTYPE_USB_DARWIN): packet-usb.c's hf_usb_darwin_* */
+static const struct dec_name darwin_req[] = {
+	{ 0, "SUBMIT" }, { 1, "COMPLETE" }, { 0, NULL }
+};
+static const struct dec_name darwin_speeds[] = {
+	{ 0, "Low" }, { 1, "Full" }, { 2, "High" }, { 3, "Super" },
+	{ 4, "Super+" }, { 0, NULL }
+};
+static const struct dec_name darwin_ep_types[] = {
+	{ 0, "Control" }, { 1, "Isochronous" }, { 2, "Bulk" },
+	{ 3, "Interrupt" }, { 0, NULL }
+};
+F(f_mac_bcd, "Darwin header bcdVersion", "usb.darwin.bcdVersion", DK_HEX,
+    2, NULL, 0);
+F(f_mac_hlen, "Darwin header length", "usb.darwin.header_len", DK_UINT, 1,
+    NULL, 0);
+F(f_mac_req, "Request type", "usb.darwin.request_type", DK_UINT, 1,
+    darwin_req, 0);
+F(f_mac_len, "I/O length [bytes]", "usb.darwin.io_len", DK_UINT, 4, NULL,
+    0);
+F(f_mac_status, "Request status", "usb.darwin.io_status", DK_HEX, 4, NULL,
+    0);
+F(f_mac_frames, "Isochronous transfer number of frames",
+    "usb.darwin.io_frame_count", DK_UINT, 4, NULL, 0);
+F(f_mac_id, "I/O ID", "usb.darwin.io_id", DK_HEX, 8, NULL, 0);
+F(f_mac_loc, "Device location ID", "usb.darwin.location_id", DK_HEX, 4,
+    NULL, 0);
+F(f_mac_speed, "Device speed", "usb.darwin_device_speed", DK_UINT, 1,
+    darwin_speeds, 0);
+F(f_mac_dev, "Device address", "usb.darwin.device_address", DK_UINT, 1,
+    NULL, 0);
+F(f_mac_ep, "Endpoint address", "usb.darwin.endpoint_address", DK_HEX, 1,
+    NULL, 0);
+F(f_mac_eptype, "Endpoint transfer type", "usb.darwin.endpoint_type",
+    DK_UINT, 1, darwin_ep_types, 0);
+F(f_mac_iso_frame, "Frame Number", "usb.darwin.iso.frame_number", DK_HEX,
+    8, NULL, 0);
+F(f_mac_iso_ts, "Time Stamp", "usb.darwin.iso.timestamp", DK_HEX, 8, NULL,
+    0);
+F(f_mac_iso_status, "Frame status", "usb.darwin.iso.status", DK_HEX, 4,
+    NULL, 0);
+F(f_iso_data, "ISO Data", "usb.iso.data", DK_BYTES, 0, NULL, 0);
 F(f_win_iso_frame, "Isochronous transfer start frame", "usb.win32.iso_frame",
     DK_UINT, 4, NULL, 0);
 F(f_win_iso_n, "Isochronous transfer number of packets",
@@ -232,6 +275,23 @@ add_endpoint(struct dec_tree *t, uint8_t ep)
 	t->depth--;
 }
 
+/*
+ * The status of a Windows or macOS completion as Linux would say it (not
+ * in Wireshark's tree; the filter's "status" is this one).
+ */
+static void
+add_linux_status(const struct urb_rec *r, struct dec_tree *t)
+{
+	struct dec_node	*n;
+
+	if (r->type != 'C')
+		return;
+	n = dec_tree_add(t, &f_win_errno, DB_NONE, 0, 0,
+	    (uint64_t)(int64_t)r->status);
+	if (n != NULL)
+		n->note = dec_status_name(r->status);
+}
+
 static void
 win_header_tree(const struct urb_rec *r, struct dec_tree *t)
 {
@@ -265,14 +325,7 @@ win_header_tree(const struct urb_rec *r, struct dec_tree *t)
 		add(t, &f_win_iso_n, w->iso_npackets);
 		add(t, &f_win_iso_err, w->iso_errors);
 	}
-	/* the status as Linux would say it (not in Wireshark's tree; the
-	 * filter's "status" is this one) */
-	if (r->type == 'C') {
-		n = dec_tree_add(t, &f_win_errno, DB_NONE, 0, 0,
-		    (uint64_t)(int64_t)r->status);
-		if (n != NULL)
-			n->note = dec_status_name(r->status);
-	}
+	add_linux_status(r, t);
 	for (i = 0; i < r->niso; i++) {
 		dec_tree_push(t, dec_tree_printf(t, "USB isochronous packet "
 		    "%u", i), DB_NONE, 0, 0);
@@ -285,6 +338,70 @@ win_header_tree(const struct urb_rec *r, struct dec_tree *t)
 		dec_tree_pop(t);
 	}
 	/* last: the details pane shows the header fields first */
+	add_addresses(r, t);
+	dec_tree_pop(t);
+}
+
+static void
+darwin_header_tree(const struct urb_rec *r, struct dec_tree *t)
+{
+	const struct urb_darwin *m = &r->mac;
+	const uint8_t	*d;
+	struct dec_node	*n;
+	uint32_t	 i, fh, fl, off;
+
+	dec_tree_push(t, "USB URB", DB_NONE, 0, 0);
+	add(t, &f_mac_bcd, m->bcd);
+	add(t, &f_mac_hlen, m->hdr_len);
+	add(t, &f_mac_req, m->req_type);
+	add(t, &f_mac_len, m->io_len);
+	n = dec_tree_add(t, &f_mac_status, DB_NONE, 0, 0, m->io_status);
+	if (n != NULL)
+		n->note = dec_darwin_status_name(m->io_status);
+	add(t, &f_mac_frames, m->frames);
+	add(t, &f_mac_id, r->id);
+	add(t, &f_mac_loc, m->location);
+	add(t, &f_mac_speed, m->speed);
+	add(t, &f_mac_dev, r->devnum);
+	add(t, &f_mac_ep, r->epnum);
+	/* (Wireshark's bitmask here is headed by the number field) */
+	add(t, &f_ep_num, r->epnum & 0x0f);
+	t->depth++;
+	add(t, &f_ep_dir, r->epnum >> 7);
+	add(t, &f_ep_num, r->epnum & 0x0f);
+	t->depth--;
+	add(t, &f_mac_eptype, m->ep_type);
+	add_linux_status(r, t);
+	/* the frames, walked as the reader did (dissect_darwin_usb_iso_
+	 * transfer's fields): each header, then a completion's data */
+	for (i = 0, off = 0; i < r->niso && r->data_len - off > 8; i++) {
+		d = r->data + off;
+		fh = get_le32(d);
+		fl = r->iso[i].len;
+		if (fh < DARWIN_ISO_HDR || fh > r->data_len - off)
+			break;
+		dec_tree_push(t, dec_tree_printf(t, "Frame %u", i), DB_NONE,
+		    0, 0);
+		add(t, &f_mac_iso_frame, get_le64(d + 12));
+		add(t, &f_iso_len, get_le32(d + 4));
+		if (r->type == 'C') {
+			if (fh >= DARWIN_ISO_HDR + 8)
+				add(t, &f_mac_iso_ts, get_le64(d + 20));
+			n = dec_tree_add(t, &f_mac_iso_status, DB_NONE, 0, 0,
+			    r->iso[i].usbd);
+			if (n != NULL)
+				n->note = dec_darwin_status_name(
+				    r->iso[i].usbd);
+			if (fl > 0)
+				dec_tree_add(t, &f_iso_data, DB_DATA,
+				    r->iso[i].off, fl, 0);
+			off += fl;
+		}
+		dec_tree_pop(t);
+		off = (off + fh + 3) & ~3u;
+		if (off > r->data_len)
+			break;
+	}
 	add_addresses(r, t);
 	dec_tree_pop(t);
 }
@@ -409,6 +526,8 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_tree_pop(t);
 	} else if (r->origin == URB_ORIGIN_USBPCAP)
 		win_header_tree(r, t);
+	else if (r->origin == URB_ORIGIN_DARWIN)
+		darwin_header_tree(r, t);
 	else
 		header_tree(r, t);
 
@@ -471,6 +590,8 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 
 	if (r->data_len == 0)
 		return;
+	if (r->origin == URB_ORIGIN_DARWIN && r->xfer_type == XFER_ISO)
+		return;		/* the frames have their data */
 	want = urb_data_expected(r);
 	if (want > r->data_len) {
 		n = dec_tree_add(t, &f_captured, DB_DATA, 0, r->data_len,

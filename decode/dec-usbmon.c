@@ -54,8 +54,8 @@ urb_data_expected(const struct urb_rec *r)
 
 	if (r->type == 'E' || r->flag_data != 0)
 		return 0;
-	if (r->origin == URB_ORIGIN_USBPCAP)
-		return r->len_cap;	/* its dataLength, less a SETUP */
+	if (r->origin == URB_ORIGIN_USBPCAP || r->origin == URB_ORIGIN_DARWIN)
+		return r->len_cap;	/* what its header says, less a SETUP */
 	/*
 	 * An ISO IN completion carries the buffer up to the end of the
 	 * furthest non-empty frame (mon_bin_collate_isodesc); the text

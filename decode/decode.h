@@ -272,6 +272,11 @@ int32_t		 dec_usbd_errno(uint32_t code);
 uint32_t	 dec_usbd_from_errno(int32_t status);
 const char	*dec_urb_function_name(uint16_t function);
 
+/* dec-darwin.c: macOS IOReturn codes (IOKit/IOReturn.h, and IOUSBFamily's
+ * USB ones), by name, and the Linux errno nearest to each. */
+const char	*dec_darwin_status_name(uint32_t code);
+int32_t		 dec_darwin_errno(uint32_t code);
+
 /* ------------------------------------------------------------------------
  * The URB record: exactly one usbmon event (struct mon_bin_hdr), plus where
  * it came from.  Header fields are in host order whatever the source.
@@ -312,6 +317,27 @@ struct urb_iso {
 #define URB_ORIGIN_USBMON	0	/* Linux usbmon (189, 220, text) */
 #define URB_ORIGIN_USBPCAP	1	/* Windows USBPcap (249) */
 #define URB_ORIGIN_USBLL	2	/* bus-level packets (288, 293-295) */
+#define URB_ORIGIN_DARWIN	3	/* macOS XHC interfaces (266) */
+
+/*
+ * The macOS pseudo-header (LINKTYPE_USB_DARWIN, 266), kept whole so that
+ * a record read from it is written back unchanged and its fields are
+ * shown as Wireshark shows them.
+ */
+#define DARWIN_HDR		32	/* the header without ISO frames */
+#define DARWIN_ISO_HDR		20	/* an ISO frame's header, at least */
+struct urb_darwin {
+	uint16_t	 bcd;		/* bcdVersion */
+	uint8_t		 hdr_len;	/* header length */
+	uint8_t		 req_type;	/* 0 submit, 1 complete */
+	uint32_t	 io_len;
+	uint32_t	 io_status;	/* IOReturn */
+	uint32_t	 frames;	/* ISO frame count */
+	uint32_t	 location;	/* location ID: bus in the top byte */
+	uint8_t		 speed;		/* 0 low 1 full 2 high 3 super 4 super+ */
+	uint8_t		 ep_type;	/* 0 control 1 iso 2 bulk 3 interrupt */
+	uint8_t		 hdr[DARWIN_HDR];	/* the header's first bytes */
+};
 
 /*
  * The USBPcap packet header (USBPCAP_BUFFER_PACKET_HEADER and its control
@@ -411,6 +437,7 @@ struct urb_rec {
 	uint8_t		 origin;	/* URB_ORIGIN_* */
 	struct urb_win	 win;		/* URB_ORIGIN_USBPCAP: its header */
 	struct urb_ll	 ll;		/* URB_ORIGIN_USBLL: the packet */
+	struct urb_darwin mac;		/* URB_ORIGIN_DARWIN: its header */
 	uint32_t	 ifindex;	/* pcapng interface, else 0 */
 	const char	*ifname;	/* its if_name, or NULL; valid only
 					   until the source's next record */

@@ -36,6 +36,7 @@ gen big-endian.pcap	stall -F pcap --big-endian
 gen usbmon-text.txt	stall -F usbmon
 gen windows-usbpcap.pcapng usbpcap -F pcapng
 gen usb-fs-acm.pcapng	usbll -F pcapng
+gen macos-xhc.pcapng	darwin -F pcapng
 # A compressed capture, as Wireshark reads them (-n: no name or time in
 # the gzip header, so the bytes do not change).
 gzip -9n -c samples/stall.pcap >samples/stall.pcap.gz || exit 1

@@ -40,10 +40,10 @@ import json, sys
 n = 0
 for line in open(sys.argv[1]):
     o = json.loads(line)
-    # the URB id of usbmon, the IRP id of a USBPcap capture, or the PID
-    # of a bus-level packet
+    # the URB id of usbmon, the IRP id of a USBPcap capture, the I/O id
+    # of a macOS one, or the PID of a bus-level packet
     assert ("usb.urb_id" in o or "usb.irp_id" in o or
-        "usbll.pid" in o) and \
+        "usb.darwin.io_id" in o or "usbll.pid" in o) and \
         "frame.number" in o, line
     n += 1
 assert n == int(sys.argv[2]), (n, sys.argv[2])

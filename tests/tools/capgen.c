@@ -6,7 +6,8 @@
  *	    [-L 220|249|288|293-295] [--big-endian] -w OUT
  *
  * -L 249 writes the URBs as USBPcap (LINKTYPE_USBPCAP) packets instead of
- * usbmon ones; the usbpcap scenario is USBPcap's own, the usbll one a
+ * usbmon ones; the usbpcap scenario is USBPcap's own, the darwin one
+ * macOS's (LINKTYPE_USB_DARWIN, 266), the usbll one a
  * bus-level capture (LINKTYPE_USB_2_0_FULL_SPEED, or -L 288).
  *
  * Every record goes through the capture sinks (capture/capture.h), so the
@@ -2119,6 +2120,163 @@ scn_usbll(struct gen *g)
 	llg.st = NULL;
 }
 
+/* ------------------------------------------------------------------------
+ * A macOS capture: the XHC20 interface's records (LINKTYPE_USB_DARWIN,
+ * 266), built from the pseudo-header Wireshark reads
+ * (epan/dissectors/packet-usb.c dissect_darwin_buffer_packet_header) and
+ * read back through capture/cap-darwin.c, so the sink writes the same
+ * bytes.  A full-speed composite device at location 0x14200000 (bus 20,
+ * address 5): its enumeration, a STALLed request, a HID keyboard typing,
+ * bulk data, isochronous IN frames, and an aborted interrupt transfer.
+ */
+
+#define MAC_ID0		0x0000000100a3c000ULL
+
+static void
+mac_emit(struct gen *g, uint64_t id, int complete, uint8_t ep, uint8_t type,
+    uint32_t io_len, uint32_t status, const uint8_t *data, uint32_t n,
+    uint32_t frames)
+{
+	static uint8_t	 pkt[DARWIN_HDR + 4096];
+	struct urb_iso	 iso[URB_ISO_MAX];
+	struct urb_rec	 r;
+	const char	*why;
+
+	if (DARWIN_HDR + n > sizeof pkt)
+		errx(1, "darwin: packet too long");
+	memset(pkt, 0, DARWIN_HDR);
+	put_le16(pkt, 0x0100);
+	pkt[2] = DARWIN_HDR;
+	pkt[3] = (uint8_t)complete;
+	put_le32(pkt + 4, io_len);
+	put_le32(pkt + 8, status);
+	put_le32(pkt + 12, frames);
+	put_le64(pkt + 16, id);
+	put_le32(pkt + 24, 0x14200000);
+	pkt[28] = 1;			/* full speed */
+	pkt[29] = 5;
+	pkt[30] = ep;
+	pkt[31] = type;
+	if (n > 0)
+		memcpy(pkt + DARWIN_HDR, data, n);
+	if (cap_darwin_packet(pkt, DARWIN_HDR + n, DARWIN_HDR + n, iso, &r,
+	    &why) < 0)
+		errx(1, "darwin: %s", why);
+	gen_emit(g, &r);
+}
+
+/* A control transfer: the submit carries the setup (and OUT data). */
+static void
+mac_control(struct gen *g, uint64_t id, const uint8_t setup[8],
+    const uint8_t *data, uint32_t n, uint32_t status)
+{
+	uint8_t		 b[8 + 256];
+	int		 in = (setup[0] & 0x80) != 0;
+
+	memcpy(b, setup, 8);
+	if (!in && n > 0)
+		memcpy(b + 8, data, n);
+	mac_emit(g, id, 0, in ? 0x80 : 0x00, 0, get_le16(setup + 6), 0, b,
+	    8 + (in ? 0 : n), 0);
+	gen_wait(g, 100, 400);
+	mac_emit(g, id, 1, in ? 0x80 : 0x00, 0, status == 0 ? n : 0, status,
+	    data, in && status == 0 ? n : 0, 0);
+	gen_wait(g, 100, 400);
+}
+
+static void
+scn_darwin(struct gen *g)
+{
+	static const uint8_t ddesc[18] = {
+		/* pid.codes' test VID:PID 1209:0001 */
+		18, 1, 0x00, 0x02, 0, 0, 0, 64, 0x09, 0x12, 0x01, 0x00,
+		0x00, 0x01, 0, 0, 0, 1
+	};
+	static const uint8_t cdesc[64] = {
+		9, 2, 64, 0, 2, 1, 0, 0xa0, 50,
+		/* interface 0: HID boot keyboard, interrupt IN 0x81 */
+		9, 4, 0, 0, 1, 3, 1, 1, 0,
+		9, 0x21, 0x11, 0x01, 0, 1, 0x22, 63, 0,
+		7, 5, 0x81, 3, 8, 0, 10,
+		/* interface 1: vendor, bulk 0x02 and 0x83, ISO IN 0x84 */
+		9, 4, 1, 0, 3, 0xff, 0, 0, 0,
+		7, 5, 0x02, 2, 64, 0, 0,
+		7, 5, 0x83, 2, 64, 0, 0,
+		7, 5, 0x84, 1, 48, 0, 1,
+	};
+	static const uint8_t get_dev[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 64, 0 };
+	static const uint8_t get_qual[8] = { 0x80, 6, 0, 6, 0, 0, 10, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	static const uint8_t vend_out[8] = { 0x40, 0x02, 0x34, 0x12, 1, 0, 4,
+					     0 };
+	static const char text[] = "mac";
+	uint8_t		 rep[8], b[512], *q;
+	uint64_t	 id = MAC_ID0;
+	uint32_t	 i, k, n, off;
+
+	mac_control(g, id += 0x100, get_dev, ddesc, 18, 0);
+	mac_control(g, id += 0x100, get_qual, NULL, 0, 0xe000404f);
+	mac_control(g, id += 0x100, get_cfg, cdesc, sizeof cdesc, 0);
+	mac_control(g, id += 0x100, set_cfg, NULL, 0, 0);
+	memcpy(b, "\x01\x02\x03\x04", 4);
+	mac_control(g, id += 0x100, vend_out, b, 4, 0);
+	/* the keyboard */
+	for (i = 0; i < sizeof text - 1; i++) {
+		for (k = 0; k < 2; k++) {
+			memset(rep, 0, sizeof rep);
+			if (k == 0)
+				rep[2] = (uint8_t)(text[i] - 'a' + 4);
+			mac_emit(g, id + 0x10, 0, 0x81, 3, 8, 0, NULL, 0, 0);
+			gen_wait(g, 8000, 40000);
+			mac_emit(g, id + 0x10, 1, 0x81, 3, 8, 0, rep, 8, 0);
+			gen_wait(g, 10, 30);
+		}
+	}
+	/* bulk OUT and IN */
+	for (n = 0; n < 64; n++)
+		b[n] = (uint8_t)(n * 3);
+	mac_emit(g, id += 0x100, 0, 0x02, 2, 64, 0, b, 64, 0);
+	gen_wait(g, 200, 900);
+	mac_emit(g, id, 1, 0x02, 2, 64, 0, NULL, 0, 0);
+	gen_wait(g, 50, 90);
+	mac_emit(g, id += 0x100, 0, 0x83, 2, 512, 0, NULL, 0, 0);
+	gen_wait(g, 200, 900);
+	mac_emit(g, id, 1, 0x83, 2, 40, 0, b, 40, 0);
+	gen_wait(g, 50, 90);
+	/* isochronous IN: 3 frames, the second one short */
+	q = b;
+	for (k = 0; k < 3; k++) {
+		memset(q, 0, 20);
+		put_le32(q, 20);
+		put_le32(q + 4, 48);
+		put_le64(q + 12, 0x2a51 + k);
+		q += 20;
+	}
+	mac_emit(g, id += 0x100, 0, 0x84, 1, 144, 0, b, (uint32_t)(q - b), 3);
+	gen_wait(g, 3000, 3000);
+	for (k = 0, off = 0; k < 3; k++) {
+		n = k == 1 ? 30 : 48;
+		memset(b + off, 0, 28);
+		put_le32(b + off, 28);
+		put_le32(b + off + 4, n);
+		put_le64(b + off + 12, 0x2a51 + k);
+		put_le64(b + off + 20, 0x0000001234560000ULL + k * 1000);
+		off += 28;
+		for (i = 0; i < n; i++)
+			b[off + i] = (uint8_t)(k * 16 + i);
+		off += n;
+		while (off % 4)
+			b[off++] = 0;
+	}
+	mac_emit(g, id, 1, 0x84, 1, 126, 0, b, off, 3);
+	gen_wait(g, 50, 90);
+	/* the driver stops: the interrupt IN aborted */
+	mac_emit(g, id + 0x10, 0, 0x81, 3, 8, 0, NULL, 0, 0);
+	gen_wait(g, 2000, 4000);
+	mac_emit(g, id + 0x10, 1, 0x81, 3, 0, 0xe00002eb, NULL, 0, 0);
+}
+
 static const struct scenario {
 	const char	*name;
 	void		(*run)(struct gen *);
@@ -2142,6 +2300,9 @@ static const struct scenario {
 	{ "usbll", scn_usbll, 0, "usb",
 	  "bus-level packets of a full-speed CDC-ACM device (a sniffer)",
 	  294 },
+	{ "darwin", scn_darwin, 0, "XHC20",
+	  "macOS XHC20: enumeration, a STALL, keyboard, bulk, ISO frames",
+	  266 },
 	{ NULL, NULL, 0, NULL, NULL, 0 }
 };
 

@@ -1384,11 +1384,6 @@ test_foreign_linktype(void **state)
 	open_fails(t.path, -UE_LINKTYPE, t.path, "link type 1 (EN10MB)",
 	    cap_linktypes_read, NULL);
 	b.n = 0;
-	pcap_header(&b, 65535, 266);
-	write_file(t.path, b.p, b.n);
-	open_fails(t.path, -UE_LINKTYPE, "link type 266 (USB_DARWIN)", "249",
-	    NULL);
-	b.n = 0;
 	pcap_header(&b, 65535, 278);
 	write_file(t.path, b.p, b.n);
 	open_fails(t.path, -UE_LINKTYPE, "link type 278 (OPENVIZSLA)",
@@ -1404,7 +1399,7 @@ test_foreign_linktype(void **state)
 	b.n = 0;
 	ng_shb(&b);
 	ng_idb(&b, 220, "usbmon0", -1, 0);
-	ng_idb(&b, 266, "XHC20", -1, 0);
+	ng_idb(&b, 1, "eth0", -1, 0);
 	ng_pkt(&b, 6, 0, 5, &r[1]);
 	ng_pkt(&b, 6, 1, 6, &r[1]);
 	ng_pkt(&b, 6, 0, 7, &r[2]);
@@ -1416,20 +1411,20 @@ test_foreign_linktype(void **state)
 	assert_int_equal(got.recno, 2);
 	assert_int_equal(cap_next(src, &got, &ev), CAP_END);
 	assert_non_null(strstr(src->note, "1 packet skipped"));
-	assert_non_null(strstr(src->note, "interface 1 (XHC20) of link "
-	    "type 266 (USB_DARWIN)"));
+	assert_non_null(strstr(src->note, "interface 1 (eth0) of link "
+	    "type 1 (EN10MB)"));
 	cap_close(src);
 	b.n = 0;
 	ng_shb(&b);
-	ng_idb(&b, 266, "XHC20", -1, 0);
+	ng_idb(&b, 1, "eth0", -1, 0);
 	ng_pkt(&b, 6, 0, 6, &r[1]);
 	write_file(t.path, b.p, b.n);
 	src = open_ok(t.path);
 	assert_int_equal(cap_next(src, &got, &ev), -UE_LINKTYPE);
 	assert_non_null(strstr(src->err, t.path));
 	assert_non_null(strstr(src->err, "without a USB packet"));
-	assert_non_null(strstr(src->err, "interface 0 (XHC20) of link "
-	    "type 266 (USB_DARWIN)"));
+	assert_non_null(strstr(src->err, "interface 0 (eth0) of link "
+	    "type 1 (EN10MB)"));
 	assert_non_null(strstr(src->err, cap_linktypes_read));
 	cap_close(src);
 	free(b.p);
@@ -1816,6 +1811,77 @@ test_usbll(void **state)
 	cap_usbll_free(st);
 }
 
+/* macOS records (cap-darwin.c): a header and what can be wrong with it */
+static void
+test_darwin(void **state)
+{
+	struct urb_iso	 iso[URB_ISO_MAX];
+	struct urb_rec	 r;
+	const char	*why;
+	uint8_t		 p[DARWIN_HDR + 80];
+
+	(void)state;
+	memset(p, 0, sizeof p);
+	put_le16(p, 0x0100);
+	p[2] = DARWIN_HDR;
+	p[3] = 1;			/* complete */
+	put_le32(p + 8, 0xe000404f);	/* kIOUSBPipeStalled */
+	put_le64(p + 16, 0x1234);
+	put_le32(p + 24, 0x14200000);
+	p[29] = 7;
+	p[30] = 0x81;
+	p[31] = 2;			/* bulk */
+	assert_int_equal(cap_darwin_packet(p, DARWIN_HDR, DARWIN_HDR, iso,
+	    &r, &why), 0);
+	assert_int_equal(r.origin, URB_ORIGIN_DARWIN);
+	assert_int_equal(r.type, 'C');
+	assert_int_equal(r.xfer_type, XFER_BULK);
+	assert_int_equal(r.busnum, 0x14);
+	assert_int_equal(r.devnum, 7);
+	assert_int_equal(r.status, -EPIPE);
+	assert_string_equal(dec_darwin_status_name(0xe000404f),
+	    "kIOUSBPipeStalled");
+	assert_int_equal(dec_darwin_errno(0x12345678), -EIO);
+	/* too short, header lengths that lie */
+	assert_int_equal(cap_darwin_packet(p, 31, 31, iso, &r, &why),
+	    -UE_BADREC);
+	p[2] = 16;
+	assert_int_equal(cap_darwin_packet(p, DARWIN_HDR, DARWIN_HDR, iso,
+	    &r, &why), -UE_BADREC);
+	p[2] = 200;
+	assert_int_equal(cap_darwin_packet(p, DARWIN_HDR, DARWIN_HDR, iso,
+	    &r, &why), -UE_BADREC);
+	assert_non_null(strstr(why, "past the captured"));
+	p[2] = DARWIN_HDR;
+	/* a control submit without its SETUP packet */
+	p[3] = 0;
+	p[31] = 0;
+	assert_int_equal(cap_darwin_packet(p, DARWIN_HDR + 4, DARWIN_HDR + 4,
+	    iso, &r, &why), 0);
+	assert_true(r.flags & REC_F_BADLEN);
+	/* ISO frames: one good, then a header that claims too little */
+	p[3] = 1;
+	p[31] = 1;
+	put_le32(p + 12, 3);
+	put_le32(p + DARWIN_HDR, 20);
+	put_le32(p + DARWIN_HDR + 4, 8);
+	put_le32(p + DARWIN_HDR + 28, 4);	/* fh < 20 */
+	assert_int_equal(cap_darwin_packet(p, DARWIN_HDR + 60,
+	    DARWIN_HDR + 60, iso, &r, &why), 0);
+	assert_int_equal(r.niso, 1);
+	assert_int_equal(iso[0].off, 20);
+	assert_int_equal(iso[0].len, 8);
+	assert_true(r.flags & REC_F_BADLEN);
+	/* a frame whose data run past the record */
+	put_le32(p + DARWIN_HDR + 4, 500);
+	put_le32(p + 12, 1);
+	assert_int_equal(cap_darwin_packet(p, DARWIN_HDR + 40,
+	    DARWIN_HDR + 40, iso, &r, &why), 0);
+	assert_int_equal(r.niso, 1);
+	assert_int_equal(iso[0].len, 20);
+	assert_true(r.flags & REC_F_TRUNC);
+}
+
 int
 main(void)
 {
@@ -1840,6 +1906,7 @@ main(void)
 		cmocka_unit_test(test_wrong_magic),
 		cmocka_unit_test(test_foreign_linktype),
 		cmocka_unit_test(test_usbll),
+		cmocka_unit_test(test_darwin),
 		cmocka_unit_test(test_lying_lengths),
 		cmocka_unit_test(test_sink_choice),
 		cmocka_unit_test(test_sink_enospc),
