@@ -389,28 +389,14 @@ pcap_write(struct cap_sink *sink, const struct urb_rec *r)
 	struct pcap_wr	*wr = sink->priv;
 	const uint8_t	*data;
 	uint8_t		 h[PCAP_REC_HDR];
-	uint64_t	 total, orig, exp;
+	uint64_t	 total, orig;
 	uint32_t	 caplen, npre;
 	int64_t		 sec, ns;
 	int		 rc;
 
 	/* the header goes in the file's order: swapped when not the host's */
-	if (cap_usbll_linktype(wr->lt)) {
-		npre = 0;
-		data = r->ll.raw;
-		total = orig = r->ll.raw_len;
-	} else {
-		npre = wr->lt == LT_USBPCAP ? (uint32_t)enc_usbpcap_prefix(r,
-		    wr->pre) : wr->lt == LT_USB_DARWIN ?
-		    (uint32_t)enc_darwin_prefix(r, wr->pre) :
-		    (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
-		    wr->pre);
-		data = r->data;
-		exp = urb_data_expected(r);
-		total = (uint64_t)npre + r->data_len;
-		orig = (uint64_t)npre + (exp > r->data_len ? exp :
-		    r->data_len);
-	}
+	npre = cap_packet_layout(wr->lt, r, wr->be == host_is_le(), wr->pre,
+	    &data, &total, &orig);
 	caplen = total > wr->snaplen ? wr->snaplen : (uint32_t)total;
 
 	/* pcap holds unsigned 32-bit seconds: earlier times (and

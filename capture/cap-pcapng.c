@@ -942,7 +942,7 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	const char	*cmt;
 	const uint8_t	*data;
 	uint8_t		 h[28], t[4], o[4 + NG_CMT_MAX + 4 + 4];
-	uint64_t	 total, orig, exp, ts;
+	uint64_t	 total, orig, ts;
 	uint32_t	 caplen, npre, blen;
 	size_t		 olen = 0;
 	long		 ifid;
@@ -961,23 +961,8 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 
 	/* the header goes in the file's order: swapped when not the host's
 	 * (USBPcap's is little-endian always) */
-	if (cap_usbll_linktype(sink->opts.linktype)) {
-		npre = 0;
-		data = r->ll.raw;
-		total = orig = r->ll.raw_len;
-	} else {
-		npre = sink->opts.linktype == 249 ?
-		    (uint32_t)enc_usbpcap_prefix(r, wr->pre) :
-		    sink->opts.linktype == 266 ?
-		    (uint32_t)enc_darwin_prefix(r, wr->pre) :
-		    (uint32_t)enc_usbmon_prefix(r, wr->be == host_is_le(),
-		    wr->pre);
-		data = r->data;
-		exp = urb_data_expected(r);
-		total = (uint64_t)npre + r->data_len;
-		orig = (uint64_t)npre + (exp > r->data_len ? exp :
-		    r->data_len);
-	}
+	npre = cap_packet_layout(sink->opts.linktype, r, wr->be ==
+	    host_is_le(), wr->pre, &data, &total, &orig);
 	caplen = total > wr->snaplen ? wr->snaplen : (uint32_t)total;
 	blen = 32 + PAD4(caplen) + (uint32_t)olen;
 	ts = r->ts_ns < 0 ? 0 : (uint64_t)r->ts_ns / wr->tsdiv;

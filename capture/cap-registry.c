@@ -378,6 +378,28 @@ cap_sink_open(const char *path, const char *format,
 	return 0;
 }
 
+uint32_t
+cap_packet_layout(uint32_t lt, const struct urb_rec *r, int swap,
+    uint8_t *pre, const uint8_t **data, uint64_t *total, uint64_t *orig)
+{
+	uint64_t	 exp;
+	uint32_t	 npre;
+
+	if (cap_usbll_linktype(lt)) {
+		*data = r->ll.raw;
+		*total = *orig = r->ll.raw_len;
+		return 0;
+	}
+	npre = lt == 249 ? (uint32_t)enc_usbpcap_prefix(r, pre) :
+	    lt == 266 ? (uint32_t)enc_darwin_prefix(r, pre) :
+	    (uint32_t)enc_usbmon_prefix(r, swap, pre);
+	*data = r->data;
+	exp = urb_data_expected(r);
+	*total = (uint64_t)npre + r->data_len;
+	*orig = (uint64_t)npre + (exp > r->data_len ? exp : r->data_len);
+	return npre;
+}
+
 int
 cap_sink_write(struct cap_sink *sink, const struct urb_rec *r)
 {

@@ -269,6 +269,15 @@ size_t		 enc_darwin_prefix(const struct urb_rec *r, uint8_t *out);
  */
 struct cap_usbll;
 struct cap_usbll *cap_usbll_new(uint32_t linktype);
+/*
+ * What a pcap or pcapng writer puts in a packet of link type lt for r:
+ * the prefix written into pre (URB_HDR64 + 16 * URB_ISO_MAX bytes; swap:
+ * the other byte order for usbmon's header), its length, the bytes after
+ * it, and the packet's captured and original lengths.  Returns npre.
+ */
+uint32_t	 cap_packet_layout(uint32_t lt, const struct urb_rec *r,
+		     int swap, uint8_t *pre, const uint8_t **data,
+		     uint64_t *total, uint64_t *orig);
 void		 cap_usbll_free(struct cap_usbll *st);
 struct cap_usbll *cap_usbll_clone(const struct cap_usbll *st);	/* marks */
 int		 cap_usbll_linktype(uint32_t linktype);
