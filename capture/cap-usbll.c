@@ -138,6 +138,15 @@ ep_get(struct cap_usbll *st, uint8_t addr, uint8_t endp, int in)
 	return *e;
 }
 
+/* The URB id of a bulk or interrupt endpoint's transfers (control
+ * transfers count from 1): the token's address, endpoint, direction. */
+static uint64_t
+ep_id(const struct cap_usbll *st, int in)
+{
+	return (uint64_t)1 << 40 | (uint64_t)st->tok_addr << 16 |
+	    (uint64_t)st->tok_endp << 8 | (in ? 0x80 : 0);
+}
+
 /* The largest packet of an endpoint whose descriptor was not seen. */
 static uint16_t
 ep_mps(const struct cap_usbll *st, const struct ll_ep *e)
@@ -281,8 +290,7 @@ on_data(struct cap_usbll *st, struct urb_rec *r, const uint8_t *d,
 	if ((e = ep_get(st, st->tok_addr, st->tok_endp, in)) == NULL)
 		return;
 	if (e->id == 0)
-		e->id = (uint64_t)1 << 40 | (uint64_t)st->tok_addr << 16 |
-		    (uint64_t)st->tok_endp << 8 | (in ? 0x80 : 0);
+		e->id = ep_id(st, in);
 	/*
 	 * A bulk transfer is its full-size packets and the short one that
 	 * ends it (USB 2.0 5.8.3), put together as Wireshark does: the URB
@@ -386,9 +394,7 @@ on_handshake(struct cap_usbll *st, struct urb_rec *r)
 	}
 	if (in && pid == USBLL_PID_STALL) {
 		if (e->id == 0)
-			e->id = (uint64_t)1 << 40 |
-			    (uint64_t)st->tok_addr << 16 |
-			    (uint64_t)st->tok_endp << 8 | 0x80;
+			e->id = ep_id(st, 1);
 		as_urb(r, 'C', e->xfer == 0xff ? XFER_BULK : e->xfer,
 		    0x80 | st->tok_endp, e->id);
 		r->status = -32;

@@ -12,11 +12,7 @@
 
 #include "decode.h"
 
-static const struct darwin_code {
-	uint32_t	 code;
-	const char	*name;
-	int		 err;
-} darwin_codes[] = {
+static const struct dec_code darwin_codes[] = {
 	{ 0x00000000, "kIOReturnSuccess", 0 },
 	{ 0xe00002bc, "kIOReturnError", EPROTO },
 	{ 0xe00002bd, "kIOReturnNoMemory", ENOMEM },
@@ -55,29 +51,13 @@ static const struct darwin_code {
 	{ 0xe00002ed, "kIOReturnNotResponding", EPROTO },
 	{ 0xe000404f, "kIOUSBPipeStalled", EPIPE },
 	{ 0xe0004051, "kIOUSBTransactionTimeout", ETIMEDOUT },
+	{ 0, NULL, 0 }
 };
-
-static const struct darwin_code *
-darwin_find(uint32_t code)
-{
-	size_t	 lo = 0, hi = nitems(darwin_codes), mid;
-
-	while (lo < hi) {		/* the table is sorted by code */
-		mid = (lo + hi) / 2;
-		if (darwin_codes[mid].code == code)
-			return &darwin_codes[mid];
-		if (darwin_codes[mid].code < code)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
-}
 
 const char *
 dec_darwin_status_name(uint32_t code)
 {
-	const struct darwin_code *c = darwin_find(code);
+	const struct dec_code *c = dec_code_find(darwin_codes, code);
 
 	return c != NULL ? c->name : NULL;
 }
@@ -85,7 +65,7 @@ dec_darwin_status_name(uint32_t code)
 int32_t
 dec_darwin_errno(uint32_t code)
 {
-	const struct darwin_code *c = darwin_find(code);
+	const struct dec_code *c = dec_code_find(darwin_codes, code);
 
 	if (c != NULL)
 		return -c->err;

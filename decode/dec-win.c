@@ -14,11 +14,7 @@
 /* usb.h: USBD_STATUS_* (the high two bits: 00 success, 01 pending, 11 and
  * 10 error), with the errno a Linux host controller driver reports for
  * the same condition (ehci-q.c qtd_copy_status, xhci-ring.c). */
-static const struct usbd_code {
-	uint32_t	 code;
-	const char	*name;
-	int		 err;
-} usbd_codes[] = {
+static const struct dec_code usbd_codes[] = {
 	{ 0x00000000, "USBD_STATUS_SUCCESS", 0 },
 	{ 0x40000000, "USBD_STATUS_PENDING", EINPROGRESS },
 	{ 0xc0000001, "USBD_STATUS_CRC", EILSEQ },
@@ -154,14 +150,12 @@ static const struct dec_name urb_functions[] = {
 	{ 0, NULL }
 };
 
-static const struct usbd_code *
-usbd_find(uint32_t code)
+const struct dec_code *
+dec_code_find(const struct dec_code *t, uint32_t code)
 {
-	const struct usbd_code *c;
-
-	for (c = usbd_codes; c->name != NULL; c++) {
-		if (c->code == code)
-			return c;
+	for (; t->name != NULL; t++) {
+		if (t->code == code)
+			return t;
 	}
 	return NULL;
 }
@@ -169,7 +163,7 @@ usbd_find(uint32_t code)
 const char *
 dec_usbd_status_name(uint32_t code)
 {
-	const struct usbd_code *c = usbd_find(code);
+	const struct dec_code *c = dec_code_find(usbd_codes, code);
 
 	return c != NULL ? c->name : NULL;
 }
@@ -177,7 +171,7 @@ dec_usbd_status_name(uint32_t code)
 int32_t
 dec_usbd_errno(uint32_t code)
 {
-	const struct usbd_code *c = usbd_find(code);
+	const struct dec_code *c = dec_code_find(usbd_codes, code);
 
 	if (c != NULL)
 		return -c->err;
@@ -188,7 +182,7 @@ dec_usbd_errno(uint32_t code)
 uint32_t
 dec_usbd_from_errno(int32_t status)
 {
-	const struct usbd_code *c;
+	const struct dec_code *c;
 	size_t	 i;
 
 	if (status >= 0)

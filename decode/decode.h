@@ -267,6 +267,14 @@ const char	*dec_status_name(int32_t status);
  * (NULL if unknown), the Linux status nearest to a USBD_STATUS, and the
  * USBD_STATUS a Linux status is written as.
  */
+/* A status code of another OS: its name and the nearest Linux errno (a
+ * table ends with a NULL name; dec_code_find returns NULL if absent). */
+struct dec_code {
+	uint32_t	 code;
+	const char	*name;
+	int		 err;
+};
+const struct dec_code *dec_code_find(const struct dec_code *t, uint32_t code);
 const char	*dec_usbd_status_name(uint32_t code);
 int32_t		 dec_usbd_errno(uint32_t code);
 uint32_t	 dec_usbd_from_errno(int32_t status);
