@@ -124,13 +124,14 @@ ng_skip(struct cap_source *src, const struct ng_if *ifp, uint32_t ifid,
 	struct ng_rd	*rd = src->priv;
 	char		 d[180];
 
+	src->skipped++;
 	if (rd->nskip++ == 0) {
 		ng_if_desc(ifp, ifid, d, sizeof d);
 		snprintf(rd->skip_what, sizeof rd->skip_what, "%s%s", d, why);
 	}
-	/* (not numbered: record numbers count what is read, which the
-	 * TUI's index needs without gaps; Wireshark's frame numbers count
-	 * these packets too) */
+	/* (record numbers count what is read, which the TUI's index needs
+	 * without gaps; frame numbers count this packet too, as
+	 * Wireshark's do) */
 }
 
 /* At the end of the file: say what was skipped; an error if that was

@@ -232,14 +232,16 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	rc = src->ops->next(src, r, ev);
 	if (rc == CAP_URB) {
 		r->recno = ++src->recno;
+		r->frame = r->recno + src->skipped;
 		/* synthetic records say so by their id in every format (no
 		 * kernel pointer starts with "sysfs") */
 		if ((r->id & ~0xffffffULL) == CAP_SYNTH_ID_BASE)
 			r->flags |= REC_F_SYNTHETIC;
 	}
-	else if (rc == CAP_EVENT)
+	else if (rc == CAP_EVENT) {
 		ev->recno = ++src->recno;
-	else if (rc < 0 && src->err[0] == '\0')
+		ev->frame = ev->recno + src->skipped;
+	} else if (rc < 0 && src->err[0] == '\0')
 		cap_error(src, rc, src->recno + 1, cap_in_offset(&src->in),
 		    "%s", ue_strerror(rc));
 	return rc;
@@ -488,6 +490,7 @@ cap_mark(struct cap_source *src, struct cap_mark *m)
 		return -UE_NOTSUP;
 	m->offset = cap_in_offset(&src->in);
 	m->recno = src->recno;
+	m->skipped = src->skipped;
 	m->ops = src->ops;
 	if (src->ops->mark != NULL &&
 	    (m->state = src->ops->mark(src, &err)) == NULL && err != 0)
@@ -509,6 +512,7 @@ cap_seek(struct cap_source *src, const struct cap_mark *m)
 	if ((rc = src->ops->seek(src, m->state)) < 0)
 		return rc;
 	src->recno = m->recno;
+	src->skipped = m->skipped;
 	return 0;
 }
 

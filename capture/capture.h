@@ -154,6 +154,9 @@ struct cap_source {
 	struct cap_in	 in;
 	uint32_t	 linktype;	/* for pcap/pcapng, else 0 */
 	uint64_t	 recno;		/* records returned so far */
+	uint64_t	 skipped;	/* packets passed over (foreign
+					   interfaces): frame numbers count
+					   them, as Wireshark's do */
 	char		 err[512];	/* last error, with record and offset */
 	char		 note[600];	/* what was skipped, said at the end */
 	int		 live;		/* may return CAP_AGAIN; cannot rewind */
@@ -167,6 +170,7 @@ struct cap_source {
 struct cap_mark {
 	uint64_t	 offset;	/* of the next record in the input */
 	uint64_t	 recno;		/* records returned before it */
+	uint64_t	 skipped;	/* packets passed over before it */
 	const struct cap_source_ops *ops;
 	void		*state;		/* the backend's, or NULL */
 };

@@ -623,7 +623,7 @@ dec_fmt_event_line(struct dec_fmt *f, const struct drv_event *ev,
 {
 	size_t	 start;
 
-	sb_u64w(b, ev->recno, 7);
+	sb_u64w(b, ev_frame(ev), 7);
 	sb_putc(b, ' ');
 	dec_fmt_time(f, ev->ts_ns, 0, b);
 	sb_putc(b, ' ');
@@ -657,7 +657,7 @@ dec_fmt_event_json(struct dec_fmt *f, const struct drv_event *ev,
 
 	(void)f;
 	sb_puts(b, "{\"frame.number\":");
-	sb_u64(b, ev->recno);
+	sb_u64(b, ev_frame(ev));
 	sb_puts(b, ",\"frame.time_epoch\":\"");
 	sb_secs(b, ev->ts_ns, 9);
 	sb_puts(b, "\",\"event\":");
@@ -697,7 +697,7 @@ dec_fmt_event_verbose(struct dec_fmt *f, const struct drv_event *ev,
 	size_t		 i;
 
 	sb_puts(b, "Driver event ");
-	sb_u64(b, ev->recno);
+	sb_u64(b, ev_frame(ev));
 	sb_puts(b, ", time ");
 	dec_fmt_time(f, ev->ts_ns, 0, b);
 	sb_puts(b, ": ");

@@ -415,7 +415,7 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	if (!sb_reserve(b, 160))
 		return;
 	p = b->s + b->len;
-	p = put_uw(p, r->recno, 7);
+	p = put_uw(p, urb_frame(r), 7);
 	*p++ = ' ';
 	if (f->time_mode == DT_RELATIVE && f->have_t0 &&
 	    (ns = dec_ts_sub(r->ts_ns, f->t0)) >= 0 &&
@@ -673,7 +673,7 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 	char	*d;
 
 	sb_puts(b, "Record ");
-	sb_u64(b, r->recno);
+	sb_u64(b, urb_frame(r));
 	sb_puts(b, " at offset ");
 	sb_u64(b, r->offset);
 	sb_puts(b, ", time ");
@@ -860,7 +860,7 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 
 	(void)f;
 	sb_puts(b, "{\"frame.number\":");
-	sb_u64(b, r->recno);
+	sb_u64(b, urb_frame(r));
 	sb_puts(b, ",\"frame.offset\":");
 	sb_u64(b, r->offset);
 	if (r->ts_ns != DEC_TS_BAD) {
@@ -960,7 +960,7 @@ dec_fmt_fields(const struct urb_rec *r, const struct dec_tree *t,
 		if (i > 0)
 			sb_putc(b, '\t');
 		if (strcmp(names[i], "frame.number") == 0) {
-			sb_u64(b, r->recno);
+			sb_u64(b, urb_frame(r));
 			continue;
 		}
 		if (strcmp(names[i], "frame.time_epoch") == 0) {

@@ -567,7 +567,8 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_tree_pop(t);
 	}
 	if (info->flags & DI_PAIRED) {
-		add(t, &f_request_in, info->pair_recno);
+		add(t, &f_request_in, info->pair_frame != 0 ?
+		    info->pair_frame : info->pair_recno);
 		if (info->latency_ns != DEC_TS_BAD)
 			add(t, &f_time, (uint64_t)info->latency_ns);
 	}

@@ -25,6 +25,7 @@
 struct pending {
 	uint64_t	 id;
 	uint64_t	 recno;
+	uint64_t	 frame;
 	int64_t		 ts_ns;
 	uint16_t	 busnum;
 	uint8_t		 used;
@@ -564,6 +565,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		 */
 		info->flags |= DI_STAGE;
 		info->pair_recno = p->recno;
+		info->pair_frame = p->frame;
 		if (p->has_setup) {
 			dec_setup(p->setup, &info->setup);
 			info->flags |= DI_SETUP;
@@ -571,6 +573,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		if (r->type == 'S') {
 			/* Wireshark times the status stage from here */
 			p->recno = r->recno;
+			p->frame = urb_frame(r);
 			p->ts_ns = r->ts_ns;
 		} else {
 			info->flags |= DI_PAIRED;
@@ -596,6 +599,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		p->id = r->id;
 		p->busnum = r->busnum;
 		p->recno = r->recno;
+		p->frame = urb_frame(r);
 		p->ts_ns = r->ts_ns;
 		p->has_setup = r->xfer_type == XFER_CTRL &&
 		    r->flag_setup == 0;
@@ -610,6 +614,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		if (p->used) {
 			info->flags |= DI_PAIRED;
 			info->pair_recno = p->recno;
+			info->pair_frame = p->frame;
 			info->latency_ns = dec_ts_sub(r->ts_ns, p->ts_ns);
 			if (p->has_setup) {
 				dec_setup(p->setup, &info->setup);

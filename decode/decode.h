@@ -450,8 +450,18 @@ struct urb_rec {
 	const char	*ifname;	/* its if_name, or NULL; valid only
 					   until the source's next record */
 	uint64_t	 recno;		/* 1-based record number in the source */
+	uint64_t	 frame;		/* the packet's number in the file
+					   (Wireshark's frame.number): recno
+					   plus the packets skipped before */
 	uint64_t	 offset;	/* byte offset of the record in the source */
 };
+
+/* The frame number of r (its record number when the source gave none). */
+static inline uint64_t
+urb_frame(const struct urb_rec *r)
+{
+	return r->frame != 0 ? r->frame : r->recno;
+}
 
 /* Direction helpers. */
 static inline int
@@ -568,7 +578,14 @@ struct drv_event {
 	const char	*rule;		/* rule id for DRV_RULE */
 	const char	*text;		/* human line: names, explanation */
 	uint64_t	 recno;
+	uint64_t	 frame;		/* as urb_rec.frame */
 };
+
+static inline uint64_t
+ev_frame(const struct drv_event *ev)
+{
+	return ev->frame != 0 ? ev->frame : ev->recno;
+}
 
 /*
  * Driver events as one line of text (decode/dec-event.c), the form the
@@ -913,6 +930,7 @@ struct dec_dev {
 struct dec_info {
 	uint32_t	 flags;		/* DI_* */
 	uint64_t	 pair_recno;	/* the submit of a completion, or 0 */
+	uint64_t	 pair_frame;	/* its frame number */
 	int64_t		 latency_ns;	/* completion ts - submit ts, -1
 					   unpaired, DEC_TS_BAD */
 	struct dec_setup setup;		/* the request (a completion's too) */

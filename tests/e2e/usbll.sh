@@ -116,3 +116,31 @@ m=$(tshark -r "$TMP/l.pcapng" -Y _ws.malformed 2>/dev/null | wc -l)
 check_eq "convert -y 220: tshark finds no malformed packet" 0 "$m"
 check_eq "convert -y 220: tshark reads the 28 URB events" 28 \
     "$(tshark -r "$TMP/l.pcapng" 2>/dev/null | wc -l)"
+
+# A pcapng whose second interface is Ethernet: its packets are skipped and
+# said so, and the frame numbers still count them, as Wireshark's do (a
+# published "frame 57" points at the same packet in both).
+if command -v mergecap >/dev/null 2>&1 && command -v python3 >/dev/null 2>&1
+then
+	python3 - "$TMP/eth.pcap" <<'PY'
+import struct, sys
+with open(sys.argv[1], "wb") as f:
+    f.write(struct.pack("<IHHiIII", 0xa1b2c3d4, 2, 4, 0, 0, 65535, 1))
+    for us in (500, 4000, 4001, 11000):
+        pkt = b"\xff" * 6 + b"\x02" * 6 + b"\x08\x00" + bytes(46)
+        f.write(struct.pack("<IIII", 1700000000, us, len(pkt), len(pkt)))
+        f.write(pkt)
+PY
+	mergecap -F pcapng -w "$TMP/mix.pcapng" "$S" "$TMP/eth.pcap" 2>/dev/null
+	"$US" read "$TMP/mix.pcapng" -T fields -e frame.number -e usbll.pid \
+	    >"$TMP/us" 2>"$TMP/err"
+	check_eq "mixed pcapng: reading it exits 0" 0 $?
+	check "mixed pcapng: the Ethernet packets are said to be skipped" \
+	    grep -q '4 packets skipped.*EN10MB' "$TMP/err"
+	tshark -r "$TMP/mix.pcapng" -Y usbll -T fields -e frame.number \
+	    -e usbll.pid >"$TMP/ts" 2>/dev/null
+	check_diff "mixed pcapng: frame numbers equal tshark's" "$TMP/ts" \
+	    "$TMP/us"
+	check_eq "mixed pcapng: the numbers have gaps" 142 \
+	    "$(tail -n 1 "$TMP/us" | cut -f 1)"
+fi

@@ -1407,8 +1407,11 @@ test_foreign_linktype(void **state)
 	src = open_ok(t.path);
 	assert_int_equal(cap_next(src, &got, &ev), CAP_URB);
 	assert_int_equal(got.recno, 1);
+	assert_int_equal(got.frame, 1);
 	assert_int_equal(cap_next(src, &got, &ev), CAP_URB);
 	assert_int_equal(got.recno, 2);
+	/* Wireshark's frame number counts the skipped packet */
+	assert_int_equal(got.frame, 3);
 	assert_int_equal(cap_next(src, &got, &ev), CAP_END);
 	assert_non_null(strstr(src->note, "1 packet skipped"));
 	assert_non_null(strstr(src->note, "interface 1 (eth0) of link "
