@@ -324,6 +324,7 @@ capture_run(struct capture *c)
 		}
 		break;
 	}
+	print_last(&c->pr);
 	if (print_flush(&c->pr) < 0)
 		goto write_text_failed;
 	goto done;

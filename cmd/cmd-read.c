@@ -26,6 +26,9 @@ read_usage(FILE *f)
 	    "usbmon binary stream.  FILE '-' reads standard input.  Driver\n"
 	    "events in pcapng (link type 252) print among the records.\n\n"
 	    "  -c N          stop after N records (read, shown or not)\n"
+	    "  --collapse    bus-level captures: a run of NAKed polls is one\n"
+	    "                line (\"IN 5.2 polled 40 times, NAKed\"), so is\n"
+	    "                a run of SOFs (text form)\n"
 	    "%s", print_usage);
 }
 
@@ -48,6 +51,7 @@ read_run(const char *name, struct printer *pr, uint64_t limit)
 		if ((rc = cap_pipe_next(&pipe)) == CAP_END)
 			break;
 		if (rc < 0) {
+			print_last(pr);
 			if (print_flush(pr) < 0)
 				goto write_failed;
 			cmd_warnx("%s", pipe.src->err);
@@ -62,6 +66,7 @@ read_run(const char *name, struct printer *pr, uint64_t limit)
 			goto write_failed;
 		}
 	}
+	print_last(pr);
 	if (print_flush(pr) < 0)
 		goto write_failed;
 	if (limit == 0 || pipe.count < limit)
@@ -90,13 +95,19 @@ read_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	return read_run(a->argv[0], &pr, limit);
 }
 
+static const struct option read_longopts[] = {
+	PRINT_LONGOPTS,
+	{ NULL, 0, NULL, 0 }
+};
+
 const struct cmd_entry cmd_read_entry = {
 	.name = "read",
 	.usage = "FILE [-Y FILTER] [-c N] [-V] [-T text|json|usbmon|fields "
-	    "[-e FIELD]...] [-t r|a|d|e]",
+	    "[-e FIELD]...] [-t r|a|d|e] [--collapse]",
 	.help = "decode a capture (pcap, pcapng, usbmon text or binary; "
 	    "- = stdin)",
 	.template = "c:" PRINT_OPTS,
+	.longopts = read_longopts,
 	.lower = 1,
 	.upper = 1,
 	.missing = "which file? (- for standard input)",

@@ -100,6 +100,9 @@ print_option(struct printer *pr, int ch, const char *arg)
 	case 'V':
 		pr->verbose = 1;
 		return 1;
+	case PRINT_OPT_COLLAPSE:
+		pr->collapse = 1;
+		return 1;
 	}
 	return 0;
 }
@@ -120,6 +123,7 @@ int
 print_chosen(const struct printer *pr)
 {
 	return pr->expr != NULL || pr->nfields > 0 || pr->verbose ||
+	    pr->collapse ||
 	    pr->mode != PM_TEXT || pr->fmt.time_mode != DT_RELATIVE;
 }
 
@@ -131,6 +135,12 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 
 	if (pr->verbose && pr->mode == PM_TEXT)
 		pr->mode = PM_VERBOSE;
+	if (pr->collapse && pr->mode != PM_TEXT) {
+		cmd_warnx("--collapse folds the text lines; -V, -T json, "
+		    "-T usbmon and -T fields keep every packet");
+		return -EXIT_USAGE;
+	}
+	dec_fold_init(&pr->fold);
 	if (pr->mode == PM_FIELDS && pr->nfields == 0) {
 		cmd_warnx("-T fields needs at least one -e FIELD");
 		return -EXIT_USAGE;
@@ -168,6 +178,9 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 
 	switch (pr->mode) {
 	case PM_TEXT:
+		if (pr->collapse && dec_fold_record(&pr->fold, &pr->fmt,
+		    &pipe->r, &pipe->info, &pr->out))
+			break;
 		dec_fmt_line(&pr->fmt, &pipe->r, &pipe->info, &pr->out);
 		break;
 	case PM_USBMON:
@@ -209,8 +222,11 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 		return 0;
 	if (kind == CAP_URB)
 		print_urb(pr, pipe);
-	else if (pr->mode == PM_TEXT)
+	else if (pr->mode == PM_TEXT) {
+		if (pr->collapse)
+			dec_fold_end(&pr->fold, &pr->fmt, &pr->out);
 		dec_fmt_event_line(&pr->fmt, &pipe->ev, &pr->out);
+	}
 	else if (pr->mode == PM_VERBOSE)
 		dec_fmt_event_verbose(&pr->fmt, &pipe->ev, &pr->out);
 	else if (pr->mode == PM_JSON)
@@ -222,6 +238,13 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 	if (pr->out.len >= FLUSH_AT)
 		return print_flush(pr);
 	return 0;
+}
+
+void
+print_last(struct printer *pr)
+{
+	if (pr->collapse)
+		dec_fold_end(&pr->fold, &pr->fmt, &pr->out);
 }
 
 int

@@ -11,6 +11,10 @@
 /* The getopt letters the printer takes, and their help lines. */
 #define PRINT_OPTS	"e:T:t:VY:"
 extern const char print_usage[];
+/* Its long option, for the entries' longopts. */
+#define PRINT_OPT_COLLAPSE	0x100
+#define PRINT_LONGOPTS \
+	{ "collapse", no_argument, NULL, PRINT_OPT_COLLAPSE }
 
 #define PRINT_MAX_FIELDS	64
 
@@ -25,6 +29,8 @@ enum print_mode {
 struct printer {
 	enum print_mode	 mode;
 	int		 verbose;	/* -V */
+	int		 collapse;	/* --collapse */
+	struct dec_fold	 fold;
 	struct dec_fmt	 fmt;
 	const char	*expr;		/* -Y, or NULL */
 	const char	*fields[PRINT_MAX_FIELDS];
@@ -49,6 +55,9 @@ int	 print_begin(struct printer *pr, struct cap_pipe *pipe);
 /* The record pipe just read (kind from cap_pipe_next), if the filter
  * passes it; flushes now and then.  0, or -1 after saying why. */
 int	 print_record(struct printer *pr, struct cap_pipe *pipe, int kind);
+/* Put what the printer still holds (folded lines) into its buffer: call
+ * before the last print_flush. */
+void	 print_last(struct printer *pr);
 /* Write what is buffered; -1 on a write error (errno). */
 int	 print_flush(struct printer *pr);
 /* The URBs never completed, on stderr (text and -V only). */

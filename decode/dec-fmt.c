@@ -406,6 +406,15 @@ void
 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
 {
+	dec_fmt_line_head(f, r, b);
+	dec_fmt_summary(r, info, b);
+	sb_putc(b, '\n');
+}
+
+void
+dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
+    struct sbuf *b)
+{
 	const char	*st;
 	char		*p, *start;
 	int64_t		 ns;
@@ -472,8 +481,6 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	*p++ = ' ';
 	*p++ = ' ';
 	b->len = (size_t)(p - b->s);
-	dec_fmt_summary(r, info, b);
-	sb_putc(b, '\n');
 }
 
 /*

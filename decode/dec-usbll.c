@@ -14,6 +14,9 @@
  * usbll.crc5.status, usbll.data, usbll.crc16, usbll.crc16.status,
  * usbll.split_*, usbll.src, usbll.dst, usbll.addr).
  */
+#include <stdio.h>
+#include <string.h>
+
 #include "decode.h"
 
 static const struct dec_name pid_names[] = {
@@ -457,4 +460,163 @@ dec_usbll_summary(const struct urb_rec *r, struct sbuf *b)
 		sb_puts(b, " [bad CRC16]");
 	if (usbll_bad_len(ll))
 		sb_puts(b, " [wrong length]");
+}
+
+/* ------------------------------------------------------------------------
+ * Folding polls and SOFs into one line (dec_fold_*).
+ */
+
+static int
+fold_packet(const struct urb_rec *r, int kind)
+{
+	return r->origin == URB_ORIGIN_USBLL &&
+	    r->xfer_type == USBLL_XFER_PACKET && r->ll.raw_len > 0 &&
+	    dec_usbll_pid_name(r->ll.pid) != NULL &&
+	    dec_usbll_kind(r->ll.pid) == kind && !usbll_bad_len(&r->ll) &&
+	    r->ll.crc5_status != USBLL_CRC_BAD &&
+	    r->ll.crc16_status != USBLL_CRC_BAD;
+}
+
+/* An IN or PING token, which a NAK can answer with "nothing yet". */
+static int
+fold_poll_token(const struct urb_rec *r)
+{
+	return fold_packet(r, USBLL_K_TOKEN) &&
+	    (r->ll.pid == USBLL_PID_IN || r->ll.pid == USBLL_PID_PING);
+}
+
+/* Is r the NAK of the token t? */
+static int
+fold_nak_of(const struct urb_rec *r, const struct urb_rec *t)
+{
+	return fold_packet(r, USBLL_K_HANDSHAKE) &&
+	    r->ll.pid == USBLL_PID_NAK && r->ll.have_addr &&
+	    r->ll.tok == t->ll.pid && r->ll.addr == t->ll.addr &&
+	    r->ll.endp == t->ll.endp;
+}
+
+/* A copy of r kept past the source's next record: no pointers into it. */
+static void
+fold_keep(struct urb_rec *to, const struct urb_rec *r)
+{
+	*to = *r;
+	to->data = NULL;
+	to->data_len = 0;
+	to->iso = NULL;
+	to->niso = 0;
+	to->ll.raw = NULL;
+	to->ifname = NULL;
+}
+
+void
+dec_fold_init(struct dec_fold *fo)
+{
+	memset(fo, 0, sizeof *fo);
+}
+
+static void
+fold_put_sofs(struct dec_fold *fo, struct dec_fmt *f, struct sbuf *b)
+{
+	struct dec_fold_sofs *s = &fo->sofs;
+	struct dec_info	 none;
+
+	if (s->n == 1) {
+		memset(&none, 0, sizeof none);
+		dec_fmt_line(f, &s->first, &none, b);
+	} else if (s->n > 1) {
+		dec_fmt_line_head(f, &s->first, b);
+		sb_printf(b, "%u SOFs %u-%u (packets %llu-%llu)\n", s->n,
+		    s->from, s->to, (unsigned long long)urb_frame(&s->first),
+		    (unsigned long long)s->last);
+	}
+	s->n = 0;
+}
+
+static void
+fold_put_run(struct dec_fold *fo, struct dec_fmt *f, struct sbuf *b)
+{
+	const struct urb_rec *h = &fo->head;
+	int64_t		 ns;
+
+	if (fo->polls == 0)
+		return;
+	dec_fmt_line_head(f, h, b);
+	sb_printf(b, "%s %u.%u polled %u time%s, NAKed (packets %llu-%llu",
+	    dec_usbll_pid_name(h->ll.pid), h->ll.addr, h->ll.endp, fo->polls,
+	    fo->polls == 1 ? "" : "s", (unsigned long long)urb_frame(h),
+	    (unsigned long long)fo->last);
+	if ((ns = dec_ts_sub(fo->last_ts, h->ts_ns)) > 0 && fo->polls > 1)
+		sb_printf(b, " in %.3f ms", (double)ns / 1e6);
+	if (fo->sofs_in > 0)
+		sb_printf(b, ", %u SOF%s between", fo->sofs_in,
+		    fo->sofs_in == 1 ? "" : "s");
+	sb_puts(b, ")\n");
+	fo->polls = 0;
+	fo->sofs_in = 0;
+}
+
+/* Everything held, in the order it came: the run, the SOFs after it (or
+ * before the token), the token. */
+static void
+fold_flush(struct dec_fold *fo, struct dec_fmt *f, struct sbuf *b)
+{
+	fold_put_run(fo, f, b);
+	fold_put_sofs(fo, f, b);
+	if (fo->have_tok) {
+		dec_fmt_line(f, &fo->tok, &fo->tok_info, b);
+		fo->have_tok = 0;
+	}
+}
+
+int
+dec_fold_record(struct dec_fold *fo, struct dec_fmt *f,
+    const struct urb_rec *r, const struct dec_info *info, struct sbuf *b)
+{
+	struct dec_fold_sofs *s = &fo->sofs;
+
+	if (fold_packet(r, USBLL_K_SOF)) {
+		if (fo->have_tok)		/* a token nobody answered */
+			fold_flush(fo, f, b);
+		if (s->n++ == 0) {
+			fold_keep(&s->first, r);
+			s->from = r->ll.frame;
+		}
+		s->to = r->ll.frame;
+		s->last = urb_frame(r);
+		return 1;
+	}
+	if (fold_poll_token(r)) {
+		if (fo->have_tok || (fo->polls > 0 &&
+		    (r->ll.pid != fo->head.ll.pid ||
+		    r->ll.addr != fo->head.ll.addr ||
+		    r->ll.endp != fo->head.ll.endp)))
+			fold_flush(fo, f, b);
+		fold_keep(&fo->tok, r);
+		fo->tok_info = *info;
+		fo->have_tok = 1;
+		return 1;
+	}
+	if (fo->have_tok && fold_nak_of(r, &fo->tok)) {
+		if (fo->polls == 0) {
+			/* SOFs before the first poll keep their own line */
+			fold_put_sofs(fo, f, b);
+			fo->head = fo->tok;
+		} else {
+			fo->sofs_in += s->n;
+			s->n = 0;
+		}
+		fo->polls++;
+		fo->last = urb_frame(r);
+		fo->last_ts = r->ts_ns;
+		fo->have_tok = 0;
+		return 1;
+	}
+	fold_flush(fo, f, b);
+	return 0;
+}
+
+void
+dec_fold_end(struct dec_fold *fo, struct dec_fmt *f, struct sbuf *b)
+{
+	fold_flush(fo, f, b);
 }

@@ -1106,6 +1106,10 @@ dec_fmt_start(struct dec_fmt *f, int64_t ts)
 void		 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 		     const struct dec_info *info, struct sbuf *b);
 
+/* The columns before the summary (dec_fmt_line without its summary). */
+void		 dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
+		     struct sbuf *b);
+
 /* The summary column alone (also used by the TUI). */
 void		 dec_fmt_summary(const struct urb_rec *r,
 		     const struct dec_info *info, struct sbuf *b);
@@ -1288,6 +1292,43 @@ size_t		 enc_usbll_data(uint8_t *p, uint8_t pid, const uint8_t *d,
 void		 dec_usbll_tree(const struct urb_rec *r, struct dec_tree *t);
 /* One-line summary of a packet with no URB meaning. */
 void		 dec_usbll_summary(const struct urb_rec *r, struct sbuf *b);
+
+/*
+ * Folding a bus-level capture's text lines the way Packetry groups them:
+ * a run of IN or PING polls the device NAKs (token + NAK, again and again,
+ * with the SOFs between) is one line "IN 5.2 polled 4 times, NAKed", and
+ * a run of SOFs is one line "4 SOFs 1005-1008".  The packets that carry
+ * meaning (data, ACKs, STALLs, URB events, bad CRCs) print as they are.
+ * Feed every record that would be printed, in order; dec_fold_record
+ * first writes into b what held lines r ends, then returns 1 when it
+ * holds r too (print nothing now) or 0 (print r now).  dec_fold_end
+ * writes what is still held.
+ */
+struct dec_fold_sofs {
+	uint32_t	 n;
+	struct urb_rec	 first;		/* its pointers cleared */
+	uint16_t	 from, to;	/* frame numbers */
+	uint64_t	 last;		/* packet number of the last */
+};
+
+struct dec_fold {
+	struct dec_fold_sofs sofs;	/* SOFs not yet in a run */
+	int		 have_tok;	/* a token waiting for its answer */
+	struct urb_rec	 tok;
+	struct dec_info	 tok_info;
+	uint32_t	 polls;		/* the run so far (0: none) */
+	struct urb_rec	 head;		/* its first token */
+	uint32_t	 sofs_in;	/* SOFs between its polls */
+	uint64_t	 last;		/* packet number of its last NAK */
+	int64_t		 last_ts;
+};
+
+void		 dec_fold_init(struct dec_fold *fo);
+int		 dec_fold_record(struct dec_fold *fo, struct dec_fmt *f,
+		     const struct urb_rec *r, const struct dec_info *info,
+		     struct sbuf *b);
+void		 dec_fold_end(struct dec_fold *fo, struct dec_fmt *f,
+		     struct sbuf *b);
 /* The bytes of a DK_BYTES node, or NULL when they are not in r. */
 const uint8_t	*dec_node_bytes(const struct urb_rec *r,
 		     const struct dec_node *n);

@@ -68,6 +68,22 @@ check_eq "-Y type == packet: the packets with no URB event" 110 \
 check_diff "link type 288 in pcap reads as 294 in pcapng" "$TMP/out" \
     "$TMP/out288"
 
+# --collapse: a run of NAKed polls is one line, every URB event stays.
+"$US" read --collapse "$S" >"$TMP/col" 2>/dev/null
+check_eq "read --collapse exits 0" 0 $?
+check "--collapse: four NAKed polls of 5.2 with the SOFs between, one line" \
+    grep -q 'IN 5.2 polled 4 times, NAKed (packets 102-112 in 3.002 ms, 3 SOFs between)$' \
+    "$TMP/col"
+check "--collapse: the polls of the bulk IN before its data, one line" \
+    grep -q 'IN 5.1 polled 2 times, NAKed (packets 119-122' "$TMP/col"
+check_eq "--collapse: 138 packets in 119 lines" 119 "$(wc -l <"$TMP/col")"
+check_eq "--collapse: every URB event kept" \
+    "$(grep -c ' [SC] ' "$TMP/out")" "$(grep -c ' [SC] ' "$TMP/col")"
+"$US" read --collapse -T json "$S" >/dev/null 2>"$TMP/err"
+check_eq "--collapse with -T json is a usage error" 2 $?
+check "--collapse with -T json says why" grep -q 'keep every packet' \
+    "$TMP/err"
+
 # Converting keeps the packets, in pcap and pcapng.
 "$US" convert "$S" -F pcap -w "$TMP/k.pcap" 2>"$TMP/err"
 check_eq "convert a bus-level capture to pcap exits 0" 0 $?

@@ -1814,6 +1814,81 @@ test_usbll(void **state)
 	cap_usbll_free(st);
 }
 
+/*
+ * Folding (dec_fold_*): SOFs in a row are one line, NAKed polls of one
+ * endpoint with the SOFs between them one line, the rest as it is.
+ */
+static void
+test_usbll_fold(void **state)
+{
+	struct {
+		uint8_t	 pid;
+		unsigned a, e;		/* SOF: a is the frame number */
+		int	 held;		/* dec_fold_record's answer */
+	} seq[] = {
+		{ USBLL_PID_SOF, 1, 0, 1 }, { USBLL_PID_SOF, 2, 0, 1 },
+		{ USBLL_PID_SOF, 3, 0, 1 },
+		{ USBLL_PID_IN, 7, 1, 1 }, { USBLL_PID_NAK, 0, 0, 1 },
+		{ USBLL_PID_SOF, 4, 0, 1 },
+		{ USBLL_PID_IN, 7, 1, 1 }, { USBLL_PID_NAK, 0, 0, 1 },
+		{ USBLL_PID_IN, 7, 1, 1 }, { USBLL_PID_NAK, 0, 0, 1 },
+		{ USBLL_PID_IN, 7, 2, 1 }, { USBLL_PID_DATA0, 0, 0, 0 },
+		{ USBLL_PID_IN, 7, 1, 1 }, { USBLL_PID_SOF, 5, 0, 1 },
+	};
+	struct cap_usbll *st;
+	struct dec_fold	 fo;
+	struct dec_fmt	 f;
+	struct dec_info	 info;
+	struct urb_rec	 r;
+	struct sbuf	 b;
+	uint8_t		 p[8];
+	uint32_t	 n;
+	size_t		 i;
+
+	(void)state;
+	memset(&f, 0, sizeof f);
+	memset(&info, 0, sizeof info);
+	memset(&b, 0, sizeof b);
+	f.time_mode = DT_RELATIVE;
+	dec_fold_init(&fo);
+	assert_non_null(st = cap_usbll_new(294));
+	for (i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+		if (seq[i].pid == USBLL_PID_SOF) {
+			ll_tok(p, USBLL_PID_SOF, seq[i].a & 0x7f,
+			    seq[i].a >> 7);
+			n = 3;
+		} else if (seq[i].pid == USBLL_PID_DATA0)
+			n = ll_dat(p, USBLL_PID_DATA0, (const uint8_t *)"ab",
+			    2);
+		else if (seq[i].pid == USBLL_PID_NAK) {
+			p[0] = USBLL_PID_NAK;
+			n = 1;
+		} else {
+			ll_tok(p, seq[i].pid, seq[i].a, seq[i].e);
+			n = 3;
+		}
+		cap_usbll_packet(st, p, n, &r);
+		r.recno = r.frame = i + 1;
+		r.ts_ns = (int64_t)i * 1000000;
+		dec_fmt_start(&f, r.ts_ns);
+		assert_int_equal(dec_fold_record(&fo, &f, &r, &info, &b),
+		    seq[i].held);
+	}
+	dec_fold_end(&fo, &f, &b);
+	sb_putc(&b, '\0');
+	assert_non_null(strstr(b.s, "3 SOFs 1-3 (packets 1-3)\n"));
+	assert_non_null(strstr(b.s, "IN 7.1 polled 3 times, NAKed "
+	    "(packets 4-10 in 6.000 ms, 1 SOF between)\n"));
+	assert_non_null(strstr(b.s, "  IN 7.2\n"));
+	/* a token nobody answered, then one SOF: each its own line */
+	assert_non_null(strstr(b.s, "  IN 7.1\n"));
+	assert_non_null(strstr(b.s, "  SOF 5\n"));
+	assert_int_equal(strstr(b.s, "IN 7.2") < strstr(b.s, "  IN 7.1\n"),
+	    1);
+	sb_free(&b);
+	cap_usbll_free(st);
+}
+
 /* macOS records (cap-darwin.c): a header and what can be wrong with it */
 static void
 test_darwin(void **state)
@@ -1909,6 +1984,7 @@ main(void)
 		cmocka_unit_test(test_wrong_magic),
 		cmocka_unit_test(test_foreign_linktype),
 		cmocka_unit_test(test_usbll),
+		cmocka_unit_test(test_usbll_fold),
 		cmocka_unit_test(test_darwin),
 		cmocka_unit_test(test_lying_lengths),
 		cmocka_unit_test(test_sink_choice),
