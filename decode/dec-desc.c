@@ -17,7 +17,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "decode.h"
+#include "class.h"
 
 #ifndef nitems
 #endif
@@ -346,7 +346,6 @@ F(f_hid_dtype, "bDescriptorType", "usbhid.descriptor.hid.bDescriptorType",
     DK_HEX, 1, dec_desc_types, 0);
 F(f_hid_dlen, "wDescriptorLength",
     "usbhid.descriptor.hid.wDescriptorLength", DK_UINT, 2, NULL, 0);
-F(f_hid_report, "HID report descriptor", NULL, DK_BYTES, 0, NULL, 0);
 
 /* Hub (USB 2.0 table 11-13, USB 3.2 table 10-3). */
 F(f_hub_ports, "bNbrPorts", NULL, DK_UINT, 1, NULL, 0);
@@ -445,6 +444,8 @@ struct desc_ctx {
 	/* the interface and endpoint being walked */
 	int			 level;		/* 1 after intf, 2 after ep */
 	int			 intf_class;	/* -1 = none */
+	uint8_t			 intf_sub;	/* its subclass, protocol */
+	uint8_t			 intf_proto;
 	struct dec_node		*intf_neps;	/* its bNumEndpoints */
 	unsigned		 intf_expect;
 	unsigned		 eps;		/* endpoints seen since */
@@ -706,6 +707,8 @@ dec_interface(struct desc_ctx *c, struct desc *d)
 
 	intf_end(c);
 	c->intf_class = d->n > 5 ? d->p[5] : -1;
+	c->intf_sub = d->n > 6 ? d->p[6] : 0;
+	c->intf_proto = d->n > 7 ? d->p[7] : 0;
 	c->ep_xfer = -1;
 	for (i = 0; i < nitems(intf_names); i++) {
 		if (intf_names[i].cls == c->intf_class) {
@@ -1089,6 +1092,33 @@ static const struct desc_ops other_ops = {
 	0, 2, 0, 0, NULL, dec_other
 };
 
+/* A class-specific descriptor of the interface being walked: its class
+ * decoder's, else bytes. */
+static void
+dec_class_desc(struct desc_ctx *c, struct desc *d)
+{
+	const struct dec_class_ops *o;
+	struct dec_cls_desc cd;
+
+	o = dec_class_find(c->intf_class, c->intf_sub, c->intf_proto);
+	if (o != NULL && o->desc != NULL) {
+		cd.p = d->p;
+		cd.n = d->n;
+		cd.off = d->off;
+		cd.subcls = c->intf_sub;
+		cd.proto = c->intf_proto;
+		cd.label = d->label;
+		if (o->desc(&cd, c->t))
+			return;
+	}
+	dec_other(c, d);
+}
+
+static const struct desc_ops class_ops = {
+	0, 2, 0, 0, NULL, dec_class_desc
+};
+
+
 static const struct desc_ops *
 ops_find(uint8_t type)
 {
@@ -1099,6 +1129,23 @@ ops_find(uint8_t type)
 			return &desc_ops[i];
 	}
 	return &other_ops;
+}
+
+/*
+ * The decoder of a descriptor of this type here: inside a configuration,
+ * after an interface of a class other than HID, the class-specific types
+ * (0x21 functional, 0x24 CS_INTERFACE, 0x25 CS_ENDPOINT) are that
+ * class's, never HID's (a DFU functional descriptor is no HID
+ * descriptor).
+ */
+static const struct desc_ops *
+ops_here(const struct desc_ctx *c, uint8_t type)
+{
+	if (c->cont == CONT_CONFIG && c->intf_class >= 0 &&
+	    ((type == USB_DT_HID && c->intf_class != 0x03) ||
+	    type == 0x24 || type == 0x25))
+		return &class_ops;
+	return ops_find(type);
 }
 
 /* The heading of a descriptor: what it is, with its identity. */
@@ -1119,6 +1166,9 @@ desc_label(struct desc_ctx *c, const struct desc_ops *ops, const uint8_t *p,
 	else if (p[1] == USB_DT_DEVICE_CAPABILITY && n >= 3)
 		s = dec_tree_printf(c->t, "DEVICE_CAPABILITY: %s",
 		    dec_name_or(devcap_types, p[2], tmp));
+	else if (ops == &class_ops && p[1] == USB_DT_HID)
+		s = dec_tree_printf(c->t, "FUNCTIONAL descriptor (%s class)",
+		    dec_name_or(dec_classes, (uint8_t)c->intf_class, tmp));
 	else if (ops->label == NULL)
 		s = dec_tree_printf(c->t, "%s descriptor",
 		    dec_name_or(dec_desc_types, p[1], tmp));
@@ -1184,7 +1234,7 @@ desc_one(struct desc_ctx *c, size_t off, int want)
 	int		 level, ws;
 
 	bl = p[0];
-	ops = ops_find(p[1]);
+	ops = ops_here(c, p[1]);
 	ws = c->cont != CONT_NONE ? c->ws : ops->ws;
 	level = c->cont == CONT_NONE && (p[1] == USB_DT_CONFIG ||
 	    p[1] == USB_DT_OTHER_SPEED_CONFIG || p[1] == USB_DT_BOS) ? 0 :
@@ -1287,10 +1337,8 @@ dec_desc_tree(const uint8_t *p, size_t len, const struct dec_setup *req,
 
 	want = req_type(req, &index);
 	if (is_report(want)) {
-		/* Items, not descriptors: a class decoder's business. */
-		dec_tree_push(t, want == 0x23 ? "HID_PHYSICAL descriptor" :
-		    "HID_REPORT descriptor", DB_DATA, 0, (uint32_t)len);
-		dec_tree_add(t, &f_hid_report, DB_DATA, 0, (uint32_t)len, 0);
+		/* Items, not descriptors: HID's business. */
+		dec_hid_rdesc_tree(p, len, want, t);
 		t->depth = c.depth0;
 		return 1;
 	}

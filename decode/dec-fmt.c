@@ -211,8 +211,7 @@ fmt_data(const struct urb_rec *r, const struct dec_info *info,
 		return;
 	}
 	sb_puts(b, ": ");
-	if (!(info->flags & DI_CLASS) || !dec_class_summary(info->cls,
-	    info->subcls, info->proto, r, b))
+	if (!dec_class_summary(r, info, b))
 		fmt_preview(r->data, r->data_len, b);
 }
 

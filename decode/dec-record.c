@@ -607,5 +607,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_desc_tree(r->data, r->data_len, &info->setup, t);
 		return;
 	}
+	if (dec_class_tree(r, info, t))
+		return;
 	dec_tree_add(t, &f_capdata, DB_DATA, 0, r->data_len, 0);
 }

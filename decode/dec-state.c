@@ -85,6 +85,8 @@ dev_free(struct dec_dev *d)
 		return;
 	for (i = 0; i < DEC_MAX_CONFIGS; i++)
 		free(d->cfg[i]);
+	for (i = 0; i < DEC_MAX_INTFS; i++)
+		dec_cls_state_free(&d->cls[i]);
 	free(d);
 }
 
@@ -165,6 +167,12 @@ dec_ctx_clone(const struct dec_ctx *ctx)
 			c->bus[b]->dev[k] = d;
 			for (i = 0; i < DEC_MAX_CONFIGS; i++)
 				d->cfg[i] = NULL;
+			for (i = 0; i < DEC_MAX_INTFS; i++)
+				d->cls[i].rdesc = NULL;
+			for (i = 0; i < DEC_MAX_INTFS; i++)
+				if (dec_cls_state_copy(&d->cls[i],
+				    &od->cls[i]) != 0)
+					goto fail;
 			for (i = 0; i < DEC_MAX_CONFIGS; i++) {
 				if (od->cfg[i] == NULL)
 					continue;
@@ -311,6 +319,8 @@ dev_reset(struct dec_dev *d, uint64_t recno)
 
 	for (i = 0; i < DEC_MAX_CONFIGS; i++)
 		free(d->cfg[i]);
+	for (i = 0; i < DEC_MAX_INTFS; i++)
+		dec_cls_state_free(&d->cls[i]);
 	memset(d, 0, sizeof *d);
 	d->busnum = busnum;
 	d->devnum = devnum;
@@ -632,6 +642,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP))
 		learn_control(ctx, d, r, &info->setup);
 	find_owner(d, r, info);
+	dec_class_learn(d, r, info);
 	if ((d->has_ddesc && d->ddesc[4] == 9) ||
 	    ((info->flags & DI_CLASS) && info->cls == 9) ||
 	    ((info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 1 &&

@@ -895,6 +895,20 @@ dec_desc_next(const uint8_t *buf, size_t n, size_t *off, struct dec_dref *d)
 #define DEC_MAX_CONFIGS	8
 #define DEC_MAX_INTFS	32
 
+/*
+ * What the class decoders learn across records, one per interface
+ * (decode/dec-class.c: dec_class_learn fills it, dec_ctx_clone copies it):
+ * the HID report descriptor that lays out the reports, the mass storage
+ * command whose data and status follow.
+ */
+struct dec_cls_state {
+	uint8_t		*rdesc;		/* HID report descriptor (malloc) */
+	uint16_t	 rdesc_len;
+	uint8_t		 has_cbw;	/* a BOT command is open */
+	uint8_t		 cbw[31];	/* its CBW */
+	uint64_t	 cbw_frame;	/* the frame that carried it */
+};
+
 /* A device as the capture shows it, keyed by (bus, devnum). */
 struct dec_dev {
 	uint16_t	 busnum;
@@ -912,6 +926,7 @@ struct dec_dev {
 	uint16_t	 cfg_len[DEC_MAX_CONFIGS];
 	uint8_t		 alt[DEC_MAX_INTFS];	/* current alt per interface */
 	struct dec_ep	 ep[32];	/* index (epnum & 15) | (IN ? 16 : 0) */
+	struct dec_cls_state cls[DEC_MAX_INTFS];	/* by interface number */
 	uint64_t	 since;		/* record that (re)created this state */
 	uint32_t	 generation;	/* bumps on every re-enumeration */
 };
@@ -1159,12 +1174,26 @@ void		 dec_fmt_event_verbose(struct dec_fmt *f,
 		     const struct drv_event *ev, struct sbuf *b);
 
 /*
- * A short summary of class data (bulk/interrupt payloads, class requests)
- * for interface class cls: BOT CBW/CSW with SCSI commands, HID boot
- * reports.  Returns 1 when it wrote something, 0 when it knows nothing.
+ * Class decoders (decode/dec-class.c and one file a class: dec-hid.c,
+ * dec-msc.c, ...), chosen by the class of the interface that owns the
+ * record (or that a class request goes to).  The summary of class data
+ * (bulk, interrupt and isochronous payloads, the data stage of class
+ * requests): 1 when it wrote something, 0 when the class knows nothing.
+ * The tree: 1 when the class decoded the payload (then no usb.capdata, as
+ * Wireshark's subdissectors take the bytes), 0 otherwise.  Learning: what
+ * the class keeps from a record (a report descriptor, a CBW) into the
+ * interface's dec_cls_state, from dec_analyze.
  */
-int		 dec_class_summary(uint8_t cls, uint8_t subcls, uint8_t proto,
-		     const struct urb_rec *r, struct sbuf *b);
+int		 dec_class_summary(const struct urb_rec *r,
+		     const struct dec_info *info, struct sbuf *b);
+int		 dec_class_tree(const struct urb_rec *r,
+		     const struct dec_info *info, struct dec_tree *t);
+void		 dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
+		     const struct dec_info *info);
+/* A state's copy (0, or -UE_NOMEM) and its release. */
+int		 dec_cls_state_copy(struct dec_cls_state *dst,
+		     const struct dec_cls_state *src);
+void		 dec_cls_state_free(struct dec_cls_state *st);
 
 /* ------------------------------------------------------------------------
  * Display filters (decode/dec-filter.c): "type==bulk && status==EPIPE",

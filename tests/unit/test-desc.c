@@ -877,6 +877,12 @@ test_hid(void **state)
 	assert_int_equal(n->off, 20);
 	assert_int_equal(n->len, 7);
 	assert_int_equal(n->depth, 3);
+	/* and is not labelled a HID descriptor */
+	assert_string_equal(label(t, "FUNCTIONAL", 0)->str,
+	    "FUNCTIONAL descriptor (Application Specific class)");
+	for (size_t i = 0; i < t->n; i++)
+		if (t->node[i].f == NULL && t->node[i].str != NULL)
+			assert_null(strstr(t->node[i].str, "HID"));
 }
 
 static void

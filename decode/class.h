@@ -1,0 +1,73 @@
+/*
+ * decode/class.h - the interface between the class dispatcher
+ * (dec-class.c) and the class decoders, one file a class (dec-hid.c,
+ * dec-msc.c, ...).  Private to decode/: the rest of urbscope calls the
+ * dec_class_* functions of decode.h.
+ *
+ * A class decoder is a table of operations, the way Wireshark's USB
+ * dissector hands a payload to the dissector registered for the
+ * interface class (epan/dissectors/packet-usb.c, "usb.bInterfaceClass"
+ * table).  Every operation is optional.
+ */
+#ifndef DECODE_CLASS_H
+#define DECODE_CLASS_H
+
+#include "decode.h"
+
+#define DEC_CLS_ANY	0x100		/* subclass or protocol: any */
+
+/* What a class decoder gets: one record, what the analysis says of it and
+ * the state learnt for its interface (NULL when the interface is not
+ * known).  The record's control request, when it is one, is info->setup
+ * (DI_SETUP); r->data holds r->data_len bytes, maybe fewer than asked. */
+struct dec_cls_arg {
+	const struct urb_rec		*r;
+	const struct dec_info		*info;
+	const struct dec_cls_state	*st;
+};
+
+/* A class-specific descriptor inside a configuration (CS_INTERFACE 0x24,
+ * CS_ENDPOINT 0x25, a functional descriptor 0x21 of a class other than
+ * HID): p[0..n) of it is present, at offset off of the tree's DB_DATA
+ * buffer; label is its heading node, whose str the decoder may replace
+ * ("CS_INTERFACE descriptor: Header"). */
+struct dec_cls_desc {
+	const uint8_t		*p;
+	size_t			 n;
+	uint32_t		 off;
+	uint8_t			 subcls;	/* of the interface it follows */
+	uint8_t			 proto;
+	struct dec_node		*label;
+};
+
+struct dec_class_ops {
+	const char	*name;			/* "HID", "mass storage" */
+	uint16_t	 cls;			/* bInterfaceClass */
+	uint16_t	 subcls;		/* or DEC_CLS_ANY */
+	uint16_t	 proto;			/* or DEC_CLS_ANY */
+	/* one line of a payload's meaning; 1 when written */
+	int		(*summary)(const struct dec_cls_arg *, struct sbuf *);
+	/* the payload's subtree, at the tree's depth; 1 when decoded */
+	int		(*tree)(const struct dec_cls_arg *, struct dec_tree *);
+	/* the fields of a class descriptor after its bLength and
+	 * bDescriptorType; 1 when decoded (else shown as bytes) */
+	int		(*desc)(const struct dec_cls_desc *, struct dec_tree *);
+	/* keep what later records need into st */
+	void		(*learn)(const struct urb_rec *,
+			    const struct dec_info *, struct dec_cls_state *);
+};
+
+/* The decoder of (cls, subcls, proto), or NULL. */
+const struct dec_class_ops *dec_class_find(int cls, int subcls, int proto);
+
+/* The class decoders (the table is in dec-class.c). */
+extern const struct dec_class_ops dec_class_hid;	/* dec-hid.c */
+extern const struct dec_class_ops dec_class_msc;	/* dec-msc.c */
+
+/* dec-hid.c: the items of a HID report (or physical, want 0x23)
+ * descriptor in p[0..len) as a subtree; dec-desc.c calls it for the
+ * answer of GET_DESCRIPTOR(HID_REPORT). */
+void		 dec_hid_rdesc_tree(const uint8_t *p, size_t len, int want,
+		     struct dec_tree *t);
+
+#endif /* DECODE_CLASS_H */
