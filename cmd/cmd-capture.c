@@ -507,12 +507,18 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	return status;
 }
 
+static const struct option capture_longopts[] = {
+	PRINT_LONGOPTS,
+	{ NULL, 0, NULL, 0 }
+};
+
 const struct cmd_entry cmd_capture_entry = {
 	.name = "capture",
 	.usage = "-i usbmonN [-w FILE] [-c N] [-s SNAPLEN] [-C MB -W N]"
 	    " [-Z USER] [-Y FILTER] [-V] [-T ...] | -D",
 	.help = "capture live USB traffic from the kernel's usbmon",
 	.template = "C:c:DF:i:qs:W:w:Z:" PRINT_OPTS,
+	.longopts = capture_longopts,
 	.lower = 0,
 	.upper = 0,
 	.extra = "the interface goes with -i",

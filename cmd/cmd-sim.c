@@ -72,6 +72,11 @@ sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	return rc;
 }
 
+static const struct option sim_longopts[] = {
+	PRINT_LONGOPTS,
+	{ NULL, 0, NULL, 0 }
+};
+
 const struct cmd_entry cmd_sim_entry = {
 	.name = "sim",
 	.usage = "SCENARIO [-w OUT [-F FORMAT]] [-b BUSLOG] [-c N] "
@@ -79,6 +84,7 @@ const struct cmd_entry cmd_sim_entry = {
 	.help = "run a scenario on the simulated EHCI machine, in virtual "
 	    "time",
 	.template = "b:c:F:w:" PRINT_OPTS,
+	.longopts = sim_longopts,
 	.lower = 1,
 	.upper = 1,
 	.missing = "which scenario?",

@@ -27,7 +27,12 @@ const char print_usage[] =
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
     "                frame.number, ...), repeatable\n"
     "  -t r|a|d|e    time: relative (default), absolute, delta,\n"
-    "                epoch\n";
+    "                epoch\n"
+    "  --decode-as TARGET=CLASS\n"
+    "                decode an interface as a class, as Wireshark's\n"
+    "                Decode As: TARGET BUS.DEV[.INTF] or\n"
+    "                VID:PID[.INTF], CLASS hid, msc, cdc, ... or\n"
+    "                CLASS[.SUB[.PROTO]] in hex (repeatable)\n";
 
 static const struct {
 	const char	*name;
@@ -103,6 +108,14 @@ print_option(struct printer *pr, int ch, const char *arg)
 	case PRINT_OPT_COLLAPSE:
 		pr->collapse = 1;
 		return 1;
+	case PRINT_OPT_DECODE_AS:
+		if (pr->ndecode_as == PRINT_MAX_DECODE_AS) {
+			cmd_warnx("at most %d --decode-as",
+			    PRINT_MAX_DECODE_AS);
+			return -1;
+		}
+		pr->decode_as[pr->ndecode_as++] = arg;
+		return 1;
 	}
 	return 0;
 }
@@ -123,7 +136,7 @@ int
 print_chosen(const struct printer *pr)
 {
 	return pr->expr != NULL || pr->nfields > 0 || pr->verbose ||
-	    pr->collapse ||
+	    pr->collapse || pr->ndecode_as > 0 ||
 	    pr->mode != PM_TEXT || pr->fmt.time_mode != DT_RELATIVE;
 }
 
@@ -149,6 +162,13 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		if (!dec_field_known(pr->fields[i])) {
 			cmd_warnx("-e %s: urbscope knows no such field (the "
 			    "names are those -T json prints)", pr->fields[i]);
+			return -EXIT_USAGE;
+		}
+	}
+	for (i = 0; i < pr->ndecode_as && pipe->ctx != NULL; i++) {
+		if (dec_ctx_decode_as(pipe->ctx, pr->decode_as[i], err,
+		    sizeof err) < 0) {
+			cmd_warnx("--decode-as %s", err);
 			return -EXIT_USAGE;
 		}
 	}

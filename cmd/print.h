@@ -11,10 +11,14 @@
 /* The getopt letters the printer takes, and their help lines. */
 #define PRINT_OPTS	"e:T:t:VY:"
 extern const char print_usage[];
-/* Its long option, for the entries' longopts. */
+/* Its long options, for the entries' longopts. */
 #define PRINT_OPT_COLLAPSE	0x100
+#define PRINT_OPT_DECODE_AS	0x101
 #define PRINT_LONGOPTS \
-	{ "collapse", no_argument, NULL, PRINT_OPT_COLLAPSE }
+	{ "collapse", no_argument, NULL, PRINT_OPT_COLLAPSE }, \
+	{ "decode-as", required_argument, NULL, PRINT_OPT_DECODE_AS }
+
+#define PRINT_MAX_DECODE_AS	16
 
 #define PRINT_MAX_FIELDS	64
 
@@ -33,6 +37,8 @@ struct printer {
 	struct dec_fold	 fold;
 	struct dec_fmt	 fmt;
 	const char	*expr;		/* -Y, or NULL */
+	const char	*decode_as[PRINT_MAX_DECODE_AS];	/* --decode-as */
+	size_t		 ndecode_as;
 	const char	*fields[PRINT_MAX_FIELDS];
 	size_t		 nfields;
 	struct dec_node	*nodes;		/* a record's tree */

@@ -4,6 +4,7 @@
  * class request is addressed to; the decoder's state for that interface
  * comes along.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,4 +126,56 @@ dec_cls_state_free(struct dec_cls_state *st)
 {
 	free(st->rdesc);
 	memset(st, 0, sizeof *st);
+}
+
+/* What --decode-as calls the classes (class, subclass, protocol). */
+static const struct {
+	const char	*name;
+	uint8_t		 c[3];
+} class_names[] = {
+	{ "hid",		{ 0x03, 0x00, 0x00 } },
+	{ "hid-keyboard",	{ 0x03, 0x01, 0x01 } },	/* boot protocol */
+	{ "hid-mouse",		{ 0x03, 0x01, 0x02 } },
+	{ "msc",		{ 0x08, 0x06, 0x50 } },	/* SCSI over BOT */
+	{ "uas",		{ 0x08, 0x06, 0x62 } },
+	{ "cdc",		{ 0x02, 0x02, 0x01 } },	/* ACM, AT commands */
+	{ "cdc-data",		{ 0x0a, 0x00, 0x00 } },
+	{ "hub",		{ 0x09, 0x00, 0x00 } },
+	{ "audio",		{ 0x01, 0x01, 0x00 } },	/* audio control */
+	{ "audio-streaming",	{ 0x01, 0x02, 0x00 } },
+	{ "video",		{ 0x0e, 0x01, 0x00 } },	/* video control */
+	{ "video-streaming",	{ 0x0e, 0x02, 0x00 } },
+	{ "printer",		{ 0x07, 0x01, 0x02 } },
+	{ "ccid",		{ 0x0b, 0x00, 0x00 } },
+	{ "dfu",		{ 0xfe, 0x01, 0x02 } },
+	{ "vendor",		{ 0xff, 0x00, 0x00 } },
+};
+
+const char *
+dec_class_names(void)
+{
+	static char	 buf[256];
+	size_t		 i, len = 0;
+
+	if (buf[0] != '\0')
+		return buf;
+	for (i = 0; i < sizeof class_names / sizeof class_names[0]; i++)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, "%s%s",
+		    i > 0 ? ", " : "", class_names[i].name);
+	return buf;
+}
+
+int
+dec_class_by_name(const char *name, size_t n, uint8_t out[3])
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof class_names / sizeof class_names[0]; i++) {
+		if (strlen(class_names[i].name) == n &&
+		    memcmp(class_names[i].name, name, n) == 0) {
+			memcpy(out, class_names[i].c, 3);
+			return 0;
+		}
+	}
+	return -1;
 }

@@ -289,9 +289,13 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		return;
 	}
 	if (info->flags & DI_CLASS) {
-		sb_puts(b, "[intf ");
-		sb_u64(b, (uint64_t)info->intf);
-		sb_putc(b, ' ');
+		if (info->flags & DI_GUESSED)
+			sb_puts(b, "[guessed ");
+		else {
+			sb_puts(b, "[intf ");
+			sb_u64(b, (uint64_t)info->intf);
+			sb_putc(b, ' ');
+		}
 		if ((cname = dec_name_find(dec_classes, info->cls)) != NULL)
 			sb_puts(b, cname);
 		else {

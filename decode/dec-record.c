@@ -473,6 +473,39 @@ is_descriptor_answer(const struct urb_rec *r, const struct dec_info *info)
 }
 
 /*
+ * The interface that owns the record and its class, as Wireshark shows
+ * it (0xffff when the capture did not say), then the class urbscope
+ * decodes it as when that is a guess or the user's.
+ */
+static void
+intf_tree(const struct dec_info *info, struct dec_tree *t)
+{
+	const char *label;
+	char	 tmp[24];
+
+	dec_tree_push(t, "Interface", DB_NONE, 0, 0);
+	if ((info->flags & DI_CLASS) &&
+	    !(info->flags & (DI_GUESSED | DI_DECODE_AS))) {
+		add(t, &f_intf_num, (uint64_t)info->intf);
+		add(t, &f_intf_class, info->cls);
+	} else if (info->flags & (DI_GUESSED | DI_DECODE_AS)) {
+		if (info->real_cls != 0xffff)
+			add(t, &f_intf_num, (uint64_t)info->intf);
+		add(t, &f_intf_class, info->real_cls);
+		label = dec_tree_printf(t, "decoded as %s (%02x.%02x.%02x), "
+		    "%s", dec_name_or(dec_classes, info->cls, tmp), info->cls,
+		    info->subcls, info->proto, (info->flags & DI_GUESSED) ?
+		    "guessed from the data" : "--decode-as");
+		if (label != NULL) {
+			dec_tree_push(t, label, DB_NONE, 0, 0);
+			dec_tree_pop(t);
+		}
+	} else
+		add(t, &f_intf_class, 0xffff);
+	dec_tree_pop(t);
+}
+
+/*
  * Requests the class of their recipient decodes: class and vendor ones,
  * and GET_DESCRIPTOR of a class descriptor (HID report) sent to an
  * interface or endpoint (packet-usb.c try_dissect_next_protocol).
@@ -537,13 +570,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		 * Wireshark gives USBPcap's ISO packets no class either */
 	} else if (r->xfer_type != XFER_CTRL) {
 		/* Unknown (Wireshark's 0xffff) until the enumeration tells. */
-		dec_tree_push(t, "Interface", DB_NONE, 0, 0);
-		if (info->flags & DI_CLASS) {
-			add(t, &f_intf_num, (uint64_t)info->intf);
-			add(t, &f_intf_class, info->cls);
-		} else
-			add(t, &f_intf_class, 0xffff);
-		dec_tree_pop(t);
+		intf_tree(info, t);
 	} else if (r->xfer_type == XFER_CTRL && is_class_request(info) &&
 	    !split_out && !status_stage &&
 	    !(dec_info_class(info) > 0xff &&
@@ -558,13 +585,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		 * epan/dissectors/packet-usb.c), which says "unknown"
 		 * (0xffff) when the recipient is the device or "other".
 		 */
-		dec_tree_push(t, "Interface", DB_NONE, 0, 0);
-		if (info->flags & DI_CLASS) {
-			add(t, &f_intf_num, (uint64_t)info->intf);
-			add(t, &f_intf_class, info->cls);
-		} else
-			add(t, &f_intf_class, 0xffff);
-		dec_tree_pop(t);
+		intf_tree(info, t);
 	}
 	if (info->flags & DI_PAIRED) {
 		add(t, &f_request_in, info->pair_frame != 0 ?

@@ -17,7 +17,10 @@
  * device 0) or a device descriptor that changes starts a new device under
  * that number.
  */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decode.h"
 
@@ -38,7 +41,20 @@ struct dec_bus {
 	struct dec_dev	*dev[256];
 };
 
+/* One --decode-as. */
+struct decode_as {
+	uint8_t		 by_id;		/* VID:PID, else BUS.DEV */
+	uint16_t	 a;		/* bus or idVendor */
+	uint16_t	 b;		/* device or idProduct */
+	int16_t		 intf;		/* -1: every interface */
+	uint8_t		 c[3];		/* class, subclass, protocol */
+};
+
+#define DEC_MAX_DECODE_AS	16
+
 struct dec_ctx {
+	struct decode_as das[DEC_MAX_DECODE_AS];
+	size_t		 ndas;
 	struct pending	*pend;		/* open addressing, linear probing */
 	size_t		 pend_cap;	/* power of two */
 	size_t		 pend_n;
@@ -139,6 +155,8 @@ dec_ctx_clone(const struct dec_ctx *ctx)
 
 	if ((c = calloc(1, sizeof *c)) == NULL)
 		return NULL;
+	memcpy(c->das, ctx->das, sizeof c->das);
+	c->ndas = ctx->ndas;
 	/* the open submits, in a table sized to them */
 	for (c->pend_cap = 16; c->pend_cap < 2 * (ctx->pend_n + 1);)
 		c->pend_cap *= 2;
@@ -552,6 +570,210 @@ find_owner(const struct dec_dev *d, const struct urb_rec *r,
 	}
 }
 
+/* The --decode-as that covers interface intf (-1: unknown) of d. */
+static const struct decode_as *
+das_find(const struct dec_ctx *ctx, const struct dec_dev *d, int intf)
+{
+	const struct decode_as *da;
+	size_t	 i;
+
+	for (i = 0; i < ctx->ndas; i++) {
+		da = &ctx->das[i];
+		if (da->by_id ? !d->has_ddesc ||
+		    get_le16(d->ddesc + 8) != da->a ||
+		    get_le16(d->ddesc + 10) != da->b :
+		    d->busnum != da->a || d->devnum != da->b)
+			continue;
+		if (da->intf >= 0 && intf >= 0 && da->intf != intf)
+			continue;
+		return da;
+	}
+	return NULL;
+}
+
+/* The user's class over what the descriptors say (or do not). */
+static void
+decode_as(const struct dec_ctx *ctx, const struct dec_dev *d,
+    const struct urb_rec *r, struct dec_info *info)
+{
+	const struct decode_as *da;
+	int	 intf = -1;
+
+	if (ctx->ndas == 0)
+		return;
+	if (info->flags & DI_CLASS)
+		intf = info->intf;
+	else if (r->xfer_type == XFER_CTRL) {
+		/* class requests to an interface (or its endpoint) only */
+		if (!(info->flags & DI_SETUP) ||
+		    SETUP_TYPE(&info->setup) != 1 ||
+		    SETUP_RECIP(&info->setup) != 1)
+			return;
+		intf = info->setup.wIndex & 0xff;
+	} else if (r->xfer_type > XFER_BULK)
+		return;
+	if ((da = das_find(ctx, d, intf)) == NULL)
+		return;
+	info->real_cls = (info->flags & DI_CLASS) ? info->cls : 0xffff;
+	info->intf = (int16_t)(intf >= 0 ? intf : da->intf >= 0 ? da->intf :
+	    0);
+	info->cls = da->c[0];
+	info->subcls = da->c[1];
+	info->proto = da->c[2];
+	info->flags |= DI_CLASS | DI_DECODE_AS;
+}
+
+/* Eight bytes that a boot keyboard would send with a key down: keys
+ * packed first, then zeros (HID 1.11 B.1; 0x01 is ErrorRollOver). */
+static int
+looks_like_keys(const uint8_t *p)
+{
+	int	 i, any = p[0] != 0, zero = 0;
+
+	if (p[1] != 0)
+		return 0;
+	for (i = 2; i < 8; i++) {
+		if (p[i] == 0)
+			zero = 1;
+		else if (zero || (p[i] != 0x01 && (p[i] < 0x04 ||
+		    p[i] > 0xe7)))
+			return 0;
+		else
+			any = 1;
+	}
+	return any;
+}
+
+/*
+ * With no configuration in the capture (it started after enumeration),
+ * the class an endpoint's data looks like: BOT by its CBW and CSW
+ * signatures, a boot keyboard by its reports' shape; kept per endpoint
+ * from the first record that shows it, and marked as guessed.
+ */
+static void
+guess_class(struct dec_dev *d, const struct urb_rec *r,
+    struct dec_info *info)
+{
+	size_t	 len;
+	int	 i;
+
+	if ((info->flags & DI_CLASS) || r->xfer_type == XFER_CTRL ||
+	    r->xfer_type > XFER_BULK || dev_active_cfg(d, &len) != NULL)
+		return;
+	i = ep_index(r->epnum);
+	if (d->guess[i] == 0 && r->xfer_type == XFER_BULK &&
+	    ((r->data_len == 31 && get_le32(r->data) == 0x43425355) ||
+	    (r->data_len == 13 && get_le32(r->data) == 0x53425355)))
+		d->guess[i] = DEC_GUESS_BOT;
+	else if (d->guess[i] == 0 && r->xfer_type == XFER_INT &&
+	    urb_is_in(r) && r->data_len == 8 && looks_like_keys(r->data))
+		d->guess[i] = DEC_GUESS_KBD;
+	switch (d->guess[i]) {
+	case DEC_GUESS_BOT:
+		info->cls = 0x08;
+		info->subcls = 0x06;
+		info->proto = 0x50;
+		break;
+	case DEC_GUESS_KBD:
+		info->cls = 0x03;
+		info->subcls = 0x01;
+		info->proto = 0x01;
+		break;
+	default:
+		return;
+	}
+	info->intf = 0;
+	info->real_cls = 0xffff;
+	info->flags |= DI_CLASS | DI_GUESSED;
+}
+
+/* Up to max numbers in s, the k-th in bases[k] and followed by seps[k]
+ * when another comes; how many, or -1 when s is not that. */
+static int
+parse_nums(const char *s, const int *bases, const char *seps,
+    unsigned long *v, int max)
+{
+	char	*end;
+	int	 k;
+
+	for (k = 0; k < max; k++) {
+		if (!isxdigit((unsigned char)*s))
+			return -1;
+		v[k] = strtoul(s, &end, bases[k]);
+		if (end == s)
+			return -1;
+		if (*end == '\0')
+			return k + 1;
+		if (k + 1 == max || *end != seps[k])
+			return -1;
+		s = end + 1;
+	}
+	return -1;
+}
+
+int
+dec_ctx_decode_as(struct dec_ctx *ctx, const char *spec, char *err,
+    size_t size)
+{
+	static const int dec[3] = { 10, 10, 10 }, ids[3] = { 16, 16, 10 },
+			 hex[3] = { 16, 16, 16 };
+	struct decode_as da;
+	const char	*eq, *cls;
+	char		 tgt[32];
+	unsigned long	 v[3];
+	int		 n, i;
+
+	memset(&da, 0, sizeof da);
+	da.intf = -1;
+	if ((eq = strchr(spec, '=')) == NULL || eq == spec ||
+	    eq[1] == '\0') {
+		snprintf(err, size, "'%s': not TARGET=CLASS", spec);
+		return -UE_SYNTAX;
+	}
+	if (ctx->ndas == DEC_MAX_DECODE_AS) {
+		snprintf(err, size, "more than %d --decode-as",
+		    DEC_MAX_DECODE_AS);
+		return -UE_SYNTAX;
+	}
+	/* the target: BUS.DEV[.INTF] or VID:PID[.INTF] */
+	n = -1;
+	if ((size_t)(eq - spec) < sizeof tgt) {
+		memcpy(tgt, spec, (size_t)(eq - spec));
+		tgt[eq - spec] = '\0';
+		da.by_id = strchr(tgt, ':') != NULL;
+		n = parse_nums(tgt, da.by_id ? ids : dec,
+		    da.by_id ? ":." : "..", v, 3);
+	}
+	if (n < 2 || v[0] > 0xffff || v[1] > 0xffff ||
+	    (!da.by_id && v[1] > 127) || (n == 3 && v[2] >= DEC_MAX_INTFS)) {
+		snprintf(err, size, "'%.*s': the target is BUS.DEV[.INTF] "
+		    "or VID:PID[.INTF] (hex)", (int)(eq - spec), spec);
+		return -UE_SYNTAX;
+	}
+	da.a = (uint16_t)v[0];
+	da.b = (uint16_t)v[1];
+	if (n == 3)
+		da.intf = (int16_t)v[2];
+	/* the class: a name or CLASS[.SUBCLASS[.PROTOCOL]] */
+	cls = eq + 1;
+	if (dec_class_by_name(cls, strlen(cls), da.c) != 0) {
+		n = parse_nums(cls, hex, "..", v, 3);
+		for (i = 0; i < n; i++)
+			if (v[i] > 0xff)
+				n = -1;
+		if (n < 1) {
+			snprintf(err, size, "'%s': unknown class (one of %s, "
+			    "or CLASS[.SUBCLASS[.PROTOCOL]] in hex)", cls,
+			    dec_class_names());
+			return -UE_SYNTAX;
+		}
+		for (i = 0; i < n; i++)
+			da.c[i] = (uint8_t)v[i];
+	}
+	ctx->das[ctx->ndas++] = da;
+	return 0;
+}
+
 int
 dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
     struct dec_info *info)
@@ -642,6 +864,8 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP))
 		learn_control(ctx, d, r, &info->setup);
 	find_owner(d, r, info);
+	decode_as(ctx, d, r, info);
+	guess_class(d, r, info);
 	dec_class_learn(d, r, info);
 	if ((d->has_ddesc && d->ddesc[4] == 9) ||
 	    ((info->flags & DI_CLASS) && info->cls == 9) ||

@@ -927,6 +927,8 @@ struct dec_dev {
 	uint8_t		 alt[DEC_MAX_INTFS];	/* current alt per interface */
 	struct dec_ep	 ep[32];	/* index (epnum & 15) | (IN ? 16 : 0) */
 	struct dec_cls_state cls[DEC_MAX_INTFS];	/* by interface number */
+	uint8_t		 guess[32];	/* by endpoint index, before any
+					   configuration: DEC_GUESS_* */
 	uint64_t	 since;		/* record that (re)created this state */
 	uint32_t	 generation;	/* bumps on every re-enumeration */
 };
@@ -940,6 +942,13 @@ struct dec_dev {
 #define DI_HUB		0x20	/* the request goes to a hub */
 #define DI_STAGE	0x40	/* a USBPcap control stage of an URB seen
 				   before (pair_recno, when known) */
+#define DI_GUESSED	0x80	/* the class is guessed from the data (no
+				   descriptors in the capture) */
+#define DI_DECODE_AS	0x100	/* the class is the user's (--decode-as) */
+
+/* dec_dev.guess: what an endpoint's data looked like. */
+#define DEC_GUESS_BOT	1	/* CBW/CSW signatures (BOT 5.1, 5.2) */
+#define DEC_GUESS_KBD	2	/* boot keyboard reports (HID 1.11 B.1) */
 
 /* What the analysis says about one record. */
 struct dec_info {
@@ -953,6 +962,8 @@ struct dec_info {
 	uint8_t		 cls;		/* its class (0xff vendor) */
 	uint8_t		 subcls;
 	uint8_t		 proto;
+	uint16_t	 real_cls;	/* DI_GUESSED, DI_DECODE_AS: the class
+					   the descriptors say, 0xffff none */
 	const struct dec_dev *dev;	/* NULL if nothing is known */
 };
 
@@ -975,6 +986,22 @@ struct dec_ctx	*dec_ctx_clone(const struct dec_ctx *ctx);
  */
 int		 dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		     struct dec_info *info);
+
+/*
+ * Decode As (Wireshark's "Decode As...", urbscope --decode-as): decode an
+ * interface's traffic as a class, whatever its descriptors say or when
+ * the capture has none.  spec is TARGET=CLASS, TARGET one of BUS.DEV,
+ * BUS.DEV.INTF, VID:PID or VID:PID.INTF (numbers of `read`'s address
+ * column; VID:PID in hex as lsusb prints them), CLASS a name of
+ * dec_class_names() or CLASS[.SUBCLASS[.PROTOCOL]] in hex.  0, or
+ * -UE_SYNTAX with err (size bytes) saying why.
+ */
+int		 dec_ctx_decode_as(struct dec_ctx *ctx, const char *spec,
+		     char *err, size_t size);
+/* The class names --decode-as takes, "hid, hid-keyboard, ...", and the
+ * class, subclass and protocol of one (0, or -1 if it is none). */
+const char	*dec_class_names(void);
+int		 dec_class_by_name(const char *name, size_t n, uint8_t out[3]);
 
 /* The device state of (bus, devnum), or NULL. */
 const struct dec_dev *dec_ctx_device(const struct dec_ctx *ctx,

@@ -147,3 +147,25 @@ head -c 1000 samples/stall.pcap.zst >"$TMP/cut.zst"
 check_eq "a .zst cut inside its first block exits 1" 1 $?
 check "a cut .zst: says the compressed data ends" \
     grep -q 'compressed data ends before' "$TMP/err"
+
+# A capture that starts after enumeration: BOT guessed by its signatures
+# (and marked so), --decode-as names the class instead, a bad one exits 2.
+"$US" read samples/mass-storage.pcapng -T usbmon | sed 1,97d >"$TMP/late.txt"
+"$US" read "$TMP/late.txt" >"$TMP/o" 2>&1
+check "no descriptors: a CBW is guessed as mass storage" grep -q \
+    '\[guessed Mass Storage\] OUT 31 bytes: CBW tag 1 INQUIRY' "$TMP/o"
+"$US" read "$TMP/late.txt" -V -c 1 >"$TMP/o" 2>&1
+check "no descriptors: -V says the class is a guess" grep -q \
+    'decoded as Mass Storage (08.06.50), guessed from the data' "$TMP/o"
+"$US" read "$TMP/late.txt" --decode-as 1.2=msc >"$TMP/o" 2>&1
+check "--decode-as 1.2=msc: the interface's class, no guess" grep -q \
+    '\[intf 0 Mass Storage\] OUT 31 bytes: CBW tag 1 INQUIRY' "$TMP/o"
+check_eq "--decode-as: nothing left guessed" 0 \
+    "$(grep -c guessed "$TMP/o")"
+"$US" read "$TMP/late.txt" --decode-as 1.2=0a >"$TMP/o" 2>&1
+check "--decode-as 1.2=0a: CDC data, no CBW decoded" sh -c \
+    "! grep -q CBW '$TMP/o'"
+"$US" read "$TMP/late.txt" --decode-as 1.2=bogus >/dev/null 2>"$TMP/err"
+check_eq "--decode-as with an unknown class exits 2" 2 $?
+check "--decode-as unknown: the message lists the classes" grep -q \
+    "'bogus': unknown class (one of hid, " "$TMP/err"

@@ -393,8 +393,91 @@ test_line_bulk(void **state)
 	    "      1    0.000000 1.2.1     in  S bulk -               13  "
 	    "IN request 13\n"
 	    "      2    0.000251 1.2.1     in  C bulk ok              13  "
-	    "13 bytes, 0.251 ms: 55 53 42 53 07 00 00 00 00 00 00 00 00\n");
+	    "[guessed Mass Storage] 13 bytes, 0.251 ms: CSW tag 7 status "
+	    "passed\n");
 	sb_free(&b);
+	dec_ctx_free(ctx);
+}
+
+/*
+ * No descriptors in the capture: BOT is guessed by its signatures, a boot
+ * keyboard by its reports' shape, per endpoint and marked so; other data
+ * is not guessed at.  --decode-as overrides both ways and says so; bad
+ * specs are refused with a reason.
+ */
+static void
+test_guess_and_decode_as(void **state)
+{
+	static const uint8_t keys[8] = { 0x02, 0, 0x0b, 0, 0, 0, 0, 0 };
+	static const uint8_t notkeys[8] = { 0, 0, 0x0b, 0, 0x0c, 0, 0, 0 };
+	static const char *const bad[] = {
+		"1.3", "=hid", "1.3=", "1.300=hid", "1.3.40=hid", "1.3=zz",
+		"1.3=100", "1.3=3.1.1.1", "x:1=hid", "12345:1=hid",
+		"1..3=hid", "1.3=hid ",
+	};
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	char		 err[256];
+	size_t		 k;
+
+	(void)state;
+	r = mk('C', 0x60, XFER_INT, 0x81, 3, 10);
+	r.data = notkeys;		/* a zero between keys: no keyboard */
+	r.data_len = 8;
+	dec_analyze(ctx, &r, &i);
+	assert_false(i.flags & DI_CLASS);
+	r.data = keys;
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_GUESSED);
+	assert_int_equal(i.cls, 0x03);
+	assert_int_equal(i.real_cls, 0xffff);
+	r.data = notkeys;		/* the endpoint stays a keyboard */
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_GUESSED);
+	dec_ctx_free(ctx);
+
+	/* the user's class wins over a guess, for the device named */
+	ctx = dec_ctx_new();
+	assert_int_equal(dec_ctx_decode_as(ctx, "1.3=0a", err, sizeof err),
+	    0);
+	r = mk('C', 0x61, XFER_INT, 0x81, 3, 20);
+	r.data = keys;
+	r.data_len = 8;
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_DECODE_AS);
+	assert_false(i.flags & DI_GUESSED);
+	assert_int_equal(i.cls, 0x0a);
+	assert_int_equal(i.intf, 0);
+	r = mk('C', 0x62, XFER_INT, 0x81, 4, 30);	/* another device */
+	r.data = keys;
+	r.data_len = 8;
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_GUESSED);
+	for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+		err[0] = '\0';
+		if (dec_ctx_decode_as(ctx, bad[k], err, sizeof err) !=
+		    -UE_SYNTAX)
+			print_error("accepted '%s'\n", bad[k]);
+		assert_int_equal(dec_ctx_decode_as(ctx, bad[k], err,
+		    sizeof err), -UE_SYNTAX);
+		assert_true(strlen(err) > 0);
+	}
+	dec_ctx_free(ctx);
+
+	/* by VID:PID and interface, over what the descriptors say */
+	ctx = dec_ctx_new();
+	assert_int_equal(dec_ctx_decode_as(ctx, "0627:0001.0=hid-keyboard",
+	    err, sizeof err), 0);
+	enumerate_disk(ctx, 5);
+	r = mk('C', 0x63, XFER_BULK, 0x81, 5, 40);
+	r.data = keys;
+	r.data_len = 8;
+	dec_analyze(ctx, &r, &i);
+	assert_true(i.flags & DI_DECODE_AS);
+	assert_int_equal(i.real_cls, 0x08);
+	assert_int_equal(i.cls, 0x03);
+	assert_int_equal(i.proto, 0x01);
 	dec_ctx_free(ctx);
 }
 
@@ -655,6 +738,7 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_guess_and_decode_as),
 		cmocka_unit_test(test_pair_basic),
 		cmocka_unit_test(test_pair_reuse_and_error),
 		cmocka_unit_test(test_pair_many),
