@@ -63,6 +63,15 @@ const struct dec_class_ops *dec_class_find(int cls, int subcls, int proto);
 /* The class decoders (the table is in dec-class.c). */
 extern const struct dec_class_ops dec_class_hid;	/* dec-hid.c */
 extern const struct dec_class_ops dec_class_msc;	/* dec-msc.c */
+extern const struct dec_class_ops dec_class_cdc;	/* dec-cdc.c */
+extern const struct dec_class_ops dec_class_cdc_data;	/* dec-cdc.c */
+extern const struct dec_class_ops dec_class_hub;	/* dec-hub.c */
+
+/* dec-cdc.c: the bit fields bits[] (NULL-terminated) of a flags word v
+ * at off of DB_DATA, below the node just added (CDC and hub). */
+void		 dec_cls_bits(struct dec_tree *t,
+		     const struct dec_field *const *bits, uint32_t off,
+		     uint32_t len, uint32_t v);
 
 /* dec-hid.c: the items of a HID report (or physical, want 0x23)
  * descriptor in p[0..len) as a subtree; dec-desc.c calls it for the

@@ -18,6 +18,7 @@
 /* Class codes with class requests decoded here (usb.org class codes). */
 #define CLS_HID		0x03
 #define CLS_MSC		0x08
+#define CLS_CDC		0x02
 #define CLS_HUB		0x09
 
 #define RECIP_DEVICE	0
@@ -106,6 +107,23 @@ static const struct dec_name msc_requests[] = {
 	{ 0xfd, "PUT_REQUESTS" },
 	{ 0xfe, "GET_MAX_LUN" },
 	{ 0xff, "BULK_ONLY_RESET" },
+	{ 0, NULL }
+};
+
+static const struct dec_name cdc_requests[] = {	/* CDC 1.2 6.2, PSTN 6.3 */
+	{ 0x00, "SEND_ENCAPSULATED_COMMAND" },
+	{ 0x01, "GET_ENCAPSULATED_RESPONSE" },
+	{ 0x02, "SET_COMM_FEATURE" },
+	{ 0x03, "GET_COMM_FEATURE" },
+	{ 0x04, "CLEAR_COMM_FEATURE" },
+	{ 0x20, "SET_LINE_CODING" },
+	{ 0x21, "GET_LINE_CODING" },
+	{ 0x22, "SET_CONTROL_LINE_STATE" },
+	{ 0x23, "SEND_BREAK" },
+	{ 0x40, "SET_ETHERNET_MULTICAST_FILTERS" },
+	{ 0x43, "SET_ETHERNET_PACKET_FILTER" },
+	{ 0x44, "GET_ETHERNET_STATISTIC" },
+	{ 0x80, "GET_NTB_PARAMETERS" },
 	{ 0, NULL }
 };
 
@@ -250,6 +268,13 @@ F(f_msc_wvalue, "wValue", "usbms.setup.wValue", DK_HEX, 2, NULL, 0);
 F(f_msc_windex, "wIndex", "usbms.setup.wIndex", DK_UINT, 2, NULL, 0);
 F(f_msc_wlength, "wLength", "usbms.setup.wLength", DK_UINT, 2, NULL, 0);
 
+/* CDC class requests: tshark's usbcom dissector takes the setup bytes. */
+F(f_cdc_breq, "Request Code", "usbcom.control.request_code", DK_HEX, 1,
+    cdc_requests, 0);
+F(f_cdc_wvalue, "Value", "usbcom.control.value", DK_UINT, 2, NULL, 0);
+F(f_cdc_windex, "Index", "usbcom.control.index", DK_UINT, 2, NULL, 0);
+F(f_cdc_wlength, "Length", "usbcom.control.length", DK_UINT, 2, NULL, 0);
+
 /* The four fields every request has, per protocol. */
 struct setup_fields {
 	const struct dec_field	*bRequest;
@@ -280,6 +305,9 @@ static const struct setup_fields ftdi_fields = {
 };
 static const struct setup_fields msc_fields = {
 	&f_msc_breq, &f_msc_wvalue, &f_msc_windex, &f_msc_wlength
+};
+static const struct setup_fields cdc_fields = {
+	&f_cdc_breq, &f_cdc_wvalue, &f_cdc_windex, &f_cdc_wlength
 };
 /* GET_DESCRIPTOR of a HID class descriptor: tshark hands it to usbhid. */
 static const struct setup_fields hid_desc_fields = {
@@ -539,6 +567,27 @@ static void
 args_msc_adsc(const struct dec_setup *s, struct out *o)
 {
 	out_printf(o, " intf %u len %u", s->wIndex, s->wLength);
+}
+
+/* SET_CONTROL_LINE_STATE (PSTN 6.3.12): D0 DTR, D1 RTS. */
+static void
+args_cdc_lines(const struct dec_setup *s, struct out *o)
+{
+	out_printf(o, " DTR %s RTS %s intf %u", s->wValue & 1 ? "on" : "off",
+	    s->wValue & 2 ? "on" : "off", s->wIndex);
+}
+
+/* SEND_BREAK (PSTN 6.3.13): wValue ms, 0xffff until a SEND_BREAK 0. */
+static void
+args_cdc_break(const struct dec_setup *s, struct out *o)
+{
+	if (s->wValue == 0xffff)
+		out_printf(o, " on");
+	else if (s->wValue == 0)
+		out_printf(o, " off");
+	else
+		out_printf(o, " %u ms", s->wValue);
+	out_printf(o, " intf %u", s->wIndex);
 }
 
 /* ------------------------------------------------------------------------
@@ -898,6 +947,23 @@ static const struct req_ops msc_ops[] = {	/* MSC overview 1.4, table 3 */
 	{ 0, NULL, NULL }
 };
 
+static const struct req_ops cdc_ops[] = {	/* CDC 1.2 6.2, PSTN 6.3 */
+	{ 0x00, args_msc_adsc, tree_raw },	/* " intf N len L" */
+	{ 0x01, args_msc_adsc, tree_raw },
+	{ 0x02, args_intf, tree_raw },
+	{ 0x03, args_intf, tree_raw },
+	{ 0x04, args_intf, tree_raw },
+	{ 0x20, args_intf, tree_raw },
+	{ 0x21, args_intf, tree_raw },
+	{ 0x22, args_cdc_lines, tree_raw },
+	{ 0x23, args_cdc_break, tree_raw },
+	{ 0x40, args_intf, tree_raw },
+	{ 0x43, args_intf, tree_raw },
+	{ 0x44, args_intf, tree_raw },
+	{ 0x80, args_intf, tree_raw },
+	{ 0, NULL, NULL }
+};
+
 static const struct req_ops ftdi_ops[] = {	/* ftdi_sio.h */
 	{ 0x00, args_raw_vendor, tree_raw },
 	{ 0x01, args_raw_vendor, tree_raw },
@@ -930,6 +996,8 @@ static const struct class_reqs {
 	    hid_ops },
 	{ CLS_MSC, TYPE_CLASS, 1 << RECIP_INTF, msc_requests, &msc_fields,
 	    msc_ops },
+	{ CLS_CDC, TYPE_CLASS, 1 << RECIP_INTF, cdc_requests, &cdc_fields,
+	    cdc_ops },
 	{ DEC_CLS_FTDI, TYPE_VENDOR, 1 << RECIP_DEVICE | 1 << RECIP_INTF,
 	    ftdi_requests, &ftdi_fields, ftdi_ops },
 	{ -1, 0, 0, NULL, NULL, NULL }

@@ -15,6 +15,9 @@
 static const struct dec_class_ops *const classes[] = {
 	&dec_class_hid,
 	&dec_class_msc,
+	&dec_class_cdc,
+	&dec_class_cdc_data,
+	&dec_class_hub,
 };
 
 const struct dec_class_ops *
