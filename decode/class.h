@@ -67,8 +67,33 @@ extern const struct dec_class_ops dec_class_cdc;	/* dec-cdc.c */
 extern const struct dec_class_ops dec_class_cdc_data;	/* dec-cdc.c */
 extern const struct dec_class_ops dec_class_hub;	/* dec-hub.c */
 
-/* dec-cdc.c: the bit fields bits[] (NULL-terminated) of a flags word v
- * at off of DB_DATA, below the node just added (CDC and hub). */
+/*
+ * A cursor over the bytes p[0..n) of a class structure that sit at offset
+ * base of the tree's DB_DATA buffer.  dec_cur_field adds field f of size
+ * bytes (1-4, little-endian; any size for DK_BYTES) at off, 1 and its
+ * value in *v when present; a field the bytes end inside is shown on what
+ * there is, flagged DN_CUT, and ends the walk (cut is set, nothing after
+ * it is read).  dec_cur_word adds the field and its bit fields bits[]
+ * (NULL-terminated).  dec_cur_rest adds the bytes from off to the end as f;
+ * 1 if any.  dec_cls_bits adds bit fields of a word v (len bytes at off of
+ * DB_DATA) one level below the node just added, each value shifted down
+ * to its mask's lowest bit, as Wireshark shows them.
+ */
+struct dec_cur {
+	struct dec_tree	*t;
+	const uint8_t	*p;
+	size_t		 n;
+	uint32_t	 base;
+	int		 cut;
+};
+
+int		 dec_cur_field(struct dec_cur *c, const struct dec_field *f,
+		     size_t off, size_t size, uint32_t *v);
+int		 dec_cur_word(struct dec_cur *c, const struct dec_field *f,
+		     const struct dec_field *const *bits, size_t off,
+		     size_t size, uint32_t *v);
+int		 dec_cur_rest(struct dec_cur *c, const struct dec_field *f,
+		     size_t off);
 void		 dec_cls_bits(struct dec_tree *t,
 		     const struct dec_field *const *bits, uint32_t off,
 		     uint32_t len, uint32_t v);

@@ -252,129 +252,28 @@ static const struct dec_field *const ss_bits[] = {
 };
 #undef F
 
-/*
- * A cursor over bytes p[0..n) that sit at offset base of the tree's
- * DB_DATA buffer.  A field the bytes end inside is shown on what there is,
- * flagged DN_CUT, and ends the walk: nothing after it is read.
- */
-struct cur {
-	struct dec_tree	*t;
-	const uint8_t	*p;
-	size_t		 n;
-	uint32_t	 base;
-	int		 cut;
-};
-
-static uint32_t
-get_le(const uint8_t *p, size_t size)
-{
-	uint32_t v = 0;
-
-	while (size-- > 0)
-		v = v << 8 | p[size];
-	return v;
-}
-
-/* Field f of size bytes at off; 1 and its value in *v when present. */
-static int
-field(struct cur *c, const struct dec_field *f, size_t off, size_t size,
-    uint32_t *v)
-{
-	struct dec_node	*n;
-	uint32_t	 val = 0;
-
-	if (c->cut)
-		return 0;
-	if (off > c->n || size > c->n - off) {
-		c->cut = 1;
-		n = dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)
-		    (off < c->n ? off : c->n), (uint32_t)(off < c->n ?
-		    c->n - off : 0), 0);
-		if (n != NULL) {
-			n->flags |= DN_CUT | DN_BAD;
-			n->note = "the bytes end inside the field";
-		}
-		return 0;
-	}
-	if (f->kind != DK_BYTES)
-		val = get_le(c->p + off, size);
-	dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)off,
-	    (uint32_t)size, val);
-	if (v != NULL)
-		*v = val;
-	return 1;
-}
-
-/* The bit fields bits[] of the word v (len bytes at off of DB_DATA) just
- * added, one level below it; each value shifted down to its mask's
- * lowest bit, as Wireshark shows them. */
-void
-dec_cls_bits(struct dec_tree *t, const struct dec_field *const *bits,
-    uint32_t off, uint32_t len, uint32_t v)
-{
-	uint32_t	 mask, x;
-
-	t->depth++;
-	for (; *bits != NULL; bits++) {
-		mask = (*bits)->mask;
-		x = v & mask;
-		while (mask != 0 && (mask & 1) == 0) {
-			mask >>= 1;
-			x >>= 1;
-		}
-		dec_tree_add(t, *bits, DB_DATA, off, len, x);
-	}
-	t->depth--;
-}
-
-/* A word with its bits: 1 when present. */
-static int
-word(struct cur *c, const struct dec_field *f,
-    const struct dec_field *const *b, size_t off, size_t size, uint32_t *v)
-{
-	uint32_t x;
-
-	if (!field(c, f, off, size, &x))
-		return 0;
-	dec_cls_bits(c->t, b, c->base + (uint32_t)off, (uint32_t)size, x);
-	if (v != NULL)
-		*v = x;
-	return 1;
-}
-
-/* The bytes from off to the end, as f (a payload); 1 if any. */
-static int
-rest(struct cur *c, const struct dec_field *f, size_t off)
-{
-	if (c->cut || off >= c->n)
-		return 0;
-	dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)off,
-	    (uint32_t)(c->n - off), 0);
-	return 1;
-}
-
 /* What tshark leaves in usbcom.descriptor.payload, below it. */
 static void
-desc_payload(struct cur *c, uint8_t subtype)
+desc_payload(struct dec_cur *c, uint8_t subtype)
 {
 	size_t	 i;
 
-	if (!rest(c, &f_dpayload, 3))
+	if (!dec_cur_rest(c, &f_dpayload, 3))
 		return;
 	c->t->depth++;
 	switch (subtype) {
 	case 0x07:			/* Country Selection, CDC 5.2.3.9 */
-		field(c, &f_cs_date, 3, 1, NULL);
+		dec_cur_field(c, &f_cs_date, 3, 1, NULL);
 		for (i = 4; i + 2 <= c->n; i += 2)
-			field(c, &f_cs_code, i, 2, NULL);
+			dec_cur_field(c, &f_cs_code, i, 2, NULL);
 		break;
 	case 0x12:			/* MDLM, WMC 1.1 6.7.2.3 */
-		if (field(c, &f_mdlm_ver, 3, 2, NULL))
-			field(c, &f_mdlm_guid, 5, 16, NULL);
+		if (dec_cur_field(c, &f_mdlm_ver, 3, 2, NULL))
+			dec_cur_field(c, &f_mdlm_guid, 5, 16, NULL);
 		break;
 	case 0x1a:			/* NCM 1.0 5.2.1 */
-		if (field(c, &f_ncm_ver, 3, 2, NULL))
-			field(c, &f_ncm_caps, 5, 1, NULL);
+		if (dec_cur_field(c, &f_ncm_ver, 3, 2, NULL))
+			dec_cur_field(c, &f_ncm_caps, 5, 1, NULL);
 		break;
 	}
 	c->t->depth--;
@@ -385,7 +284,7 @@ desc_payload(struct cur *c, uint8_t subtype)
 static int
 cdc_desc(const struct dec_cls_desc *d, struct dec_tree *t)
 {
-	struct cur	 c = { t, d->p, d->n, d->off, 0 };
+	struct dec_cur	 c = { t, d->p, d->n, d->off, 0 };
 	const char	*name, *s;
 	uint32_t	 st;
 	size_t		 i, len;
@@ -394,10 +293,10 @@ cdc_desc(const struct dec_cls_desc *d, struct dec_tree *t)
 		return 0;
 	if (d->p[1] == 0x25) {
 		d->label->str = "CS_ENDPOINT descriptor";
-		rest(&c, &f_dpayload, 2);
+		dec_cur_rest(&c, &f_dpayload, 2);
 		return 1;
 	}
-	if (!field(&c, &f_subtype, 2, 1, &st)) {
+	if (!dec_cur_field(&c, &f_subtype, 2, 1, &st)) {
 		d->label->str = "CS_INTERFACE descriptor";
 		return 1;
 	}
@@ -416,30 +315,30 @@ cdc_desc(const struct dec_cls_desc *d, struct dec_tree *t)
 		d->label->str = s;
 	switch (st) {
 	case 0x00:			/* Header, CDC 5.2.3.1 */
-		field(&c, &f_cdc, 3, 2, NULL);
-		rest(&c, &f_dpayload, 5);
+		dec_cur_field(&c, &f_cdc, 3, 2, NULL);
+		dec_cur_rest(&c, &f_dpayload, 5);
 		break;
 	case 0x01:			/* Call Management, PSTN 5.3.1 */
-		word(&c, &f_caps, cm_bits, 3, 1, NULL);
-		field(&c, &f_cm_intf, 4, 1, NULL);
-		rest(&c, &f_dpayload, 5);
+		dec_cur_word(&c, &f_caps, cm_bits, 3, 1, NULL);
+		dec_cur_field(&c, &f_cm_intf, 4, 1, NULL);
+		dec_cur_rest(&c, &f_dpayload, 5);
 		break;
 	case 0x02:			/* ACM, PSTN 5.3.2 */
-		word(&c, &f_caps, acm_bits, 3, 1, NULL);
-		rest(&c, &f_dpayload, 4);
+		dec_cur_word(&c, &f_caps, acm_bits, 3, 1, NULL);
+		dec_cur_rest(&c, &f_dpayload, 4);
 		break;
 	case 0x06:			/* Union, CDC 5.2.3.2 */
-		field(&c, &f_ctl_intf, 3, 1, NULL);
+		dec_cur_field(&c, &f_ctl_intf, 3, 1, NULL);
 		for (i = 4; i < c.n; i++)
-			field(&c, &f_sub_intf, i, 1, NULL);
+			dec_cur_field(&c, &f_sub_intf, i, 1, NULL);
 		break;
 	case 0x0f:			/* Ethernet Networking, ECM 5.4 */
-		field(&c, &f_ecm_mac, 3, 1, NULL);
-		word(&c, &f_ecm_stats, eth_stats, 4, 4, NULL);
-		field(&c, &f_ecm_mss, 8, 2, NULL);
-		word(&c, &f_ecm_mc, mc_bits, 10, 2, NULL);
-		field(&c, &f_ecm_pf, 12, 1, NULL);
-		rest(&c, &f_dpayload, 13);
+		dec_cur_field(&c, &f_ecm_mac, 3, 1, NULL);
+		dec_cur_word(&c, &f_ecm_stats, eth_stats, 4, 4, NULL);
+		dec_cur_field(&c, &f_ecm_mss, 8, 2, NULL);
+		dec_cur_word(&c, &f_ecm_mc, mc_bits, 10, 2, NULL);
+		dec_cur_field(&c, &f_ecm_pf, 12, 1, NULL);
+		dec_cur_rest(&c, &f_dpayload, 13);
 		break;
 	default:
 		desc_payload(&c, (uint8_t)st);
@@ -457,13 +356,13 @@ cdc_desc(const struct dec_cls_desc *d, struct dec_tree *t)
 
 /* The line coding of PSTN 6.3.10 (7 bytes) below the payload. */
 static void
-line_coding(struct cur *c)
+line_coding(struct dec_cur *c)
 {
 	c->t->depth++;
-	if (field(c, &f_lc_rate, 0, 4, NULL) &&
-	    field(c, &f_lc_stop, 4, 1, NULL) &&
-	    field(c, &f_lc_par, 5, 1, NULL))
-		field(c, &f_lc_bits, 6, 1, NULL);
+	if (dec_cur_field(c, &f_lc_rate, 0, 4, NULL) &&
+	    dec_cur_field(c, &f_lc_stop, 4, 1, NULL) &&
+	    dec_cur_field(c, &f_lc_par, 5, 1, NULL))
+		dec_cur_field(c, &f_lc_bits, 6, 1, NULL);
 	c->t->depth--;
 }
 
@@ -483,14 +382,14 @@ static int
 cdc_ctrl_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 {
 	const struct urb_rec *r = a->r;
-	struct cur	 c = { t, r->data, r->data_len, 0, 0 };
+	struct dec_cur	 c = { t, r->data, r->data_len, 0, 0 };
 	uint8_t		 req = a->info->setup.bRequest;
 
 	if (!ctrl_data(r, a->info))
 		return 0;
 	if (r->type == 'C')
 		dec_tree_add(t, &f_resp, DB_NONE, 0, 0, req);
-	rest(&c, &f_cpayload, 0);
+	dec_cur_rest(&c, &f_cpayload, 0);
 	if (req == REQ_SET_LINE_CODING || req == REQ_GET_LINE_CODING)
 		line_coding(&c);
 	return 1;
@@ -502,37 +401,38 @@ static int
 cdc_notif_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 {
 	const struct urb_rec *r = a->r;
-	struct cur	 c = { t, r->data, r->data_len, 0, 0 };
+	struct dec_cur	 c = { t, r->data, r->data_len, 0, 0 };
 	uint32_t	 code, v;
 
 	if (r->type != 'C' || r->data_len == 0)
 		return 0;
-	field(&c, &f_n_rt, 0, 1, NULL);
-	if (!field(&c, &f_n_code, 1, 1, &code))
+	dec_cur_field(&c, &f_n_rt, 0, 1, NULL);
+	if (!dec_cur_field(&c, &f_n_code, 1, 1, &code))
 		return 1;
 	switch (code) {
 	case 0x00:
 	case 0x01:
 	case 0x2a:
-		field(&c, code == 0 ? &f_n_value_nc : &f_n_value, 2, 2, NULL);
-		field(&c, &f_n_index, 4, 2, NULL);
-		field(&c, &f_n_length, 6, 2, NULL);
+		dec_cur_field(&c, code == 0 ? &f_n_value_nc : &f_n_value, 2,
+		    2, NULL);
+		dec_cur_field(&c, &f_n_index, 4, 2, NULL);
+		dec_cur_field(&c, &f_n_length, 6, 2, NULL);
 		if (code == 0x2a) {
-			field(&c, &f_n_dl, 8, 4, NULL);
-			field(&c, &f_n_ul, 12, 4, NULL);
-			rest(&c, &f_n_payload, 16);
+			dec_cur_field(&c, &f_n_dl, 8, 4, NULL);
+			dec_cur_field(&c, &f_n_ul, 12, 4, NULL);
+			dec_cur_rest(&c, &f_n_payload, 16);
 		} else
-			rest(&c, &f_n_payload, 8);
+			dec_cur_rest(&c, &f_n_payload, 8);
 		break;
 	default:
-		if (!rest(&c, &f_n_payload, 2))
+		if (!dec_cur_rest(&c, &f_n_payload, 2))
 			break;
 		if (code == 0x20 && r->data_len >= 10) {
 			/* PSTN 6.5.4: the UART state bitmap after the
 			 * header */
 			t->depth++;
 			v = get_le16(r->data + 8);
-			word(&c, &f_ss, ss_bits, 8, 2, &v);
+			dec_cur_word(&c, &f_ss, ss_bits, 8, 2, &v);
 			t->depth--;
 		}
 		break;

@@ -131,6 +131,92 @@ dec_cls_state_free(struct dec_cls_state *st)
 	memset(st, 0, sizeof *st);
 }
 
+/* ------------------------------------------------------------------------
+ * The class decoders' field cursor (class.h).
+ */
+
+static uint32_t
+get_le(const uint8_t *p, size_t size)
+{
+	uint32_t v = 0;
+
+	while (size-- > 0)
+		v = v << 8 | p[size];
+	return v;
+}
+
+int
+dec_cur_field(struct dec_cur *c, const struct dec_field *f, size_t off,
+    size_t size, uint32_t *v)
+{
+	struct dec_node	*n;
+	uint32_t	 val = 0;
+
+	if (c->cut)
+		return 0;
+	if (off > c->n || size > c->n - off) {
+		c->cut = 1;
+		n = dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)
+		    (off < c->n ? off : c->n), (uint32_t)(off < c->n ?
+		    c->n - off : 0), 0);
+		if (n != NULL) {
+			n->flags |= DN_CUT | DN_BAD;
+			n->note = "the bytes end inside the field";
+		}
+		return 0;
+	}
+	if (f->kind != DK_BYTES)
+		val = get_le(c->p + off, size);
+	dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)off,
+	    (uint32_t)size, val);
+	if (v != NULL)
+		*v = val;
+	return 1;
+}
+
+void
+dec_cls_bits(struct dec_tree *t, const struct dec_field *const *bits,
+    uint32_t off, uint32_t len, uint32_t v)
+{
+	uint32_t	 mask, x;
+
+	t->depth++;
+	for (; *bits != NULL; bits++) {
+		mask = (*bits)->mask;
+		x = v & mask;
+		while (mask != 0 && (mask & 1) == 0) {
+			mask >>= 1;
+			x >>= 1;
+		}
+		dec_tree_add(t, *bits, DB_DATA, off, len, x);
+	}
+	t->depth--;
+}
+
+int
+dec_cur_word(struct dec_cur *c, const struct dec_field *f,
+    const struct dec_field *const *b, size_t off, size_t size, uint32_t *v)
+{
+	uint32_t x;
+
+	if (!dec_cur_field(c, f, off, size, &x))
+		return 0;
+	dec_cls_bits(c->t, b, c->base + (uint32_t)off, (uint32_t)size, x);
+	if (v != NULL)
+		*v = x;
+	return 1;
+}
+
+int
+dec_cur_rest(struct dec_cur *c, const struct dec_field *f, size_t off)
+{
+	if (c->cut || off >= c->n)
+		return 0;
+	dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)off,
+	    (uint32_t)(c->n - off), 0);
+	return 1;
+}
+
 /* What --decode-as calls the classes (class, subclass, protocol). */
 static const struct {
 	const char	*name;
