@@ -18,6 +18,7 @@ static const struct dec_class_ops *const classes[] = {
 	&dec_class_cdc,
 	&dec_class_cdc_data,
 	&dec_class_hub,
+	&dec_class_ccid,
 };
 
 const struct dec_class_ops *
