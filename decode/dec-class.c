@@ -19,6 +19,7 @@ static const struct dec_class_ops *const classes[] = {
 	&dec_class_cdc_data,
 	&dec_class_hub,
 	&dec_class_ccid,
+	&dec_class_dfu,
 };
 
 const struct dec_class_ops *

@@ -868,16 +868,30 @@ test_hid(void **state)
 	assert_int_equal(nth(t, "usbhid.descriptor.hid.wDescriptorLength",
 	    1)->value, 16);
 
-	/* 0x21 of another class (DFU 1.1 functional) stays raw bytes. */
+	/* 0x21 of another class (DFU 1.1 4.1.3 functional) is DFU's. */
 	assert_int_equal(decode(tr, "09021b000101008000" "0904000000fe010100"
 	    "09210bff0000040101", NULL), 3);
 	assert_int_equal(flagged(t, DN_BAD | DN_CUT), 0);
 	assert_int_equal(count_abbrev(t, "usbhid.descriptor.hid.bcdHID"), 0);
+	assert_string_equal(label(t, "DFU", 0)->str,
+	    "DFU FUNCTIONAL descriptor");
+	check(t, "usbdfu.descriptor.wDetachTimeOut", 0x00ff, 21, 2);
+	check(t, "usbdfu.descriptor.wTransferSize", 0x0400, 23, 2);
+	check(t, "usbdfu.descriptor.bcdDFUVersion", 0x0101, 25, 2);
+	assert_int_equal(field(t,
+	    "usbdfu.descriptor.bmAttributes.WillDetach")->value, 1);
+	assert_int_equal(field(t,
+	    "usbdfu.descriptor.bmAttributes.ManifestationTolerant")->value, 0);
+	assert_int_equal(field(t, "usbdfu.descriptor.wTransferSize")->depth,
+	    3);
+	/* a class with no decoder (here IrDA, 0xfe/2) keeps the bytes,
+	 * and neither is labelled a HID descriptor */
+	assert_int_equal(decode(tr, "09021b000101008000" "0904000000fe020000"
+	    "09210bff0000040101", NULL), 3);
 	n = named(t, "data", 0);
 	assert_int_equal(n->off, 20);
 	assert_int_equal(n->len, 7);
 	assert_int_equal(n->depth, 3);
-	/* and is not labelled a HID descriptor */
 	assert_string_equal(label(t, "FUNCTIONAL", 0)->str,
 	    "FUNCTIONAL descriptor (Application Specific class)");
 	for (size_t i = 0; i < t->n; i++)

@@ -1,9 +1,10 @@
 /*
- * tests/unit/test-ccid.c - decode/dec-ccid.c: the smart card class
+ * tests/unit/test-ccid-dfu.c - decode/dec-ccid.c: the smart card class
  * descriptor inside a configuration, bulk messages and interrupt
  * notifications, from bytes laid out by CCID 1.1 (5.1, 6.1, 6.2, 6.3);
- * every truncation, in heap buffers of the exact size so that ASan
- * catches any over-read.
+ * decode/dec-dfu.c: DFU_GETSTATUS and DFU_GETSTATE answers and DNLOAD
+ * blocks (DFU 1.1 6.1); every truncation, in heap buffers of the exact
+ * size so that ASan catches any over-read.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -227,6 +228,62 @@ test_messages(void **state)
 	    "RDR_to_PC_NotifySlotChange, slot 0 card in");
 }
 
+static void
+test_dfu(void **state)
+{
+	/* DFU_GETSTATUS: OK, poll 0x000100 = 256 ms, dfuDnloadIdle */
+	static const uint8_t status[6] = { 0x00, 0x00, 0x01, 0x00, 5, 0 };
+	static const uint8_t get_status[8] = { 0xa1, 3, 0, 0, 0, 0, 6, 0 };
+	static const uint8_t get_state[8] = { 0xa1, 5, 0, 0, 0, 0, 1, 0 };
+	static const uint8_t dnload[8] = { 0x21, 1, 7, 0, 0, 0, 4, 0 };
+	static const uint8_t block[4] = { 1, 2, 3, 4 };
+	static const uint8_t err = 10;
+	struct dec_tree	*t;
+	struct urb_rec	 r;
+	struct dec_info	 info;
+	size_t		 k;
+
+	rec(&r, &info, XFER_CTRL, 0x80, status, 6);
+	info.cls = 0xfe;
+	info.subcls = 0x01;
+	info.proto = 0x02;
+	info.flags |= DI_SETUP;
+	dec_setup(get_status, &info.setup);
+	t = tree_new(*state);
+	assert_int_equal(dec_class_tree(&r, &info, t), 1);
+	assert_int_equal(val(t, "usbdfu.status"), 0);
+	assert_int_equal(val(t, "usbdfu.poll_timeout"), 256);
+	assert_int_equal(val(t, "usbdfu.state"), 5);
+	assert_string_equal(summary(&r, &info),
+	    "DFU_GETSTATUS: OK, dfuDownloadIdle, poll 256 ms");
+	for (k = 0; k < 6; k++) {
+		r.data_len = (uint32_t)k;
+		t = tree_new(*state);
+		dec_class_tree(&r, &info, t);
+		in_bounds(t, k);
+		summary(&r, &info);
+	}
+
+	dec_setup(get_state, &info.setup);
+	r.data = &err;
+	r.data_len = 1;
+	assert_string_equal(summary(&r, &info), "DFU_GETSTATE: dfuError");
+
+	dec_setup(dnload, &info.setup);
+	r.type = 'S';
+	r.epnum = 0;
+	r.data = block;
+	r.data_len = 4;
+	assert_string_equal(summary(&r, &info), "DFU_DNLOAD block 7, 4 bytes");
+	t = tree_new(*state);
+	assert_int_equal(dec_class_tree(&r, &info, t), 1);
+	assert_int_equal(find(t, "usbdfu.data")->len, 4);
+
+	/* a standard request to the interface is not DFU's */
+	info.setup.bmRequestType = 0x81;
+	assert_int_equal(dec_class_tree(&r, &info, tree_new(*state)), 0);
+}
+
 #define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 static int
@@ -249,6 +306,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_descriptor),
 		T(test_messages),
+		T(test_dfu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
