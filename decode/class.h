@@ -65,6 +65,7 @@ extern const struct dec_class_ops dec_class_hid;	/* dec-hid.c */
 extern const struct dec_class_ops dec_class_msc;	/* dec-msc.c */
 extern const struct dec_class_ops dec_class_ccid;	/* dec-ccid.c */
 extern const struct dec_class_ops dec_class_dfu;	/* dec-dfu.c */
+extern const struct dec_class_ops dec_class_printer;	/* dec-printer.c */
 extern const struct dec_class_ops dec_class_cdc;	/* dec-cdc.c */
 extern const struct dec_class_ops dec_class_cdc_data;	/* dec-cdc.c */
 extern const struct dec_class_ops dec_class_hub;	/* dec-hub.c */

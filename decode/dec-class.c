@@ -20,6 +20,7 @@ static const struct dec_class_ops *const classes[] = {
 	&dec_class_hub,
 	&dec_class_ccid,
 	&dec_class_dfu,
+	&dec_class_printer,
 };
 
 const struct dec_class_ops *

@@ -3,7 +3,8 @@
  * descriptor inside a configuration, bulk messages and interrupt
  * notifications, from bytes laid out by CCID 1.1 (5.1, 6.1, 6.2, 6.3);
  * decode/dec-dfu.c: DFU_GETSTATUS and DFU_GETSTATE answers and DNLOAD
- * blocks (DFU 1.1 6.1); every truncation, in heap buffers of the exact
+ * blocks (DFU 1.1 6.1); decode/dec-printer.c: the IEEE 1284 device ID
+ * (Printing Devices 1.1 4.2.1); every truncation, in heap buffers of the exact
  * size so that ASan catches any over-read.
  */
 #include <stdarg.h>
@@ -160,6 +161,20 @@ rec(struct urb_rec *r, struct dec_info *info, int xfer, uint8_t ep,
 	info->cls = 0x0b;
 }
 
+/* The completion of a control request to an interface of class csp
+ * (0xCCSSPP). */
+static void
+ctrl(struct urb_rec *r, struct dec_info *info, uint32_t csp,
+    const uint8_t setup[8], const uint8_t *data, uint32_t len)
+{
+	rec(r, info, XFER_CTRL, 0x80, data, len);
+	info->cls = (uint8_t)(csp >> 16);
+	info->subcls = (uint8_t)(csp >> 8);
+	info->proto = (uint8_t)csp;
+	info->flags |= DI_SETUP;
+	dec_setup(setup, &info->setup);
+}
+
 static const char *
 summary(const struct urb_rec *r, const struct dec_info *info)
 {
@@ -243,12 +258,7 @@ test_dfu(void **state)
 	struct dec_info	 info;
 	size_t		 k;
 
-	rec(&r, &info, XFER_CTRL, 0x80, status, 6);
-	info.cls = 0xfe;
-	info.subcls = 0x01;
-	info.proto = 0x02;
-	info.flags |= DI_SETUP;
-	dec_setup(get_status, &info.setup);
+	ctrl(&r, &info, 0xfe0102, get_status, status, 6);
 	t = tree_new(*state);
 	assert_int_equal(dec_class_tree(&r, &info, t), 1);
 	assert_int_equal(val(t, "usbdfu.status"), 0);
@@ -284,6 +294,42 @@ test_dfu(void **state)
 	assert_int_equal(dec_class_tree(&r, &info, tree_new(*state)), 0);
 }
 
+static void
+test_printer(void **state)
+{
+	static const uint8_t get_id[8] = { 0xa1, 0, 0, 0, 0, 0, 0xff, 0x03 };
+	static const char id[] = "\x00\x30" "MFG:Hewlett-Packard;CMD:PJL;"
+	    "MDL:LaserJet 1020;";
+	struct dec_tree	*t;
+	struct urb_rec	 r;
+	struct dec_info	 info;
+	const struct dec_node *n;
+	uint8_t		*q;
+	size_t		 k;
+
+	ctrl(&r, &info, 0x070102, get_id, (const uint8_t *)id, sizeof id - 1);
+	t = tree_new(*state);
+	assert_int_equal(dec_class_tree(&r, &info, t), 1);
+	assert_int_equal(val(t, "usbprinter.device_id_len"), 0x30);
+	n = find(t, "usbprinter.device_id");
+	assert_string_equal(n->str,
+	    "MFG:Hewlett-Packard;CMD:PJL;MDL:LaserJet 1020;");
+	assert_string_equal(summary(&r, &info),
+	    "GET_DEVICE_ID: Hewlett-Packard LaserJet 1020");
+	for (k = 0; k < sizeof id - 1; k++) {
+		q = malloc(k + 1);
+		memcpy(q, id, k);
+		r.data = q;
+		r.data_len = (uint32_t)k;
+		t = tree_new(*state);
+		dec_class_tree(&r, &info, t);
+		in_bounds(t, k);
+		if (k > 0)
+			summary(&r, &info);
+		free(q);
+	}
+}
+
 #define T(f)	cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 static int
@@ -307,6 +353,7 @@ main(void)
 		T(test_descriptor),
 		T(test_messages),
 		T(test_dfu),
+		T(test_printer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
