@@ -118,6 +118,12 @@ F(f_intf_num, "Interface", NULL, DK_UINT, 1, NULL, 0);
 F(f_request_in, "Request in", "usb.request_in", DK_UINT, 8, NULL, 0);
 F(f_time, "Time from request", "usb.time", DK_TIME, 8, NULL, 0);
 F(f_capdata, "Leftover Capture Data", "usb.capdata", DK_BYTES, 0, NULL, 0);
+F(f_fragment, "Data Fragment", "usb.data_fragment", DK_BYTES, 0, NULL, 0);
+F(f_wstatus, "wStatus", "usb.setup.wStatus", DK_HEX, 2, NULL, 0);
+F(f_answer_cfg, "bConfigurationValue", "usb.bConfigurationValue", DK_UINT,
+    1, NULL, 0);
+F(f_answer_alt, "bAlternateSetting", "usb.bAlternateSetting", DK_UINT, 1,
+    NULL, 0);
 F(f_captured, "Captured", NULL, DK_UINT, 4, NULL, 0);
 
 /* USBPcap's header: dissect_usbpcap_buffer_packet_header, packet-usb.c */
@@ -473,6 +479,37 @@ is_descriptor_answer(const struct urb_rec *r, const struct dec_info *info)
 }
 
 /*
+ * The answers of GET_STATUS, GET_CONFIGURATION and GET_INTERFACE (USB 2.0
+ * 9.4.5, 9.4.2, 9.4.4) as Wireshark shows them: the value the request
+ * asked for, nothing after it.
+ */
+static int
+std_answer_tree(const struct urb_rec *r, const struct dec_info *info,
+    struct dec_tree *t)
+{
+	const struct dec_setup *s = &info->setup;
+
+	if (r->xfer_type != XFER_CTRL || r->type != 'C' || r->status != 0 ||
+	    !(info->flags & DI_SETUP) || SETUP_TYPE(s) != 0 ||
+	    !SETUP_DIR_IN(s))
+		return 0;
+	switch (s->bRequest) {
+	case USB_REQ_GET_STATUS:
+		if (r->data_len < 2)
+			return 0;
+		dec_tree_add(t, &f_wstatus, DB_DATA, 0, 2, get_le16(r->data));
+		return 1;
+	case USB_REQ_GET_CONFIGURATION:
+		dec_tree_add(t, &f_answer_cfg, DB_DATA, 0, 1, r->data[0]);
+		return 1;
+	case USB_REQ_GET_INTERFACE:
+		dec_tree_add(t, &f_answer_alt, DB_DATA, 0, 1, r->data[0]);
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * The interface that owns the record and its class, as Wireshark shows
  * it (0xffff when the capture did not say), then the class urbscope
  * decodes it as when that is a guess or the user's.
@@ -628,7 +665,10 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_desc_tree(r->data, r->data_len, &info->setup, t);
 		return;
 	}
-	if (dec_class_tree(r, info, t))
+	if (dec_class_tree(r, info, t) || std_answer_tree(r, info, t))
 		return;
-	dec_tree_add(t, &f_capdata, DB_DATA, 0, r->data_len, 0);
+	/* the data stage of a control transfer is a fragment to
+	 * Wireshark, other data is left over (packet-usb.c) */
+	dec_tree_add(t, r->xfer_type == XFER_CTRL && r->type == 'S' ?
+	    &f_fragment : &f_capdata, DB_DATA, 0, r->data_len, 0);
 }

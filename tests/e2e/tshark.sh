@@ -17,7 +17,7 @@ usb.transfer_flags.short_not_ok usb.transfer_flags.iso_asap
 usb.transfer_flags.no_transfer_dma_map usb.transfer_flags.zero_packet
 usb.transfer_flags.dir_in"
 DESC="usb.idVendor usb.idProduct usb.bInterfaceClass usb.bEndpointAddress
-usb.wMaxPacketSize"
+usb.wMaxPacketSize usb.data_fragment usb.setup.wStatus"
 
 # fields LIST: "-e f1 -e f2 ..."
 fields() {

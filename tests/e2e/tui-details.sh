@@ -177,7 +177,7 @@ case $(hex_rows | grep -F "$RV" | head -n 1) in
 " setup "*) ok "the mark is on the setup row" ;;
 *) notok "the mark is on the setup row" ;;
 esac
-check "cursor reaches the payload" cursor_to "Leftover Capture Data"
+check "cursor reaches the payload" cursor_to "Data Fragment"
 case $(hex_rows | grep -F "$RV" | head -n 1) in
 " 0000 "*) ok "the payload's mark is on its row" ;;
 *) notok "the payload's mark is on its row" ;;
