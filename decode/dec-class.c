@@ -14,6 +14,7 @@
 static const struct dec_class_ops *const classes[] = {
 	&dec_class_hid,
 	&dec_class_msc,
+	&dec_class_uas,
 };
 
 const struct dec_class_ops *
