@@ -63,6 +63,7 @@ const struct dec_class_ops *dec_class_find(int cls, int subcls, int proto);
 /* The class decoders (the table is in dec-class.c). */
 extern const struct dec_class_ops dec_class_hid;	/* dec-hid.c */
 extern const struct dec_class_ops dec_class_msc;	/* dec-msc.c */
+extern const struct dec_class_ops dec_class_uas;	/* dec-msc.c */
 extern const struct dec_class_ops dec_class_ccid;	/* dec-ccid.c */
 extern const struct dec_class_ops dec_class_dfu;	/* dec-dfu.c */
 extern const struct dec_class_ops dec_class_printer;	/* dec-printer.c */
@@ -106,5 +107,41 @@ void		 dec_cls_bits(struct dec_tree *t,
  * answer of GET_DESCRIPTOR(HID_REPORT). */
 void		 dec_hid_rdesc_tree(const uint8_t *p, size_t len, int want,
 		     struct dec_tree *t);
+
+/*
+ * dec-scsi.c: SCSI as mass storage carries it (BOT and UAS share it).  A
+ * command is its CDB (cdb_len bytes, at most 16), the LUN it went to,
+ * the command set of the device and the frame of the command (0: none).
+ */
+struct dec_scsi_cmd {
+	const uint8_t	*cdb;
+	size_t		 cdb_len;
+	uint16_t	 lun;
+	uint8_t		 devtype;
+	uint64_t	 req_frame;
+};
+
+const char	*dec_scsi_op_name(uint8_t op, char *tmp);
+/* "SCSI CDB ..." subtree of the CDB at offset off of the record's data. */
+void		 dec_scsi_cdb_tree(const uint8_t *cdb, size_t n, uint32_t off,
+		     const struct dec_scsi_cmd *cmd, struct dec_tree *t);
+/* "SCSI Payload (...)": the data of cmd in p[0..n) (in: to the host). */
+void		 dec_scsi_data_tree(const uint8_t *p, size_t n, uint32_t off,
+		     const struct dec_scsi_cmd *cmd, int in, struct dec_tree *t);
+/* "SCSI Response (...)": status (SAM-5), dt_ns since the command or -1. */
+void		 dec_scsi_status_tree(const struct dec_scsi_cmd *cmd,
+		     int status, int64_t dt_ns, struct dec_tree *t);
+/* "SCSI: SNS Info": fixed-format sense data in p[0..n). */
+void		 dec_scsi_sense_tree(const uint8_t *p, size_t n, uint32_t off,
+		     const struct dec_scsi_cmd *cmd, struct dec_tree *t);
+/* "READ(10) lba 0 blocks 1", "INQUIRY", ... */
+void		 dec_scsi_cdb_summary(const uint8_t *cdb, size_t n,
+		     struct sbuf *b);
+/* "INQUIRY data: QEMU QEMU HARDDISK 2.5+", ... */
+void		 dec_scsi_data_summary(const uint8_t *p, size_t n,
+		     const struct dec_scsi_cmd *cmd, int in, struct sbuf *b);
+/* "NOT READY, MEDIUM NOT PRESENT (0x3a/0x00)" */
+void		 dec_scsi_sense_summary(const uint8_t *p, size_t n,
+		     struct sbuf *b);
 
 #endif /* DECODE_CLASS_H */

@@ -15,6 +15,7 @@
 static const struct dec_class_ops *const classes[] = {
 	&dec_class_hid,
 	&dec_class_msc,
+	&dec_class_uas,
 	&dec_class_cdc,
 	&dec_class_cdc_data,
 	&dec_class_hub,

@@ -904,9 +904,11 @@ dec_desc_next(const uint8_t *buf, size_t n, size_t *off, struct dec_dref *d)
 struct dec_cls_state {
 	uint8_t		*rdesc;		/* HID report descriptor (malloc) */
 	uint16_t	 rdesc_len;
-	uint8_t		 has_cbw;	/* a BOT command is open */
+	uint8_t		 has_cbw;	/* a BOT or UAS command: 1 open,
+					   2 its status seen */
 	uint8_t		 cbw[31];	/* its CBW */
 	uint64_t	 cbw_frame;	/* the frame that carried it */
+	int64_t		 cbw_ts;	/* and its time (ns) */
 };
 
 /* A device as the capture shows it, keyed by (bus, devnum). */
