@@ -286,7 +286,7 @@ msc_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		if (n >= CSW_LEN && csw_tied(p, a->st) && cmd_of(a->st, &cmd))
 			/* Wireshark: a failed command is CHECK CONDITION */
 			dec_scsi_status_tree(&cmd, p[12] == 0 ? 0x00 : 0x02,
-			    r->ts_ns - a->st->cbw_ts, t);
+			    dec_ts_sub(r->ts_ns, a->st->cbw_ts), t);
 		return 1;
 	}
 	if (is_bot_data(r, a->st) && cmd_of(a->st, &cmd)) {
@@ -507,7 +507,7 @@ uas_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		t->depth = depth;
 		if (tied)
 			dec_scsi_status_tree(&cmd, p[6],
-			    r->ts_ns - a->st->cbw_ts, t);
+			    dec_ts_sub(r->ts_ns, a->st->cbw_ts), t);
 		slen = nd != NULL ? nd->value : 0;
 		if (slen > n - 16) {
 			bad(t, (uint32_t)n, 0, DN_CUT | DN_BAD,

@@ -92,7 +92,7 @@ check "faults: the stall is cleared with CLEAR_FEATURE ENDPOINT_HALT" \
 check "faults: an unplug mid-transfer ends the transfer with -ESHUTDOWN" \
     grep -q 'C bulk -ESHUTDOWN' "$TMP/faults.txt"
 check "faults: after the stall, reset recovery, and the next read passes" \
-    grep -q "CSW tag 6 status passed" "$TMP/faults.txt"
+    grep -q "CSW tag 6 READ(10) passed" "$TMP/faults.txt"
 
 # A long transfer streams: memory does not grow with it.
 printf 'plug 1 loopback\nsettle 1\nbulk 1 16777216\n' >"$TMP/lb.scn"
