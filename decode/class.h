@@ -29,7 +29,8 @@ struct dec_cls_arg {
 /* A class-specific descriptor inside a configuration (CS_INTERFACE 0x24,
  * CS_ENDPOINT 0x25, a functional descriptor 0x21 of a class other than
  * HID): p[0..n) of it is present, at offset off of the tree's DB_DATA
- * buffer; label is its heading node, whose str the decoder may replace
+ * buffer; label is its heading node (never NULL), whose str the decoder
+ * may replace
  * ("CS_INTERFACE descriptor: Header"). */
 struct dec_cls_desc {
 	const uint8_t		*p;

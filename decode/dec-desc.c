@@ -1101,7 +1101,9 @@ dec_class_desc(struct desc_ctx *c, struct desc *d)
 	struct dec_cls_desc cd;
 
 	o = dec_class_find(c->intf_class, c->intf_sub, c->intf_proto);
-	if (o != NULL && o->desc != NULL) {
+	/* (no heading: the tree is full, the decoder would have no label
+	 * to name) */
+	if (o != NULL && o->desc != NULL && d->label != NULL) {
 		cd.p = d->p;
 		cd.n = d->n;
 		cd.off = d->off;
