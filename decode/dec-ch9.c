@@ -606,16 +606,7 @@ static void
 add_bits(struct dec_tree *t, const struct dec_field *f, uint32_t off,
     uint32_t len, uint32_t raw)
 {
-	uint32_t mask = f->mask, v = raw & mask;
-
-	while (mask != 0 && (mask & 1) == 0) {
-		mask >>= 1;
-		v >>= 1;
-	}
-	if (t->depth < UINT8_MAX)
-		t->depth++;
-	add(t, f, off, len, v);
-	dec_tree_pop(t);
+	dec_tree_add_bits(t, f, DB_SETUP, off, len, raw);
 }
 
 static void

@@ -5,7 +5,6 @@
  * comes along.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "class.h"
@@ -107,32 +106,9 @@ dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
 	if (!(info->flags & DI_CLASS) || info->intf < 0 ||
 	    info->intf >= DEC_MAX_INTFS)
 		return;
-	/* (a standard request to the interface may carry a class
-	 * descriptor: GET_DESCRIPTOR(HID_REPORT) teaches HID its layout) */
 	o = dec_class_find(info->cls, info->subcls, info->proto);
 	if (o != NULL && o->learn != NULL)
 		o->learn(r, info, &d->cls[info->intf]);
-}
-
-int
-dec_cls_state_copy(struct dec_cls_state *dst, const struct dec_cls_state *src)
-{
-	*dst = *src;
-	if (src->rdesc == NULL)
-		return 0;
-	if ((dst->rdesc = malloc(src->rdesc_len)) == NULL) {
-		dst->rdesc_len = 0;
-		return -UE_NOMEM;
-	}
-	memcpy(dst->rdesc, src->rdesc, src->rdesc_len);
-	return 0;
-}
-
-void
-dec_cls_state_free(struct dec_cls_state *st)
-{
-	free(st->rdesc);
-	memset(st, 0, sizeof *st);
 }
 
 /* ------------------------------------------------------------------------
@@ -182,19 +158,8 @@ void
 dec_cls_bits(struct dec_tree *t, const struct dec_field *const *bits,
     uint32_t off, uint32_t len, uint32_t v)
 {
-	uint32_t	 mask, x;
-
-	t->depth++;
-	for (; *bits != NULL; bits++) {
-		mask = (*bits)->mask;
-		x = v & mask;
-		while (mask != 0 && (mask & 1) == 0) {
-			mask >>= 1;
-			x >>= 1;
-		}
-		dec_tree_add(t, *bits, DB_DATA, off, len, x);
-	}
-	t->depth--;
+	for (; *bits != NULL; bits++)
+		dec_tree_add_bits(t, *bits, DB_DATA, off, len, v);
 }
 
 int

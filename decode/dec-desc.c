@@ -529,18 +529,9 @@ static void
 bits(struct desc_ctx *c, const struct dec_node *parent,
     const struct dec_field *f)
 {
-	uint64_t v, mask = f->mask;
-
-	if (parent == NULL)
-		return;
-	v = parent->value & mask;
-	while (mask != 0 && (mask & 1) == 0) {
-		mask >>= 1;
-		v >>= 1;
-	}
-	down(c->t);
-	dec_tree_add(c->t, f, parent->buf, parent->off, parent->len, v);
-	dec_tree_pop(c->t);
+	if (parent != NULL)
+		dec_tree_add_bits(c->t, f, parent->buf, parent->off,
+		    parent->len, parent->value);
 }
 
 /* A value made by the decoder, one level below the node just added. */

@@ -362,36 +362,21 @@ be(struct sc *c, const struct dec_field *f, size_t at, size_t w)
 static void
 bits(struct sc *c, const struct dec_node *parent, const struct dec_field *f)
 {
-	uint64_t v, mask = f->mask;
-
-	if (parent == NULL)
-		return;
-	v = parent->value & mask;
-	while (mask != 0 && (mask & 1) == 0) {
-		mask >>= 1;
-		v >>= 1;
-	}
-	c->t->depth++;
-	dec_tree_add(c->t, f, parent->buf, parent->off, parent->len, v);
-	dec_tree_pop(c->t);
+	if (parent != NULL)
+		dec_tree_add_bits(c->t, f, parent->buf, parent->off,
+		    parent->len, parent->value);
 }
 
 /* A bit field on its own line, over byte at. */
 static void
 bitfld(struct sc *c, const struct dec_field *f, size_t at)
 {
-	uint64_t v, mask = f->mask;
-
 	if (at >= c->n) {
 		c->cut = 1;
 		return;
 	}
-	v = c->p[at] & mask;
-	while (mask != 0 && (mask & 1) == 0) {
-		mask >>= 1;
-		v >>= 1;
-	}
-	dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)at, 1, v);
+	dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)at, 1,
+	    dec_mask_value(c->p[at], f->mask));
 }
 
 /* A text field of w bytes at at (Wireshark keeps the padding). */

@@ -66,6 +66,20 @@ dec_tree_pop(struct dec_tree *t)
 		t->depth--;
 }
 
+struct dec_node *
+dec_tree_add_bits(struct dec_tree *t, const struct dec_field *f, uint8_t buf,
+    uint32_t off, uint32_t len, uint64_t raw)
+{
+	struct dec_node	*n;
+
+	if (t->depth == UINT8_MAX)
+		return NULL;
+	t->depth++;
+	n = dec_tree_add(t, f, buf, off, len, dec_mask_value(raw, f->mask));
+	t->depth--;
+	return n;
+}
+
 const char *
 dec_tree_strdup(struct dec_tree *t, const char *s, size_t n)
 {

@@ -792,6 +792,18 @@ struct dec_node	*dec_tree_add(struct dec_tree *t, const struct dec_field *f,
 struct dec_node	*dec_tree_push(struct dec_tree *t, const char *label,
 		     uint8_t buf, uint32_t off, uint32_t len);
 void		 dec_tree_pop(struct dec_tree *t);
+/* The bits of raw under mask, shifted down to the mask's lowest bit (a
+ * bit field's value as Wireshark shows it). */
+static inline uint64_t
+dec_mask_value(uint64_t raw, uint64_t mask)
+{
+	return mask == 0 ? raw : (raw & mask) >> __builtin_ctzll(mask);
+}
+/* Bit field f of the word raw (len bytes at off of buf, the node just
+ * added), one level below the current depth; returns it, or NULL. */
+struct dec_node	*dec_tree_add_bits(struct dec_tree *t,
+		     const struct dec_field *f, uint8_t buf, uint32_t off,
+		     uint32_t len, uint64_t raw);
 /* Copy s (n bytes) into the arena; NULL when full. */
 const char	*dec_tree_strdup(struct dec_tree *t, const char *s, size_t n);
 /* printf into the arena; NULL when full. */
@@ -897,13 +909,11 @@ dec_desc_next(const uint8_t *buf, size_t n, size_t *off, struct dec_dref *d)
 
 /*
  * What the class decoders learn across records, one per interface
- * (decode/dec-class.c: dec_class_learn fills it, dec_ctx_clone copies it):
- * the HID report descriptor that lays out the reports, the mass storage
- * command whose data and status follow.
+ * (decode/dec-class.c: dec_class_learn fills it): the mass storage
+ * command whose data and status follow.  Plain values, so that the
+ * device's copy (dec_ctx_clone) copies it.
  */
 struct dec_cls_state {
-	uint8_t		*rdesc;		/* HID report descriptor (malloc) */
-	uint16_t	 rdesc_len;
 	uint8_t		 has_cbw;	/* a BOT or UAS command: 1 open,
 					   2 its status seen */
 	uint8_t		 cbw[31];	/* its CBW */
@@ -1210,7 +1220,7 @@ void		 dec_fmt_event_verbose(struct dec_fmt *f,
  * requests): 1 when it wrote something, 0 when the class knows nothing.
  * The tree: 1 when the class decoded the payload (then no usb.capdata, as
  * Wireshark's subdissectors take the bytes), 0 otherwise.  Learning: what
- * the class keeps from a record (a report descriptor, a CBW) into the
+ * the class keeps from a record (a CBW) into the
  * interface's dec_cls_state, from dec_analyze.
  */
 int		 dec_class_summary(const struct urb_rec *r,
@@ -1219,10 +1229,6 @@ int		 dec_class_tree(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_tree *t);
 void		 dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
 		     const struct dec_info *info);
-/* A state's copy (0, or -UE_NOMEM) and its release. */
-int		 dec_cls_state_copy(struct dec_cls_state *dst,
-		     const struct dec_cls_state *src);
-void		 dec_cls_state_free(struct dec_cls_state *st);
 
 /* ------------------------------------------------------------------------
  * Display filters (decode/dec-filter.c): "type==bulk && status==EPIPE",
