@@ -13,7 +13,9 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <string.h>
 #include <unistd.h>
@@ -25,6 +27,7 @@
 #define CAP_IN_SIZE	(1024 * 1024)
 #define CAP_IN_MIN	4096		/* the buffer of a small file */
 #define CAP_GZ_RAW	(256 * 1024)	/* compressed bytes read at a time */
+#define CAP_MAP_KEEP	(1024 * 1024) /* read bytes of a mapping kept */
 
 /* A compressed input: its kind, the decoder, the raw bytes read. */
 struct cap_gz {
@@ -181,6 +184,53 @@ gz_fill(struct cap_in *in)
 	return (ssize_t)done;
 }
 
+/*
+ * Map a regular file of size bytes whole, unless it is compressed (those
+ * are read through the decoder): 1 if mapped, 0 to read it instead.
+ */
+static int
+in_map(struct cap_in *in, int fd, size_t size)
+{
+	static const uint8_t zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+	uint8_t		*p;
+
+	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (p == MAP_FAILED)
+		return 0;
+	if ((p[0] == 0x1f && p[1] == 0x8b) || memcmp(p, zmagic, 4) == 0) {
+		munmap(p, size);
+		return 0;
+	}
+	(void)madvise(p, size, MADV_SEQUENTIAL);
+	in->buf = p;
+	in->size = in->end = size;
+	in->eof = 1;
+	in->mapped = 1;
+	return 1;
+}
+
+static void
+in_sigbus(int sig)
+{
+	static const char msg[] = "urbscope: the input file shrank while it "
+	    "was being read (truncated or rewritten by another program)\n";
+
+	(void)sig;
+	(void)!write(STDERR_FILENO, msg, sizeof msg - 1);
+	_exit(2);
+}
+
+void
+cap_in_sigbus(void)
+{
+	struct sigaction	 sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = in_sigbus;
+	sigemptyset(&sa.sa_mask);
+	(void)sigaction(SIGBUS, &sa, NULL);
+}
+
 int
 cap_in_open(struct cap_in *in, const char *path)
 {
@@ -196,6 +246,13 @@ cap_in_open(struct cap_in *in, const char *path)
 	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -UE_OPEN;
 	/* a small file needs no 1 MiB (a compressed one gets it back) */
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+	    st.st_size >= CAP_IN_SIZE && (uint64_t)st.st_size <= SIZE_MAX &&
+	    in_map(in, fd, (size_t)st.st_size)) {
+		in->fd = fd;
+		in->own_fd = fd != STDIN_FILENO;
+		return 0;
+	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size < CAP_IN_SIZE) {
 		size = CAP_IN_MIN;
@@ -242,7 +299,10 @@ cap_in_close(struct cap_in *in)
 		gz_free(in->gz);
 	if (in->own_fd && in->fd != -1)
 		close(in->fd);
-	free(in->buf);
+	if (in->mapped)
+		munmap(in->buf, in->size);
+	else
+		free(in->buf);
 	memset(in, 0, sizeof *in);
 	in->fd = -1;
 }
@@ -260,6 +320,28 @@ cap_in_compact(struct cap_in *in)
 	in->pos = 0;
 }
 
+/*
+ * A mapping's pages behind the reader go back (MADV_DONTNEED: they stay in
+ * the page cache, and come back on a later access), so the resident size
+ * does not grow with the file: streaming, as read() into one buffer is.
+ * The record at pos, and what is kept before it, stay.
+ */
+static void
+in_drop(struct cap_in *in)
+{
+	size_t	 page, upto;
+
+	if (in->pos - in->dropped < 2 * CAP_MAP_KEEP)
+		return;
+	page = (size_t)sysconf(_SC_PAGESIZE);
+	upto = (in->pos - CAP_MAP_KEEP) / page * page;
+	if (upto > in->dropped) {
+		(void)madvise(in->buf + in->dropped, upto - in->dropped,
+		    MADV_DONTNEED);
+		in->dropped = upto;
+	}
+}
+
 long
 cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
 {
@@ -268,6 +350,8 @@ cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
 	size_t		 size, want;
 	ssize_t		 got;
 
+	if (in->mapped && in->pos > in->dropped)
+		in_drop(in);
 	if (in->end - in->pos >= n)
 		goto out;
 	if (in->err != 0)
@@ -324,6 +408,18 @@ cap_in_skip(struct cap_in *in, size_t n)
 int
 cap_in_seek(struct cap_in *in, uint64_t off)
 {
+	if (in->mapped) {
+		if (off > in->end)
+			return -UE_IO;
+		in->pos = (size_t)off;
+		in->err = 0;
+		/* pages from here on are given back again as the reader
+		 * passes them */
+		if (in->dropped > in->pos)
+			in->dropped = in->pos / (size_t)sysconf(_SC_PAGESIZE) *
+			    (size_t)sysconf(_SC_PAGESIZE);
+		return 0;
+	}
 	if (in->fd == -1 || in->gz != NULL ||
 	    lseek(in->fd, (off_t)off, SEEK_SET) == -1)
 		return -UE_IO;

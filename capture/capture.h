@@ -54,10 +54,18 @@ struct cap_in {
 	/* a gzip or zstd file: buf holds the decompressed bytes, and
 	 * offsets are in that (cap-in.c); NULL for any other input */
 	struct cap_gz	*gz;
+	/* a large uncompressed regular file is mapped whole: buf is the
+	 * mapping, end its size, and nothing is read or copied; the pages
+	 * of buf[0..dropped) were read and given back (cap-in.c) */
+	int		 mapped;
+	size_t		 dropped;
 };
 
 /*
  * Open path ("-" = standard input).  Returns 0 or -UE_OPEN (errno kept).
+ * A regular file of 1 MiB or more is mapped (mmap(2)) with the size it has
+ * when opened: bytes appended later are not seen, and a file truncated
+ * while it is read raises SIGBUS (cap_in_sigbus() makes that a message).
  * A gzip file (magic 1f 8b, as Wireshark's .pcap.gz and .pcapng.gz) or a
  * Zstandard one (28 b5 2f fd, .zst) is read decompressed, transparently;
  * it cannot seek.
@@ -74,6 +82,12 @@ long		 cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p);
 int		 cap_in_seek(struct cap_in *in, uint64_t off);
 /* Consume n bytes (n must not exceed what the last peek returned). */
 void		 cap_in_skip(struct cap_in *in, size_t n);
+/*
+ * Install a SIGBUS handler that says a mapped input shrank while it was
+ * read and exits with status 2, instead of dying with a core (the
+ * commands call it once; a library user may keep its own handler).
+ */
+void		 cap_in_sigbus(void);
 /* Input offset of the next unread byte. */
 static inline uint64_t
 cap_in_offset(const struct cap_in *in)

@@ -37,6 +37,8 @@ main(int argc, char **argv)
 	/* the one place that builds simulated machines: hand it what they
 	 * can hold */
 	sim_register(&sample_catalog);
+	/* a mapped input cut short under us is an error, not a core */
+	cap_in_sigbus();
 	if (argc < 2) {
 		/* on a terminal: the viewer on the built-in demo */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))

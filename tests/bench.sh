@@ -8,6 +8,7 @@
 # wall time (best of 3; tshark once, it is slow) and maximum RSS of
 #	tshark -r F > /dev/null
 #	./urbscope read F > /dev/null
+#	./urbscope read -Y none F (nothing printed: the cost of the text)
 #	build/tools/pcaploop F
 # (and build/tools/storebench F: the TUI's store jumping and searching)
 # and the maximum RSS of `urbscope read` on BENCH_N/10 and BENCH_N records
@@ -139,6 +140,14 @@ if [ -x "$URBSCOPE" ]; then
 else
 	echo "  urbscope: $URBSCOPE not built, skipped"
 fi
+# the same without a line printed: reading, pairing, device state and the
+# filter, to tell their cost from the text's
+T_QUIET=
+if [ -x "$URBSCOPE" ] &&
+    measure 3 "$URBSCOPE" read -Y 'bus==65535' "$BIG"; then
+	T_QUIET=$SECS
+	row "urbscope read -Y none" "best of 3, nothing printed"
+fi
 if measure 3 "$PCAPLOOP" "$BIG"; then
 	T_LOOP=$SECS
 	row "pcap_next_ex loop" "best of 3"
@@ -159,6 +168,16 @@ if [ -n "$T_URB" ] && [ -n "$T_LOOP" ]; then
 		r = u / l
 		printf "urbscope / pcap_next_ex loop = %.1fx", r
 		printf " (goal <= %.1fx): %s\n", g, (r <= g ? "PASS" : "MISS")
+	}'
+fi
+if [ -n "$T_QUIET" ] && [ -n "$T_LOOP" ]; then
+	awk -v u="$T_QUIET" -v l="$T_LOOP" -v t="$T_URB" -v n="$N" 'BEGIN {
+		if (l <= 0) l = 0.001
+		printf "  without the text: %.2fx the loop", u / l
+		if (t != "")
+			printf "; the text lines cost %.0f ns each", \
+			    (t - u) * 1e9 / n
+		printf "\n"
 	}'
 fi
 echo

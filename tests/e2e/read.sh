@@ -169,3 +169,29 @@ check "--decode-as 1.2=0a: CDC data, no CBW decoded" sh -c \
 check_eq "--decode-as with an unknown class exits 2" 2 $?
 check "--decode-as unknown: the message lists the classes" grep -q \
     "'bogus': unknown class (one of hid, " "$TMP/err"
+
+# A capture of more than 1 MiB is mapped, not read: the same lines as
+# through a pipe; cut short while it is read, a clear error (exit 2), not
+# a SIGBUS core.
+CAPGEN=${CAPGEN:-build/tools/capgen}
+if [ -x "$CAPGEN" ]; then
+	"$CAPGEN" mixed -n 20000 -F pcap -w "$TMP/big.pcap"
+	"$US" read "$TMP/big.pcap" >"$TMP/a" 2>&1
+	"$US" read - <"$TMP/big.pcap" >"$TMP/b" 2>&1
+	check_diff "a mapped capture reads as through a pipe" "$TMP/a" "$TMP/b"
+	rm -f "$TMP/fifo"
+	mkfifo "$TMP/fifo"
+	"$US" read -V "$TMP/big.pcap" >"$TMP/fifo" 2>"$TMP/err" &
+	pid=$!
+	exec 3<"$TMP/fifo"
+	sleep 0.5		# it blocks on the full pipe, mid-file
+	: >"$TMP/big.pcap"
+	cat <&3 >/dev/null
+	exec 3<&-
+	wait "$pid"
+	check_eq "a mapped capture truncated while read exits 2" 2 $?
+	check "... and says the file shrank" grep -q \
+	    'the input file shrank while it was being read' "$TMP/err"
+else
+	echo "# skip: $CAPGEN not built (make tools)"
+fi

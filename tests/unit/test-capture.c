@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <pcap/pcap.h>
@@ -1672,6 +1673,8 @@ test_cap_in(void **state)
 	const uint8_t	*p;
 	uint8_t		*d;
 	size_t		 i, n = (1 << 20) + 12345;
+	pid_t		 pid;
+	int		 fds[2], saved;
 
 	(void)state;
 	assert_non_null(d = malloc(n));
@@ -1679,25 +1682,51 @@ test_cap_in(void **state)
 		d[i] = (uint8_t)(i ^ (i >> 8));
 	tfile_make(&t, ".in");
 	write_file(t.path, d, n);
-	assert_int_equal(cap_in_open(&in, t.path), 0);
+	/* through a pipe: read() into the 1 MiB buffer, which the file
+	 * overflows */
+	assert_int_equal(pipe(fds), 0);
+	if ((pid = fork()) == 0) {
+		close(fds[0]);
+		(void)!write(fds[1], d, n);
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal((saved = dup(STDIN_FILENO)) >= 0, 1);
+	assert_int_equal(dup2(fds[0], STDIN_FILENO), STDIN_FILENO);
+	close(fds[0]);
+	assert_int_equal(cap_in_open(&in, "-"), 0);
+	assert_int_equal(in.mapped, 0);
 	assert_int_equal(cap_in_peek(&in, 10, &p), 10);
 	assert_memory_equal(p, d, 10);
+	assert_int_equal(cap_in_peek(&in, (1 << 20) - 5, &p), (1 << 20) - 5);
 	cap_in_skip(&in, (1 << 20) - 5);
 	/* across the end of the first buffer */
 	assert_int_equal(cap_in_peek(&in, 100, &p), 100);
 	assert_memory_equal(p, d + (1 << 20) - 5, 100);
 	assert_int_equal(cap_in_offset(&in), (1 << 20) - 5);
-	/* more than the buffer holds */
-	cap_in_skip(&in, 0);
-	assert_int_equal(cap_in_peek(&in, 5, &p), 5);
+	cap_in_skip(&in, 100);
+	/* more than the buffer holds, to the end */
+	assert_int_equal(cap_in_peek(&in, n, &p), (long)(n - (1 << 20) - 95));
+	assert_memory_equal(p, d + (1 << 20) + 95, n - (1 << 20) - 95);
 	cap_in_close(&in);
+	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+	close(saved);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
 
+	/* the regular file of more than 1 MiB is mapped whole */
 	assert_int_equal(cap_in_open(&in, t.path), 0);
+	assert_int_equal(in.mapped, 1);
 	assert_int_equal(cap_in_peek(&in, n + 100, &p), (long)n);
 	assert_memory_equal(p, d, n);
 	cap_in_skip(&in, n);
 	assert_int_equal(cap_in_peek(&in, 1, &p), 0);
 	assert_int_equal(cap_in_offset(&in), n);
+	/* and seeks within the mapping */
+	assert_int_equal(cap_in_seek(&in, 777777), 0);
+	assert_int_equal(cap_in_offset(&in), 777777);
+	assert_int_equal(cap_in_peek(&in, 8, &p), 8);
+	assert_memory_equal(p, d + 777777, 8);
+	assert_int_equal(cap_in_seek(&in, n + 1), -UE_IO);
 	cap_in_close(&in);
 
 	assert_int_equal(cap_in_open(&in, "/nonexistent"), -UE_OPEN);
