@@ -145,4 +145,88 @@ void		 dec_scsi_data_summary(const uint8_t *p, size_t n,
 void		 dec_scsi_sense_summary(const uint8_t *p, size_t n,
 		     struct sbuf *b);
 
+/*
+ * A report descriptor's layout (HID 1.11 6.2.2, 8.4): its Input, Output
+ * and Feature items as fields, each report_count controls of report_size
+ * bits at bit_off of its report (after the report ID byte, when the
+ * descriptor has report IDs).  Bounded: at most DEC_HID_MAX_FIELDS fields
+ * and DEC_HID_MAX_USAGES usage entries, more sets truncated.  Usages are
+ * extended (page << 16 | id); a usage entry is one usage (min == max) or
+ * a Usage Minimum/Maximum range.
+ */
+#define DEC_HID_MAX_FIELDS	128
+#define DEC_HID_MAX_USAGES	512
+#define DEC_HID_MAX_REPORTS	64	/* (kind, report ID) pairs */
+
+#define DEC_HID_INPUT		0x08	/* field kinds: the main item tags */
+#define DEC_HID_OUTPUT		0x09
+#define DEC_HID_FEATURE		0x0b
+
+/* Main item data bits (HID 1.11 6.2.2.5). */
+#define DEC_HID_CONSTANT	0x001
+#define DEC_HID_VARIABLE	0x002
+#define DEC_HID_RELATIVE	0x004
+#define DEC_HID_NULLSTATE	0x040
+
+struct dec_hid_usage {
+	uint32_t	 min, max;
+};
+
+struct dec_hid_field {
+	uint8_t		 kind;		/* DEC_HID_INPUT, _OUTPUT, _FEATURE */
+	uint8_t		 report_id;	/* 0 without report IDs */
+	uint16_t	 flags;		/* the main item's data (DEC_HID_*) */
+	uint32_t	 size;		/* Report Size, bits a control */
+	uint32_t	 count;		/* Report Count */
+	uint64_t	 bit_off;	/* in its report, after the ID byte */
+	int32_t		 lmin;		/* Logical Minimum */
+	int32_t		 lmax;		/* Logical Maximum as hosts read it:
+					   unsigned when lmin >= 0 */
+	int32_t		 lmax_signed;	/* as the item says (signed) */
+	int32_t		 pmin, pmax;	/* Physical Minimum, Maximum */
+	uint32_t	 unit;
+	int32_t		 unit_exp;
+	uint32_t	 page;		/* Usage Page at the main item */
+	uint32_t	 app;		/* usage of its Application collection */
+	uint16_t	 u_first;	/* its usages: u[u_first..+u_n) */
+	uint16_t	 u_n;
+};
+
+struct dec_hid_layout {
+	uint16_t	 nfields;
+	uint16_t	 nusages;
+	uint8_t		 uses_ids;	/* reports start with their ID */
+	uint8_t		 truncated;	/* fields or usages left out */
+	uint8_t		 bad;		/* malformed items were skipped */
+	uint8_t		 incomplete;	/* it ends inside an item or a
+					   collection: cut short */
+	uint32_t	 app;		/* the first Application collection's
+					   usage, 0 if none */
+	struct dec_hid_field f[DEC_HID_MAX_FIELDS];
+	struct dec_hid_usage u[DEC_HID_MAX_USAGES];
+};
+
+/* Parse p[0..len) into *l (never reads past len); the fields found. */
+int		 dec_hid_layout_parse(const uint8_t *p, size_t len,
+		     struct dec_hid_layout *l);
+/* The number of usages of a field and its i-th (0 when i is past them). */
+uint64_t	 dec_hid_field_nusages(const struct dec_hid_layout *l,
+		     const struct dec_hid_field *f);
+uint32_t	 dec_hid_field_usage(const struct dec_hid_layout *l,
+		     const struct dec_hid_field *f, uint64_t i);
+/* The bits of a report's controls: n <= 32 bits at bit of p[0..len),
+ * least significant first (HID 1.11 5.8); 0 past len. */
+uint32_t	 dec_hid_bits(const uint8_t *p, size_t len, uint64_t bit,
+		     uint32_t n);
+
+/* dec-hid-usages.c: the HID Usage Tables' names. */
+extern const struct dec_name dec_hid_pages[];
+/* A page's name; "Vendor" for 0xff00-0xffff, else "Reserved". */
+const char	*dec_hid_page_name(uint32_t page);
+/* A usage's name ("Keyboard a and A", "Button 4", "X") into buf. */
+const char	*dec_hid_usage_name(uint32_t page, uint32_t id, char *buf,
+		     size_t size);
+/* A Keyboard/Keypad usage's short name ("a", "Enter", "LShift"). */
+const char	*dec_hid_key_name(uint32_t id, char *buf, size_t size);
+
 #endif /* DECODE_CLASS_H */

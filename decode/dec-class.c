@@ -5,6 +5,7 @@
  * comes along.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "class.h"
@@ -109,6 +110,25 @@ dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
 	o = dec_class_find(info->cls, info->subcls, info->proto);
 	if (o != NULL && o->learn != NULL)
 		o->learn(r, info, &d->cls[info->intf]);
+}
+
+int
+dec_cls_state_copy(struct dec_cls_state *dst, const struct dec_cls_state *src)
+{
+	*dst = *src;
+	if (src->hid == NULL)
+		return 0;
+	if ((dst->hid = malloc(sizeof *dst->hid)) == NULL)
+		return -UE_NOMEM;
+	memcpy(dst->hid, src->hid, sizeof *dst->hid);
+	return 0;
+}
+
+void
+dec_cls_state_free(struct dec_cls_state *st)
+{
+	free(st->hid);
+	memset(st, 0, sizeof *st);
 }
 
 /* ------------------------------------------------------------------------

@@ -101,6 +101,8 @@ dev_free(struct dec_dev *d)
 		return;
 	for (i = 0; i < DEC_MAX_CONFIGS; i++)
 		free(d->cfg[i]);
+	for (i = 0; i < DEC_MAX_INTFS; i++)
+		dec_cls_state_free(&d->cls[i]);
 	free(d);
 }
 
@@ -183,6 +185,12 @@ dec_ctx_clone(const struct dec_ctx *ctx)
 			c->bus[b]->dev[k] = d;
 			for (i = 0; i < DEC_MAX_CONFIGS; i++)
 				d->cfg[i] = NULL;
+			for (i = 0; i < DEC_MAX_INTFS; i++)
+				d->cls[i].hid = NULL;
+			for (i = 0; i < DEC_MAX_INTFS; i++)
+				if (dec_cls_state_copy(&d->cls[i],
+				    &od->cls[i]) != 0)
+					goto fail;
 			for (i = 0; i < DEC_MAX_CONFIGS; i++) {
 				if (od->cfg[i] == NULL)
 					continue;
@@ -329,6 +337,8 @@ dev_reset(struct dec_dev *d, uint64_t recno)
 
 	for (i = 0; i < DEC_MAX_CONFIGS; i++)
 		free(d->cfg[i]);
+	for (i = 0; i < DEC_MAX_INTFS; i++)
+		dec_cls_state_free(&d->cls[i]);
 	memset(d, 0, sizeof *d);
 	d->busnum = busnum;
 	d->devnum = devnum;

@@ -913,7 +913,11 @@ dec_desc_next(const uint8_t *buf, size_t n, size_t *off, struct dec_dref *d)
  * command whose data and status follow.  Plain values, so that the
  * device's copy (dec_ctx_clone) copies it.
  */
+struct dec_hid_layout;			/* decode/class.h */
 struct dec_cls_state {
+	struct dec_hid_layout *hid;	/* HID: the layout of the report
+					   descriptor read (malloc) */
+	uint8_t		 hid_boot;	/* SET_PROTOCOL(Boot) took effect */
 	uint8_t		 has_cbw;	/* a BOT or UAS command: 1 open,
 					   2 its status seen */
 	uint8_t		 cbw[31];	/* its CBW */
@@ -1229,6 +1233,15 @@ int		 dec_class_tree(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_tree *t);
 void		 dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
 		     const struct dec_info *info);
+/* HID typed text: the characters of the keys pressed in boot keyboard
+ * report cur8 and not in prev8 (NULL: none), US layout, appended to out
+ * ("\n" Enter, "\t" Tab, "\b" Backspace, "^C" Ctrl+C); the count. */
+int		 dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8,
+		     struct sbuf *out);
+/* A state's copy (0, or -UE_NOMEM) and its release. */
+int		 dec_cls_state_copy(struct dec_cls_state *dst,
+		     const struct dec_cls_state *src);
+void		 dec_cls_state_free(struct dec_cls_state *st);
 
 /* ------------------------------------------------------------------------
  * Display filters (decode/dec-filter.c): "type==bulk && status==EPIPE",

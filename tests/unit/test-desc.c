@@ -833,15 +833,32 @@ test_hid(void **state)
 	struct dec_tree	*t = &tr->t;
 	const struct dec_node *n;
 
-	/* The report descriptor is items, not descriptors. */
+	/* The report descriptor is items, not descriptors (HID 1.11
+	 * 6.2.2), each a subtree with its header's bit fields, nested by
+	 * collection as tshark nests them (tests/unit/test-hid.c has the
+	 * rest). */
 	assert_int_equal(decode(tr, KBD_REPORT, "8106002200003f00"), 1);
-	assert_int_equal(t->n, 2);
 	assert_string_equal(t->node[0].str, "HID_REPORT descriptor");
-	n = &t->node[1];
-	assert_int_equal(n->f->kind, DK_BYTES);
-	assert_int_equal(n->off, 0);
-	assert_int_equal(n->len, 63);
-	assert_int_equal(n->depth, 1);
+	assert_int_equal(t->node[0].len, 63);
+	assert_string_equal(t->node[1].str,
+	    "Usage Page (Generic Desktop Controls)");
+	assert_int_equal(t->node[1].depth, 1);
+	assert_string_equal(t->node[2].str, "Header");
+	check(t, "usbhid.item.bSize", 1, 0, 1);
+	check(t, "usbhid.item.global.usage", 0x01, 1, 1);
+	check(t, "usbhid.item.local.usage", 0x06, 3, 1);
+	check(t, "usbhid.item.main.colltype", 0x01, 5, 1);
+	/* 32 items, the 29 after the collection's under it */
+	assert_int_equal(count_abbrev(t, "usbhid.item.bTag"), 32);
+	assert_int_equal(label(t, "Collection (Application)", 0)->depth, 1);
+	assert_int_equal(label(t, "Report Size (1)", 0)->depth, 2);
+	n = label(t, "End Collection", 0);
+	assert_int_equal(n->depth, 2);
+	assert_int_equal(n->off, 62);
+	/* "25 ff" after "15 00": a signed -1, as the item says */
+	assert_int_equal((int64_t)nth(t, "usbhid.item.global.log_max",
+	    1)->value, -1);
+	assert_int_equal(flagged(t, DN_BAD | DN_CUT), 0);
 	assert_string_equal(summary(KBD_REPORT, "8106002200003f00"),
 	    "HID_REPORT 63 bytes");
 
