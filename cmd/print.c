@@ -24,6 +24,7 @@ const char print_usage[] =
     "  -T json       one JSON object per line, Wireshark field names\n"
     "  -T usbmon     the kernel's usbmon text format\n"
     "  -T fields     the fields named with -e, tab-separated\n"
+    "  -T keys       the text each HID keyboard typed (US layout)\n"
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
     "                frame.number, ...), repeatable\n"
     "  -t r|a|d|e    time: relative (default), absolute, delta,\n"
@@ -42,6 +43,7 @@ static const struct {
 	{ "json", PM_JSON },
 	{ "usbmon", PM_USBMON },
 	{ "fields", PM_FIELDS },
+	{ "keys", PM_KEYS },
 };
 
 static const struct {
@@ -89,8 +91,8 @@ print_option(struct printer *pr, int ch, const char *arg)
 				return 1;
 			}
 		}
-		cmd_warnx("-T wants text, json, usbmon or fields, not '%s'",
-		    arg);
+		cmd_warnx("-T wants text, json, usbmon, fields or keys, not "
+		    "'%s'", arg);
 		return -1;
 	case 't':
 		for (i = 0; i < sizeof time_modes / sizeof time_modes[0];
@@ -189,6 +191,58 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 	return 0;
 }
 
+/* -T keys: a keyboard's input report adds what it typed to its text. */
+static void
+print_keys(struct printer *pr, const struct urb_rec *r,
+    const struct dec_info *info)
+{
+	struct print_kbd *k;
+	uint8_t		 cur[8];
+	size_t		 i;
+
+	if (!dec_hid_keyboard(r, info, cur))
+		return;
+	for (i = 0; i < pr->nkbd; i++) {
+		k = &pr->kbd[i];
+		if (k->busnum == r->busnum && k->devnum == r->devnum &&
+		    k->intf == info->intf)
+			break;
+	}
+	if (i == pr->nkbd) {
+		if (pr->nkbd == PRINT_MAX_KEYBOARDS)
+			return;
+		k = &pr->kbd[pr->nkbd++];
+		k->busnum = r->busnum;
+		k->devnum = r->devnum;
+		k->intf = info->intf;
+	}
+	(void)dec_hid_keys_text(k->prev, cur, &k->caps, &k->text);
+	memcpy(k->prev, cur, sizeof k->prev);
+	k->reports++;
+}
+
+/* -T keys at the end: each keyboard's address, then its text. */
+static void
+print_keys_end(struct printer *pr)
+{
+	struct print_kbd *k;
+	size_t		 i;
+
+	for (i = 0; i < pr->nkbd; i++) {
+		k = &pr->kbd[i];
+		sb_printf(&pr->out, "%u.%u interface %d, %llu reports:\n",
+		    k->busnum, k->devnum, k->intf,
+		    (unsigned long long)k->reports);
+		if (k->text.len > 0) {
+			sb_putn(&pr->out, k->text.s, k->text.len);
+			if (k->text.s[k->text.len - 1] != '\n')
+				sb_putc(&pr->out, '\n');
+		}
+		sb_free(&k->text);
+	}
+	pr->nkbd = 0;
+}
+
 /* An URB record the filter passed. */
 static void
 print_urb(struct printer *pr, struct cap_pipe *pipe)
@@ -197,6 +251,9 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 	char		 line[300];
 
 	switch (pr->mode) {
+	case PM_KEYS:
+		print_keys(pr, &pipe->r, &pipe->info);
+		break;
 	case PM_TEXT:
 		if (pr->collapse && dec_fold_record(&pr->fold, &pr->fmt,
 		    &pipe->r, &pipe->info, &pr->out))
@@ -265,6 +322,8 @@ print_last(struct printer *pr)
 {
 	if (pr->collapse)
 		dec_fold_end(&pr->fold, &pr->fmt, &pr->out);
+	if (pr->mode == PM_KEYS)
+		print_keys_end(pr);
 }
 
 int
@@ -301,6 +360,11 @@ print_pending(const struct printer *pr, const struct cap_pipe *pipe)
 void
 print_end(struct printer *pr)
 {
+	size_t	 i;
+
+	for (i = 0; i < pr->nkbd; i++)
+		sb_free(&pr->kbd[i].text);
+	pr->nkbd = 0;
 	sb_free(&pr->out);
 	free(pr->nodes);
 	free(pr->arena);

@@ -28,6 +28,19 @@ enum print_mode {
 	PM_JSON,
 	PM_USBMON,
 	PM_FIELDS,
+	PM_KEYS,
+};
+
+/* -T keys: what one keyboard typed. */
+#define PRINT_MAX_KEYBOARDS	16
+struct print_kbd {
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	int16_t		 intf;
+	uint8_t		 prev[8];	/* its last report, boot layout */
+	uint64_t	 reports;
+	int		 caps;		/* Caps Lock on */
+	struct sbuf	 text;
 };
 
 struct printer {
@@ -45,6 +58,8 @@ struct printer {
 	char		*arena;
 	struct sbuf	 out;		/* what goes to standard output */
 	struct cap_as_usbmon as_usbmon;	/* -T usbmon of a USBPcap capture */
+	struct print_kbd kbd[PRINT_MAX_KEYBOARDS];	/* -T keys */
+	size_t		 nkbd;
 };
 
 void	 print_init(struct printer *pr);

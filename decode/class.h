@@ -58,6 +58,10 @@ struct dec_class_ops {
 			    const struct dec_info *, struct dec_cls_state *);
 };
 
+/* dec-record.c: r's data as the control transfer's usb.data_fragment,
+ * for a class whose dissector in Wireshark leaves the bytes so. */
+void		 dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t);
+
 /* The decoder of (cls, subcls, proto), or NULL. */
 const struct dec_class_ops *dec_class_find(int cls, int subcls, int proto);
 

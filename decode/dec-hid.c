@@ -1406,29 +1406,46 @@ classify(const struct dec_cls_arg *a, const struct dec_hid_layout **l,
 	return 1;
 }
 
+/*
+ * What a record carries (classify), and with a layout the report to read
+ * by it in *rr: 0 when the record carries no report.
+ */
+static int
+record_report(const struct dec_cls_arg *a, struct what *w, struct rep *rr)
+{
+	const struct dec_hid_layout *l;
+
+	memset(rr, 0, sizeof *rr);
+	if (!classify(a, &l, w))
+		return 0;
+	rr->l = l;
+	rr->p = a->r->data;
+	rr->len = a->r->data_len;
+	rr->kind = w->kind;
+	rr->id = w->id;
+	return 1;
+}
+
 static int
 hid_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 {
-	const struct dec_hid_layout *l;
 	struct what	 w;
 	struct rep	 rr;
 	const uint8_t	*p = a->r->data;
 	size_t		 len = a->r->data_len;
 
-	if (!classify(a, &l, &w))
+	if (!record_report(a, &w, &rr))
 		return 0;
+	if (a->r->xfer_type == XFER_CTRL && w.boot == BOOT_NONE && !w.have)
+		return 0;	/* the bytes only, as tshark has them */
+	/* SET_REPORT's data stays the control transfer's fragment too, as
+	 * Wireshark's HID dissector leaves it */
+	if (a->r->xfer_type == XFER_CTRL && a->r->type == 'S')
+		dec_tree_fragment(a->r, t);
 	if (w.have) {
-		memset(&rr, 0, sizeof rr);
-		rr.l = l;
-		rr.p = p;
-		rr.len = len;
-		rr.kind = w.kind;
-		rr.id = w.id;
 		rep_tree(t, &rr, w.want);
 		return 1;
 	}
-	if (a->r->xfer_type == XFER_CTRL && w.boot == BOOT_NONE)
-		return 0;	/* usb.capdata, as tshark has the bytes */
 	dec_tree_add(t, &f_data, DB_DATA, 0, (uint32_t)len, 0);
 	t->depth++;
 	if (w.boot == BOOT_KBD && w.kind == DEC_HID_INPUT)
@@ -1765,23 +1782,15 @@ rep_summary(struct rep *r, struct sbuf *b)
 static int
 hid_summary(const struct dec_cls_arg *a, struct sbuf *b)
 {
-	const struct dec_hid_layout *l;
 	struct what	 w;
 	struct rep	 rr;
 	const uint8_t	*p = a->r->data;
 	size_t		 len = a->r->data_len;
 
-	if (!classify(a, &l, &w))
+	if (!record_report(a, &w, &rr))
 		return 0;
-	if (w.have) {
-		memset(&rr, 0, sizeof rr);
-		rr.l = l;
-		rr.p = p;
-		rr.len = len;
-		rr.kind = w.kind;
-		rr.id = w.id;
+	if (w.have)
 		return rep_summary(&rr, b);
-	}
 	switch (w.boot) {
 	case BOOT_KBD:
 		if (w.kind == DEC_HID_INPUT && len >= 3)
@@ -1801,6 +1810,67 @@ hid_summary(const struct dec_cls_arg *a, struct sbuf *b)
 }
 
 /* ------------------------------------------------------------------------
+ * A keyboard's state from its input report, as the boot report has it.
+ */
+struct kbd {
+	uint8_t		*out;
+	int		 nkeys;
+};
+
+static void
+kbd_ctl(uint32_t usage, int32_t v, int arr, void *arg)
+{
+	struct kbd	*k = arg;
+	uint32_t	 id = usage & 0xffff;
+
+	(void)arr;
+	if ((usage >> 16) != 0x07 || v == 0 || id == 0)
+		return;
+	if (id >= 0xe0 && id <= 0xe7)
+		k->out[0] |= (uint8_t)(1 << (id - 0xe0));
+	else if (k->nkeys < 6 && id <= 0xff)
+		k->out[2 + k->nkeys++] = (uint8_t)id;
+}
+
+int
+dec_hid_keyboard(const struct urb_rec *r, const struct dec_info *info,
+    uint8_t out[8])
+{
+	struct dec_cls_arg a;
+	struct what	 w;
+	struct rep	 rr;
+	struct kbd	 k;
+
+	memset(out, 0, 8);
+	if (r->xfer_type != XFER_INT || !urb_is_in(r) || r->type != 'C' ||
+	    r->status != 0 || !(info->flags & DI_CLASS) || info->cls != 0x03 ||
+	    info->dev == NULL || info->intf < 0 || info->intf >= DEC_MAX_INTFS)
+		return 0;
+	a.r = r;
+	a.info = info;
+	a.st = &info->dev->cls[info->intf];
+	if (!record_report(&a, &w, &rr) || w.kind != DEC_HID_INPUT)
+		return 0;
+	if (!w.have) {
+		if (w.boot != BOOT_KBD || r->data_len < 3)
+			return 0;
+		memcpy(out, r->data, r->data_len < 8 ? r->data_len : 8);
+		out[1] = 0;
+		return 1;
+	}
+	if (rr.l->uses_ids) {
+		rr.id = rr.p[0];
+		rr.base = 8;
+	}
+	if (rep_sort(&rr) != SUM_KBD)
+		return 0;
+	k.out = out;
+	k.nkeys = 0;
+	rep_walk(&rr, kbd_ctl, &k);
+	return 1;
+}
+
+/* ------------------------------------------------------------------------
  * Typed text, US layout (HID Usage Tables 10: usages 0x04-0x38).
  */
 static const char plain_chars[] =
@@ -1810,7 +1880,7 @@ static const char shift_chars[] =
 static const char keypad_chars[] = "/*-+\n1234567890.";
 
 int
-dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8,
+dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8, int *caps,
     struct sbuf *out)
 {
 	static const uint8_t none[8];
@@ -1836,8 +1906,13 @@ dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8,
 			;
 		if (j < 8)
 			continue;	/* held, not newly pressed */
+		if (k == 0x39 && caps != NULL)
+			*caps = !*caps;	/* Caps Lock toggles */
 		c = 0;
-		if (k <= 0x38)
+		if (k <= 0x1d)		/* letters: Shift undoes Caps Lock */
+			c = shift != (caps != NULL && *caps) ?
+			    shift_chars[k - 0x04] : plain_chars[k - 0x04];
+		else if (k <= 0x38)
 			c = shift ? shift_chars[k - 0x04] :
 			    plain_chars[k - 0x04];
 		else if (k >= 0x54 && k <= 0x63)

@@ -5,7 +5,7 @@
  * descriptors or raw capture data.  -V, JSON, -T fields and the TUI's
  * details pane all print this one tree.
  */
-#include "decode.h"
+#include "class.h"
 
 static const struct dec_name urb_types[] = {	/* mon_bin_hdr type */
 	{ 'S', "URB_SUBMIT" },
@@ -669,6 +669,14 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		return;
 	/* the data stage of a control transfer is a fragment to
 	 * Wireshark, other data is left over (packet-usb.c) */
-	dec_tree_add(t, r->xfer_type == XFER_CTRL && r->type == 'S' ?
-	    &f_fragment : &f_capdata, DB_DATA, 0, r->data_len, 0);
+	if (r->xfer_type == XFER_CTRL && r->type == 'S')
+		dec_tree_fragment(r, t);
+	else
+		dec_tree_add(t, &f_capdata, DB_DATA, 0, r->data_len, 0);
+}
+
+void
+dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t)
+{
+	dec_tree_add(t, &f_fragment, DB_DATA, 0, r->data_len, 0);
 }

@@ -1233,11 +1233,18 @@ int		 dec_class_tree(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_tree *t);
 void		 dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
 		     const struct dec_info *info);
+/* A HID keyboard's input report (interrupt IN completion) as the boot
+ * report's 8 bytes, read by the interface's report descriptor or as a
+ * boot report: modifier bits, 0, six key usages (HID 1.11 appendix B).
+ * 1, or 0 when r is no keyboard's input report. */
+int		 dec_hid_keyboard(const struct urb_rec *r,
+		     const struct dec_info *info, uint8_t out[8]);
 /* HID typed text: the characters of the keys pressed in boot keyboard
  * report cur8 and not in prev8 (NULL: none), US layout, appended to out
- * ("\n" Enter, "\t" Tab, "\b" Backspace, "^C" Ctrl+C); the count. */
+ * ("\n" Enter, "\t" Tab, "\b" Backspace, "^C" Ctrl+C); *caps (NULL: not
+ * kept) is the Caps Lock state, toggled by its key.  The count. */
 int		 dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8,
-		     struct sbuf *out);
+		     int *caps, struct sbuf *out);
 /* A state's copy (0, or -UE_NOMEM) and its release. */
 int		 dec_cls_state_copy(struct dec_cls_state *dst,
 		     const struct dec_cls_state *src);

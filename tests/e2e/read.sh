@@ -195,3 +195,31 @@ if [ -x "$CAPGEN" ]; then
 else
 	echo "# skip: $CAPGEN not built (make tools)"
 fi
+
+# -T keys: what each keyboard typed, from the boot reports or by the
+# report descriptor's layout, Caps Lock and Ctrl kept; nothing for a
+# capture without a keyboard.
+"$US" read samples/hid-keyboard.pcap -T keys >"$TMP/k" 2>"$TMP/err"
+check_eq "-T keys exits 0" 0 $?
+check "-T keys: no sanitizer report" no_sanitizer_report "$TMP/err"
+printf '1.2 interface 0, 12 reports:\nhello\n' >"$TMP/want"
+check_diff "-T keys: the sample keyboard typed hello" "$TMP/want" "$TMP/k"
+for f in "$LINUX61/usbmon-0u.txt" "$LINUX61/usbmon0.bin"; do
+	"$US" read "$f" -T keys >"$TMP/k" 2>/dev/null
+	printf '1.3 interface 0, 42 reports:\nusbmon rig\nABX^C\n' \
+	    >"$TMP/want"
+	check_diff "-T keys on Linux's $(basename "$f"): Caps Lock, Ctrl" \
+	    "$TMP/want" "$TMP/k"
+done
+"$US" read "$LINUX61/qemu-usb-kbd.pcap" -T keys 2>/dev/null |
+    sed 1d >"$TMP/k"
+printf 'usbmon rig\nABX^C\n' >"$TMP/want"
+check_diff "-T keys by the report descriptor (QEMU's capture)" \
+    "$TMP/want" "$TMP/k"
+"$US" read samples/windows-usbpcap.pcapng -T keys >"$TMP/k" 2>/dev/null
+check "-T keys on a USBPcap capture" grep -qx usb "$TMP/k"
+"$US" read samples/mass-storage.pcapng -T keys >"$TMP/k" 2>&1
+check_eq "-T keys without a keyboard prints nothing" 0 "$(wc -c <"$TMP/k")"
+"$US" read samples/hid-keyboard.pcap -T keys -Y 'dev==9' >"$TMP/k"
+check_eq "-T keys: -Y leaves out what it does not show" 0 \
+    "$(wc -c <"$TMP/k")"

@@ -952,7 +952,8 @@ test_keys_text(void **state)
 
 	(void)state;
 	for (i = 0; i < nitems(seq); i++)
-		n += dec_hid_keys_text(i > 0 ? seq[i - 1] : NULL, seq[i], &b);
+		n += dec_hid_keys_text(i > 0 ? seq[i - 1] : NULL, seq[i],
+		    NULL, &b);
 	assert_string_equal(b.s, "Hello, World!\n");
 	assert_int_equal(n, 14);
 	b.len = 0;
@@ -963,15 +964,35 @@ test_keys_text(void **state)
 		static const uint8_t s[8] = { 0x20, 0, 0x2d, 0x34, 0x38 };
 		static const uint8_t roll[8] = { 0, 0, 1, 1, 1, 1, 1, 1 };
 
-		assert_int_equal(dec_hid_keys_text(NULL, a, &b), 4);
-		assert_int_equal(dec_hid_keys_text(a, c, &b), 1);
-		assert_int_equal(dec_hid_keys_text(NULL, s, &b), 3);
+		assert_int_equal(dec_hid_keys_text(NULL, a, NULL, &b), 4);
+		assert_int_equal(dec_hid_keys_text(a, c, NULL, &b), 1);
+		assert_int_equal(dec_hid_keys_text(NULL, s, NULL, &b), 3);
 		/* held keys type nothing again */
-		assert_int_equal(dec_hid_keys_text(s, s, &b), 0);
-		assert_int_equal(dec_hid_keys_text(NULL, roll, &b), 0);
-		assert_int_equal(dec_hid_keys_text(NULL, NULL, &b), 0);
+		assert_int_equal(dec_hid_keys_text(s, s, NULL, &b), 0);
+		assert_int_equal(dec_hid_keys_text(NULL, roll, NULL, &b), 0);
+		assert_int_equal(dec_hid_keys_text(NULL, NULL, NULL, &b), 0);
 	}
 	assert_string_equal(b.s, "\b\t10^C_\"?");
+	/* Caps Lock, when kept: letters upper case, Shift lower, digits
+	 * as they were; pressed again, off */
+	b.len = 0;
+	{
+		static const uint8_t seq2[][8] = {
+			{ 0, 0, 0x39 }, { 0 },		/* Caps Lock on */
+			{ 0, 0, 0x04 }, { 0 },		/* A */
+			{ 0x02, 0, 0x05 }, { 0 },	/* Shift: b */
+			{ 0, 0, 0x1e }, { 0 },		/* 1 */
+			{ 0, 0, 0x39 }, { 0 },		/* off */
+			{ 0, 0, 0x06 }, { 0 },		/* c */
+		};
+		int	 caps = 0;
+
+		for (i = 0; i < nitems(seq2); i++)
+			(void)dec_hid_keys_text(i > 0 ? seq2[i - 1] : NULL,
+			    seq2[i], &caps, &b);
+		assert_string_equal(b.s, "Ab1c");
+		assert_int_equal(caps, 0);
+	}
 	sb_free(&b);
 }
 
