@@ -11,6 +11,7 @@ with ACTION.done holding "ok" or the error.  Actions:
   device_add K=V,...   plug a device, e.g. driver=usb-kbd,id=kbd,bus=ehci.0
   tablet X,Y ...       move the tablet to each absolute position (0-32767)
   click                press and release the left button
+  mouse DX,DY[,W] ...  relative moves (and wheel steps W), one event each
   qmp JSON             any QMP command, e.g. {"execute": "query-status"}
 
 Every QMP exchange is logged to $OUT/qmp.log.  Runs until QEMU closes the
@@ -130,6 +131,20 @@ def act_click(q, args):
         time.sleep(0.1)
 
 
+def act_mouse(q, args):
+    for step in args.split():
+        v = [int(n) for n in step.split(",")]
+        ev = [{"type": "rel", "data": {"axis": "x", "value": v[0]}},
+              {"type": "rel", "data": {"axis": "y", "value": v[1]}}]
+        if len(v) > 2 and v[2]:
+            btn = "wheel-up" if v[2] > 0 else "wheel-down"
+            for down in (True, False):
+                ev.append({"type": "btn",
+                           "data": {"down": down, "button": btn}})
+        q.cmd("input-send-event", events=ev)
+        time.sleep(0.1)
+
+
 def act_qmp(q, args):
     q.raw(json.loads(args))
 
@@ -140,6 +155,7 @@ ACTIONS = {
     "device_add": act_device_add,
     "tablet": act_tablet,
     "click": act_click,
+    "mouse": act_mouse,
     "qmp": act_qmp,
 }
 

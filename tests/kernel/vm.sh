@@ -4,7 +4,11 @@
 # guest and leave everything it wrote in OUTDIR.  See tests/kernel/README.md.
 #
 #   vm.sh [--cmd 'COMMAND' | --guest FILE] [--host PROGRAM] [--timeout S]
-#         [--env VAR=VALUE]... [--no-usb] OUTDIR
+#         [--env VAR=VALUE]... [--no-usb] [--devices SET] OUTDIR
+#
+# --devices classes boots with QEMU's class devices instead (audio, network,
+# smart card reader, MTP, mouse, Wacom tablet) and their drivers; the
+# default set is "storage" (the disk, keyboard and tablet).
 #
 # Exit status: that of the guest script; 77 when QEMU or the kernel cannot
 # be had (the reason is on stderr), 124 when the guest timed out.
@@ -18,6 +22,7 @@ host=
 timeout=240
 usb=1
 envs=
+devices=storage
 while [ $# -gt 0 ]; do
 	case $1 in
 	--cmd) cmd=$2; shift 2 ;;
@@ -25,6 +30,7 @@ while [ $# -gt 0 ]; do
 	--host) host=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--no-usb) usb=0; shift ;;
+	--devices) devices=$2; shift 2 ;;
 	--env) envs="$envs$2
 "; shift 2 ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
@@ -33,9 +39,14 @@ while [ $# -gt 0 ]; do
 done
 if [ $# -ne 1 ]; then
 	echo "usage: vm.sh [--cmd CMD | --guest FILE] [--host PROG]" \
-	    "[--timeout S] [--env VAR=VALUE]... [--no-usb] OUTDIR" >&2
+	    "[--timeout S] [--env VAR=VALUE]... [--no-usb] [--devices SET]" \
+	    "OUTDIR" >&2
 	exit 2
 fi
+case $devices in
+storage | classes) ;;
+*) echo "vm.sh: --devices storage or classes, not $devices" >&2; exit 2 ;;
+esac
 out=$1
 case $out in /*) ;; *) out=$root/$out ;; esac
 
@@ -72,7 +83,10 @@ kroot=$kdir/$kver
 mkdir -p "$kdir" || exit 1
 exec 9>"$kdir/cache.lock"
 flock 9
-if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ]; then
+# A cache unpacked before the class drivers were kept lacks sound/: unpack
+# again.
+if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
+    [ ! -d "$kroot/lib/modules/$kver/kernel/sound" ]; then
 	mkdir -p "$kdir/dl" || exit 1
 	rm -rf "$kroot"
 	deb=$(ls "$kdir"/dl/linux-image-"$kver"_*.deb 2>/dev/null | head -n 1)
@@ -93,7 +107,8 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ]; then
 	    "$m/kernel/drivers/virtio/*" "$m/kernel/net/9p/*" \
 	    "$m/kernel/fs/9p/*" "$m/kernel/fs/netfs/*" \
 	    "$m/kernel/fs/fscache/*" "$m/kernel/block/*" "$m/kernel/lib/*" \
-	    "$m/kernel/crypto/*") ||
+	    "$m/kernel/crypto/*" "$m/kernel/sound/*" \
+	    "$m/kernel/drivers/net/*" "$m/kernel/drivers/media/*") ||
 	    unavailable "cannot unpack $deb"
 	"$busybox" depmod -b "$kroot.tmp" "$kver" ||
 	    unavailable "depmod failed"
@@ -109,6 +124,10 @@ exec 9>&-
 # binary.
 mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 	virtio_pci 9pnet_virtio 9p"
+# the class devices' drivers (the CCID reader and MTP have none in the
+# kernel: pcscd and libmtp drive them from user space)
+[ "$devices" = classes ] && mods="$mods uhci-hcd wacom
+	snd-usb-audio cdc_ether rndis_host cdc_subset"
 # OUTDIR is removed first: refuse anything but an empty directory or an
 # earlier run's.
 if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.vm.sh" ] &&
@@ -145,6 +164,14 @@ copybin() {
 	done
 }
 copybin ./urbscope /usr/bin/urbscope
+# the class devices' traffic that busybox cannot make (classes-tool.c)
+if [ "$devices" = classes ]; then
+	${CC:-cc} -O2 -o "$out/classes-tool" tests/kernel/classes-tool.c -lm ||
+	    exit 1
+	copybin "$out/classes-tool" /usr/bin/classes-tool
+	usbdevices=$(command -v usb-devices)
+	[ -n "$usbdevices" ] && cp "$usbdevices" "$ird/usr/bin/"
+fi
 lsusb=$(command -v lsusb)
 [ -n "$lsusb" ] && copybin "$lsusb" /usr/bin/lsusb
 for ids in /usr/share/hwdata/usb.ids /usr/share/misc/usb.ids; do
@@ -215,7 +242,21 @@ trap 'exit 130' INT TERM
 # the 108-byte limit of socket names.
 cd "$out" || exit 1
 usbdevs=
-if [ "$usb" = 1 ]; then
+if [ "$usb" = 1 ] && [ "$devices" = classes ]; then
+	# The full-speed devices on a UHCI (EHCI would refuse them: QEMU
+	# gives it no companion controller), behind a hub but the audio.
+	mkdir -p mtp && printf 'a file for MTP\n' >mtp/hello.txt || exit 1
+	usbdevs="-audiodev none,id=snd0 -netdev user,id=n0
+	    -device usb-ehci,id=ehci
+	    -device usb-mouse,id=mouse,bus=ehci.0,port=1,pcap=qemu-usb-mouse.pcap
+	    -device usb-mtp,id=mtp,bus=ehci.0,port=2,rootdir=$out/mtp,pcap=qemu-usb-mtp.pcap
+	    -device piix3-usb-uhci,id=uhci
+	    -device usb-audio,id=audio,bus=uhci.0,port=1,audiodev=snd0,pcap=qemu-usb-audio.pcap
+	    -device usb-hub,id=hub,bus=uhci.0,port=2,pcap=qemu-usb-hub.pcap
+	    -device usb-net,id=net,bus=uhci.0,port=2.1,netdev=n0,pcap=qemu-usb-net.pcap
+	    -device usb-ccid,id=ccid,bus=uhci.0,port=2.2,pcap=qemu-usb-ccid.pcap
+	    -device usb-wacom-tablet,id=wacom,bus=uhci.0,port=2.3,pcap=qemu-usb-wacom.pcap"
+elif [ "$usb" = 1 ]; then
 	usbdevs="-device usb-ehci,id=ehci
 	    -drive if=none,id=usbdisk,format=raw,file=disk.img
 	    -device usb-storage,id=stor,bus=ehci.0,port=1,drive=usbdisk,pcap=qemu-usb-storage.pcap
