@@ -87,8 +87,8 @@ F(f_synch, "dwSynchProtocols", "usbccid.dwSynchProtocols", DK_HEX, 4, NULL,
     0);
 F(f_mech, "dwMechanical", "usbccid.dwMechanical", DK_HEX, 4, NULL, 0);
 F(f_feat, "dwFeatures", "usbccid.dwFeatures", DK_HEX, 4, NULL, 0);
-/* (Wireshark names 0x08, automatic voltage selection, autoParamNegotiation
- * and has no field for 0x40, automatic parameter negotiation.) */
+/* (Wireshark names both 0x08, automatic voltage selection, and 0x40,
+ * automatic parameters negotiation, autoParamNegotiation.) */
 #define FEAT(var, abbrev, name, mask)					\
 	F(var, name, "usbccid.dwFeatures." abbrev, DK_BOOL, 4, NULL, mask)
 FEAT(f_feat_param, "autoParam",
@@ -100,6 +100,8 @@ FEAT(f_feat_volt, "autoParamNegotiation", "Automatic ICC voltage selection",
 FEAT(f_feat_clk, "autoIccClk", "Automatic ICC clock frequency change",
     0x10);
 FEAT(f_feat_baud, "autoBaudRate", "Automatic baud rate change", 0x20);
+FEAT(f_feat_nego, "autoParamNegotiation", "Automatic parameters negotiation",
+    0x40);
 FEAT(f_feat_pps, "autoPPS", "Automatic PPS", 0x80);
 FEAT(f_feat_stop, "stopIccClk", "CCID can set ICC in clock stop mode",
     0x100);
@@ -147,6 +149,9 @@ F(f_status_cmd, "bmCommandStatus", "usbccid.bStatus.bmCommandStatus",
 F(f_error, "bError", "usbccid.bError", DK_UINT, 1, NULL, 0);
 F(f_rfu, "bRFU", "usbccid.bRFU", DK_HEX, 1, NULL, 0);
 F(f_abrfu, "abRFU", "usbccid.abRFU", DK_BYTES, 0, NULL, 0);
+/* the reserved bytes of a message's header, a number to Wireshark */
+F(f_reserved, "Reserved for Future Use", "usbccid.hf_ccid_Reserved", DK_HEX,
+    4, NULL, 0);
 F(f_chain, "bChainParameter", "usbccid.bChainParameter", DK_UINT, 1, NULL,
     0);
 F(f_power, "bPowerSelect", "usbccid.bPowerSelect", DK_HEX, 1, power_select,
@@ -183,7 +188,8 @@ static const struct dec_field *const proto_bits[] = {
 };
 static const struct dec_field *const feat_bits[] = {
 	&f_feat_activ, &f_feat_volt, &f_feat_param, &f_feat_clk,
-	&f_feat_baud, &f_feat_pps, &f_feat_stop, &f_feat_nad, &f_feat_ifsd,
+	&f_feat_baud, &f_feat_nego, &f_feat_pps, &f_feat_stop, &f_feat_nad,
+	&f_feat_ifsd,
 	&f_feat_tpdu, &f_feat_apdu, &f_feat_xapdu, &f_feat_wake, NULL
 };
 static const struct dec_field *const pin_bits[] = {
@@ -256,11 +262,12 @@ static void
 msg_params(struct dec_cur *c, uint8_t type)
 {
 	static const struct row
-	    power_on[] = { { 7, 1, &f_power, NULL }, { 8, 2, &f_abrfu, NULL } },
+	    power_on[] = { { 7, 1, &f_power, NULL },
+		{ 8, 2, &f_reserved, NULL } },
 	    xfr[] = { { 7, 1, &f_bwi, NULL }, { 8, 2, &f_level, NULL } },
 	    set_params[] = { { 7, 1, &f_protonum, NULL },
 		{ 8, 2, &f_abrfu, NULL } },
-	    rfu[] = { { 7, 3, &f_abrfu, NULL } },
+	    rfu[] = { { 7, 3, &f_reserved, NULL } },
 	    data_block[] = { { 7, 1, &f_status, status_bits },
 		{ 8, 1, &f_error, NULL }, { 9, 1, &f_chain, NULL } },
 	    slot_status[] = { { 7, 1, &f_status, status_bits },

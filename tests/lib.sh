@@ -6,6 +6,8 @@ US=${US:-build/asan/urbscope}
 TMP=${TMP:-$(mktemp -d "${TMPDIR:-/tmp}/urbscope-test.XXXXXX")}
 # The real Linux 6.1 captures (tests/data/linux61/README.md).
 LINUX61=${LINUX61:-tests/data/linux61}
+# QEMU's class devices under the same kernel (tests/data/linux61-classes).
+LINUX61C=${LINUX61C:-tests/data/linux61-classes}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
@@ -53,6 +55,41 @@ skip() {
 # No sanitizer report may appear in a run's stderr.
 no_sanitizer_report() {
 	! grep -qE 'ERROR: AddressSanitizer|runtime error:|LeakSanitizer' "$1"
+}
+
+# tshark_fields REGEX: into $TMP/both, the fields of tshark whose names
+# match REGEX (awk) and that urbscope knows too, one a line.
+tshark_fields() {
+	tshark -G fields 2>/dev/null | awk -F'\t' -v re="$1" \
+	    '$1 == "F" && $3 ~ re { print $3 }' | sort -u >"$TMP/all"
+	: >"$TMP/both"
+	while read -r f; do
+		"$US" read samples/hid-keyboard.pcap -c 1 -T fields -e "$f" \
+		    >/dev/null 2>&1 && echo "$f" >>"$TMP/both"
+	done <"$TMP/all"
+}
+
+# tshark_agree NAME FILE: the fields of $TMP/both (tshark_fields), record
+# by record, the same in tshark and urbscope on FILE (60 fields a run), and
+# some of them with values; no sanitizer report.
+tshark_agree() {
+	rm -f "$TMP/ts.all" "$TMP/us.all" "$TMP/agree.err"
+	split -l 60 "$TMP/both" "$TMP/chunk."
+	for c in "$TMP"/chunk.*; do
+		args=$(sed 's/^/-e /' "$c" | tr '\n' ' ')
+		# shellcheck disable=SC2086
+		tshark -r "$2" -T fields -E separator=/t -e frame.number \
+		    $args >>"$TMP/ts.all" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$US" read "$2" -T fields -e frame.number $args \
+		    >>"$TMP/us.all" 2>>"$TMP/agree.err"
+		rm -f "$c"
+	done
+	check "$1: no sanitizer report" no_sanitizer_report "$TMP/agree.err"
+	check_diff "$1: fields equal tshark's" "$TMP/ts.all" "$TMP/us.all"
+	v=$(cut -f2- "$TMP/ts.all" | tr '\t' '\n' | grep -c .)
+	check "$1: tshark and urbscope print some of them ($v values)" \
+	    test "$v" -gt 0
 }
 
 cleanup() { rm -rf "$TMP"; }

@@ -39,39 +39,17 @@ if ! command -v tshark >/dev/null 2>&1; then
 fi
 
 # the usbcom.* and usbhub.* fields of tshark that urbscope prints too
-tshark -G fields 2>/dev/null | awk -F'\t' '$1 == "F" &&
-    ($3 ~ /^usbcom\./ || $3 ~ /^usbhub\./) { print $3 }' | sort -u \
-    >"$TMP/all"
-: >"$TMP/both"
-while read -r f; do
-	"$US" read "$HUB" -c 1 -T fields -e "$f" >/dev/null 2>&1 &&
-	    echo "$f" >>"$TMP/both"
-done <"$TMP/all"
+tshark_fields '^(usbcom|usbhub)\\.'
 n=$(wc -l <"$TMP/both")
 check "urbscope prints most of tshark's usbcom/usbhub fields ($n)" \
     test "$n" -ge 40
-
 for cap in "$HUB" "$TMP/acm-mon.pcap" "$ACM"; do
-	b=$(basename "$cap")
-	# at most 60 fields a run
-	split -l 60 "$TMP/both" "$TMP/chunk."
-	for c in "$TMP"/chunk.*; do
-		args=$(sed 's/^/-e /' "$c" | tr '\n' ' ')
-		# shellcheck disable=SC2086
-		tshark -r "$cap" -T fields -E separator=/t -e frame.number \
-		    $args >"$TMP/ts" 2>/dev/null
-		# shellcheck disable=SC2086
-		"$US" read "$cap" -T fields -e frame.number $args \
-		    >"$TMP/us" 2>/dev/null
-		cat "$TMP/ts" >>"$TMP/ts.all"
-		cat "$TMP/us" >>"$TMP/us.all"
-		rm -f "$c"
-	done
-	check_diff "$b: usbcom.* and usbhub.* fields equal tshark's" \
-	    "$TMP/ts.all" "$TMP/us.all"
-	# how many values agreed: non-empty cells past the frame number
-	v=$(cut -f2- "$TMP/ts.all" | tr '\t' '\n' | grep -c .)
-	check "$b: tshark and urbscope print some of them ($v values)" \
-	    test "$v" -gt 0
-	rm -f "$TMP/ts.all" "$TMP/us.all"
+	tshark_agree "$(basename "$cap"): usbcom.* and usbhub.*" "$cap"
+done
+# real Linux 6.1 with QEMU's network device (CDC ECM, then RNDIS), its hub
+# and the whole session's usbmon capture
+for cap in "$LINUX61C/qemu-usb-net.pcap" \
+    "$LINUX61C/classes.pcapng"; do
+	[ -f "$cap" ] || continue
+	tshark_agree "$(basename "$cap"): usbcom.* and usbhub.*" "$cap"
 done

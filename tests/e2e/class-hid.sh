@@ -71,6 +71,10 @@ grep -q usbhid.data.axis.x "$TMP/filled" &&
     grep -q usbhid.data.button "$TMP/filled" &&
     grep -q usbhid.item.global.phy_max "$TMP/filled"
 check_eq "qemu-usb-tablet.pcap: axes, buttons, items compared" 0 $?
+# QEMU's relative mouse (buttons, axes) under the same kernel
+compare "$LINUX61C/qemu-usb-mouse.pcap" "qemu-usb-mouse.pcap"
+grep -q usbhid.data.axis.x "$TMP/filled"
+check_eq "qemu-usb-mouse.pcap: its axes compared" 0 $?
 compare "$SKB" "hid-keyboard.pcap"
 grep -q usbhid.data.array.usage "$TMP/filled"
 check_eq "hid-keyboard.pcap: the key array compared" 0 $?
