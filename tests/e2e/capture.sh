@@ -386,8 +386,24 @@ for m in mmap getx read text; do
 	cut -d' ' -f1,3- "$V/1u-$m.txt" >"$TMP/want" 2>/dev/null
 	check "kernel, $m: the kernel's text record is not empty" \
 	    test -s "$TMP/want"
-	check_diff "kernel, $m: every event of the kernel's text record" \
-	    "$TMP/want" "$TMP/got"
+	if [ $m = text ]; then
+		# Two readers of the text interface: each has its own queue,
+		# which the kernel cuts silently when a reader falls behind
+		# (drivers/usb/mon/mon_text.c, mon_text_event: nevents >=
+		# EVENT_MAX counts cnt_lost), as a loaded machine makes TCG
+		# do.  What urbscope got is the kernel's, in order, and
+		# nearly all of it.
+		check "kernel, text: the events read are the kernel's, in order" \
+		    awk 'BEGIN { n = 0; i = 0; g = 0; bad = 0 }
+		    NR == FNR { w[n++] = $0; next }
+		    { while (i < n && w[i] != $0) i++
+		      if (i == n) { bad = 1; exit } i++; g++ }
+		    END { exit bad || n == 0 || g * 10 < n * 9 }' \
+		    "$TMP/want" "$TMP/got"
+	else
+		check_diff "kernel, $m: every event of the kernel's text record" \
+		    "$TMP/want" "$TMP/got"
+	fi
 	check "kernel, $m: storage class decoded from synthetic records" \
 	    sh -c "'$US' read '$V/cap-$m.pcapng' 2>/dev/null |
 	    grep -q 'Mass Storage.*CBW'"
