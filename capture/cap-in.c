@@ -63,6 +63,20 @@ gz_free(struct cap_gz *gz)
 	free(gz);
 }
 
+/* What p[0..n) starts: 0 a gzip stream (1f 8b, RFC 1952), 1 a Zstandard
+ * frame (28 b5 2f fd, RFC 8878), -1 neither. */
+static int
+gz_kind(const uint8_t *p, size_t n)
+{
+	static const uint8_t zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
+
+	if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+		return 0;
+	if (n >= 4 && memcmp(p, zmagic, 4) == 0)
+		return 1;
+	return -1;
+}
+
 /*
  * The first bytes of the file are in buf[0..n): if they start a gzip
  * stream (1f 8b, RFC 1952) or a Zstandard frame (28 b5 2f fd, RFC 8878),
@@ -72,16 +86,11 @@ gz_free(struct cap_gz *gz)
 static int
 gz_start(struct cap_in *in, size_t n)
 {
-	static const uint8_t zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	struct cap_gz	*gz;
 	uint8_t		*nb;
 	int		 zstd;
 
-	if (n >= 2 && in->buf[0] == 0x1f && in->buf[1] == 0x8b)
-		zstd = 0;
-	else if (n >= 4 && memcmp(in->buf, zmagic, 4) == 0)
-		zstd = 1;
-	else
+	if ((zstd = gz_kind(in->buf, n)) < 0)
 		return 0;
 	if ((gz = calloc(1, sizeof *gz)) == NULL)
 		return -UE_NOMEM;
@@ -191,13 +200,12 @@ gz_fill(struct cap_in *in)
 static int
 in_map(struct cap_in *in, int fd, size_t size)
 {
-	static const uint8_t zmagic[4] = { 0x28, 0xb5, 0x2f, 0xfd };
 	uint8_t		*p;
 
 	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (p == MAP_FAILED)
 		return 0;
-	if ((p[0] == 0x1f && p[1] == 0x8b) || memcmp(p, zmagic, 4) == 0) {
+	if (gz_kind(p, size) >= 0) {
 		munmap(p, size);
 		return 0;
 	}

@@ -467,13 +467,8 @@ static void
 bits_of(struct rtree *rt, const struct dec_field *f, uint32_t off,
     uint32_t len, uint32_t raw)
 {
-	uint32_t mask = f->mask, v = raw & mask;
-
-	while (mask != 0 && (mask & 1) == 0) {
-		mask >>= 1;
-		v >>= 1;
-	}
-	dec_tree_add(rt->t, f, DB_DATA, off, len, v);
+	dec_tree_add(rt->t, f, DB_DATA, off, len,
+	    dec_mask_value(raw, f->mask));
 }
 
 /* The name of an item, as tshark's heading of its subtree has it. */
@@ -1287,17 +1282,11 @@ static void
 boot_bits(struct dec_tree *t, const struct dec_field *const *fs, unsigned n,
     uint32_t off, uint8_t v)
 {
-	const struct dec_field *f;
-	uint32_t mask, x;
 	unsigned i;
 
-	for (i = 0; i < n; i++) {
-		f = fs[i];
-		for (mask = f->mask, x = v & mask; mask != 0 && !(mask & 1);
-		    mask >>= 1)
-			x >>= 1;
-		dec_tree_add(t, f, DB_DATA, off, 1, x);
-	}
+	for (i = 0; i < n; i++)
+		dec_tree_add(t, fs[i], DB_DATA, off, 1,
+		    dec_mask_value(v, fs[i]->mask));
 }
 
 static void

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "decode/decode.h"
+#include "tests/unit/tree.h"
 
 
 /* usbmon0.bin record 120: the BOT disk's device descriptor. */
@@ -243,35 +244,6 @@ named(const struct dec_tree *t, const char *name, int k)
 	print_error("no node %s\n", name);
 	fail();
 	return NULL;
-}
-
-/* The heading that starts with this text. */
-static const struct dec_node *
-label(const struct dec_tree *t, const char *prefix, int k)
-{
-	size_t	 i;
-
-	for (i = 0; i < t->n; i++) {
-		if (t->node[i].f == NULL && t->node[i].str != NULL &&
-		    strncmp(t->node[i].str, prefix, strlen(prefix)) == 0 &&
-		    k-- == 0)
-			return &t->node[i];
-	}
-	print_error("no label %s\n", prefix);
-	fail();
-	return NULL;
-}
-
-static int
-flagged(const struct dec_tree *t, uint8_t flags)
-{
-	size_t	 i;
-	int	 k = 0;
-
-	for (i = 0; i < t->n; i++)
-		if (t->node[i].flags & flags)
-			k++;
-	return k;
 }
 
 static void

@@ -20,6 +20,7 @@
 #include "capture/capture.h"
 #include "decode/class.h"
 #include "decode/decode.h"
+#include "tests/unit/tree.h"
 
 /* usbmon0.bin record 240: the QEMU keyboard's report descriptor. */
 #define KBD_REPORT	"05010906a10175019508050719e029e71500250181029501" \
@@ -150,34 +151,6 @@ values(const struct dec_tree *t, const char *abbrev)
 		assert_true(o < sizeof out);
 	}
 	return out;
-}
-
-static const struct dec_node *
-label(const struct dec_tree *t, const char *prefix, int k)
-{
-	size_t	 i;
-
-	for (i = 0; i < t->n; i++) {
-		if (t->node[i].f == NULL && t->node[i].str != NULL &&
-		    strncmp(t->node[i].str, prefix, strlen(prefix)) == 0 &&
-		    k-- == 0)
-			return &t->node[i];
-	}
-	print_error("no label %s\n", prefix);
-	fail();
-	return NULL;
-}
-
-static int
-flagged(const struct dec_tree *t, uint8_t flags)
-{
-	size_t	 i;
-	int	 k = 0;
-
-	for (i = 0; i < t->n; i++)
-		if (t->node[i].flags & flags)
-			k++;
-	return k;
 }
 
 static void
