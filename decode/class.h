@@ -196,7 +196,14 @@ struct dec_hid_field {
 	uint16_t	 u_n;
 };
 
+/*
+ * A layout never changes once parsed: the interface's state, its copies
+ * (dec_ctx_clone) and the records kept for later (dec_rec_copy) share
+ * it; refs counts the holders beyond the first, and the last
+ * dec_cls_state_free frees it.
+ */
 struct dec_hid_layout {
+	unsigned int	 refs;
 	uint16_t	 nfields;
 	uint16_t	 nusages;
 	uint8_t		 uses_ids;	/* reports start with their ID */
@@ -210,6 +217,8 @@ struct dec_hid_layout {
 	struct dec_hid_usage u[DEC_HID_MAX_USAGES];
 };
 
+/* Let go of a layout: the last holder frees it (NULL: nothing). */
+void		 dec_hid_layout_unref(struct dec_hid_layout *l);
 /* Parse p[0..len) into *l (never reads past len); the fields found. */
 int		 dec_hid_layout_parse(const uint8_t *p, size_t len,
 		     struct dec_hid_layout *l);

@@ -67,9 +67,8 @@ class_of(const struct urb_rec *r, const struct dec_info *info,
 	if (!(info->flags & DI_CLASS))
 		return NULL;
 	o = dec_class_find(info->cls, info->subcls, info->proto);
-	if (o != NULL && info->dev != NULL && info->intf >= 0 &&
-	    info->intf < DEC_MAX_INTFS)
-		a->st = &info->dev->cls[info->intf];
+	if (o != NULL)
+		a->st = info->st;
 	return o;
 }
 
@@ -112,22 +111,18 @@ dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
 		o->learn(r, info, &d->cls[info->intf]);
 }
 
-int
+void
 dec_cls_state_copy(struct dec_cls_state *dst, const struct dec_cls_state *src)
 {
 	*dst = *src;
-	if (src->hid == NULL)
-		return 0;
-	if ((dst->hid = malloc(sizeof *dst->hid)) == NULL)
-		return -UE_NOMEM;
-	memcpy(dst->hid, src->hid, sizeof *dst->hid);
-	return 0;
+	if (src->hid != NULL)
+		src->hid->refs++;
 }
 
 void
 dec_cls_state_free(struct dec_cls_state *st)
 {
-	free(st->hid);
+	dec_hid_layout_unref(st->hid);
 	memset(st, 0, sizeof *st);
 }
 

@@ -790,6 +790,14 @@ usage_add(struct dec_hid_layout *l, uint32_t min, uint32_t max)
 	l->nusages++;
 }
 
+void
+dec_hid_layout_unref(struct dec_hid_layout *l)
+{
+	/* the holder that sees no other frees it */
+	if (l != NULL && l->refs-- == 0)
+		free(l);
+}
+
 int
 dec_hid_layout_parse(const uint8_t *p, size_t len, struct dec_hid_layout *l)
 {
@@ -1833,11 +1841,11 @@ dec_hid_keyboard(const struct urb_rec *r, const struct dec_info *info,
 	memset(out, 0, 8);
 	if (r->xfer_type != XFER_INT || !urb_is_in(r) || r->type != 'C' ||
 	    r->status != 0 || !(info->flags & DI_CLASS) || info->cls != 0x03 ||
-	    info->dev == NULL || info->intf < 0 || info->intf >= DEC_MAX_INTFS)
+	    info->st == NULL)
 		return 0;
 	a.r = r;
 	a.info = info;
-	a.st = &info->dev->cls[info->intf];
+	a.st = info->st;
 	if (!record_report(&a, &w, &rr) || w.kind != DEC_HID_INPUT)
 		return 0;
 	if (!w.have) {
@@ -1945,7 +1953,7 @@ hid_learn(const struct urb_rec *r, const struct dec_info *info,
 			free(l);
 			l = NULL;	/* no report to read by it */
 		}
-		free(st->hid);
+		dec_hid_layout_unref(st->hid);
 		st->hid = l;
 		st->hid_boot = 0;
 	} else if (s->bmRequestType == 0x21 && s->bRequest == 0x0b)

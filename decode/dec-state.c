@@ -186,11 +186,7 @@ dec_ctx_clone(const struct dec_ctx *ctx)
 			for (i = 0; i < DEC_MAX_CONFIGS; i++)
 				d->cfg[i] = NULL;
 			for (i = 0; i < DEC_MAX_INTFS; i++)
-				d->cls[i].hid = NULL;
-			for (i = 0; i < DEC_MAX_INTFS; i++)
-				if (dec_cls_state_copy(&d->cls[i],
-				    &od->cls[i]) != 0)
-					goto fail;
+				dec_cls_state_copy(&d->cls[i], &od->cls[i]);
 			for (i = 0; i < DEC_MAX_CONFIGS; i++) {
 				if (od->cfg[i] == NULL)
 					continue;
@@ -872,19 +868,23 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	    ((info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 1 &&
 	    SETUP_RECIP(&info->setup) == 3))
 		info->flags |= DI_HUB;
-	info->dev = d;
+	if (d->has_ddesc) {
+		info->flags |= DI_IDS;
+		info->vid = get_le16(d->ddesc + 8);
+		info->pid = get_le16(d->ddesc + 10);
+	}
+	if ((info->flags & DI_CLASS) && info->intf >= 0 &&
+	    info->intf < DEC_MAX_INTFS)
+		info->st = &d->cls[info->intf];
 	return 0;
 }
 
 int
 dec_info_class(const struct dec_info *info)
 {
-	const struct dec_dev *d = info->dev;
-
 	if ((info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 2 &&
-	    d != NULL && d->has_ddesc)
-		return dec_product_class(get_le16(d->ddesc + 8),
-		    get_le16(d->ddesc + 10));
+	    (info->flags & DI_IDS))
+		return dec_product_class(info->vid, info->pid);
 	if (info->flags & DI_HUB)
 		return 0x09;
 	return (info->flags & DI_CLASS) ? (int)info->cls : -1;

@@ -961,6 +961,7 @@ struct dec_dev {
 #define DI_GUESSED	0x80	/* the class is guessed from the data (no
 				   descriptors in the capture) */
 #define DI_DECODE_AS	0x100	/* the class is the user's (--decode-as) */
+#define DI_IDS		0x200	/* vid and pid are the device's */
 
 /* dec_dev.guess: what an endpoint's data looked like. */
 #define DEC_GUESS_BOT	1	/* CBW/CSW signatures (BOT 5.1, 5.2) */
@@ -980,7 +981,16 @@ struct dec_info {
 	uint8_t		 proto;
 	uint16_t	 real_cls;	/* DI_GUESSED, DI_DECODE_AS: the class
 					   the descriptors say, 0xffff none */
-	const struct dec_dev *dev;	/* NULL if nothing is known */
+	uint16_t	 vid;		/* DI_IDS: the device descriptor's */
+	uint16_t	 pid;
+	/*
+	 * What the class decoders learnt of the owning interface, as it
+	 * is after this record (NULL if none).  It points into the
+	 * analysis, which moves on with the next record: a record kept
+	 * for later keeps a copy (dec_rec_copy).  Formatting reads only
+	 * the record, this structure and *st.
+	 */
+	const struct dec_cls_state *st;
 };
 
 /*
@@ -989,6 +999,31 @@ struct dec_info {
  * (DEC_CLS_*) for vendor requests it decodes, -1 when unknown.
  */
 int		 dec_info_class(const struct dec_info *info);
+
+/*
+ * A record kept beyond the source's next one (decode/dec-copy.c): r or ev
+ * as the caller's kind says, with copies of the bytes they point to in
+ * buf, and info.st a copy of the interface's class state (a record moved
+ * by value keeps it: it is in buf).  r.ifname is NULL.  Start from a
+ * zeroed one; dec_rec_copy reuses buf, dec_rec_free lets it all go.
+ */
+struct dec_rec {
+	int		 kind;		/* the caller's (CAP_URB, CAP_EVENT) */
+	struct urb_rec	 r;
+	struct dec_info	 info;
+	struct drv_event ev;
+	uint8_t		*buf;
+	size_t		 bufsize;
+	int		 shares;	/* info.st shares what the analysis
+					   holds (a HID layout) */
+};
+
+/* Copy r with its info (NULL: none), or if r is NULL the event ev, into
+ * rec.  0, or -UE_NOMEM (rec is then empty). */
+int		 dec_rec_copy(struct dec_rec *rec, int kind,
+		     const struct urb_rec *r, const struct dec_info *info,
+		     const struct drv_event *ev);
+void		 dec_rec_free(struct dec_rec *rec);
 
 /* A fresh context; NULL when out of memory. */
 struct dec_ctx	*dec_ctx_new(void);
@@ -1245,8 +1280,8 @@ int		 dec_hid_keyboard(const struct urb_rec *r,
  * kept) is the Caps Lock state, toggled by its key.  The count. */
 int		 dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8,
 		     int *caps, struct sbuf *out);
-/* A state's copy (0, or -UE_NOMEM) and its release. */
-int		 dec_cls_state_copy(struct dec_cls_state *dst,
+/* A state's copy (sharing what it points to) and its release. */
+void		 dec_cls_state_copy(struct dec_cls_state *dst,
 		     const struct dec_cls_state *src);
 void		 dec_cls_state_free(struct dec_cls_state *st);
 

@@ -358,7 +358,7 @@ void
 tui_details_update(struct tui_screen *s)
 {
 	struct tui_model *m = s->m;
-	const struct tui_rec *rec, *sub;
+	const struct dec_rec *rec, *sub;
 	struct dec_tree	 t;
 	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
 	struct sbuf	 line = { 0 };
@@ -381,8 +381,8 @@ tui_details_update(struct tui_screen *s)
 	if (i == TI_NONE)
 		goto count;
 	if ((rec = m->fetch(m->fetch_arg, tui_recno(i))) == NULL ||
-	    tui_rec_copy(&s->det_rec, rec->kind, &rec->r, &rec->info,
-	    &rec->ev) != 0) {
+	    dec_rec_copy(&s->det_rec, rec->kind, rec->kind == CAP_URB ?
+	    &rec->r : NULL, &rec->info, &rec->ev) != 0) {
 		sb_puts(&s->det, "(this record cannot be read again)\n");
 		goto count;
 	}

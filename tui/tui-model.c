@@ -639,7 +639,7 @@ static int
 summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
     struct sbuf *b)
 {
-	const struct tui_rec *rec;
+	const struct dec_rec *rec;
 
 	if (fetch == NULL ||
 	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
@@ -817,7 +817,7 @@ tui_model_search_start(struct tui_model *m, const char *text, int dir)
 static int
 bytes_hit(struct tui_model *m, tui_fetch_fn fetch, uint32_t i)
 {
-	const struct tui_rec *rec;
+	const struct dec_rec *rec;
 	const struct urb_rec *r;
 
 	if (m->item[i].kind & TI_EVENT)

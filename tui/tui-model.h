@@ -50,14 +50,6 @@ struct tui_evx {
 };
 
 /* A decoded item, owned by whoever fetched it (valid until next fetch). */
-struct tui_rec {
-	int		 kind;		/* CAP_URB or CAP_EVENT */
-	struct urb_rec	 r;
-	struct dec_info	 info;
-	struct drv_event ev;
-	uint8_t		*buf;		/* payload, ISO, strings */
-	size_t		 bufsize;
-};
 
 /* The source record number of item i. */
 static inline uint32_t
@@ -67,7 +59,7 @@ tui_recno(uint32_t i)
 }
 
 /* Fetch item recno (1-based in the source); NULL when unavailable. */
-typedef const struct tui_rec *(*tui_fetch_fn)(void *arg, uint64_t recno);
+typedef const struct dec_rec *(*tui_fetch_fn)(void *arg, uint64_t recno);
 
 #define TUI_FILTER_NODES	64
 #define TUI_SEARCH_MAXBYTES	64	/* longest byte string searched */
@@ -305,8 +297,8 @@ void		 tui_store_stats(const struct tui_store *st,
  * A tui_fetch_fn over the store (arg is the store), and one with a cursor
  * of its own for searches that run on while the screen is redrawn.
  */
-const struct tui_rec *tui_store_fetch(void *arg, uint64_t recno);
-const struct tui_rec *tui_store_scan(void *arg, uint64_t recno);
+const struct dec_rec *tui_store_fetch(void *arg, uint64_t recno);
+const struct dec_rec *tui_store_scan(void *arg, uint64_t recno);
 /* The device state as far as the input is indexed (the end, after it). */
 const struct dec_ctx *tui_store_ctx(const struct tui_store *st);
 /* Bytes the window of decoded records holds; replays done so far; the
@@ -315,10 +307,5 @@ size_t		 tui_store_bytes(const struct tui_store *st);
 uint64_t	 tui_store_replays(const struct tui_store *st);
 uint64_t	 tui_store_replayed(const struct tui_store *st);
 
-/* Copy a record or event into rec, its bytes into rec->buf (grown). */
-int		 tui_rec_copy(struct tui_rec *rec, int kind,
-		     const struct urb_rec *r, const struct dec_info *info,
-		     const struct drv_event *ev);
-void		 tui_rec_free(struct tui_rec *rec);
 
 #endif /* TUI_MODEL_H */

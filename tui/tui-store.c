@@ -40,7 +40,7 @@ struct cursor {
 	uint64_t	 next;		/* recno the cursor yields next */
 	uint64_t	 read;		/* records it read, all replays */
 	int		 at_end;
-	struct tui_rec	 win[WIN_ITEMS];
+	struct dec_rec	 win[WIN_ITEMS];
 	uint64_t	 wfirst;	/* recno of win[0] */
 	size_t		 wn;
 	size_t		 wbytes;	/* payload bytes in the window */
@@ -83,96 +83,6 @@ struct tui_store {
 	size_t		 nck, capck;
 	int		 ck_off;
 };
-
-static size_t
-align8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
-static size_t
-strsz(const char *s)
-{
-	return s != NULL ? strlen(s) + 1 : 0;
-}
-
-static const char *
-putstr(uint8_t *buf, size_t *off, const char *s)
-{
-	char	*d;
-
-	if (s == NULL)
-		return NULL;
-	d = (char *)buf + *off;
-	memcpy(d, s, strlen(s) + 1);
-	*off += strlen(s) + 1;
-	return d;
-}
-
-int
-tui_rec_copy(struct tui_rec *rec, int kind, const struct urb_rec *r,
-    const struct dec_info *info, const struct drv_event *ev)
-{
-	size_t	 need, off = 0, niso;
-	uint8_t	*nb;
-
-	if (kind == CAP_URB) {
-		niso = r->niso > URB_ISO_MAX ? URB_ISO_MAX : r->niso;
-		need = align8(niso * sizeof *r->iso) + align8(r->data_len) +
-		    r->ll.raw_len;
-	} else {
-		niso = 0;
-		need = strsz(ev->driver) + strsz(ev->func) + strsz(ev->rule) +
-		    strsz(ev->text);
-	}
-	if (need > rec->bufsize) {
-		if ((nb = realloc(rec->buf, need)) == NULL)
-			return -UE_NOMEM;
-		rec->buf = nb;
-		rec->bufsize = need;
-	}
-	rec->kind = kind;
-	if (kind == CAP_URB) {
-		rec->r = *r;
-		if (info != NULL)
-			rec->info = *info;
-		else
-			memset(&rec->info, 0, sizeof rec->info);
-		if (niso > 0) {
-			memcpy(rec->buf, r->iso, niso * sizeof *r->iso);
-			rec->r.iso = (const struct urb_iso *)(void *)rec->buf;
-			rec->r.niso = (uint32_t)niso;
-			off = align8(niso * sizeof *r->iso);
-		} else
-			rec->r.iso = NULL;
-		if (r->data_len > 0) {
-			memcpy(rec->buf + off, r->data, r->data_len);
-			rec->r.data = rec->buf + off;
-			off += align8(r->data_len);
-		} else
-			rec->r.data = NULL;
-		/* a bus-level record's packet */
-		if (r->ll.raw_len > 0) {
-			memcpy(rec->buf + off, r->ll.raw, r->ll.raw_len);
-			rec->r.ll.raw = rec->buf + off;
-		} else
-			rec->r.ll.raw = NULL;
-		return 0;
-	}
-	rec->ev = *ev;
-	rec->ev.driver = putstr(rec->buf, &off, ev->driver);
-	rec->ev.func = putstr(rec->buf, &off, ev->func);
-	rec->ev.rule = putstr(rec->buf, &off, ev->rule);
-	rec->ev.text = putstr(rec->buf, &off, ev->text);
-	return 0;
-}
-
-void
-tui_rec_free(struct tui_rec *rec)
-{
-	free(rec->buf);
-	memset(rec, 0, sizeof *rec);
-}
 
 /* Spool what the live loader delivers: replays read the spool. */
 static int
@@ -274,7 +184,7 @@ win_clear(struct cursor *c, uint64_t first)
 		total += c->win[i].bufsize;
 	if (total > WIN_BYTES)
 		for (i = 0; i < WIN_ITEMS; i++)
-			tui_rec_free(&c->win[i]);
+			dec_rec_free(&c->win[i]);
 	c->wn = 0;
 	c->wbytes = 0;
 	c->wfirst = first;
@@ -407,8 +317,8 @@ tui_store_free(struct tui_store *st)
 	cursor_close(&st->view);
 	cursor_close(&st->scan);
 	for (i = 0; i < WIN_ITEMS; i++) {
-		tui_rec_free(&st->view.win[i]);
-		tui_rec_free(&st->scan.win[i]);
+		dec_rec_free(&st->view.win[i]);
+		dec_rec_free(&st->scan.win[i]);
 	}
 	load_close(st);
 	ckpt_free(st);
@@ -451,14 +361,15 @@ win_add(struct cursor *c, int kind, const struct urb_rec *r,
     const struct drv_event *ev, const struct dec_info *info,
     uint64_t recno)
 {
-	struct tui_rec *rec;
+	struct dec_rec *rec;
 
 	if (c->wn == WIN_ITEMS)
 		return -UE_FULL;
 	if (c->wn == 0)
 		c->wfirst = recno;
 	rec = &c->win[c->wn];
-	if (tui_rec_copy(rec, kind, r, info, ev) != 0)
+	if (dec_rec_copy(rec, kind, kind == CAP_URB ? r : NULL, info, ev) !=
+	    0)
 		return -UE_NOMEM;
 	c->wn++;
 	c->wbytes += kind == CAP_URB ? r->data_len : 0;
@@ -476,7 +387,7 @@ win_follow(struct tui_store *st, int kind, const struct urb_rec *r,
     uint64_t recno)
 {
 	struct cursor	*c = &st->view;
-	struct tui_rec	 tmp;
+	struct dec_rec	 tmp;
 	size_t		 i, half = WIN_ITEMS / 2;
 
 	if (c->wn > 0 && c->wfirst + c->wn != recno)
@@ -612,7 +523,7 @@ tui_store_stats(const struct tui_store *st, struct cap_stats *cs)
 }
 
 /* Record recno through cursor c: from its window, else by replaying. */
-static const struct tui_rec *
+static const struct dec_rec *
 cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
 {
 	struct cap_pipe	*p = &c->pipe;
@@ -666,7 +577,7 @@ cursor_fetch(struct tui_store *st, struct cursor *c, uint64_t recno)
 	return NULL;
 }
 
-const struct tui_rec *
+const struct dec_rec *
 tui_store_fetch(void *arg, uint64_t recno)
 {
 	struct tui_store *st = arg;
@@ -678,7 +589,7 @@ tui_store_fetch(void *arg, uint64_t recno)
  * A search reads on through the input while the screen shows records
  * elsewhere: with one cursor each draw would restart the replay.
  */
-const struct tui_rec *
+const struct dec_rec *
 tui_store_scan(void *arg, uint64_t recno)
 {
 	struct tui_store *st = arg;

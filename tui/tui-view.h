@@ -128,7 +128,7 @@ struct tui_screen {
 	int		 hex_buf;	/* DB_DATA, or DB_RAW: a bus packet */
 	size_t		 hex_top;	/* first line shown */
 	size_t		 hex_seen;	/* det_cur last scrolled to */
-	struct tui_rec	 det_rec;	/* a copy: fetches move on */
+	struct dec_rec	 det_rec;	/* a copy: fetches move on */
 	struct dec_node	*nodes;
 	char		*arena;
 

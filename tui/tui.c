@@ -719,7 +719,7 @@ out:
 	free(s.arena);
 	sb_free(&s.det);
 	sb_free(&s.devs);
-	tui_rec_free(&s.det_rec);
+	dec_rec_free(&s.det_rec);
 	tui_corr_free(m.corr);
 	m.corr = NULL;
 	tui_model_free(&m);

@@ -569,7 +569,7 @@ intf(const char *rdesc_hex, uint8_t subcls, uint8_t proto,
 	info->cls = 0x03;
 	info->subcls = subcls;
 	info->proto = proto;
-	info->dev = &dev;
+	info->st = &dev.cls[0];
 }
 
 /* An interrupt completion of hex on ep, through the class decoders:
@@ -1002,7 +1002,7 @@ layout_and_tree(const uint8_t *p, size_t n)
 	info.cls = 3;
 	info.subcls = 1;
 	info.proto = (uint8_t)(n % 3);
-	info.dev = &dev;
+	info.st = &dev.cls[0];
 	for (k = 1; k <= 12; k++) {
 		q = malloc(k);
 		assert_non_null(q);

@@ -27,12 +27,12 @@
 
 /* A fake source: the records themselves, fetched by recno. */
 struct fake {
-	struct tui_rec	 rec[NREC + 8];
+	struct dec_rec	 rec[NREC + 8];
 	size_t		 n;
 	unsigned	 fetches;
 };
 
-static const struct tui_rec *
+static const struct dec_rec *
 fake_fetch(void *arg, uint64_t recno)
 {
 	struct fake *f = arg;
@@ -86,9 +86,8 @@ build(struct tui_model *m, struct fake *f)
 			r.ts_ns = 1000000000LL + k * 1000000LL + half * 250000;
 			r.recno = (uint64_t)f->n + 1;
 			assert_int_equal(dec_analyze(ctx, &r, &info), 0);
-			assert_int_equal(tui_rec_copy(&f->rec[f->n], CAP_URB,
+			assert_int_equal(dec_rec_copy(&f->rec[f->n], CAP_URB,
 			    &r, &info, NULL), 0);
-			f->rec[f->n].info.dev = NULL;	/* ctx goes away */
 			f->n++;
 			assert_int_equal(tui_model_add_urb(m, &r, &info), 0);
 		}
@@ -103,7 +102,7 @@ unbuild(struct tui_model *m, struct fake *f)
 	size_t	 i;
 
 	for (i = 0; i < f->n; i++)
-		tui_rec_free(&f->rec[i]);
+		dec_rec_free(&f->rec[i]);
 	tui_model_free(m);
 }
 
@@ -664,7 +663,7 @@ test_store(void **state)
 {
 	struct tui_model m;
 	struct tui_store *st;
-	const struct tui_rec *rec;
+	const struct dec_rec *rec;
 	struct sbuf	 b = { 0 }, want = { 0 };
 	char		 err[600];
 	FILE		*fp;
@@ -767,7 +766,7 @@ test_store_window(void **state)
 {
 	struct tui_store *st;
 	struct tui_model m;
-	const struct tui_rec *rec;
+	const struct dec_rec *rec;
 	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
 	uint64_t	 n = 10000, i, replays;
 	int		 fd;
@@ -845,7 +844,7 @@ test_store_checkpoints(void **state)
 	    65536, 50000 };
 	struct tui_store *st;
 	struct tui_model m;
-	const struct tui_rec *rec;
+	const struct dec_rec *rec;
 	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
 	static const char *const formats[] = { "pcap", "pcapng", "usbmon" };
 	uint64_t	 n = 100000, before;
@@ -1024,7 +1023,7 @@ test_store_incremental(void **state)
 {
 	struct tui_store *st;
 	struct tui_model m;
-	const struct tui_rec *rec;
+	const struct dec_rec *rec;
 	char		 path[] = "/tmp/urbscope-tui-XXXXXX", err[600];
 	uint64_t	 n = 20000, done, total, last = 0;
 	int		 fd, rc, slices = 0;
@@ -1075,7 +1074,7 @@ test_store_paced(void **state)
 {
 	struct tui_store *st;
 	struct tui_model m;
-	const struct tui_rec *rec;
+	const struct dec_rec *rec;
 	struct cap_stats cs;
 	struct timespec	 t0, t1;
 	struct sbuf	 a = { 0 };
