@@ -103,6 +103,32 @@ fmt_errno(int32_t status, struct sbuf *b)
 
 /* r's status; a Windows or macOS one by its own name after the nearest
  * errno. */
+/*
+ * An ISO completion's frames that failed: " (2 failed: -EXDEV)", the
+ * first one's status (a submit's frames hold -EXDEV until they are done:
+ * nothing to say there).
+ */
+static void
+fmt_iso_failed(const struct urb_rec *r, struct sbuf *b)
+{
+	uint32_t i, n = 0;
+	int32_t	 first = 0;
+
+	if (r->type != 'C')
+		return;
+	for (i = 0; i < r->niso; i++) {
+		if (r->iso[i].status != 0 && n++ == 0)
+			first = r->iso[i].status;
+	}
+	if (n == 0)
+		return;
+	sb_puts(b, " (");
+	sb_u64(b, n);
+	sb_puts(b, " failed: ");
+	fmt_errno(first, b);
+	sb_putc(b, ')');
+}
+
 static void
 fmt_status(const struct urb_rec *r, struct sbuf *b)
 {
@@ -306,7 +332,9 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 	}
 	if (r->xfer_type == XFER_ISO) {
 		sb_u64(b, r->niso);
-		sb_puts(b, r->niso == 1 ? " frame, " : " frames, ");
+		sb_puts(b, r->niso == 1 ? " frame" : " frames");
+		fmt_iso_failed(r, b);
+		sb_puts(b, ", ");
 	}
 	switch (r->type) {
 	case 'S':

@@ -20,6 +20,9 @@ check_eq "status: a submit has none" 0 "$n"
 n=$("$US" read $S/iso.pcap -Y 'usb.iso.iso_status < 0 && ev==C' \
     2>/dev/null | wc -l)
 check_eq "usb.iso.iso_status: the 5 completions with failed frames" 5 "$n"
+"$US" read $S/iso.pcap -Y 'frame.number == 114' >"$TMP/out" 2>/dev/null
+check "an ISO completion's line says which frames failed" \
+    grep -q ' 8 frames (1 failed: -EXDEV), 1348 bytes' "$TMP/out"
 "$US" read $S/stall.pcap -Y 'usb.foo == 1' >/dev/null 2>"$TMP/err"
 check_eq "-Y with an unknown field exits 2" 2 $?
 check "-Y says which field and where" \
@@ -113,7 +116,8 @@ while IFS='	' read -r f x none; do
 	    no_sanitizer_report "$TMP/err"
 done <"$TMP/cases"
 
-# Short names: the Wireshark filter each stands for.
+# Short names: the Wireshark filter each stands for; the help's "all
+# failed transfers".
 cat >"$TMP/short" <<EOF
 $S/stall.pcap	status!=0	usb.urb_status != 0 && usb.urb_type != 'S'
 $S/stall.pcap	status==EPIPE	usb.urb_status == -32 && usb.urb_type != 'S'
@@ -121,6 +125,8 @@ $S/stall.pcap	type==bulk && dir==in	usb.transfer_type == 3 && usb.endpoint_addre
 $S/stall.pcap	dev==2 && ep==1 && ev==C	usb.device_address == 2 && usb.endpoint_address.number == 1 && usb.urb_type == 'C'
 $S/hid-keyboard.pcap	latency>100ms	usb.time > 0.1
 $S/iso.pcap	type==iso && len>=1600	usb.transfer_type == 0 && usb.urb_len >= 1600
+$S/stall.pcap	status!=0 || usb.iso.error_count>0	usb.urb_type != 'S' && usb.urb_status != 0 || usb.iso.error_count > 0
+$S/iso.pcap	status!=0 || usb.iso.error_count>0	usb.urb_type != 'S' && usb.urb_status != 0 || usb.iso.error_count > 0
 EOF
 while IFS='	' read -r f us ts; do
 	tshark -r "$f" -Y "$ts" -T fields -e frame.number >"$TMP/ts" \
