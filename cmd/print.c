@@ -195,6 +195,9 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		cmd_warnx("-Y %s", err);
 		return -EXIT_USAGE;
 	}
+	/* -T fields prints events when asked about them, by -e or -Y */
+	if (pr->expr != NULL && pipe->filter.on_events)
+		pr->event_fields = 1;
 	if (pr->mode == PM_VERBOSE || pr->mode == PM_JSON) {
 		pr->nodes = calloc(DEC_TREE_NODES, sizeof *pr->nodes);
 		pr->arena = malloc(DEC_TREE_ARENA);

@@ -55,8 +55,8 @@ struct printer {
 	const char	*fields[PRINT_MAX_FIELDS];
 	struct dec_fref	 frefs[PRINT_MAX_FIELDS];	/* fields resolved */
 	size_t		 nfields;
-	int		 event_fields;	/* -T fields names an event's field:
-					   events print a line too */
+	int		 event_fields;	/* -e or -Y names an event's own
+					   field: -T fields prints events */
 	struct dec_node	*nodes;		/* a record's tree */
 	char		*arena;
 	struct sbuf	 out;		/* what goes to standard output */

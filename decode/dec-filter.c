@@ -483,10 +483,14 @@ parse_cmp(struct parser *p)
 	nd = &p->f->node[idx];
 	fstart = start;
 	fn = n;
-	if (name_lookup(fields, s + start, n, &v) == 0)
+	if (name_lookup(fields, s + start, n, &v) == 0) {
 		nd->field = (uint8_t)v;
-	else if (dec_fref_resolve(s + start, n, &nd->fref) == 0) {
+		if (v == DF_EVENT || v == DF_DRIVER)
+			p->f->on_events = 1;
+	} else if (dec_fref_resolve(s + start, n, &nd->fref) == 0) {
 		nd->field = DF_REF;
+		if (nd->fref.kind == FR_EVENT)
+			p->f->on_events = 1;
 		if (nd->fref.kind == FR_TREE)
 			p->f->need_tree = 1;
 		if (nd->fref.kind == FR_TREE || nd->fref.kind == FR_EVENT ||
@@ -637,7 +641,7 @@ dec_filter_compile(struct dec_filter *f, const char *expr)
 
 	f->n = 0;
 	f->col = 0;
-	f->need_tree = f->need_rec = f->need_frame = 0;
+	f->need_tree = f->need_rec = f->need_frame = f->on_events = 0;
 	f->err[0] = '\0';
 	skip_ws(&p);
 	if (expr[p.pos] == '\0') {
@@ -663,7 +667,7 @@ fail:
 	if (f->col == 0)
 		perr(&p, p.pos, "syntax error");
 	f->n = 0;
-	f->need_tree = f->need_rec = f->need_frame = 0;
+	f->need_tree = f->need_rec = f->need_frame = f->on_events = 0;
 	return -UE_SYNTAX;
 }
 

@@ -1406,6 +1406,8 @@ struct dec_filter {
 	int		 need_rec;	/* tests what only the record or event
 					   has: dec_fvals r, tree or evp */
 	int		 need_frame;	/* tests frame.*: dec_fvals.frame */
+	int		 on_events;	/* tests a driver event's own field
+					   (event, driver, rule, ...) */
 	int		 col;		/* error: 1-based column, else 0 */
 	char		 err[128];	/* error: "col 7: unknown field ..." */
 };

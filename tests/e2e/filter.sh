@@ -62,6 +62,25 @@ if ! command -v tshark >/dev/null 2>&1; then
 	exit 0
 fi
 
+# Driver events (the simulator's buggy driver): their fields, in -Y and
+# -T fields, against tshark's events (packets of interface 1)
+"$US" sim buggy -w "$TMP/bug.pcapng" 2>/dev/null
+"$US" read "$TMP/bug.pcapng" -Y 'event==rule' -T fields -e frame.number \
+    >"$TMP/us" 2>"$TMP/err"
+tshark -r "$TMP/bug.pcapng" -Y 'frame contains "urbscope-event rule "' \
+    -T fields -e frame.number >"$TMP/ts" 2>/dev/null
+check "buggy: some rule events" test -s "$TMP/us"
+check_diff "buggy: -Y event==rule: tshark's rule events" "$TMP/ts" "$TMP/us"
+"$US" read "$TMP/bug.pcapng" -Y 'rule contains "atomic"' -T fields \
+    -e frame.number -e rule -e driver >"$TMP/us" 2>/dev/null
+tshark -r "$TMP/bug.pcapng" -Y 'frame contains "urbscope-event rule "' \
+    -T fields -e frame.number -e text 2>/dev/null | sed -n \
+    's/^\([0-9]*\)	.* driver=\([^ ]*\) .* rule=\([^ ]*atomic[^ ]*\) .*/\1	\3	\2/p' \
+    >"$TMP/ts"
+check "buggy: some rules of atomic context" test -s "$TMP/us"
+check_diff "buggy: -Y 'rule contains \"atomic\"' -e rule -e driver" \
+    "$TMP/ts" "$TMP/us"
+
 # FILE<TAB>FILTER: the same frames in both; "none" after a second tab
 # when no record matches (on purpose).
 cat >"$TMP/cases" <<EOF
