@@ -126,6 +126,12 @@ is_word(int c)
 	    c == ':' || c == '+';
 }
 
+static int
+is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
 /* A new node; returns its index or -1 (error set). */
 static int
 new_node(struct parser *p, uint8_t op)
@@ -469,8 +475,11 @@ parse_cmp(struct parser *p)
 
 	skip_ws(p);
 	start = p->pos;
-	while (is_word((unsigned char)s[p->pos]) && s[p->pos] != '-' &&
-	    s[p->pos] != ':' && s[p->pos] != '+')
+	/* letters, digits, _ and . (a - between letters: ftdi-ft.bRequest) */
+	while ((is_word((unsigned char)s[p->pos]) && s[p->pos] != '-' &&
+	    s[p->pos] != ':' && s[p->pos] != '+') || (s[p->pos] == '-' &&
+	    p->pos > start && is_alpha(s[p->pos - 1]) &&
+	    is_alpha(s[p->pos + 1])))
 		p->pos++;
 	n = p->pos - start;
 	if (n == 0) {

@@ -114,6 +114,7 @@ $L/qemu-usb-storage.pcap	usbms.dCBWFlags == 0x80
 $L/qemu-usb-tablet.pcap	usbhid.data.axis.x > 1000
 $L/qemu-usb-kbd.pcap	usbhid.setup.bRequest == 0x0a
 $L/qemu-usb-serial.pcap	usb.bInterfaceClass == 0xff and usb.transfer_type == 3
+$L/qemu-usb-serial.pcap	ftdi-ft.bRequest == 3 || ftdi-ft.bRequest == 1
 $L/qemu-usb-hub.pcap	frame.time_relative >= 2.5 and frame.time_relative < 3
 $L/qemu-usb-hub.pcap	frame.time_delta > 0.1
 $L/qemu-usb-uas.pcap	usb.urb_len > 512 or usb.data_len >= 64

@@ -169,6 +169,7 @@ test_errors(void **state)
 	assert_string_equal(bad("len>1 && devv==1", 10),
 	    "col 10: unknown field 'devv' (urbscope -G fields lists them)");
 	bad("usb.foo == 1", 1);
+	bad("ftdi-ftx.bRequest == 1", 1);	/* a - inside a name */
 	bad("usb.idVendorr", 1);
 	bad("dev 3", 5);
 	bad("dev==", 6);
@@ -331,6 +332,7 @@ test_wireshark(void **state)
 	assert_true(m("(usb.device_address == 9 or usb.capdata) and "
 	    "not usb.idVendor", &s));
 	assert_true(m("usb.device_address == 9 || dev == 3 && len == 31", &s));
+	assert_false(m("ftdi-ft.bRequest == 1", &s));
 	assert_false(m("!(usb.capdata)", &s));
 	/* status: a submit has none (bug 2: status!=0 found every submit) */
 	assert_false(m("status!=0", &s));
