@@ -53,7 +53,30 @@ cap_pipe_filter(struct cap_pipe *p, const char *expr, char *err,
 		return rc;
 	}
 	p->has_filter = expr[0] != '\0';
+	p->filter_extra = p->filter.need_tree || p->filter.need_frame;
+	if (p->filter.need_frame)
+		cap_pipe_times(p);
+	if (p->filter.need_tree && p->tnodes == NULL) {
+		p->tnodes = calloc(DEC_TREE_NODES, sizeof *p->tnodes);
+		p->tarena = malloc(DEC_TREE_ARENA);
+		if (p->tnodes == NULL || p->tarena == NULL) {
+			snprintf(err, errlen, "%s", ue_strerror(UE_NOMEM));
+			p->has_filter = 0;
+			return -UE_NOMEM;
+		}
+	}
 	return 0;
+}
+
+/* The time stamps of frame.time_relative and frame.time_delta. */
+static void
+pipe_times(struct cap_pipe *p, int rc)
+{
+	p->tprev = p->tcur;
+	p->tcur = rc == CAP_URB ? p->r.ts_ns : p->ev.ts_ns;
+	/* times count from the first good one */
+	if (p->count == 1 || p->t0 == DEC_TS_BAD)
+		p->t0 = p->tprev = p->tcur;
 }
 
 int
@@ -62,8 +85,11 @@ cap_pipe_next(struct cap_pipe *p)
 	int	 rc;
 
 	rc = cap_next(p->src, &p->r, &p->ev);
-	if (rc == CAP_URB || rc == CAP_EVENT)
+	if (rc == CAP_URB || rc == CAP_EVENT) {
 		p->count++;
+		if (p->times)
+			pipe_times(p, rc);
+	}
 	if (rc == CAP_URB && p->ctx != NULL &&
 	    dec_analyze(p->ctx, &p->r, &p->info) < 0) {
 		snprintf(p->src->err, sizeof p->src->err, "%s: record %llu: "
@@ -74,6 +100,27 @@ cap_pipe_next(struct cap_pipe *p)
 	return rc;
 }
 
+/* cap_pipe_shown of a filter on the tree or frame.* (kept apart: the
+ * short names' path stays a few instructions). */
+static int	shown_extra(struct cap_pipe *, int) __attribute__((noinline));
+
+static int
+shown_extra(struct cap_pipe *p, int kind)
+{
+	struct dec_fvals v;
+
+	if (kind == CAP_EVENT)
+		dec_fvals_event(&p->ev, &v);
+	else {
+		dec_fvals_urb(&p->r, p->ctx != NULL ? &p->info : NULL, &v);
+		if (p->filter.need_tree)
+			v.tree = cap_pipe_tree(p);
+	}
+	if (p->filter.need_frame)
+		v.frame = cap_pipe_frame(p, kind);
+	return dec_filter_match(&p->filter, &v);
+}
+
 int
 cap_pipe_shown(struct cap_pipe *p, int kind)
 {
@@ -81,6 +128,8 @@ cap_pipe_shown(struct cap_pipe *p, int kind)
 
 	if (!p->has_filter)
 		return 1;
+	if (__builtin_expect(p->filter_extra, 0))
+		return shown_extra(p, kind);
 	if (kind == CAP_EVENT)
 		dec_fvals_event(&p->ev, &v);
 	else
@@ -89,8 +138,55 @@ cap_pipe_shown(struct cap_pipe *p, int kind)
 }
 
 void
+cap_pipe_times(struct cap_pipe *p)
+{
+	if (p->count == 0)
+		p->times = 1;
+}
+
+const struct dec_frame *
+cap_pipe_frame(struct cap_pipe *p, int kind)
+{
+	struct dec_frame *fr = &p->frame;
+
+	if (kind == CAP_URB) {
+		fr->number = urb_frame(&p->r);
+		fr->offset = p->r.offset;
+		fr->ts_ns = p->r.ts_ns;
+	} else {
+		fr->number = ev_frame(&p->ev);
+		fr->offset = 0;
+		fr->ts_ns = p->ev.ts_ns;
+	}
+	fr->t0_ns = p->t0;
+	fr->prev_ns = p->tprev;
+	return fr;
+}
+
+const struct dec_tree *
+cap_pipe_tree(struct cap_pipe *p)
+{
+	/* built for this record already (by the filter) */
+	if (p->tree_recno == p->r.recno && p->tree_recno != 0)
+		return &p->tree;
+	if (p->tnodes == NULL) {
+		p->tnodes = calloc(DEC_TREE_NODES, sizeof *p->tnodes);
+		p->tarena = malloc(DEC_TREE_ARENA);
+	}
+	dec_tree_init(&p->tree, p->tnodes, p->tnodes != NULL &&
+	    p->tarena != NULL ? DEC_TREE_NODES : 0, p->tarena,
+	    p->tarena != NULL ? DEC_TREE_ARENA : 0);
+	p->tree.all_bits = 1;
+	dec_record_tree(&p->r, &p->info, &p->tree);
+	p->tree_recno = p->r.recno;
+	return &p->tree;
+}
+
+void
 cap_pipe_close(struct cap_pipe *p)
 {
+	free(p->tnodes);
+	free(p->tarena);
 	dec_ctx_free(p->ctx);
 	if (p->own_src)
 		cap_close(p->src);

@@ -532,12 +532,23 @@ struct cap_pipe {
 	struct dec_filter filter;
 	struct dec_fnode fnode[CAP_PIPE_FILTER_NODES];
 	int		 has_filter;
+	int		 filter_extra;	/* it needs r's tree or frame */
 	int		 own_src;	/* cap_pipe_close closes src */
 	/* the record cap_pipe_next returned, valid until the next call */
 	struct urb_rec	 r;
 	struct dec_info	 info;		/* r's analysis (zero without) */
 	struct drv_event ev;
+	struct dec_frame frame;		/* its frame.* (cap_pipe_frame) */
 	uint64_t	 count;		/* URB records and events read */
+	int		 times;		/* keep the next three (frame.*) */
+	int64_t		 t0;		/* the first good time stamp */
+	int64_t		 tcur;		/* the record's time stamp */
+	int64_t		 tprev;		/* the one before's */
+	/* r's tree (all_bits), for a filter that tests tree fields */
+	struct dec_tree	 tree;
+	struct dec_node	*tnodes;
+	char		*tarena;
+	uint64_t	 tree_recno;	/* the record tree is of, 0: none */
 };
 
 /* A pipe over src (still the caller's), with the analysis or not. */
@@ -554,8 +565,17 @@ int		 cap_pipe_filter(struct cap_pipe *p, const char *expr,
  * (p->ev), CAP_AGAIN, CAP_END, or a negative error with p->src->err set.
  */
 int		 cap_pipe_next(struct cap_pipe *p);
-/* Does the filter pass the record just read (kind CAP_URB/CAP_EVENT)? */
+/* Does the filter pass the record just read (kind CAP_URB/CAP_EVENT)?
+ * A filter on tree fields builds r's tree into p->tree (cap_pipe_tree). */
 int		 cap_pipe_shown(struct cap_pipe *p, int kind);
+/* The frame.* fields of the record (CAP_URB) or event (CAP_EVENT) just
+ * read (frame.time_relative and
+ * frame.time_delta when cap_pipe_times was called before the first). */
+const struct dec_frame *cap_pipe_frame(struct cap_pipe *p, int kind);
+void		 cap_pipe_times(struct cap_pipe *p);
+/* The tree of the URB record just read, built with all_bits (-T fields
+ * and the filter share it); out of memory, an empty tree. */
+const struct dec_tree *cap_pipe_tree(struct cap_pipe *p);
 void		 cap_pipe_close(struct cap_pipe *p);
 
 #endif /* CAPTURE_H */

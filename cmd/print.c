@@ -15,10 +15,17 @@
 #define FLUSH_AT	(256 * 1024)
 
 const char print_usage[] =
-    "  -Y FILTER     show only what matches, e.g. 'type==bulk &&\n"
-    "                status!=0', 'latency>2ms', 'dev==3 || event==rule'\n"
-    "                (fields dev bus ep type dir ev status len latency\n"
-    "                driver event urb; == != < <= > >= && || ! ( ))\n"
+    "  -Y FILTER     show only what matches: Wireshark's display\n"
+    "                filters, e.g. 'usb.src == \"1.3.1\"',\n"
+    "                'usb.capdata contains 55:53:42:43',\n"
+    "                'usb.device_address == 3 and not usb.capdata', the\n"
+    "                names of -T fields (urbscope -G fields lists them);\n"
+    "                and short names: dev bus ep type dir ev status len\n"
+    "                latency driver event urb, e.g. 'latency>2ms',\n"
+    "                'dev==3 || event==rule'; all failed transfers:\n"
+    "                'status!=0 || usb.iso.error_count>0' (status is a\n"
+    "                completion's); == != < <= > >= ~= contains, && ||\n"
+    "                ! and or not ( )\n"
     "  -V            the full decoded tree with hex and ASCII\n"
     "  -T text       one line per record (default)\n"
     "  -T json       one JSON object per line, Wireshark field names\n"
@@ -26,7 +33,8 @@ const char print_usage[] =
     "  -T fields     the fields named with -e, tab-separated\n"
     "  -T keys       the text each HID keyboard typed (US layout)\n"
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
-    "                frame.number, ...), repeatable\n"
+    "                frame.number, frame.time_relative, event, rule,\n"
+    "                ...: what -T json prints), repeatable\n"
     "  -t r|a|d|e    time: relative (default), absolute, delta,\n"
     "                epoch\n"
     "  --decode-as TARGET=CLASS\n"
@@ -161,11 +169,19 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		return -EXIT_USAGE;
 	}
 	for (i = 0; i < pr->nfields; i++) {
-		if (!dec_field_known(pr->fields[i])) {
+		if (dec_fref_resolve(pr->fields[i], strlen(pr->fields[i]),
+		    &pr->frefs[i]) != 0) {
 			cmd_warnx("-e %s: urbscope knows no such field (the "
-			    "names are those -T json prints)", pr->fields[i]);
+			    "names are those -T json prints; urbscope -G "
+			    "fields lists them)", pr->fields[i]);
 			return -EXIT_USAGE;
 		}
+		if (pr->frefs[i].kind == FR_KIND ||
+		    pr->frefs[i].kind == FR_EVENT)
+			pr->event_fields = 1;
+		if (pr->frefs[i].kind == FR_FRAME_REL ||
+		    pr->frefs[i].kind == FR_FRAME_DELTA)
+			cap_pipe_times(pipe);
 	}
 	for (i = 0; i < pr->ndecode_as && pipe->ctx != NULL; i++) {
 		if (dec_ctx_decode_as(pipe->ctx, pr->decode_as[i], err,
@@ -179,8 +195,10 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		cmd_warnx("-Y %s", err);
 		return -EXIT_USAGE;
 	}
-	if (pr->mode == PM_VERBOSE || pr->mode == PM_JSON ||
-	    pr->mode == PM_FIELDS) {
+	/* -T fields prints events when asked about them, by -e or -Y */
+	if (pr->expr != NULL && pipe->filter.on_events)
+		pr->event_fields = 1;
+	if (pr->mode == PM_VERBOSE || pr->mode == PM_JSON) {
 		pr->nodes = calloc(DEC_TREE_NODES, sizeof *pr->nodes);
 		pr->arena = malloc(DEC_TREE_ARENA);
 		if (pr->nodes == NULL || pr->arena == NULL) {
@@ -269,20 +287,22 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 			sb_putc(&pr->out, '\n');
 		}
 		break;
+	case PM_FIELDS:
+		/* the tree the filter built, or a new one */
+		dec_fmt_fields(cap_pipe_frame(pipe, CAP_URB), &pipe->r,
+		    &pipe->info, cap_pipe_tree(pipe), pr->frefs, pr->nfields,
+		    &pr->out);
+		break;
 	default:
 		dec_tree_init(&tree, pr->nodes, DEC_TREE_NODES, pr->arena,
 		    DEC_TREE_ARENA);
-		tree.all_bits = pr->mode == PM_FIELDS;
 		dec_record_tree(&pipe->r, &pipe->info, &tree);
 		if (pr->mode == PM_VERBOSE)
 			dec_fmt_verbose(&pr->fmt, &pipe->r, &pipe->info, &tree,
 			    &pr->out);
-		else if (pr->mode == PM_JSON)
+		else
 			dec_fmt_json(&pr->fmt, &pipe->r, &pipe->info, &tree,
 			    &pr->out);
-		else
-			dec_fmt_fields(&pipe->r, &tree, pr->fields,
-			    pr->nfields, &pr->out);
 		break;
 	}
 }
@@ -308,6 +328,9 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 		dec_fmt_event_verbose(&pr->fmt, &pipe->ev, &pr->out);
 	else if (pr->mode == PM_JSON)
 		dec_fmt_event_json(&pr->fmt, &pipe->ev, &pr->out);
+	else if (pr->mode == PM_FIELDS && pr->event_fields)
+		dec_fmt_event_fields(cap_pipe_frame(pipe, CAP_EVENT),
+		    &pipe->ev, pr->frefs, pr->nfields, &pr->out);
 	if (pr->out.oom) {
 		cmd_warnx("out of memory");
 		return -1;
@@ -370,4 +393,16 @@ print_end(struct printer *pr)
 	free(pr->arena);
 	pr->nodes = NULL;
 	pr->arena = NULL;
+}
+
+static void
+field_line(void *arg, const char *name, const char *type, const char *desc)
+{
+	fprintf(arg, "%s\t%s\t%s\n", name, type, desc);
+}
+
+void
+print_field_list(FILE *f)
+{
+	dec_fields_each(field_line, f);
 }

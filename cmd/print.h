@@ -53,7 +53,10 @@ struct printer {
 	const char	*decode_as[PRINT_MAX_DECODE_AS];	/* --decode-as */
 	size_t		 ndecode_as;
 	const char	*fields[PRINT_MAX_FIELDS];
+	struct dec_fref	 frefs[PRINT_MAX_FIELDS];	/* fields resolved */
 	size_t		 nfields;
+	int		 event_fields;	/* -e or -Y names an event's own
+					   field: -T fields prints events */
 	struct dec_node	*nodes;		/* a record's tree */
 	char		*arena;
 	struct sbuf	 out;		/* what goes to standard output */
@@ -63,6 +66,8 @@ struct printer {
 };
 
 void	 print_init(struct printer *pr);
+/* -G fields: every field name, a line each: name, type, description. */
+void	 print_field_list(FILE *f);
 /* The PRINT_OPTS among a command's options: 0, or -1 when one is bad
  * (said). */
 int	 print_args(struct printer *pr, const struct cmd_args *a);

@@ -9,6 +9,7 @@
 
 #include "samples/samples.h"
 #include "cmd.h"
+#include "print.h"
 
 #ifndef URBSCOPE_VERSION
 #error "URBSCOPE_VERSION comes from the Makefile's VERSION"
@@ -25,7 +26,8 @@ usage(FILE *f)
 	for (ce = cmd_table; *ce != NULL; ce++)
 		fprintf(f, "  %-8s %s\n  %-8s   %s\n", (*ce)->name,
 		    (*ce)->usage, "", (*ce)->help);
-	fprintf(f, "\n'urbscope COMMAND --help' says more; see also "
+	fprintf(f, "\n'urbscope COMMAND --help' says more; 'urbscope -G "
+	    "fields' lists the field names of -T fields and -Y; see also "
 	    "urbscope(1).\n");
 }
 
@@ -53,6 +55,15 @@ main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0) {
 		printf("urbscope %s\n", URBSCOPE_VERSION);
+		return 0;
+	}
+	if (strcmp(argv[1], "-G") == 0) {
+		/* as tshark -G fields: the names -T fields and -Y know */
+		if (argc > 3 || (argc == 3 && strcmp(argv[2], "fields") != 0)) {
+			cmd_warnx("-G lists fields only: urbscope -G fields");
+			return EXIT_USAGE;
+		}
+		print_field_list(stdout);
 		return 0;
 	}
 	if ((ce = cmd_find(argv[1])) != NULL)

@@ -718,3 +718,63 @@ dec_fmt_event_verbose(struct dec_fmt *f, const struct drv_event *ev,
 	}
 	sb_putc(b, '\n');
 }
+
+/* ------------------------------------------------------------------------
+ * The fields by their JSON names, for -T fields and the filter.
+ */
+int
+dec_event_field(const char *name, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < EV_NFIELDS; i++) {
+		if (strlen(ev_fields[i].json) == n &&
+		    memcmp(ev_fields[i].json, name, n) == 0)
+			return (int)i;
+	}
+	return -1;
+}
+
+const char *
+dec_event_field_name(int i, int *is_str)
+{
+	if (i < 0 || (size_t)i >= EV_NFIELDS)
+		return NULL;
+	if (is_str != NULL)
+		*is_str = ev_fields[i].type == EV_STR;
+	return ev_fields[i].json;
+}
+
+int
+dec_event_value(const struct drv_event *ev, int i, int64_t *num,
+    const char **str)
+{
+	const struct ev_field *f;
+
+	if (i < 0 || (size_t)i >= EV_NFIELDS ||
+	    !ev_present(ev, (size_t)i, ev_show(ev->kind)))
+		return 0;
+	f = &ev_fields[i];
+	if (f->type == EV_STR) {
+		*str = ev_str(ev, f);
+		return 2;
+	}
+	*num = ev_get(ev, f);
+	return 1;
+}
+
+void
+dec_event_value_text(const struct drv_event *ev, int i, struct sbuf *b)
+{
+	int64_t		 num;
+	const char	*str;
+
+	switch (dec_event_value(ev, i, &num, &str)) {
+	case 1:
+		ev_put_num(ev, &ev_fields[i], b);
+		break;
+	case 2:
+		sb_puts(b, str);
+		break;
+	}
+}

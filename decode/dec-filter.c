@@ -2,17 +2,21 @@
  * decode/dec-filter.c - the display filter language of the TUI and of
  * read -Y: a recursive descent parser into a caller-given node array
  * and an evaluator over struct dec_fvals.  Pure: no allocation, no I/O.
+ * The language is Wireshark's display filters (its field names, resolved
+ * once by dec_fref_resolve) with urbscope's short names besides.
  *
- *	expr	= and { "||" and }
- *	and	= unary { "&&" unary }
- *	unary	= "!" unary | "(" expr ")" | cmp
- *	cmp	= FIELD OP VALUE
+ *	expr	= and { ("||" | "or") and }
+ *	and	= unary { ("&&" | "and") unary }
+ *	unary	= ("!" | "not") unary | "(" expr ")" | test
+ *	test	= FIELD [ OP VALUE ]
  *
- * Values: numbers (decimal, 0x hex, negative), latency with a unit (ns,
- * us, ms, s; a bare number is microseconds), status names with or without
- * the minus (EPIPE, -EPIPE), transfer types, directions, event letters,
- * driver names (letters, digits, - _ . :) or "quoted".  Errors carry the
- * 1-based column of the token at fault.
+ * Values of the short names: numbers (decimal, 0x hex, negative), latency
+ * with a unit (ns, us, ms, s; a bare number is microseconds), status
+ * names with or without the minus (EPIPE, -EPIPE), transfer types,
+ * directions, event letters, driver names (letters, digits, - _ . :) or
+ * "quoted".  Of Wireshark's names: numbers, 'c', "strings" (\\ \" \xHH),
+ * byte strings (55:53:42:43, 55-53, 5553), seconds for times, true and
+ * false.  Errors carry the 1-based column of the token at fault.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -61,9 +65,15 @@ static const struct dec_name xfer_names[] = {
 static const struct {
 	const char	*s;
 	uint8_t		 cmp;
+	uint8_t		 word;		/* a word: must end there */
 } ops[] = {		/* two-character operators first */
-	{ "==", DFC_EQ }, { "!=", DFC_NE }, { "<=", DFC_LE }, { ">=", DFC_GE },
-	{ "<", DFC_LT }, { ">", DFC_GT }, { "=", DFC_EQ },
+	{ "==", DFC_EQ, 0 }, { "!=", DFC_NE, 0 }, { "<=", DFC_LE, 0 },
+	{ ">=", DFC_GE, 0 }, { "~=", DFC_ANY_NE, 0 }, { "<", DFC_LT, 0 },
+	{ ">", DFC_GT, 0 }, { "=", DFC_EQ, 0 },
+	{ "eq", DFC_EQ, 1 }, { "ne", DFC_NE, 1 }, { "lt", DFC_LT, 1 },
+	{ "le", DFC_LE, 1 }, { "gt", DFC_GT, 1 }, { "ge", DFC_GE, 1 },
+	{ "any_eq", DFC_EQ, 1 }, { "all_ne", DFC_NE, 1 },
+	{ "any_ne", DFC_ANY_NE, 1 }, { "contains", DFC_CONTAINS, 1 },
 };
 
 static const struct {
@@ -114,6 +124,12 @@ is_word(int c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
 	    (c >= '0' && c <= '9') || c == '_' || c == '-' || c == '.' ||
 	    c == ':' || c == '+';
+}
+
+static int
+is_alpha(int c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
 /* A new node; returns its index or -1 (error set). */
@@ -287,19 +303,183 @@ parse_value(struct parser *p, struct dec_fnode *nd, const char *s, size_t n,
 	}
 }
 
+/* Is s[pos..) the word w, not the start of a longer word? */
+static int
+at_word(const char *s, size_t pos, const char *w)
+{
+	size_t	 n = strlen(w);
+
+	return strncmp(s + pos, w, n) == 0 &&
+	    !is_word((unsigned char)s[pos + n]);
+}
+
+/* A decimal number of seconds ("1.5", "-0.25", "3") in ns; 0 or -1. */
+static int
+parse_secs(const char *s, size_t n, int64_t *out)
+{
+	int64_t	 sec, frac = 0, scale = 100000000;
+	size_t	 rest, i;
+	int	 neg = n > 0 && s[0] == '-';
+
+	if (n > 0 && s[0] == '.') {
+		sec = 0;
+		rest = 0;
+	} else if (parse_num(s, n, &sec, &rest) != 0 ||
+	    (rest < n && s[rest] != '.'))
+		return -1;
+	if (rest < n) {
+		for (i = rest + 1; i < n; i++) {
+			if (s[i] < '0' || s[i] > '9')
+				return -1;
+			frac += (s[i] - '0') * scale;
+			scale /= 10;
+		}
+	}
+	if (sec > INT64_MAX / 1000000000 || sec < -(INT64_MAX / 1000000000))
+		return -1;
+	*out = sec * 1000000000 + (neg ? -frac : frac);
+	return 0;
+}
+
+/* Byte string s[0..n): hex pairs, optionally split by : - or '.'. */
+static int
+parse_bytes(struct dec_fnode *nd, const char *s, size_t n)
+{
+	size_t	 i = 0, k = 0;
+	int	 hi, lo;
+	char	 sep = 0;
+
+	while (i < n) {
+		if (k > 0 && (s[i] == ':' || s[i] == '-' || s[i] == '.')) {
+			if ((sep != 0 && s[i] != sep) || ++i == n)
+				return -1;
+			sep = s[i - 1];
+		} else if (k > 0 && sep != 0)
+			return -1;
+		if (i + 1 >= n || (hi = dec_hexval(s[i])) < 0 ||
+		    (lo = dec_hexval(s[i + 1])) < 0)
+			return -1;
+		if (k == sizeof nd->str)
+			return -1;
+		nd->str[k++] = (char)(hi << 4 | lo);
+		i += 2;
+	}
+	nd->len = (uint16_t)k;
+	return k > 0 ? 0 : -1;
+}
+
+/* A quoted string's bytes into nd->str (escapes \\ \" \xHH \n \t). */
+static int
+unquote(struct parser *p, struct dec_fnode *nd, const char *s, size_t n,
+    size_t col)
+{
+	size_t	 i, k = 0;
+	int	 hi, lo;
+	char	 c;
+
+	for (i = 0; i < n; i++) {
+		c = s[i];
+		if (c == '\\' && i + 1 < n) {
+			c = s[++i];
+			if (c == 'n')
+				c = '\n';
+			else if (c == 't')
+				c = '\t';
+			else if (c == 'x' && i + 2 < n &&
+			    (hi = dec_hexval(s[i + 1])) >= 0 &&
+			    (lo = dec_hexval(s[i + 2])) >= 0) {
+				c = (char)(hi << 4 | lo);
+				i += 2;
+			}
+		}
+		if (k == sizeof nd->str)
+			return perr(p, col, "string longer than %zu bytes",
+			    sizeof nd->str);
+		nd->str[k++] = c;
+	}
+	nd->len = (uint16_t)k;
+	return 0;
+}
+
+/*
+ * The value of a Wireshark name's comparison: s[0..n) at column col,
+ * quoted (the quote character q) or not (q 0).
+ */
+static int
+parse_ref_value(struct parser *p, struct dec_fnode *nd, const char *s,
+    size_t n, int q, size_t col)
+{
+	int64_t	 num;
+	size_t	 rest;
+	int	 vt = dec_fref_type(&nd->fref);
+
+	nd->vtype = (uint8_t)vt;
+	switch (vt) {
+	case DK_LABEL:
+		return perr(p, col, "%s has no value: test it alone, as "
+		    "'%s'", nd->fref.name, nd->fref.name);
+	case DK_STRING:
+		if (q == '"')
+			return unquote(p, nd, s, n, col);
+		if (n > sizeof nd->str)
+			return perr(p, col, "string too long");
+		memcpy(nd->str, s, n);
+		nd->len = (uint16_t)n;
+		return 0;
+	case DK_BYTES:
+		if (q == '"')
+			return unquote(p, nd, s, n, col);
+		if (q == 0 && parse_bytes(nd, s, n) == 0)
+			return 0;
+		return perr(p, col, "%s wants bytes like 55:53:42:43 or "
+		    "\"text\", not '%.*s'", nd->fref.name, (int)n, s);
+	case DK_TIME:
+		if (q == 0 && parse_secs(s, n, &nd->value) == 0)
+			return 0;
+		return perr(p, col, "%s wants seconds like 1.5, not '%.*s'",
+		    nd->fref.name, (int)n, s);
+	default:
+		break;
+	}
+	if (nd->cmp == DFC_CONTAINS)
+		return perr(p, col, "contains is for strings and bytes, and "
+		    "%s is a number", nd->fref.name);
+	if (q == '\'' && n == 1) {
+		nd->value = (unsigned char)s[0];
+		return 0;
+	}
+	if (q == 0 && word_eq(s, n, "true")) {
+		nd->value = 1;
+		return 0;
+	}
+	if (q == 0 && word_eq(s, n, "false")) {
+		nd->value = 0;
+		return 0;
+	}
+	if (q != 0 || parse_num(s, n, &num, &rest) != 0 || rest != n)
+		return perr(p, col, "%s wants a number, not '%.*s'",
+		    nd->fref.name, (int)n, s);
+	nd->value = num;
+	nd->neg = s[0] == '-';
+	return 0;
+}
+
 static int
 parse_cmp(struct parser *p)
 {
 	struct dec_fnode *nd;
 	const char *s = p->s;
-	size_t	 start, n, k, len, vcol;
+	size_t	 start, n, k, len, vcol, fstart, fn;
 	uint32_t v;
-	int	 idx;
+	int	 idx, q = 0;
 
 	skip_ws(p);
 	start = p->pos;
-	while (is_word((unsigned char)s[p->pos]) && s[p->pos] != '-' &&
-	    s[p->pos] != '.' && s[p->pos] != ':' && s[p->pos] != '+')
+	/* letters, digits, _ and . (a - between letters: ftdi-ft.bRequest) */
+	while ((is_word((unsigned char)s[p->pos]) && s[p->pos] != '-' &&
+	    s[p->pos] != ':' && s[p->pos] != '+') || (s[p->pos] == '-' &&
+	    p->pos > start && is_alpha(s[p->pos - 1]) &&
+	    is_alpha(s[p->pos + 1])))
 		p->pos++;
 	n = p->pos - start;
 	if (n == 0) {
@@ -307,43 +487,77 @@ parse_cmp(struct parser *p)
 			return perr(p, start, "expected a field at the end");
 		return perr(p, start, "expected a field, not '%c'", s[start]);
 	}
-	if (name_lookup(fields, s + start, n, &v) != 0)
-		return perr(p, start, "unknown field '%.*s'", (int)n,
-		    s + start);
 	if ((idx = new_node(p, DFO_CMP)) < 0)
 		return -1;
 	nd = &p->f->node[idx];
-	nd->field = (uint8_t)v;
+	fstart = start;
+	fn = n;
+	if (name_lookup(fields, s + start, n, &v) == 0) {
+		nd->field = (uint8_t)v;
+		if (v == DF_EVENT || v == DF_DRIVER)
+			p->f->on_events = 1;
+	} else if (dec_fref_resolve(s + start, n, &nd->fref) == 0) {
+		nd->field = DF_REF;
+		if (nd->fref.kind == FR_EVENT)
+			p->f->on_events = 1;
+		if (nd->fref.kind == FR_TREE)
+			p->f->need_tree = 1;
+		if (nd->fref.kind == FR_TREE || nd->fref.kind == FR_EVENT ||
+		    nd->fref.kind == FR_DATA || nd->fref.kind == FR_SYNTHETIC)
+			p->f->need_rec = 1;
+		else
+			p->f->need_frame = 1;
+		if (nd->fref.kind == FR_SUMMARY)
+			return perr(p, start, "summary is for -T fields, not "
+			    "for filters");
+	} else
+		return perr(p, start, "unknown field '%.*s' (urbscope -G "
+		    "fields lists them)", (int)n, s + start);
 
 	skip_ws(p);
 	for (k = 0; k < sizeof ops / sizeof ops[0]; k++) {
 		len = strlen(ops[k].s);
-		if (strncmp(s + p->pos, ops[k].s, len) == 0)
+		if (ops[k].word ? at_word(s, p->pos, ops[k].s) :
+		    strncmp(s + p->pos, ops[k].s, len) == 0)
 			break;
 	}
-	if (k == sizeof ops / sizeof ops[0])
-		return perr(p, p->pos, "expected an operator (== != < <= > "
-		    ">=) after '%.*s'", (int)n, s + start);
+	if (k == sizeof ops / sizeof ops[0]) {
+		/* a bare name: is it there? */
+		nd->cmp = DFC_HAS;
+		if (nd->field != DF_REF) {
+			nd->value = nd->field;
+			nd->field = DF_HAS;
+		}
+		return idx;
+	}
 	nd->cmp = ops[k].cmp;
+	if (nd->field != DF_REF && (nd->cmp == DFC_CONTAINS ||
+	    nd->cmp == DFC_ANY_NE))
+		return perr(p, p->pos, "'%s' is for Wireshark's names, not "
+		    "'%.*s'", ops[k].s, (int)fn, s + fstart);
 	if ((nd->field == DF_TYPE || nd->field == DF_DIR ||
 	    nd->field == DF_EV || nd->field == DF_DRIVER ||
 	    nd->field == DF_EVENT) && nd->cmp != DFC_EQ && nd->cmp != DFC_NE)
 		return perr(p, p->pos, "'%.*s' compares with == or != only",
-		    (int)n, s + start);
+		    (int)fn, s + fstart);
 	p->pos += strlen(ops[k].s);
 
 	skip_ws(p);
 	vcol = p->pos;
-	if (s[p->pos] == '"') {
+	if (s[p->pos] == '"' || s[p->pos] == '\'') {
+		q = s[p->pos];
 		start = ++p->pos;
-		while (s[p->pos] != '"' && s[p->pos] != '\0')
+		while (s[p->pos] != q && s[p->pos] != '\0') {
+			if (s[p->pos] == '\\' && s[p->pos + 1] != '\0')
+				p->pos++;
 			p->pos++;
-		if (s[p->pos] != '"')
+		}
+		if (s[p->pos] != q)
 			return perr(p, vcol, "unterminated string");
 		n = p->pos++ - start;
-		if (nd->field != DF_DRIVER)
+		if (nd->field != DF_DRIVER && nd->field != DF_REF)
 			return perr(p, vcol, "a quoted string is only for "
-			    "driver");
+			    "driver and Wireshark's names");
 	} else {
 		start = p->pos;
 		while (is_word((unsigned char)s[p->pos]))
@@ -354,7 +568,10 @@ parse_cmp(struct parser *p)
 			    "value at the end" : "expected a value, not '%c'",
 			    s[vcol]);
 	}
-	if (parse_value(p, nd, s + start, n, vcol) != 0)
+	if (nd->field == DF_REF) {
+		if (parse_ref_value(p, nd, s + start, n, q, vcol) != 0)
+			return -1;
+	} else if (parse_value(p, nd, s + start, n, vcol) != 0)
 		return -1;
 	return idx;
 }
@@ -368,8 +585,9 @@ parse_unary(struct parser *p)
 	if (++p->depth > MAX_DEPTH)
 		return perr(p, p->pos, "nested too deeply"), -1;
 	skip_ws(p);
-	if (p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') {
-		p->pos++;
+	if ((p->s[p->pos] == '!' && p->s[p->pos + 1] != '=') ||
+	    at_word(p->s, p->pos, "not")) {
+		p->pos += p->s[p->pos] == '!' ? 1 : 3;
 		if ((a = parse_unary(p)) < 0)
 			return -1;
 		if ((idx = new_node(p, DFO_NOT)) < 0)
@@ -394,7 +612,7 @@ parse_unary(struct parser *p)
 static int
 parse_binary(struct parser *p, int is_or)
 {
-	const char *tok = is_or ? "||" : "&&";
+	const char *tok = is_or ? "||" : "&&", *word = is_or ? "or" : "and";
 	int	 l, r, idx;
 
 	l = is_or ? parse_binary(p, 0) : parse_unary(p);
@@ -402,9 +620,12 @@ parse_binary(struct parser *p, int is_or)
 		if (l < 0)
 			return -1;
 		skip_ws(p);
-		if (strncmp(p->s + p->pos, tok, 2) != 0)
+		if (strncmp(p->s + p->pos, tok, 2) == 0)
+			p->pos += 2;
+		else if (at_word(p->s, p->pos, word))
+			p->pos += strlen(word);
+		else
 			return l;
-		p->pos += 2;
 		if ((r = is_or ? parse_binary(p, 0) : parse_unary(p)) < 0)
 			return -1;
 		if ((idx = new_node(p, is_or ? DFO_OR : DFO_AND)) < 0)
@@ -429,6 +650,7 @@ dec_filter_compile(struct dec_filter *f, const char *expr)
 
 	f->n = 0;
 	f->col = 0;
+	f->need_tree = f->need_rec = f->need_frame = f->on_events = 0;
 	f->err[0] = '\0';
 	skip_ws(&p);
 	if (expr[p.pos] == '\0') {
@@ -454,6 +676,7 @@ fail:
 	if (f->col == 0)
 		perr(&p, p.pos, "syntax error");
 	f->n = 0;
+	f->need_tree = f->need_rec = f->need_frame = f->on_events = 0;
 	return -UE_SYNTAX;
 }
 
@@ -465,6 +688,7 @@ cmp_order(int c, uint8_t cmp)
 	case DFC_EQ:
 		return c == 0;
 	case DFC_NE:
+	case DFC_ANY_NE:
 		return c != 0;
 	case DFC_LT:
 		return c < 0;
@@ -472,8 +696,10 @@ cmp_order(int c, uint8_t cmp)
 		return c <= 0;
 	case DFC_GT:
 		return c > 0;
-	default:
+	case DFC_GE:
 		return c >= 0;
+	default:
+		return 0;
 	}
 }
 
@@ -489,6 +715,35 @@ cmp_u64(uint64_t a, uint8_t cmp, uint64_t b)
 	return cmp_order((a > b) - (a < b), cmp);
 }
 
+/* The short name field's presence (a bare name). */
+static int
+has_short(int64_t field, const struct dec_fvals *v)
+{
+	switch (field) {
+	case DF_TYPE:
+	case DF_DIR:
+	case DF_EV:
+		return !v->is_event;
+	case DF_STATUS:
+		return !v->is_event && (v->ev == 'C' || v->ev == 'E');
+	case DF_LATENCY:
+		return v->latency_ns >= 0;
+	case DF_DRIVER:
+		return v->driver != NULL;
+	case DF_EVENT:
+		return v->is_event;
+	case DF_URB:
+		return v->has_urb;
+	default:
+		return 1;
+	}
+}
+
+/* Out of line: the short names' switch stays small. */
+static int	match_ref(const struct dec_fnode *, const struct dec_fvals *)
+		    __attribute__((noinline));
+
+/* A comparison: a short name's inline, Wireshark's in match_ref. */
 static int
 match_cmp(const struct dec_fnode *nd, const struct dec_fvals *v)
 {
@@ -522,6 +777,9 @@ match_cmp(const struct dec_fnode *nd, const struct dec_fvals *v)
 			    nd->value);
 		if (nd->field == DF_EV)
 			return cmp_i64(v->ev, nd->cmp, nd->value);
+		/* a submit has no status yet (usbmon's -EINPROGRESS) */
+		if (v->ev != 'C' && v->ev != 'E')
+			return 0;
 		return cmp_i64(v->status, nd->cmp, nd->value);
 	case DF_LATENCY:
 		return v->latency_ns >= 0 &&
@@ -535,6 +793,197 @@ match_cmp(const struct dec_fnode *nd, const struct dec_fvals *v)
 		if (!v->is_event)
 			return 0;
 		return cmp_i64(v->event, nd->cmp, nd->value);
+	case DF_HAS:
+		return has_short(nd->value, v);
+	case DF_REF:
+		return match_ref(nd, v);
+	}
+	return 0;
+}
+
+/* Compare bytes a[0..an) with the node's, by cmp (contains too). */
+static int
+cmp_mem(const struct dec_fnode *nd, uint8_t cmp, const void *a, size_t an)
+{
+	size_t	 m;
+	int	 c;
+
+	if (cmp == DFC_CONTAINS)
+		return nd->len == 0 || (an >= nd->len &&
+		    memmem(a, an, nd->str, nd->len) != NULL);
+	m = an < nd->len ? an : nd->len;
+	c = m > 0 ? memcmp(a, nd->str, m) : 0;
+	if (c == 0)
+		c = (an > nd->len) - (an < nd->len);
+	return cmp_order(c, cmp);
+}
+
+/* A number of a field of unsigned values with the node's constant (hex
+ * above INT64_MAX wraps in value: neg tells). */
+static int
+cmp_uv(uint64_t a, uint8_t cmp, const struct dec_fnode *nd)
+{
+	if (nd->neg && nd->value < 0)
+		return cmp_order(1, cmp);
+	return cmp_u64(a, cmp, (uint64_t)nd->value);
+}
+
+/* Node n of the tree against the constant of nd (its base comparison:
+ * equality for != and ~=). */
+static int
+test_node(const struct dec_fnode *nd, const struct urb_rec *r,
+    const struct dec_node *n, uint8_t cmp)
+{
+	const uint8_t	*p;
+	const char	*str;
+	int64_t		 sv;
+	uint64_t	 mask;
+
+	switch (n->f->kind) {
+	case DK_LABEL:
+		return 0;
+	case DK_STRING:
+		if (nd->vtype != DK_STRING)
+			return 0;
+		str = n->str != NULL ? n->str : "";
+		return cmp_mem(nd, cmp, str, strlen(str));
+	case DK_BYTES:
+		if (nd->vtype != DK_BYTES || r == NULL ||
+		    (p = dec_node_bytes(r, n)) == NULL)
+			return 0;
+		return cmp_mem(nd, cmp, p, n->len);
+	case DK_INT:
+	case DK_TIME:
+		if (nd->vtype == DK_STRING || nd->vtype == DK_BYTES)
+			return 0;
+		sv = (int64_t)n->value;
+		if (n->f->kind == DK_INT && n->f->width > 0 &&
+		    n->f->width < 8) {
+			/* sign-extend from the field's width */
+			mask = 1ULL << (8 * n->f->width - 1);
+			sv = (int64_t)(((n->value & ((mask << 1) - 1)) ^ mask) -
+			    mask);
+		}
+		return cmp_i64(sv, cmp, nd->value);
+	default:
+		if (nd->vtype == DK_STRING || nd->vtype == DK_BYTES)
+			return 0;
+		/* as tshark shows it: 0xffff in a u8 is 0xff */
+		mask = n->f->width > 0 && n->f->width < 8 ?
+		    (1ULL << (8 * n->f->width)) - 1 : UINT64_MAX;
+		return cmp_uv(n->value & mask, cmp, nd);
+	}
+}
+
+/*
+ * A Wireshark name over every occurrence in the tree: any occurrence for
+ * == < > contains ~=; != holds when some occurrence is there and none is
+ * equal; a bare name when one is there.
+ */
+static int
+match_tree(const struct dec_fnode *nd, const struct dec_fvals *v)
+{
+	const struct dec_tree *t = v->tree;
+	const struct dec_node *n;
+	size_t	 i;
+	int	 seen = 0;
+
+	if (t == NULL)
+		return 0;
+	for (i = 0; i < t->n; i++) {
+		n = &t->node[i];
+		if (!dec_fref_is(&nd->fref, n))
+			continue;
+		if (nd->cmp == DFC_HAS)
+			return 1;
+		seen = 1;
+		if (nd->cmp == DFC_NE) {
+			if (test_node(nd, v->r, n, DFC_EQ))
+				return 0;
+		} else if (test_node(nd, v->r, n, nd->cmp))
+			return 1;
+	}
+	return nd->cmp == DFC_NE && seen;
+}
+
+/* A driver event's field. */
+static int
+match_event(const struct dec_fnode *nd, const struct dec_fvals *v)
+{
+	int64_t		 num;
+	const char	*str = NULL;
+	uint8_t		 cmp = nd->cmp == DFC_ANY_NE ? DFC_NE : nd->cmp;
+
+	switch (dec_event_value(v->evp, nd->fref.evf, &num, &str)) {
+	case 1:
+		if (cmp == DFC_HAS)
+			return 1;
+		if (nd->vtype == DK_STRING || nd->vtype == DK_BYTES)
+			return 0;
+		return cmp_i64(num, cmp, nd->value);
+	case 2:
+		if (cmp == DFC_HAS)
+			return 1;
+		if (nd->vtype != DK_STRING && nd->vtype != DK_BYTES)
+			return 0;
+		return cmp_mem(nd, cmp, str, strlen(str));
+	default:
+		return 0;
+	}
+}
+
+/* A time stamp difference (frame.time_*), absent when either is bad. */
+static int
+match_time(const struct dec_fnode *nd, int64_t a, int64_t b)
+{
+	if (a == DEC_TS_BAD || b == DEC_TS_BAD)
+		return 0;
+	return nd->cmp == DFC_HAS ||
+	    cmp_i64(dec_ts_sub(a, b), nd->cmp, nd->value);
+}
+
+static int
+match_ref(const struct dec_fnode *nd, const struct dec_fvals *v)
+{
+	const struct dec_frame *fr = v->frame;
+	uint8_t	 cmp = nd->cmp == DFC_ANY_NE ? DFC_NE : nd->cmp;
+	int	 syn;
+
+	switch (nd->fref.kind) {
+	case FR_TREE:
+		if (v->is_event)
+			return v->evp != NULL && nd->fref.evf >= 0 &&
+			    match_event(nd, v);
+		return match_tree(nd, v);
+	case FR_EVENT:
+		return v->is_event && v->evp != NULL && match_event(nd, v);
+	case FR_KIND:
+		/* compiled as the short name event */
+		return 0;
+	case FR_DATA:
+		if (v->is_event || v->r == NULL)
+			return 0;
+		return cmp == DFC_HAS ? v->r->data_len > 0 :
+		    v->r->data_len > 0 && cmp_mem(nd, cmp, v->r->data,
+		    v->r->data_len);
+	case FR_SYNTHETIC:
+		syn = !v->is_event && v->r != NULL &&
+		    (v->r->flags & REC_F_SYNTHETIC) != 0;
+		return cmp == DFC_HAS ? syn : cmp_i64(syn, cmp, nd->value);
+	}
+	if (fr == NULL)
+		return 0;
+	switch (nd->fref.kind) {
+	case FR_FRAME_NUMBER:
+		return cmp == DFC_HAS || cmp_uv(fr->number, cmp, nd);
+	case FR_FRAME_OFFSET:
+		return cmp == DFC_HAS || cmp_uv(fr->offset, cmp, nd);
+	case FR_FRAME_EPOCH:
+		return match_time(nd, fr->ts_ns, 0);
+	case FR_FRAME_REL:
+		return match_time(nd, fr->ts_ns, fr->t0_ns);
+	case FR_FRAME_DELTA:
+		return match_time(nd, fr->ts_ns, fr->prev_ns);
 	}
 	return 0;
 }
@@ -570,7 +1019,8 @@ void
 dec_fvals_urb(const struct urb_rec *r, const struct dec_info *info,
     struct dec_fvals *v)
 {
-	memset(v, 0, sizeof *v);
+	/* every member set, no memset: this runs for every record */
+	v->is_event = 0;
 	v->busnum = r->busnum;
 	v->devnum = r->devnum;
 	v->ep = r->epnum;
@@ -580,8 +1030,14 @@ dec_fvals_urb(const struct urb_rec *r, const struct dec_info *info,
 	v->len = r->len_urb;
 	v->latency_ns = info != NULL && (info->flags & DI_PAIRED) ?
 	    info->latency_ns : -1;
+	v->driver = NULL;
+	v->event = 0;
 	v->urb = r->id;
 	v->has_urb = 1;
+	v->frame = NULL;
+	v->r = r;
+	v->tree = NULL;
+	v->evp = NULL;
 }
 
 void
@@ -598,4 +1054,5 @@ dec_fvals_event(const struct drv_event *ev, struct dec_fvals *v)
 	v->event = (int)ev->kind;
 	v->urb = ev->urb_id;
 	v->has_urb = ev->urb_id != 0;
+	v->evp = ev;
 }

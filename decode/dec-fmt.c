@@ -103,6 +103,32 @@ fmt_errno(int32_t status, struct sbuf *b)
 
 /* r's status; a Windows or macOS one by its own name after the nearest
  * errno. */
+/*
+ * An ISO completion's frames that failed: " (2 failed: -EXDEV)", the
+ * first one's status (a submit's frames hold -EXDEV until they are done:
+ * nothing to say there).
+ */
+static void
+fmt_iso_failed(const struct urb_rec *r, struct sbuf *b)
+{
+	uint32_t i, n = 0;
+	int32_t	 first = 0;
+
+	if (r->type != 'C')
+		return;
+	for (i = 0; i < r->niso; i++) {
+		if (r->iso[i].status != 0 && n++ == 0)
+			first = r->iso[i].status;
+	}
+	if (n == 0)
+		return;
+	sb_puts(b, " (");
+	sb_u64(b, n);
+	sb_puts(b, " failed: ");
+	fmt_errno(first, b);
+	sb_putc(b, ')');
+}
+
 static void
 fmt_status(const struct urb_rec *r, struct sbuf *b)
 {
@@ -306,7 +332,9 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 	}
 	if (r->xfer_type == XFER_ISO) {
 		sb_u64(b, r->niso);
-		sb_puts(b, r->niso == 1 ? " frame, " : " frames, ");
+		sb_puts(b, r->niso == 1 ? " frame" : " frames");
+		fmt_iso_failed(r, b);
+		sb_puts(b, ", ");
 	}
 	switch (r->type) {
 	case 'S':
@@ -742,18 +770,6 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 	sb_putc(b, '\n');
 }
 
-/* Index of the first node with this abbrev after i, or t->n. */
-static size_t
-find_abbrev(const struct dec_tree *t, size_t i, const char *abbrev)
-{
-	for (; i < t->n; i++) {
-		if (t->node[i].f != NULL && t->node[i].f->abbrev != NULL &&
-		    strcmp(t->node[i].f->abbrev, abbrev) == 0)
-			return i;
-	}
-	return t->n;
-}
-
 static void
 json_value(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 {
@@ -960,30 +976,95 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	sb_puts(b, "}\n");
 }
 
-void
-dec_fmt_fields(const struct urb_rec *r, const struct dec_tree *t,
-    const char *const *names, size_t nnames, struct sbuf *b)
+/* A frame.* field, the same for records and events; 0 when fr is none. */
+static int
+frame_field(const struct dec_frame *fr, const struct dec_fref *ref,
+    struct sbuf *b)
 {
+	switch (ref->kind) {
+	case FR_FRAME_NUMBER:
+		sb_u64(b, fr->number);
+		return 1;
+	case FR_FRAME_OFFSET:
+		sb_u64(b, fr->offset);
+		return 1;
+	case FR_FRAME_EPOCH:
+		if (fr->ts_ns != DEC_TS_BAD)
+			sb_secs(b, fr->ts_ns, 9);
+		return 1;
+	case FR_FRAME_REL:
+		if (fr->ts_ns != DEC_TS_BAD && fr->t0_ns != DEC_TS_BAD)
+			sb_secs(b, dec_ts_sub(fr->ts_ns, fr->t0_ns), 9);
+		return 1;
+	case FR_FRAME_DELTA:
+		if (fr->ts_ns != DEC_TS_BAD && fr->prev_ns != DEC_TS_BAD)
+			sb_secs(b, dec_ts_sub(fr->ts_ns, fr->prev_ns), 9);
+		return 1;
+	}
+	return 0;
+}
+
+void
+dec_fmt_fields(const struct dec_frame *fr, const struct urb_rec *r,
+    const struct dec_info *info, const struct dec_tree *t,
+    const struct dec_fref *refs, size_t n, struct sbuf *b)
+{
+	const struct dec_fref *ref;
 	size_t	 i, j, k;
 
-	for (i = 0; i < nnames; i++) {
+	for (i = 0; i < n; i++) {
+		ref = &refs[i];
 		if (i > 0)
 			sb_putc(b, '\t');
-		if (strcmp(names[i], "frame.number") == 0) {
-			sb_u64(b, urb_frame(r));
+		if (frame_field(fr, ref, b))
 			continue;
+		switch (ref->kind) {
+		case FR_TREE:
+			for (k = 0, j = 0; j < t->n; j++) {
+				if (!dec_fref_is(ref, &t->node[j]))
+					continue;
+				if (k++ > 0)
+					sb_putc(b, ',');
+				node_raw(r, &t->node[j], b);
+			}
+			break;
+		case FR_DATA:
+			sb_hexbytes(b, r->data, r->data_len);
+			break;
+		case FR_SUMMARY:
+			dec_fmt_summary(r, info, b);
+			break;
+		case FR_SYNTHETIC:
+			if (r->flags & REC_F_SYNTHETIC)
+				sb_puts(b, "true");
+			break;
 		}
-		if (strcmp(names[i], "frame.time_epoch") == 0) {
-			if (r->ts_ns != DEC_TS_BAD)
-				sb_secs(b, r->ts_ns, 9);
+	}
+	sb_putc(b, '\n');
+}
+
+void
+dec_fmt_event_fields(const struct dec_frame *fr, const struct drv_event *ev,
+    const struct dec_fref *refs, size_t n, struct sbuf *b)
+{
+	const struct dec_fref *ref;
+	const char	*name;
+	size_t		 i;
+	char		 tmp[24];
+
+	for (i = 0; i < n; i++) {
+		ref = &refs[i];
+		if (i > 0)
+			sb_putc(b, '\t');
+		if (frame_field(fr, ref, b))
 			continue;
-		}
-		for (k = 0, j = find_abbrev(t, 0, names[i]); j < t->n;
-		    j = find_abbrev(t, j + 1, names[i])) {
-			if (k++ > 0)
-				sb_putc(b, ',');
-			node_raw(r, &t->node[j], b);
-		}
+		if (ref->kind == FR_KIND) {
+			name = dec_name_or(dec_drv_kinds, ev->kind, tmp);
+			sb_puts(b, name);
+		} else if (ref->kind == FR_SUMMARY)
+			dec_fmt_event_summary(ev, b);
+		else if (ref->evf >= 0)
+			dec_event_value_text(ev, ref->evf, b);
 	}
 	sb_putc(b, '\n');
 }

@@ -240,23 +240,3 @@ dec_node_value(const struct dec_node *n, char *buf, size_t size)
 	sb_free(&b);
 	return buf;
 }
-
-/* The bounds ld gives the dec_fields section (DEC_FIELD). */
-extern const struct dec_field __start_dec_fields[];
-extern const struct dec_field __stop_dec_fields[];
-
-int
-dec_field_known(const char *abbrev)
-{
-	const struct dec_field *f;
-
-	if (strcmp(abbrev, "frame.number") == 0 ||
-	    strcmp(abbrev, "frame.time_epoch") == 0)
-		return 1;
-	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
-		if (f->abbrev != NULL && strcmp(f->abbrev, abbrev) == 0)
-			return 1;
-	}
-	return 0;
-}
-

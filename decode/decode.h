@@ -737,7 +737,7 @@ struct dec_field {
 		name, abbrev, kind, width, names, mask			\
 	}
 
-/* Is abbrev a field some tree prints (or frame.number/frame.time_epoch)? */
+/* Is abbrev a name -T fields prints (dec_fref_resolve knows it)? */
 int		 dec_field_known(const char *abbrev);
 
 /* Which buffer a node's bytes are in. */
@@ -1222,10 +1222,6 @@ void		 dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 void		 dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 		     const struct dec_info *info, const struct dec_tree *t,
 		     struct sbuf *b);
-/* -T fields: the named fields, tab-separated, repeats joined by ','. */
-void		 dec_fmt_fields(const struct urb_rec *r,
-		     const struct dec_tree *t, const char *const *names,
-		     size_t nnames, struct sbuf *b);
 /* Hex and ASCII dump, 16 bytes a line, each line indented. */
 void		 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent,
 		     struct sbuf *b);
@@ -1286,16 +1282,128 @@ void		 dec_cls_state_copy(struct dec_cls_state *dst,
 void		 dec_cls_state_free(struct dec_cls_state *st);
 
 /* ------------------------------------------------------------------------
- * Display filters (decode/dec-filter.c): "type==bulk && status==EPIPE",
- * "latency>2ms || !(dir==in)".  Fields: dev bus ep type dir ev status len
- * latency driver event urb; operators == != < <= > >=, && || ! and
- * parentheses.  A comparison on a field the item does not have (latency of
- * a submit, driver of a URB record) is false, whatever the operator.
+ * Field names (decode/dec-fields.c): what -T fields prints, -Y and the
+ * TUI filter test and -G fields lists.  A name is a field of the decoded
+ * tree (Wireshark's, usb.idVendor; for a driver event the field JSON
+ * gives the same name, usb.device_address), a driver event's own field
+ * (driver, rule, ...), event (its kind), a frame.* field or one of JSON's
+ * extra members (summary, data, synthetic).  Resolved once, so that a
+ * record costs pointer compares, never a strcmp.
+ */
+enum dec_fref_kind {
+	FR_TREE = 1,		/* tree nodes (and event field evf) */
+	FR_EVENT,		/* only a driver event's field evf */
+	FR_KIND,		/* "event": a driver event's kind name */
+	FR_FRAME_NUMBER,	/* frame.number */
+	FR_FRAME_EPOCH,		/* frame.time_epoch */
+	FR_FRAME_REL,		/* frame.time_relative */
+	FR_FRAME_DELTA,		/* frame.time_delta */
+	FR_FRAME_OFFSET,	/* frame.offset: the record's byte offset */
+	FR_DATA,		/* data: the payload */
+	FR_SUMMARY,		/* summary: the one-line summary */
+	FR_SYNTHETIC,		/* synthetic: made by urbscope */
+};
+
+#define DEC_FREF_MAX	8	/* tree fields that share one name */
+
+struct dec_fref {
+	uint8_t		 kind;		/* FR_* */
+	int8_t		 evf;		/* the event field, -1: none */
+	uint8_t		 nref;		/* ref[0..nref), 0: by name */
+	const char	*name;		/* the field's own static name */
+	const struct dec_field *ref[DEC_FREF_MAX];
+};
+
+/* Resolve the name s[0..n) into *fr: 0, or -1 when urbscope has no such
+ * field. */
+int		 dec_fref_resolve(const char *s, size_t n, struct dec_fref *fr);
+/* Is node n of a tree one of fr's fields? */
+static inline int
+dec_fref_is(const struct dec_fref *fr, const struct dec_node *n)
+{
+	uint8_t	 i;
+
+	if (n->f == NULL)
+		return 0;
+	for (i = 0; i < fr->nref; i++) {
+		if (n->f == fr->ref[i])
+			return 1;
+	}
+	/* more fields of the name than ref holds: by name */
+	return fr->nref == 0 && fr->kind == FR_TREE && n->f->abbrev != NULL &&
+	    strcmp(n->f->abbrev, fr->name) == 0;
+}
+/* The kind of fr's values (DK_*; DK_UINT for frame numbers, DK_TIME for
+ * frame times, DK_STRING for event strings, DK_BYTES for data). */
+int		 dec_fref_type(const struct dec_fref *fr);
+
+/*
+ * Every field name once, in the order frame, short filter names, driver
+ * events, tree: fn(arg, name, type, description) ("usb.idVendor",
+ * "uint16, hex", "idVendor").
+ */
+void		 dec_fields_each(void (*fn)(void *, const char *,
+		     const char *, const char *), void *arg);
+
+/* Where a record sits in its capture: the frame.* fields. */
+struct dec_frame {
+	uint64_t	 number;	/* frame.number */
+	uint64_t	 offset;	/* byte offset in the source */
+	int64_t		 ts_ns;		/* DEC_TS_BAD: none */
+	int64_t		 t0_ns;		/* the first record's (or BAD) */
+	int64_t		 prev_ns;	/* the previous record's (or BAD) */
+};
+
+/*
+ * -T fields: the fields refs[0..n) of a record (its tree t, built with
+ * all_bits) or of a driver event, tab-separated, repeats joined by ',',
+ * then a newline; what the record does not have is empty.
+ */
+void		 dec_fmt_fields(const struct dec_frame *fr,
+		     const struct urb_rec *r, const struct dec_info *info,
+		     const struct dec_tree *t, const struct dec_fref *refs,
+		     size_t n, struct sbuf *b);
+void		 dec_fmt_event_fields(const struct dec_frame *fr,
+		     const struct drv_event *ev, const struct dec_fref *refs,
+		     size_t n, struct sbuf *b);
+
+/* Driver event fields by JSON name (dec-event.c): the index of s[0..n)
+ * or -1; the name of index i (NULL past the last; *is_str: a string);
+ * field i of ev: 0 absent, 1 a number in *num, 2 a string in *str; and
+ * its text as -T fields prints it. */
+int		 dec_event_field(const char *s, size_t n);
+const char	*dec_event_field_name(int i, int *is_str);
+int		 dec_event_value(const struct drv_event *ev, int i,
+		     int64_t *num, const char **str);
+void		 dec_event_value_text(const struct drv_event *ev, int i,
+		     struct sbuf *b);
+
+/* ------------------------------------------------------------------------
+ * Display filters (decode/dec-filter.c), the language of read -Y and of
+ * the TUI: Wireshark's display filters over the names above, with
+ * urbscope's short names besides.
+ *
+ *	usb.src == "1.3.1" && usb.capdata contains 55:53:42:43
+ *	type==bulk && status!=0		latency>2ms || !(dir==in)
+ *
+ * A bare name tests presence; == != < <= > >= (eq ne lt le gt ge),
+ * ~= (any_ne), contains; and/&&, or/||, not/!, parentheses; numbers in
+ * decimal or 0x hex, 'c' characters, "strings", byte strings 55:53:42:43,
+ * times in seconds (frame.time_relative > 1.5).  A field that occurs
+ * several times matches when any occurrence does; != when none is equal
+ * (Wireshark 4: "all not equal"), ~= when any is not.  A test of a field
+ * the item does not have is false, whatever the operator.
+ *
+ * Short names: dev bus ep type dir ev status len latency driver event
+ * urb.  status is a completion's (a submit has none); latency a paired
+ * completion's; driver and event a driver event's.
  * Pure: the compiled form lives in a node array the caller gives.
  */
 enum dec_ffield {
 	DF_DEV = 1, DF_BUS, DF_EP, DF_TYPE, DF_DIR, DF_EV, DF_STATUS, DF_LEN,
 	DF_LATENCY, DF_DRIVER, DF_EVENT, DF_URB,
+	DF_REF,			/* a dec_fref (fref) */
+	DF_HAS,			/* a bare short name: field value present */
 };
 
 enum dec_fop {
@@ -1304,17 +1412,24 @@ enum dec_fop {
 
 enum dec_fcmp {
 	DFC_EQ = 1, DFC_NE, DFC_LT, DFC_LE, DFC_GT, DFC_GE,
+	DFC_HAS,		/* a bare name: present */
+	DFC_CONTAINS,
+	DFC_ANY_NE,		/* ~= */
 };
 
-#define DEC_FILTER_STR	32
+#define DEC_FILTER_STR	64
 
 struct dec_fnode {
 	uint8_t		 op;		/* DFO_* */
 	uint8_t		 field;		/* DF_* for DFO_CMP */
 	uint8_t		 cmp;		/* DFC_* */
+	uint8_t		 vtype;		/* DF_REF: DK_* of the value */
+	uint8_t		 neg;		/* DF_REF: the number had a '-' */
 	uint16_t	 a, b;		/* operand node indices */
-	int64_t		 value;		/* number, ns for latency */
-	char		 str[DEC_FILTER_STR];	/* driver name */
+	uint16_t	 len;		/* bytes in str */
+	int64_t		 value;		/* number, ns for times */
+	char		 str[DEC_FILTER_STR];	/* string, bytes */
+	struct dec_fref	 fref;		/* DF_REF */
 };
 
 struct dec_filter {
@@ -1322,8 +1437,14 @@ struct dec_filter {
 	size_t		 max;
 	size_t		 n;
 	uint16_t	 root;
+	int		 need_tree;	/* tests tree fields: dec_fvals.tree */
+	int		 need_rec;	/* tests what only the record or event
+					   has: dec_fvals r, tree or evp */
+	int		 need_frame;	/* tests frame.*: dec_fvals.frame */
+	int		 on_events;	/* tests a driver event's own field
+					   (event, driver, rule, ...) */
 	int		 col;		/* error: 1-based column, else 0 */
-	char		 err[96];	/* error: "col 7: unknown field 'devv'" */
+	char		 err[128];	/* error: "col 7: unknown field ..." */
 };
 
 /* What a filter looks at: one URB record or one driver event. */
@@ -1341,6 +1462,12 @@ struct dec_fvals {
 	int		 event;		/* enum drv_kind (events) */
 	uint64_t	 urb;		/* URB id, 0 if none */
 	int		 has_urb;
+	/* for the other names; NULL: the item has none of those fields */
+	const struct dec_frame *frame;
+	const struct urb_rec *r;
+	const struct dec_tree *tree;	/* r's, built with all_bits, when
+					   the filter's need_tree says */
+	const struct drv_event *evp;
 };
 
 /*
@@ -1352,7 +1479,8 @@ int		 dec_filter_compile(struct dec_filter *f, const char *expr);
 /* Does v pass f (compiled without error)? */
 int		 dec_filter_match(const struct dec_filter *f,
 		     const struct dec_fvals *v);
-/* Fill v from a record and its analysis, or from a driver event. */
+/* Fill v from a record and its analysis, or from a driver event (frame,
+ * r, tree and evp are the caller's to set). */
 void		 dec_fvals_urb(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_fvals *v);
 void		 dec_fvals_event(const struct drv_event *ev,

@@ -1,9 +1,11 @@
 /*
  * tui/tui-model.c - the timeline index and what the views do with it:
- * filtering (over the index alone, no re-reading), selection, paging,
- * follow, pairing and search: for text or bytes (which re-reads records
- * through the fetch function) or for a filter expression (over the index,
- * as filtering).  No curses here: tests/unit/test-tui-model.c drives it.
+ * filtering (over the index alone, no re-reading, unless the filter
+ * tests Wireshark's names: then each record is re-read through the scan
+ * function and decoded), selection, paging, follow, pairing and search:
+ * for text or bytes (which re-reads records through the fetch function)
+ * or for a filter expression (as filtering).  No curses here:
+ * tests/unit/test-tui-model.c drives it.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +45,8 @@ tui_model_free(struct tui_model *m)
 	free(m->ids);
 	free(m->idhash);
 	free(m->evx);
+	free(m->tnodes);
+	free(m->tarena);
 	memset(m, 0, sizeof *m);
 }
 
@@ -148,14 +152,58 @@ fvals(const struct tui_model *m, uint32_t i, struct dec_fvals *v)
 	v->has_urb = v->urb != 0 || !(it->kind & TI_EVENT);
 }
 
-/* Does item i pass the filter?  Not called while m->all. */
+/*
+ * Does item i pass filter f?  A filter on what only the record has (its
+ * tree, an event's fields) re-reads it; an item that cannot be re-read
+ * has none of those fields.
+ */
 static int
-passes(const struct tui_model *m, uint32_t i)
+matches(struct tui_model *m, const struct dec_filter *f, uint32_t i)
 {
+	tui_fetch_fn	 fetch = m->scan != NULL ? m->scan : m->fetch;
+	const struct dec_rec *rec;
 	struct dec_fvals v;
+	struct dec_frame fr;
+	struct dec_tree	 t;
 
 	fvals(m, i, &v);
-	return dec_filter_match(&m->filter, &v);
+	memset(&fr, 0, sizeof fr);
+	fr.number = tui_recno(i);
+	fr.ts_ns = m->item[i].ts_ns;
+	fr.t0_ns = m->t0;
+	fr.prev_ns = i > 0 ? m->item[i - 1].ts_ns : fr.ts_ns;
+	v.frame = &fr;
+	if (!f->need_rec || fetch == NULL ||
+	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
+		return dec_filter_match(f, &v);
+	if (rec->kind == CAP_EVENT) {
+		v.evp = &rec->ev;
+		return dec_filter_match(f, &v);
+	}
+	fr.number = urb_frame(&rec->r);
+	fr.offset = rec->r.offset;
+	v.r = &rec->r;
+	if (f->need_tree) {
+		if (m->tnodes == NULL) {
+			m->tnodes = calloc(DEC_TREE_NODES, sizeof *m->tnodes);
+			m->tarena = malloc(DEC_TREE_ARENA);
+		}
+		if (m->tnodes != NULL && m->tarena != NULL) {
+			dec_tree_init(&t, m->tnodes, DEC_TREE_NODES,
+			    m->tarena, DEC_TREE_ARENA);
+			t.all_bits = 1;
+			dec_record_tree(&rec->r, &rec->info, &t);
+			v.tree = &t;
+		}
+	}
+	return dec_filter_match(f, &v);
+}
+
+/* Does item i pass the filter?  Not called while m->all. */
+static int
+passes(struct tui_model *m, uint32_t i)
+{
+	return matches(m, &m->filter, i);
 }
 
 /* Keep sel within [top, top + rows). */
@@ -542,6 +590,8 @@ tui_model_set_filter(struct tui_model *m, const char *expr)
 		memcpy(m->fnode, save, sizeof save);
 		m->filter.n = old.n;
 		m->filter.root = old.root;
+		m->filter.need_tree = old.need_tree;
+		m->filter.need_rec = old.need_rec;
 		return -UE_SYNTAX;
 	}
 	snprintf(m->ftext, sizeof m->ftext, "%s", expr);
@@ -753,11 +803,12 @@ tui_search_hex(const char *s, uint8_t *bytes, size_t *nbytes, int *also_text)
 	return 1;
 }
 
-/* Filter operators: text with one is meant as a filter. */
+/* Filter operators: text with one is meant as a filter (a bare word is
+ * text, though the filter would take it as a field's presence). */
 static int
 filter_like(const char *s)
 {
-	return strpbrk(s, "=<>&|") != NULL;
+	return strpbrk(s, "=<>&|~") != NULL || strstr(s, " contains ") != NULL;
 }
 
 /* Work out what the search text asks for (see tui_model_search). */
@@ -772,8 +823,8 @@ search_parse(struct tui_model *m)
 		m->skind = TUI_SEARCH_BYTES;
 		return;
 	}
-	/* a filter that compiles has a comparison: every leaf is one */
-	if (dec_filter_compile(&m->sfilter, m->search) == 0) {
+	if (filter_like(m->search) &&
+	    dec_filter_compile(&m->sfilter, m->search) == 0) {
 		m->skind = TUI_SEARCH_FILTER;
 		return;
 	}
@@ -839,12 +890,9 @@ static int
 search_hit(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
     struct sbuf *b, int icase)
 {
-	struct dec_fvals v;
-
 	switch (m->skind) {
 	case TUI_SEARCH_FILTER:
-		fvals(m, i, &v);
-		return dec_filter_match(&m->sfilter, &v);
+		return matches(m, &m->sfilter, i);
 	case TUI_SEARCH_BYTES:
 		if (bytes_hit(m, fetch, i))
 			return 1;

@@ -105,10 +105,13 @@ struct tui_model {
 	int		 stext;		/* bytes given as 0x...: the text too */
 	uint8_t		 sbytes[TUI_SEARCH_MAXBYTES];
 	size_t		 snbytes;
-	char		 serr[96];	/* why filter-like text is not one */
-	char		 sdesc[128];	/* what tui_model_search_kind says */
+	char		 serr[128];	/* why filter-like text is not one */
+	char		 sdesc[160];	/* what tui_model_search_kind says */
 	struct dec_filter sfilter;
 	struct dec_fnode sfnode[TUI_FILTER_NODES];
+	/* a filter on Wireshark's names: the record's tree (malloc) */
+	struct dec_node	*tnodes;
+	char		*tarena;
 	int		 sdir;		/* a search runs: 1, -1; 0 = none */
 	size_t		 sfrom;		/* the position it started from */
 	size_t		 sdone;		/* positions tried */

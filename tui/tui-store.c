@@ -194,7 +194,6 @@ static void
 cursor_close(struct cursor *c)
 {
 	win_clear(c, 0);
-	/* with the analysis the window's info.dev pointed into */
 	if (c->pipe.src != NULL)
 		cap_pipe_close(&c->pipe);
 }

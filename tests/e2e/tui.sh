@@ -1,6 +1,7 @@
 #!/bin/sh
 # tests/e2e/tui.sh - `urbscope tui` in a real terminal (tmux): the first
-# screen, moving, the details pane, a filter, a bad filter, a resize, a
+# screen, moving, the details pane, a filter (short names and
+# Wireshark's), a bad filter, a resize, a
 # search for text, bytes and a filter expression, quitting cleanly with no
 # sanitizer report; a big file indexed in the background (keys and filters
 # meanwhile), the demo paced in real time with follow, and the mouse.
@@ -54,6 +55,11 @@ check "a bad filter shows its column" wait_for "col 15: unknown field 'devv'"
 $T send-keys -t "$S" Escape
 check "the TUI keeps running after a bad filter" \
     wait_for "filter: type==bulk"
+
+# Wireshark's names, the language of read -Y: 13 CBWs
+$T send-keys -t "$S" f C-u 'usbms.dCBWSignature == 0x43425355' Enter
+check "a filter on Wireshark's names narrows the list" \
+    wait_for "^ 1/13 .*filter: usbms.dCBWSignature"
 
 $T send-keys -t "$S" f C-u Enter
 check "an empty filter shows everything" wait_for "/171 "

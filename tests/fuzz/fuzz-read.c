@@ -16,7 +16,9 @@
 
 static const char *const fields[] = {
 	"frame.time_epoch", "usb.urb_id", "usb.setup.bRequest", "usb.idVendor",
-	"usb.bInterfaceClass", "usb.time", "usb.capdata",
+	"usb.bInterfaceClass", "usb.time", "usb.capdata", "frame.number",
+	"frame.time_relative", "frame.time_delta", "summary", "data",
+	"event", "driver", "rule", "usb.device_address",
 };
 
 int
@@ -28,8 +30,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dec_fmt	 fmt[4] = { { .time_mode = DT_RELATIVE },
 	    { .time_mode = DT_ABSOLUTE }, { .time_mode = DT_DELTA },
 	    { .time_mode = DT_EPOCH } };
+	struct dec_fref	 refs[sizeof fields / sizeof fields[0]];
 	struct cap_pipe	 pipe;
 	struct dec_tree	 tree;
+	size_t		 i;
 	struct sbuf	 out = { 0 };
 	char		 name[64], err[512], line[512];
 	int		 rc, k;
@@ -44,8 +48,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* through the pipeline every command reads with, filter and all */
 	if (cap_pipe_open(&pipe, name, 1, err, sizeof err) < 0)
 		return 0;
+	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		if (dec_fref_resolve(fields[i], strlen(fields[i]),
+		    &refs[i]) != 0)
+			abort();
+	}
+	/* short names and Wireshark's: the tree is built for the filter */
 	if (cap_pipe_filter(&pipe, "type==bulk && (status==EPIPE || "
-	    "latency>2ms) || event==rule || len>=64", err, sizeof err) != 0)
+	    "latency>2ms) || event==rule || len>=64 || usb.capdata "
+	    "contains 55:53:42:43 || usb.idVendor == 0x46d || "
+	    "frame.time_relative > 1.5 || usb.src == \"1.2.1\"", err,
+	    sizeof err) != 0)
 		abort();
 	while ((rc = cap_pipe_next(&pipe)) > 0) {
 		out.len = 0;
@@ -54,6 +67,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dec_fmt_event_line(&fmt[0], &pipe.ev, &out);
 			dec_fmt_event_verbose(&fmt[1], &pipe.ev, &out);
 			dec_fmt_event_json(&fmt[2], &pipe.ev, &out);
+			dec_fmt_event_fields(cap_pipe_frame(&pipe, rc), &pipe.ev, refs,
+			    sizeof refs / sizeof refs[0], &out);
 			(void)cap_pipe_shown(&pipe, rc);
 			continue;
 		}
@@ -67,10 +82,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dec_record_tree(&pipe.r, &pipe.info, &tree);
 		dec_fmt_verbose(&fmt[0], &pipe.r, &pipe.info, &tree, &out);
 		dec_fmt_json(&fmt[1], &pipe.r, &pipe.info, &tree, &out);
-		dec_fmt_fields(&pipe.r, &tree, fields, sizeof fields /
-		    sizeof fields[0], &out);
 		(void)dec_fmt_usbmon(&pipe.r, line, sizeof line);
 		(void)cap_pipe_shown(&pipe, rc);
+		dec_fmt_fields(cap_pipe_frame(&pipe, rc), &pipe.r, &pipe.info,
+		    cap_pipe_tree(&pipe), refs, sizeof refs / sizeof refs[0],
+		    &out);
 	}
 	sb_free(&out);
 	cap_pipe_close(&pipe);

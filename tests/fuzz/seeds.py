@@ -81,9 +81,20 @@ for i, e in enumerate([
         "ep==0x02 || driver==\"skeleton\")",
         "type==bulk && (status==EPIPE || latency>2ms)", "!(len<=64)",
         "urb==0xffff888000001000", "status==-32", "latency>=250us",
-        "dir==in && type==int", ""]):
+        "dir==in && type==int", "",
+        # Wireshark's names
+        "usb.src == \"1.3.1\" && usb.capdata contains 55:53:42:43",
+        "usb.addr ~= \"host\" or not usb.idVendor",
+        "usb.setup.bRequest == 6 and usb.urb_status != 0",
+        "usbms.dCBWSignature == 0x43425355 || scsi.inquiry.vendor_id "
+        "contains \"QEMU\"", "frame.time_relative > 1.5 && "
+        "frame.number <= 100", "usb.urb_type == 'S' || rule contains "
+        "\"atomic\"", "usb.capdata", "data contains \"USBC\\x00\"",
+        "usbhid.data.axis.x > -5 && usb.iso.iso_status < 0",
+        "usb.bcdUSB >= 0x0200 and usb.wMaxPacketSize lt 64"]):
     put("fuzz-filter", "expr%02d" % i, e.encode() + b"\0" +
-        bytes(range(1, 40)))
+        bytes(range(1, 40)) + bytes([0x55, 0x53, 0x42, 0x43]) +
+        bytes(range(40, 80)))
 
 for p in sorted(glob.glob("samples/scenarios/*.scn")):
     with open(p, "rb") as f:

@@ -164,10 +164,13 @@ static void
 test_errors(void **state)
 {
 	(void)state;
-	assert_string_equal(bad("devv==3", 1), "col 1: unknown field 'devv'");
+	assert_string_equal(bad("devv==3", 1), "col 1: unknown field 'devv' "
+	    "(urbscope -G fields lists them)");
 	assert_string_equal(bad("len>1 && devv==1", 10),
-	    "col 10: unknown field 'devv'");
-	bad("dev", 4);
+	    "col 10: unknown field 'devv' (urbscope -G fields lists them)");
+	bad("usb.foo == 1", 1);
+	bad("ftdi-ftx.bRequest == 1", 1);	/* a - inside a name */
+	bad("usb.idVendorr", 1);
 	bad("dev 3", 5);
 	bad("dev==", 6);
 	bad("dev==x", 6);
@@ -220,11 +223,172 @@ test_limits(void **state)
 	assert_int_equal(dec_filter_compile(&f, deep), -UE_SYNTAX);
 }
 
+static struct dec_node tnodes[DEC_TREE_NODES];
+static char tarena[DEC_TREE_ARENA];
+static struct dec_tree tree;
+static struct urb_rec rec;
+static struct dec_frame frame;
+
+/* A BOT CBW (bulk OUT submit to 1.3.2, frame 7, 1.5 s in) as the
+ * filter sees it: its values, its tree and its frame. */
+static struct dec_fvals
+cbw(uint8_t type, int32_t status)
+{
+	static const uint8_t data[31] = { 0x55, 0x53, 0x42, 0x43, 1, 0, 0, 0,
+	    0x24, 0, 0, 0, 0x80, 0, 6, 0x12 };
+	struct dec_info	 info;
+	struct dec_fvals v;
+
+	memset(&rec, 0, sizeof rec);
+	memset(&info, 0, sizeof info);
+	info.intf = -1;
+	info.latency_ns = -1;
+	rec.id = 0xffff888012345600ULL;
+	rec.type = type;
+	rec.xfer_type = XFER_BULK;
+	rec.epnum = 0x02;
+	rec.devnum = 3;
+	rec.busnum = 1;
+	rec.flag_setup = '-';
+	rec.status = status;
+	rec.len_urb = rec.len_cap = rec.data_len = sizeof data;
+	rec.data = data;
+	rec.frame = 7;
+	rec.ts_ns = 11500000000LL;
+	frame.number = 7;
+	frame.ts_ns = rec.ts_ns;
+	frame.t0_ns = 10000000000LL;
+	frame.prev_ns = 11499750000LL;
+	dec_tree_init(&tree, tnodes, DEC_TREE_NODES, tarena, DEC_TREE_ARENA);
+	tree.all_bits = 1;
+	dec_record_tree(&rec, &info, &tree);
+	dec_fvals_urb(&rec, &info, &v);
+	v.tree = &tree;
+	v.frame = &frame;
+	return v;
+}
+
+static void
+test_wireshark(void **state)
+{
+	struct dec_fvals s = cbw('S', -115);
+	struct dec_fvals c;
+	struct dec_fvals e = event(DRV_RULE, "skeleton");
+	struct drv_event ev;
+
+	(void)state;
+	/* a bare name: present */
+	assert_true(m("usb.capdata", &s));
+	assert_true(m("usb.urb_id", &s));
+	assert_false(m("usb.setup.bRequest", &s));
+	assert_false(m("usb.idVendor", &s));
+	assert_true(m("!usb.idVendor", &s));
+	assert_true(m("not usb.idVendor", &s));
+	/* numbers, hex and decimal; absent is false whatever the operator */
+	assert_true(m("usb.device_address == 3", &s));
+	assert_true(m("usb.device_address eq 0x3", &s));
+	assert_true(m("usb.bus_id == 1 and usb.endpoint_address == 0x02", &s));
+	assert_true(m("usb.endpoint_address.direction == 0", &s));
+	assert_true(m("usb.transfer_type == 3", &s));
+	assert_true(m("usb.urb_status == -115", &s));
+	assert_true(m("usb.urb_status < 0", &s));
+	assert_true(m("usb.urb_id == 0xffff888012345600", &s));
+	assert_true(m("usb.urb_len >= 31 && usb.urb_len le 31", &s));
+	assert_false(m("usb.idVendor != 1", &s));
+	assert_false(m("usb.idVendor == 1", &s));
+	assert_true(m("usb.urb_type == 'S'", &s));
+	assert_true(m("usb.urb_type == 83", &s));
+	assert_false(m("usb.urb_type == 'C'", &s));
+	/* strings; usb.addr occurs twice: == any, != none, ~= any not */
+	assert_true(m("usb.src == \"host\"", &s));
+	assert_true(m("usb.dst == \"1.3.2\"", &s));
+	assert_true(m("usb.dst == 1.3.2", &s));
+	assert_true(m("usb.addr == \"1.3.2\"", &s));
+	assert_true(m("usb.addr == \"host\"", &s));
+	assert_false(m("usb.addr != \"host\"", &s));
+	assert_true(m("usb.addr ~= \"host\"", &s));
+	assert_true(m("usb.addr != \"1.3.1\"", &s));
+	assert_true(m("usb.dst contains \".3.\"", &s));
+	assert_false(m("usb.dst contains \"host\"", &s));
+	assert_true(m("usb.dst > \"1.3.1\" && usb.dst < \"1.3.3\"", &s));
+	/* bytes: byte strings or text */
+	assert_true(m("usb.capdata contains 55:53:42:43", &s));
+	assert_true(m("usb.capdata contains 55-53-42", &s));
+	assert_true(m("usb.capdata contains 5553", &s));
+	assert_true(m("usb.capdata contains \"USBC\"", &s));
+	assert_true(m("usb.capdata contains 24", &s));
+	assert_false(m("usb.capdata contains 55:53:42:44", &s));
+	assert_false(m("usb.capdata == 55:53:42:43", &s));	/* longer */
+	assert_true(m("usb.capdata > 55:53:42:43", &s));
+	assert_true(m("data contains \"USBC\"", &s));
+	/* frame fields: numbers and seconds */
+	assert_true(m("frame.number == 7", &s));
+	assert_true(m("frame.time_relative == 1.5", &s));
+	assert_true(m("frame.time_relative > 1.25 && frame.time_relative < 2",
+	    &s));
+	assert_true(m("frame.time_delta == 0.00025", &s));
+	assert_true(m("frame.time_epoch > 11", &s));
+	/* grammar: words and symbols, parentheses, precedence */
+	assert_true(m("(usb.device_address == 9 or usb.capdata) and "
+	    "not usb.idVendor", &s));
+	assert_true(m("usb.device_address == 9 || dev == 3 && len == 31", &s));
+	assert_false(m("ftdi-ft.bRequest == 1", &s));
+	assert_false(m("!(usb.capdata)", &s));
+	/* status: a submit has none (bug 2: status!=0 found every submit) */
+	assert_false(m("status!=0", &s));
+	assert_false(m("status==-115", &s));
+	assert_false(m("status", &s));
+	c = cbw('C', -32);
+	assert_true(m("status!=0", &c));
+	assert_true(m("status", &c));
+	assert_true(m("status == EPIPE && usb.urb_status == -32", &c));
+	assert_true(m("usb.src == \"1.3.2\"", &c));
+	/* a driver event: its own fields and the usb.* names JSON gives it */
+	memset(&ev, 0, sizeof ev);
+	ev.kind = DRV_RULE;
+	ev.busnum = 1;
+	ev.devnum = 3;
+	ev.intf = -1;
+	ev.minor = -1;
+	ev.driver = "skeleton";
+	ev.rule = "gfp-kernel-in-atomic";
+	e.evp = &ev;
+	assert_true(m("rule == \"gfp-kernel-in-atomic\"", &e));
+	assert_true(m("rule contains \"atomic\"", &e));
+	assert_true(m("rule", &e));
+	assert_false(m("rule", &s));
+	assert_true(m("usb.device_address == 3", &e));
+	assert_false(m("usb.capdata", &e));
+	assert_true(m("event == rule && driver == skeleton", &e));
+	assert_false(m("text", &e));
+}
+
+static void
+test_wireshark_errors(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(bad("usb.capdata contains 5", 22), "bytes"));
+	assert_non_null(strstr(bad("usb.device_address contains 3", 29),
+	    "contains"));
+	assert_non_null(strstr(bad("usb.device_address == \"x\"", 23),
+	    "number"));
+	assert_non_null(strstr(bad("frame.time_relative > 1s", 23),
+	    "seconds"));
+	assert_non_null(strstr(bad("dev contains 3", 5), "Wireshark"));
+	assert_non_null(strstr(bad("summary contains \"x\"", 1), "-T fields"));
+	bad("usb.src == \"host", 12);
+	bad("usb.capdata contains 55::53", 22);
+	bad("usb.capdata contains 55:5", 22);
+	bad("not", 4);
+	bad("usb.src and", 12);
+}
+
 /* Random strings from the filter's own alphabet and from all bytes. */
 static void
 test_garbage(void **state)
 {
-	static const char alpha[] = "devbusptyirlnaciuk=!<>&|() \"0x1-9SCEms";
+	static const char alpha[] = "devbusptyirlnaciuk=!<>&|() \"0x1-9SCEms"
+	    ".:'~";
 	struct dec_filter f = { .node = nodes, .max = 64 };
 	struct dec_fvals v = urb('C', XFER_BULK, 0x81, -32, 13, 250000);
 	char	 s[80];
@@ -261,6 +425,8 @@ main(void)
 		cmocka_unit_test(test_precedence),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_wireshark),
+		cmocka_unit_test(test_wireshark_errors),
 		cmocka_unit_test(test_garbage),
 	};
 

@@ -246,7 +246,8 @@ test_filter(void **state)
 	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
 	assert_int_equal(tui_model_set_filter(&m, "ev==C && devv==1"),
 	    -UE_SYNTAX);
-	assert_string_equal(m.filter.err, "col 10: unknown field 'devv'");
+	assert_string_equal(m.filter.err, "col 10: unknown field 'devv' "
+	    "(urbscope -G fields lists them)");
 	assert_int_equal(m.nvis, NREC / 2);
 	assert_string_equal(m.ftext, "ev==C");
 	assert_int_equal(tui_model_set_filter(&m, "len==13"), 0);
@@ -254,6 +255,19 @@ test_filter(void **state)
 	assert_int_equal(tui_model_set_filter(&m, ""), 0);
 	assert_int_equal(m.nvis, NREC);
 	assert_int_equal(f->fetches, 0);	/* filters need no re-read */
+	/* Wireshark's names: the same language, records re-read */
+	assert_int_equal(tui_model_set_filter(&m,
+	    "usb.setup.bRequest == 6 || usb.urb_status == -32"), 0);
+	assert_int_equal(m.nvis, 2);		/* the request, the stall */
+	assert_int_equal(tui_model_vis(&m, 0), 120);
+	assert_int_equal(tui_model_vis(&m, 1), 141);
+	assert_true(f->fetches >= NREC);
+	assert_int_equal(tui_model_set_filter(&m, "usb.src == \"1.2.1\" && "
+	    "frame.number > 150"), 0);
+	assert_int_equal(m.nvis, 5);		/* C of transfers 76 ... 96 */
+	assert_int_equal(tui_model_set_filter(&m, "status != 0"), 0);
+	assert_int_equal(m.nvis, 1);		/* completions only */
+	assert_int_equal(tui_model_search(&m, "usb.urb_status==-32", 1), 0);
 	unbuild(&m, f);
 	free(f);
 }
@@ -356,8 +370,13 @@ test_search_kind(void **state)
 		{ "dev==3x", TUI_SEARCH_TEXT,
 		    "text, not a filter: col 6: '3x' is not a number" },
 		{ "idVendor=1d6b", TUI_SEARCH_TEXT,
-		    "text, not a filter: col 1: unknown field 'idVendor'" },
+		    "text, not a filter: col 1: unknown field 'idVendor' "
+		    "(urbscope -G fields lists them)" },
+		{ "usb.idVendor==0x1d6b", TUI_SEARCH_FILTER, "filter" },
+		{ "usb.capdata contains 55:53", TUI_SEARCH_FILTER,
+		    "filter" },
 		{ "status", TUI_SEARCH_TEXT, "text" },
+		{ "usb.capdata", TUI_SEARCH_TEXT, "text" },
 	};
 	size_t	 i;
 

@@ -1,0 +1,217 @@
+/*
+ * decode/dec-fields.c - the field names urbscope knows: those of the
+ * decoded trees (every DEC_FIELD, found in the linker section dec_fields,
+ * so there is no second list to keep in step), the frame.* fields, a
+ * driver event's fields as JSON names them, and JSON's own members.
+ * -T fields prints them, the filter tests them, -G fields lists them.
+ * A name is resolved once into a struct dec_fref; a record then costs
+ * pointer compares.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "decode.h"
+
+/* The bounds ld gives the dec_fields section (DEC_FIELD). */
+extern const struct dec_field __start_dec_fields[];
+extern const struct dec_field __stop_dec_fields[];
+
+/* Names that are no tree's: tshark's frame fields, JSON's members. */
+static const struct {
+	const char	*name;
+	uint8_t		 kind;		/* FR_* */
+	const char	*type;
+	const char	*desc;
+} others[] = {
+	{ "frame.number", FR_FRAME_NUMBER, "uint64",
+	    "Frame number (the record's number in the file)" },
+	{ "frame.time_epoch", FR_FRAME_EPOCH, "time, seconds",
+	    "Epoch arrival time" },
+	{ "frame.time_relative", FR_FRAME_REL, "time, seconds",
+	    "Time since the first frame" },
+	{ "frame.time_delta", FR_FRAME_DELTA, "time, seconds",
+	    "Time since the previous frame" },
+	{ "frame.offset", FR_FRAME_OFFSET, "uint64",
+	    "Byte offset of the record in the file (urbscope)" },
+	{ "event", FR_KIND, "string",
+	    "Driver event: its kind (probe, submit, rule, ...)" },
+	{ "summary", FR_SUMMARY, "string",
+	    "The one-line summary (-T fields and JSON only)" },
+	{ "data", FR_DATA, "bytes", "The record's payload" },
+	{ "synthetic", FR_SYNTHETIC, "boolean",
+	    "Made by urbscope, not seen on the bus" },
+};
+
+/* The filter's short names (dec-filter.c), for -G fields. */
+static const struct {
+	const char	*name;
+	const char	*type;
+	const char	*desc;
+} shorts[] = {
+	{ "dev", "uint8", "Device address (usb.device_address)" },
+	{ "bus", "uint16", "Bus number (usb.bus_id)" },
+	{ "ep", "uint8, hex", "Endpoint: 1 either direction, 0x81 the "
+	    "address (usb.endpoint_address)" },
+	{ "type", "name", "Transfer type: ctrl bulk int iso irp packet "
+	    "(usb.transfer_type)" },
+	{ "dir", "name", "Direction: in or out" },
+	{ "ev", "char", "Event: S C E or P (usb.urb_type)" },
+	{ "status", "int32", "A completion's status: 0, -32, EPIPE "
+	    "(usb.urb_status; a submit has none)" },
+	{ "len", "uint32", "URB length, an event's length (usb.urb_len)" },
+	{ "latency", "time, us", "Completion time minus submit time: "
+	    "250us, 2ms (usb.time)" },
+	{ "driver", "string", "Driver event: the driver's name" },
+	{ "urb", "uint64, hex", "URB id (usb.urb_id)" },
+};
+
+static const char *
+kind_type(const struct dec_field *f, char *buf, size_t size)
+{
+	unsigned bits = f->width != 0 ? 8U * f->width : 0;
+
+	switch (f->kind) {
+	case DK_LABEL:
+		return "label";
+	case DK_HEX:
+		snprintf(buf, size, "uint%u, hex", bits ? bits : 8);
+		return buf;
+	case DK_BCD:
+		return "uint16, bcd";
+	case DK_INT:
+		snprintf(buf, size, "int%u", bits ? bits : 32);
+		return buf;
+	case DK_BYTES:
+		return "bytes";
+	case DK_STRING:
+		return "string";
+	case DK_BOOL:
+		return "boolean";
+	case DK_CHAR:
+		return "char";
+	case DK_TIME:
+		return "time, seconds";
+	default:
+		snprintf(buf, size, "uint%u", bits ? bits : 32);
+		return buf;
+	}
+}
+
+static int
+same(const char *a, const char *s, size_t n)
+{
+	return strncmp(a, s, n) == 0 && a[n] == '\0';
+}
+
+int
+dec_fref_resolve(const char *s, size_t n, struct dec_fref *fr)
+{
+	const struct dec_field *f;
+	size_t	 i;
+
+	memset(fr, 0, sizeof *fr);
+	fr->evf = -1;
+	for (i = 0; i < nitems(others); i++) {
+		if (same(others[i].name, s, n)) {
+			fr->kind = others[i].kind;
+			fr->name = others[i].name;
+			return 0;
+		}
+	}
+	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+		if (f->abbrev == NULL || !same(f->abbrev, s, n))
+			continue;
+		if (fr->kind == 0) {
+			fr->kind = FR_TREE;
+			fr->name = f->abbrev;
+		}
+		if (fr->nref < DEC_FREF_MAX)
+			fr->ref[fr->nref] = f;
+		fr->nref++;
+	}
+	if (fr->nref > DEC_FREF_MAX)
+		fr->nref = 0;		/* dec_fref_is goes by name */
+	fr->evf = (int8_t)dec_event_field(s, n);
+	if (fr->kind == 0 && fr->evf >= 0) {
+		fr->kind = FR_EVENT;
+		fr->name = dec_event_field_name(fr->evf, NULL);
+	}
+	return fr->kind != 0 ? 0 : -1;
+}
+
+int
+dec_fref_type(const struct dec_fref *fr)
+{
+	const struct dec_field *f;
+	int	 is_str = 0;
+
+	switch (fr->kind) {
+	case FR_TREE:
+		if (fr->nref > 0)
+			return fr->ref[0]->kind;
+		for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+			if (f->abbrev != NULL && strcmp(f->abbrev,
+			    fr->name) == 0)
+				return f->kind;
+		}
+		return DK_LABEL;
+	case FR_EVENT:
+		(void)dec_event_field_name(fr->evf, &is_str);
+		return is_str ? DK_STRING : DK_INT;
+	case FR_KIND:
+	case FR_SUMMARY:
+		return DK_STRING;
+	case FR_FRAME_EPOCH:
+	case FR_FRAME_REL:
+	case FR_FRAME_DELTA:
+		return DK_TIME;
+	case FR_DATA:
+		return DK_BYTES;
+	case FR_SYNTHETIC:
+		return DK_BOOL;
+	default:
+		return DK_UINT;
+	}
+}
+
+int
+dec_field_known(const char *abbrev)
+{
+	struct dec_fref fr;
+
+	return dec_fref_resolve(abbrev, strlen(abbrev), &fr) == 0;
+}
+
+void
+dec_fields_each(void (*fn)(void *, const char *, const char *,
+    const char *), void *arg)
+{
+	const struct dec_field *f, *g;
+	const char	*name;
+	char		 buf[32];
+	size_t		 i;
+	int		 k, is_str;
+
+	for (i = 0; i < nitems(others); i++)
+		fn(arg, others[i].name, others[i].type, others[i].desc);
+	for (i = 0; i < nitems(shorts); i++)
+		fn(arg, shorts[i].name, shorts[i].type, shorts[i].desc);
+	for (k = 0; (name = dec_event_field_name(k, &is_str)) != NULL; k++) {
+		if (strchr(name, '.') != NULL || strcmp(name, "driver") == 0)
+			continue;	/* listed with the tree, the shorts */
+		fn(arg, name, is_str ? "string" : "int64",
+		    "Driver event field");
+	}
+	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+		if (f->abbrev == NULL)
+			continue;
+		for (g = __start_dec_fields; g < f; g++) {
+			if (g->abbrev != NULL &&
+			    strcmp(g->abbrev, f->abbrev) == 0)
+				break;
+		}
+		if (g == f)
+			fn(arg, f->abbrev, kind_type(f, buf, sizeof buf),
+			    f->name);
+	}
+}

@@ -1,0 +1,159 @@
+#!/bin/sh
+# tests/e2e/filter.sh - one filter language, Wireshark's: for each filter
+# below, the records `urbscope read F -Y X` shows are those `tshark -r F
+# -Y X` shows (frame numbers compared), on the sample captures and the
+# real Linux 6.1 ones.  Then urbscope's short names against the Wireshark
+# filter they stand for, and the errors of names urbscope does not know.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+S=samples
+L=$LINUX61
+
+# urbscope's short names and tshark's equivalents run first, so that
+# "status" (bug 2: it took every submit's -EINPROGRESS) is checked even
+# without tshark
+n=$("$US" read $S/stall.pcap -Y 'status!=0' 2>/dev/null | wc -l)
+check_eq "status!=0: the 9 failed completions of stall.pcap, no submit" 9 "$n"
+n=$("$US" read $S/stall.pcap -Y 'status!=0 && ev==S' 2>/dev/null | wc -l)
+check_eq "status: a submit has none" 0 "$n"
+n=$("$US" read $S/iso.pcap -Y 'usb.iso.iso_status < 0 && ev==C' \
+    2>/dev/null | wc -l)
+check_eq "usb.iso.iso_status: the 5 completions with failed frames" 5 "$n"
+"$US" read $S/iso.pcap -Y 'frame.number == 114' >"$TMP/out" 2>/dev/null
+check "an ISO completion's line says which frames failed" \
+    grep -q ' 8 frames (1 failed: -EXDEV), 1348 bytes' "$TMP/out"
+"$US" read $S/stall.pcap -Y 'usb.foo == 1' >/dev/null 2>"$TMP/err"
+check_eq "-Y with an unknown field exits 2" 2 $?
+check "-Y says which field and where" \
+    grep -q "col 1: unknown field 'usb.foo'" "$TMP/err"
+"$US" read $S/stall.pcap -T fields -e frame.number -e usb.foo \
+    >"$TMP/out" 2>"$TMP/err"
+check_eq "-T fields -e usb.foo exits 2 (bug 6)" 2 $?
+check "-T fields -e usb.foo prints nothing" test ! -s "$TMP/out"
+check "-T fields -e usb.foo names it" grep -q "usb.foo" "$TMP/err"
+"$US" -G fields >"$TMP/g"
+check_eq "-G fields exits 0" 0 $?
+for f in frame.number frame.time_relative usb.src usb.idVendor usb.capdata \
+    usbms.dCBWSignature usbhid.data scsi.inquiry.vendor_id usbcom.serial_state \
+    event rule driver status; do
+	check "-G fields lists $f" grep -q "^$f	" "$TMP/g"
+done
+check "-G fields: one line a name" \
+    test "$(cut -f1 "$TMP/g" | sort | uniq -d | wc -l)" -eq 0
+# every name -G lists, -T fields takes (the short names are -Y's only),
+# 60 a run
+sed -n '/^dev	/,/^urb	/!p' "$TMP/g" | cut -f1 >"$TMP/names"
+split -l 60 "$TMP/names" "$TMP/names."
+bad=0
+for c in "$TMP"/names.*; do
+	# shellcheck disable=SC2046
+	"$US" read $S/mass-storage.pcapng -c 3 -T fields \
+	    $(sed 's/^/-e /' "$c") >/dev/null 2>>"$TMP/err" || bad=$((bad + 1))
+done
+check_eq "-T fields takes all $(wc -l <"$TMP/names") names -G lists" 0 "$bad"
+n=$("$US" read $S/stall.pcap -T fields -e frame.time_relative \
+    -e frame.time_delta 2>/dev/null | sed -n 2p)
+check_eq "-T fields frame.time_relative, frame.time_delta" \
+    "0.000360000	0.000360000" "$n"
+
+if ! command -v tshark >/dev/null 2>&1; then
+	skip "filters against tshark" "tshark is not installed"
+	exit 0
+fi
+
+# Driver events (the simulator's buggy driver): their fields, in -Y and
+# -T fields, against tshark's events (packets of interface 1)
+"$US" sim buggy -w "$TMP/bug.pcapng" 2>/dev/null
+"$US" read "$TMP/bug.pcapng" -Y 'event==rule' -T fields -e frame.number \
+    >"$TMP/us" 2>"$TMP/err"
+tshark -r "$TMP/bug.pcapng" -Y 'frame contains "urbscope-event rule "' \
+    -T fields -e frame.number >"$TMP/ts" 2>/dev/null
+check "buggy: some rule events" test -s "$TMP/us"
+check_diff "buggy: -Y event==rule: tshark's rule events" "$TMP/ts" "$TMP/us"
+"$US" read "$TMP/bug.pcapng" -Y 'rule contains "atomic"' -T fields \
+    -e frame.number -e rule -e driver >"$TMP/us" 2>/dev/null
+tshark -r "$TMP/bug.pcapng" -Y 'frame contains "urbscope-event rule "' \
+    -T fields -e frame.number -e text 2>/dev/null | sed -n \
+    's/^\([0-9]*\)	.* driver=\([^ ]*\) .* rule=\([^ ]*atomic[^ ]*\) .*/\1	\3	\2/p' \
+    >"$TMP/ts"
+check "buggy: some rules of atomic context" test -s "$TMP/us"
+check_diff "buggy: -Y 'rule contains \"atomic\"' -e rule -e driver" \
+    "$TMP/ts" "$TMP/us"
+
+# FILE<TAB>FILTER: the same frames in both; "none" after a second tab
+# when no record matches (on purpose).
+cat >"$TMP/cases" <<EOF
+$S/stall.pcap	usb.urb_status != 0
+$S/stall.pcap	usb.urb_type == 'C' && usb.urb_status != 0
+$S/stall.pcap	usb.src == "2.2.1"
+$S/stall.pcap	usb.addr == "2.2.2"
+$S/stall.pcap	usb.addr != "host"	none
+$S/stall.pcap	usb.addr ~= "host"
+$S/stall.pcap	usb.bInterfaceClass != 3
+$S/stall.pcap	usb.setup.bRequest == 6
+$S/stall.pcap	usb.transfer_type == 3 and not usb.capdata
+$S/stall.pcap	frame.number >= 10 && frame.number < 20 || frame.number == 100
+$S/stall.pcap	frame.time_relative > 1
+$S/stall.pcap	frame.time_delta < 0.0002
+$S/mass-storage.pcapng	usb.bInterfaceClass == 8 && usb.endpoint_address.direction == 1
+$S/mass-storage.pcapng	usbms.dCBWSignature == 0x43425355
+$S/mass-storage.pcapng	usbms.dCSWStatus != 0
+$S/mass-storage.pcapng	usbms.dCBWDataTransferLength > 512
+$S/hid-keyboard.pcap	usb.data_fragment
+$S/hid-keyboard.pcap	usb.device_address == 2 && (usb.transfer_type == 1 || usb.urb_len > 8)
+$S/usb-fs-acm.pcapng	usbcom.control.request_code == 0x20
+$S/usb-fs-acm.pcapng	usbcom.control.request_code
+$S/iso.pcap	usb.iso.iso_status < 0
+$S/iso.pcap	usb.iso.iso_status != 0
+$S/iso.pcap	usb.iso.error_count > 0
+$L/qemu-usb-storage.pcap	usb.idVendor == 0x46f4 && usb.idProduct == 0x0001
+$L/qemu-usb-storage.pcap	scsi.inquiry.vendor_id contains "QEMU"
+$L/qemu-usb-storage.pcap	usbms.dCSWStatus == 0 && usbms.dCSWDataResidue > 0
+$L/qemu-usb-storage.pcap	usbms.dCBWFlags == 0x80
+$L/qemu-usb-tablet.pcap	usbhid.data.axis.x > 1000
+$L/qemu-usb-kbd.pcap	usbhid.setup.bRequest == 0x0a
+$L/qemu-usb-serial.pcap	usb.bInterfaceClass == 0xff and usb.transfer_type == 3
+$L/qemu-usb-serial.pcap	ftdi-ft.bRequest == 3 || ftdi-ft.bRequest == 1
+$L/qemu-usb-hub.pcap	frame.time_relative >= 2.5 and frame.time_relative < 3
+$L/qemu-usb-hub.pcap	frame.time_delta > 0.1
+$L/qemu-usb-uas.pcap	usb.urb_len > 512 or usb.data_len >= 64
+$L/qemu-usb-uas.pcap	usb.endpoint_address.number == 2 && usb.endpoint_address.direction == 1
+$L/qemu-usb-uas.pcap	usb.capdata contains 55:53:42:43 || usb.capdata contains "USBS"	none
+EOF
+while IFS='	' read -r f x none; do
+	tshark -r "$f" -Y "$x" -T fields -e frame.number >"$TMP/ts" \
+	    2>/dev/null
+	"$US" read "$f" -Y "$x" -T fields -e frame.number >"$TMP/us" \
+	    2>"$TMP/err"
+	n=$(wc -l <"$TMP/ts")
+	check_diff "$(basename "$f"): -Y '$x': tshark's $n frames" \
+	    "$TMP/ts" "$TMP/us"
+	if [ -z "$none" ]; then
+		check "$(basename "$f"): -Y '$x' matches some" test "$n" -gt 0
+	fi
+	check "$(basename "$f"): -Y '$x': no sanitizer report" \
+	    no_sanitizer_report "$TMP/err"
+done <"$TMP/cases"
+
+# Short names: the Wireshark filter each stands for; the help's "all
+# failed transfers".
+cat >"$TMP/short" <<EOF
+$S/stall.pcap	status!=0	usb.urb_status != 0 && usb.urb_type != 'S'
+$S/stall.pcap	status==EPIPE	usb.urb_status == -32 && usb.urb_type != 'S'
+$S/stall.pcap	type==bulk && dir==in	usb.transfer_type == 3 && usb.endpoint_address.direction == 1
+$S/stall.pcap	dev==2 && ep==1 && ev==C	usb.device_address == 2 && usb.endpoint_address.number == 1 && usb.urb_type == 'C'
+$S/hid-keyboard.pcap	latency>100ms	usb.time > 0.1
+$S/iso.pcap	type==iso && len>=1600	usb.transfer_type == 0 && usb.urb_len >= 1600
+$S/stall.pcap	status!=0 || usb.iso.error_count>0	usb.urb_type != 'S' && usb.urb_status != 0 || usb.iso.error_count > 0
+$S/iso.pcap	status!=0 || usb.iso.error_count>0	usb.urb_type != 'S' && usb.urb_status != 0 || usb.iso.error_count > 0
+EOF
+while IFS='	' read -r f us ts; do
+	tshark -r "$f" -Y "$ts" -T fields -e frame.number >"$TMP/ts" \
+	    2>/dev/null
+	"$US" read "$f" -Y "$us" -T fields -e frame.number >"$TMP/us" \
+	    2>/dev/null
+	check_diff "$(basename "$f"): '$us' is tshark's '$ts'" \
+	    "$TMP/ts" "$TMP/us"
+	check "$(basename "$f"): '$us' matches some" test -s "$TMP/us"
+done <"$TMP/short"
