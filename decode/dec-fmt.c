@@ -67,25 +67,98 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
 	dec_fmt_time(f, r->ts_ns, (r->flags & REC_F_NOTIME) != 0, b);
 }
 
-/* Latency as "0.251 ms" or "1.204 s". */
+/*
+ * Raw writers for the fixed columns of a line: the caller reserved room.
+ * Two digits at a time from a table, no capacity checks per character.
+ */
+#define digits2	sb_decpairs
+
+/* v right-aligned in width columns (at least its digits). */
+static char *
+put_uw(char *p, uint64_t v, int width)
+{
+	uint64_t t;
+	unsigned d;
+	int	 nd = 1;
+	char	*q;
+
+	for (t = v; t >= 10; t /= 10)
+		nd++;
+	while (width > nd) {
+		*p++ = ' ';
+		width--;
+	}
+	/* the digits from the last, two at a time, straight into place */
+	q = p + nd;
+	while (v >= 100) {
+		d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--q = digits2[d + 1];
+		*--q = digits2[d];
+	}
+	if (v >= 10) {
+		*--q = digits2[v * 2 + 1];
+		*--q = digits2[v * 2];
+	} else
+		*--q = (char)('0' + v);
+	return p + nd;
+}
+
+/* Exactly n digits of v, zero-padded. */
+static char *
+put_uz(char *p, uint32_t v, int n)
+{
+	int	 i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + n;
+}
+
+static char *
+put_pad(char *p, const char *start, int width)
+{
+	while (p - start < width)
+		*p++ = ' ';
+	return p;
+}
+
+int
+dec_fmt_latency(int64_t ns, char *buf)
+{
+	uint64_t v, u = ns < 0 ? 0 : (uint64_t)ns;
+	char	*p = buf;
+
+	if (ns == DEC_TS_BAD) {
+		memcpy(buf, "bad time", 9);
+		return 8;
+	}
+	/* rounded, to the microsecond, the millisecond, the second */
+	if ((v = (u + 500) / 1000) < 1000000) {
+		p = put_uw(p, v / 1000, 0);
+		*p++ = '.';
+		p = put_uz(p, (uint32_t)(v % 1000), 3);
+		memcpy(p, " ms", 4);
+		return (int)(p - buf) + 3;
+	}
+	if ((v = (u + 500000) / 1000000) < 100000000) {
+		p = put_uw(p, v / 1000, 0);
+		*p++ = '.';
+		p = put_uz(p, (uint32_t)(v % 1000), 3);
+	} else
+		p = put_uw(p, (u + 500000000) / 1000000000, 0);
+	memcpy(p, " s", 3);
+	return (int)(p - buf) + 2;
+}
+
 static void
 fmt_latency(int64_t ns, struct sbuf *b)
 {
-	if (ns < 0) {
-		if (ns == DEC_TS_BAD) {
-			sb_puts(b, "bad time");
-			return;
-		}
-		ns = 0;
-	}
-	if (ns < 1000000000) {
-		/* ms with three decimals: ns / 1e6 as a "seconds" of 1e-3 */
-		sb_secs(b, ns * 1000, 3);
-		sb_puts(b, " ms");
-	} else {
-		sb_secs(b, ns, 3);
-		sb_puts(b, " s");
-	}
+	char	 tmp[DEC_LATENCY_MAX];
+
+	sb_putn(b, tmp, (size_t)dec_fmt_latency(ns, tmp));
 }
 
 static void
@@ -345,64 +418,6 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		break;
 	}
 	fmt_cut(r, b);
-}
-
-/*
- * Raw writers for the fixed columns of a line: the caller reserved room.
- * Two digits at a time from a table, no capacity checks per character.
- */
-#define digits2	sb_decpairs
-
-/* v right-aligned in width columns (at least its digits). */
-static char *
-put_uw(char *p, uint64_t v, int width)
-{
-	uint64_t t;
-	unsigned d;
-	int	 nd = 1;
-	char	*q;
-
-	for (t = v; t >= 10; t /= 10)
-		nd++;
-	while (width > nd) {
-		*p++ = ' ';
-		width--;
-	}
-	/* the digits from the last, two at a time, straight into place */
-	q = p + nd;
-	while (v >= 100) {
-		d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		*--q = digits2[d + 1];
-		*--q = digits2[d];
-	}
-	if (v >= 10) {
-		*--q = digits2[v * 2 + 1];
-		*--q = digits2[v * 2];
-	} else
-		*--q = (char)('0' + v);
-	return p + nd;
-}
-
-/* Exactly n digits of v, zero-padded. */
-static char *
-put_uz(char *p, uint32_t v, int n)
-{
-	int	 i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = (char)('0' + v % 10);
-		v /= 10;
-	}
-	return p + n;
-}
-
-static char *
-put_pad(char *p, const char *start, int width)
-{
-	while (p - start < width)
-		*p++ = ' ';
-	return p;
 }
 
 void

@@ -1195,6 +1195,17 @@ void		 dec_fmt_fields(const struct urb_rec *r,
 void		 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent,
 		     struct sbuf *b);
 
+/*
+ * A latency, the one form `read` and the TUI show, rounded: "0.251 ms"
+ * below a second (to the microsecond), "8.884 s" below 100000 s (to the
+ * millisecond), then whole seconds ("123456 s"); a negative one as 0,
+ * DEC_TS_BAD as "bad time".  Writes a NUL-terminated string of at most
+ * DEC_LATENCY_MAX - 1 characters (11 below 10^9 s) into buf; returns its
+ * length.
+ */
+#define DEC_LATENCY_MAX	24
+int		 dec_fmt_latency(int64_t ns, char *buf);
+
 /* The time column of ts_ns per f's mode (notime: no wall clock). */
 void		 dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime,
 		     struct sbuf *b);

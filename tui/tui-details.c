@@ -156,7 +156,7 @@ giveback_event(const struct tui_model *m, uint32_t c)
 	return TI_NONE;
 }
 
-/* "S #340, C #345 ok 5 bytes 0.125ms" of the URB submitted at item i. */
+/* "S #340, C #345 ok 5 bytes, 0.125 ms" of the URB submitted at item i. */
 static void
 urb_records(const struct tui_model *m, uint32_t i, const char *ind,
     struct sbuf *b)

@@ -630,9 +630,7 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 		snprintf(c->status, sizeof c->status, "%d", it->status);
 	snprintf(c->len, sizeof c->len, "%u", it->len);
 	if ((lat = tui_model_latency(m, i)) >= 0)
-		snprintf(c->lat, sizeof c->lat, "%lld.%03lldms",
-		    (long long)(lat / 1000000),
-		    (long long)(lat % 1000000) / 1000);
+		dec_fmt_latency(lat, c->lat);
 }
 
 static int

@@ -206,7 +206,7 @@ struct tui_cols {
 	char		 type[8];	/* ctrl bulk int iso, event */
 	char		 status[16];	/* ok, -EPIPE, a result */
 	char		 len[12];
-	char		 lat[24];	/* completions: 0.213ms */
+	char		 lat[DEC_LATENCY_MAX]; /* completions: "0.213 ms" */
 };
 void		 tui_model_cols(const struct tui_model *m, uint32_t i,
 		     struct tui_cols *c);

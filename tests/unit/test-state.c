@@ -400,6 +400,55 @@ test_line_bulk(void **state)
 }
 
 /*
+ * Latencies, rounded (8.883724 s is 8.884 s, not 8.883 s) and always
+ * with their unit, as the summary and the TUI's column show them.
+ */
+static void
+test_latency_format(void **state)
+{
+	static const struct {
+		int64_t		 ns;
+		const char	*text;
+	} t[] = {
+		{ 0, "0.000 ms" },
+		{ -5, "0.000 ms" },
+		{ 251000, "0.251 ms" },
+		{ 251499, "0.251 ms" },
+		{ 251500, "0.252 ms" },
+		{ 999999499, "999.999 ms" },
+		{ 999999500, "1.000 s" },
+		{ 8883724000LL, "8.884 s" },
+		{ 16333185000000LL, "16333.185 s" },
+		{ 99999999499999LL, "99999.999 s" },
+		{ 99999999500000LL, "100000 s" },
+		{ INT64_MAX, "9223372037 s" },
+		{ DEC_TS_BAD, "bad time" },
+	};
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct sbuf	 b = { 0 };
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	char		 buf[DEC_LATENCY_MAX];
+	size_t		 k;
+
+	(void)state;
+	for (k = 0; k < sizeof t / sizeof t[0]; k++) {
+		assert_int_equal(dec_fmt_latency(t[k].ns, buf),
+		    strlen(t[k].text));
+		assert_string_equal(buf, t[k].text);
+	}
+	recno = 0;
+	r = mk('S', 0x55, XFER_BULK, 0x81, 2, 1000000);
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x55, XFER_BULK, 0x81, 2, 9883724);
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_summary(&r, &i, &b);
+	assert_string_equal(b.s, "0 bytes, 8.884 s");
+	sb_free(&b);
+	dec_ctx_free(ctx);
+}
+
+/*
  * No descriptors in the capture: BOT is guessed by its signatures, a boot
  * keyboard by its reports' shape, per endpoint and marked so; other data
  * is not guessed at.  --decode-as overrides both ways and says so; bad
@@ -752,6 +801,7 @@ main(void)
 		cmocka_unit_test(test_state_config_cut),
 		cmocka_unit_test(test_desc_next_stops),
 		cmocka_unit_test(test_time_overflow),
+		cmocka_unit_test(test_latency_format),
 		cmocka_unit_test(test_hexdump_offsets),
 		cmocka_unit_test(test_sbuf_fast_paths),
 	};

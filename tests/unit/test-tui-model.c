@@ -619,6 +619,64 @@ test_events(void **state)
 	tui_model_free(&m);
 }
 
+/*
+ * The latency column is the summary's latency, in the same words: a
+ * completion 16333.185 s after its submit keeps its unit (it was cut to
+ * "16333.185m"), and one of 0.251 ms reads as in `read`.
+ */
+static void
+test_latency_column(void **state)
+{
+	static const int64_t lat[2] = { 16333185000000LL, 251000 };
+	static const char *const want[2] = { "16333.185 s", "0.251 ms" };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct tui_model m;
+	struct fake	*f = calloc(1, sizeof *f);
+	struct urb_rec	 r;
+	struct dec_info	 info;
+	struct tui_cols	 c;
+	struct sbuf	 b = { 0 };
+	int		 k, half;
+
+	(void)state;
+	assert_non_null(ctx);
+	assert_non_null(f);
+	tui_model_init(&m, fake_fetch, f);
+	for (k = 0; k < 2; k++) {
+		for (half = 0; half < 2; half++) {
+			memset(&r, 0, sizeof r);
+			r.id = 0xffff888000000100ULL + (uint64_t)k;
+			r.type = half ? 'C' : 'S';
+			r.busnum = 1;
+			r.devnum = 2;
+			r.epnum = 0x81;
+			r.xfer_type = XFER_BULK;
+			r.flag_setup = '-';
+			r.flag_data = half ? 0 : '<';
+			r.status = half ? 0 : URB_EINPROGRESS;
+			r.len_urb = 4;
+			r.ts_ns = 1000000000LL + half * lat[k];
+			r.recno = (uint64_t)f->n + 1;
+			assert_int_equal(dec_analyze(ctx, &r, &info), 0);
+			assert_int_equal(tui_rec_copy(&f->rec[f->n], CAP_URB,
+			    &r, &info, NULL), 0);
+			f->rec[f->n].info.dev = NULL;
+			f->n++;
+			assert_int_equal(tui_model_add_urb(&m, &r, &info), 0);
+		}
+		tui_model_cols(&m, (uint32_t)(2 * k + 1), &c);
+		assert_string_equal(c.lat, want[k]);
+		b.len = 0;
+		assert_int_equal(tui_model_summary(&m, (uint32_t)(2 * k + 1),
+		    &b), 0);
+		assert_non_null(strstr(b.s, c.lat));
+	}
+	sb_free(&b);
+	dec_ctx_free(ctx);
+	unbuild(&m, f);
+	free(f);
+}
+
 /* A URB's submit event: found for its S and, through the pair, its C;
  * not for a later life of the same URB id. */
 static void
@@ -1154,6 +1212,7 @@ main(void)
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_submitter),
+		cmocka_unit_test(test_latency_column),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
 		cmocka_unit_test(test_store_checkpoints),
