@@ -43,12 +43,12 @@ main(int argc, char **argv)
 		/* on a terminal: the viewer on the built-in demo */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
 			return cmd_run(&cmd_tui_entry, 1, argv);
-		usage(stderr);
+		cmd_print_wrapped(stderr, usage);
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
-		usage(stdout);
+		cmd_print_wrapped(stdout, usage);
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0) {
@@ -58,6 +58,6 @@ main(int argc, char **argv)
 	if ((ce = cmd_find(argv[1])) != NULL)
 		return cmd_run(ce, argc - 1, argv + 1);
 	cmd_warnx("unknown command '%s'", argv[1]);
-	usage(stderr);
+	cmd_print_wrapped(stderr, usage);
 	return EXIT_USAGE;
 }

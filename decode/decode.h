@@ -1054,6 +1054,13 @@ void		 sb_secs(struct sbuf *b, int64_t ns, int decimals);
 void		 sb_json_str(struct sbuf *b, const char *s, size_t n);
 /* b's text from offset start on, made a JSON string in place. */
 void		 sb_json_from(struct sbuf *b, size_t start);
+/*
+ * Text s with every line longer than width columns (ASCII) broken at
+ * blanks: a table row ("  -w FILE       write the capture") goes on under
+ * its second column (after three blanks or more), a paragraph at its own
+ * indent; a word longer than a line is cut.  Trailing blanks go.
+ */
+void		 sb_wrap(struct sbuf *b, const char *s, size_t width);
 /* Bytes as contiguous lowercase hex ("0a1b"). */
 void		 sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n);
 /* The two lowercase hex digits of byte v: sb_hexpairs[2 * v], [2 * v + 1]. */

@@ -160,14 +160,28 @@ pane(const struct tui_screen *s, int i)
 	return i == 1 && s->devices ? &tui_devices_view : panes[i];
 }
 
+/* The help, its long lines wrapped to the terminal's width. */
 static void
 draw_help(struct tui_screen *s)
 {
-	int	 y;
+	struct sbuf	 all = { 0 }, b = { 0 };
+	const char	*p, *nl;
+	int		 i, y;
 
 	erase();
-	for (y = 0; help_text[y] != NULL && y < LINES; y++)
-		tui_put(s, y, 0, help_text[y], COLS);
+	for (i = 0; help_text[i] != NULL; i++) {
+		sb_puts(&all, help_text[i]);
+		sb_putc(&all, '\n');
+	}
+	if (all.s != NULL)
+		sb_wrap(&b, all.s, (size_t)(COLS > 0 ? COLS : 1));
+	for (y = 0, p = b.s; p != NULL && *p != '\0' && y < LINES; y++) {
+		nl = strchr(p, '\n');
+		tui_put(s, y, 0, p, nl != NULL ? (int)(nl - p) : COLS);
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+	sb_free(&all);
+	sb_free(&b);
 }
 
 static void

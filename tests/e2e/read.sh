@@ -4,6 +4,16 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
 check "help exits 0" "$US" read --help
+# every usage fits 80 columns: long lines wrap at blanks
+for c in "" read convert sim capture devices tui; do
+	# shellcheck disable=SC2086
+	"$US" $c --help >"$TMP/help" 2>&1
+	w=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' \
+	    "$TMP/help")
+	check "urbscope $c --help fits 80 columns ($w)" test "$w" -le 80
+done
+check "a wrapped usage line keeps its words" \
+    sh -c "'$US' sim --help | tr '\n' ' ' | grep -q 'scenario file (see  *README)'"
 "$US" read --bogus >/dev/null 2>&1
 check_eq "unknown option exits 2" 2 $?
 "$US" >/dev/null 2>&1

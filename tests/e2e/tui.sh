@@ -128,6 +128,15 @@ check "the key hints are on row 24" \
     sh -c "sed -n 24p '$TMP/small' | grep -q 'q quit'"
 check "the layout keeps the details pane" grep -q "Details" "$TMP/small"
 check "the layout keeps the hex pane" grep -q "Hex" "$TMP/small"
+# the help's long lines wrap under their column, not cut mid-word
+$T send-keys -t "$S" '?'
+check "? shows the help at 80 columns" wait_for "smart case"
+screen >"$TMP/help80"
+check "the help wraps the devices line" \
+    grep -qE '^ {20}the details; d again to go back$' "$TMP/help80"
+check "the help ends the Enter line" grep -qE '^ {20}.* names$' "$TMP/help80"
+$T send-keys -t "$S" x
+check "any key closes the help" wait_for "q quit .* \? help"
 
 $T send-keys -t "$S" q
 check "q quits with status 0" wait_for "TUI-EXIT=0"

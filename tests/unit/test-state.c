@@ -448,6 +448,35 @@ test_latency_format(void **state)
 	dec_ctx_free(ctx);
 }
 
+/* Help text wrapped at blanks: table rows under their second column,
+ * paragraphs at their indent, usage groups whole, long words cut. */
+static void
+test_wrap(void **state)
+{
+	struct sbuf	 b = { 0 };
+
+	(void)state;
+	sb_wrap(&b, "  d        devices in place of the details\n"
+	    "short\n"
+	    "a paragraph of words.  Two spaces do not make a column\n"
+	    "  -x  y    one two three four five six\n"
+	    "usage: cmd FILE [-a A] [-b B] [-c C]\n"
+	    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH   \n", 30);
+	assert_string_equal(b.s,
+	    "  d        devices in place of\n"
+	    "           the details\n"
+	    "short\n"
+	    "a paragraph of words.  Two\n"
+	    "spaces do not make a column\n"
+	    "  -x  y    one two three four\n"
+	    "           five six\n"
+	    "usage: cmd FILE [-a A] [-b B]\n"
+	    "[-c C]\n"
+	    "abcdefghijklmnopqrstuvwxyz0123\n"
+	    "456789ABCDEFGH\n");
+	sb_free(&b);
+}
+
 /*
  * No descriptors in the capture: BOT is guessed by its signatures, a boot
  * keyboard by its reports' shape, per endpoint and marked so; other data
@@ -802,6 +831,7 @@ main(void)
 		cmocka_unit_test(test_desc_next_stops),
 		cmocka_unit_test(test_time_overflow),
 		cmocka_unit_test(test_latency_format),
+		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_hexdump_offsets),
 		cmocka_unit_test(test_sbuf_fast_paths),
 	};
