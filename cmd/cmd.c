@@ -3,6 +3,7 @@
  * small helpers of the command line.
  */
 #include <errno.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,6 +165,12 @@ cmd_parse_count(const char *opt, const char *arg, uint64_t *out)
 		return -1;
 	}
 	return 0;
+}
+
+int
+cmd_utf8(void)
+{
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 }
 
 void

@@ -63,6 +63,7 @@ print_init(struct printer *pr)
 	memset(pr, 0, sizeof *pr);
 	pr->mode = PM_TEXT;
 	pr->fmt.time_mode = DT_RELATIVE;
+	pr->fmt.ascii = !cmd_utf8();
 	cap_usbmon_init(&pr->as_usbmon);
 }
 

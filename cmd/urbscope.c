@@ -2,6 +2,7 @@
  * cmd/urbscope.c - main: the command named by the first argument (the
  * table is in cmd.c), --help and --version.
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,6 +40,8 @@ main(int argc, char **argv)
 	sim_register(&sample_catalog);
 	/* a mapped input cut short under us is an error, not a core */
 	cap_in_sigbus();
+	/* the character set only (cmd_utf8): numbers keep their '.' */
+	setlocale(LC_CTYPE, "");
 	if (argc < 2) {
 		/* on a terminal: the viewer on the built-in demo */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))

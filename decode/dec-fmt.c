@@ -205,10 +205,17 @@ fmt_status(const struct urb_rec *r, struct sbuf *b)
 	sb_putc(b, ')');
 }
 
+/* " -> ", or U+2192 RIGHTWARDS ARROW where the terminal shows it. */
+static const char *
+arrow(const struct dec_fmt *f)
+{
+	return f->ascii ? " -> " : " \xe2\x86\x92 ";
+}
+
 /* A USBPcap IRP that is no transfer: ABORT_PIPE, RESET_PIPE ... */
 static void
-fmt_irp(const struct urb_rec *r, const struct dec_info *info,
-    struct sbuf *b)
+fmt_irp(const struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
 {
 	const char *name;
 
@@ -224,7 +231,7 @@ fmt_irp(const struct urb_rec *r, const struct dec_info *info,
 	}
 	if (r->type == 'S')
 		return;
-	sb_puts(b, " → ");
+	sb_puts(b, arrow(f));
 	fmt_status(r, b);
 	if (info->flags & DI_PAIRED) {
 		sb_puts(b, ", ");
@@ -289,8 +296,8 @@ fmt_data(const struct urb_rec *r, const struct dec_info *info,
 }
 
 static void
-fmt_control(const struct urb_rec *r, const struct dec_info *info,
-    struct sbuf *b)
+fmt_control(const struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
 {
 	char	 tmp[160];
 	size_t	 mark;
@@ -303,7 +310,7 @@ fmt_control(const struct urb_rec *r, const struct dec_info *info,
 			fmt_data(r, info, b);
 		return;
 	}
-	sb_puts(b, " \xe2\x86\x92 ");	/* U+2192 RIGHTWARDS ARROW */
+	sb_puts(b, arrow(f));
 	if (r->type == 'E') {
 		sb_puts(b, "submit failed ");
 		fmt_status(r, b);
@@ -335,8 +342,8 @@ fmt_control(const struct urb_rec *r, const struct dec_info *info,
 }
 
 void
-dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
-    struct sbuf *b)
+dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
 {
 	const char *cname;
 
@@ -348,7 +355,7 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		sb_puts(b, r->win.stage == USBPCAP_STAGE_DATA ?
 		    "[data stage] " : "[status stage] ");
 	if (r->origin == URB_ORIGIN_USBPCAP && r->xfer_type > XFER_BULK) {
-		fmt_irp(r, info, b);
+		fmt_irp(f, r, info, b);
 		return;
 	}
 	if (r->origin == URB_ORIGIN_USBLL &&
@@ -357,7 +364,7 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		return;
 	}
 	if (r->xfer_type == XFER_CTRL && (info->flags & DI_SETUP)) {
-		fmt_control(r, info, b);
+		fmt_control(f, r, info, b);
 		fmt_cut(r, b);
 		return;
 	}
@@ -425,7 +432,7 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
 {
 	dec_fmt_line_head(f, r, b);
-	dec_fmt_summary(r, info, b);
+	dec_fmt_summary(f, r, info, b);
 	sb_putc(b, '\n');
 }
 
@@ -704,7 +711,7 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 	sb_puts(b, ", time ");
 	fmt_time(f, r, b);
 	sb_puts(b, ": ");
-	dec_fmt_summary(r, info, b);
+	dec_fmt_summary(f, r, info, b);
 	sb_putc(b, '\n');
 	for (i = 0; i < t->n; i++) {
 		n = &t->node[i];
@@ -874,6 +881,7 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	static uint32_t	 stamp[JSON_NAMES];	/* gen: seen in this record */
 	static uint16_t	 first[JSON_NAMES];	/* its first node, if so */
 	static uint32_t	 gen;
+	static const struct dec_fmt utf8 = { .ascii = 0 };
 	uint16_t	 lead[DEC_TREE_NODES];	/* first node of my name */
 	uint16_t	 count[DEC_TREE_NODES];	/* nodes of the name (leaders) */
 	uint16_t	 alen[DEC_TREE_NODES];	/* the name's length */
@@ -897,7 +905,9 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 		sb_puts(b, ",\"synthetic\":true");
 	sb_puts(b, ",\"summary\":");
 	start = b->len;
-	dec_fmt_summary(r, info, b);
+	/* JSON is UTF-8 (RFC 8259) whatever the locale: the same bytes
+	 * for every reader */
+	dec_fmt_summary(&utf8, r, info, b);
 	sb_json_from(b, start);
 
 	/*

@@ -1148,6 +1148,9 @@ enum dec_time_mode {
 
 struct dec_fmt {
 	enum dec_time_mode time_mode;
+	/* ASCII only, for a locale that is not UTF-8 (the caller looks
+	 * once): "->" for the summaries' arrow */
+	int		 ascii;
 	int64_t		 t0;		/* ts of the first record */
 	int64_t		 tprev;		/* ts of the previous record */
 	int		 have_t0;
@@ -1175,9 +1178,10 @@ void		 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 void		 dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		     struct sbuf *b);
 
-/* The summary column alone (also used by the TUI). */
-void		 dec_fmt_summary(const struct urb_rec *r,
-		     const struct dec_info *info, struct sbuf *b);
+/* The summary column alone (also used by the TUI), in f's characters. */
+void		 dec_fmt_summary(const struct dec_fmt *f,
+		     const struct urb_rec *r, const struct dec_info *info,
+		     struct sbuf *b);
 
 /*
  * The whole decoded tree of a record (pseudo-header with Wireshark's field

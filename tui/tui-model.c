@@ -643,7 +643,7 @@ summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
 	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
 		return -1;
 	if (rec->kind == CAP_URB) {
-		dec_fmt_summary(&rec->r, &rec->info, b);
+		dec_fmt_summary(&m->fmt, &rec->r, &rec->info, b);
 		return 0;
 	}
 	if (rec->ev.driver != NULL) {

@@ -105,6 +105,8 @@ struct tui_model {
 	uint64_t	 nurb, nevent, nerror;
 	int64_t		 t0;		/* first good time stamp, or DEC_TS_BAD */
 
+	struct dec_fmt	 fmt;		/* how summaries are written (ascii) */
+
 	struct dec_filter filter;
 	struct dec_fnode fnode[TUI_FILTER_NODES];
 	char		 ftext[256];	/* the filter, "" = none */

@@ -698,6 +698,7 @@ tui_main(const char *name, int fast, int live, char *err, size_t errlen)
 	s.source = name;
 	s.det_item = TI_NONE;
 	s.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	m.fmt.ascii = !s.utf8;
 	s.nodes = calloc(TUI_TREE_NODES, sizeof *s.nodes);
 	s.arena = malloc(TUI_TREE_ARENA);
 	m.corr = tui_corr_new();

@@ -4,6 +4,15 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
 check "help exits 0" "$US" read --help
+# the summary's arrow in the locale's characters; JSON is UTF-8 always
+"$US" read -c 2 samples/stall.pcap >"$TMP/utf8" 2>&1
+LC_ALL=C "$US" read -c 2 samples/stall.pcap >"$TMP/c" 2>&1
+check "UTF-8 locale: the arrow is U+2192" grep -q ' → 18 bytes' "$TMP/utf8"
+check "C locale: the arrow is ->" grep -q ' -> 18 bytes' "$TMP/c"
+check "C locale: nothing but ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/c'"
+"$US" read -c 2 -T json samples/stall.pcap >"$TMP/utf8" 2>&1
+LC_ALL=C "$US" read -c 2 -T json samples/stall.pcap >"$TMP/c" 2>&1
+check_diff "JSON is the same in every locale" "$TMP/utf8" "$TMP/c"
 # every usage fits 80 columns: long lines wrap at blanks
 for c in "" read convert sim capture devices tui; do
 	# shellcheck disable=SC2086

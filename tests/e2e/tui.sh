@@ -150,6 +150,8 @@ $T new-session -d -s "$S" -x 100 -y 30 \
     2>$TMP/err2; echo TUI-EXIT=\$?; sleep 30"
 check "tui sim:enumerate shows records" wait_for "GET_DESCRIPTOR"
 check "ASCII rules outside UTF-8" wait_for "^- Details -"
+check "ASCII arrows in summaries outside UTF-8" \
+    wait_for "GET_DESCRIPTOR [A-Z_]+ .*len [0-9]+ -> [0-9]"
 $T send-keys -t "$S" G p
 check "p jumps from the last completion to its submit" \
     wait_for "URB type: URB_SUBMIT"

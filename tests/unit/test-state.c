@@ -425,6 +425,7 @@ test_latency_format(void **state)
 		{ DEC_TS_BAD, "bad time" },
 	};
 	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
 	struct sbuf	 b = { 0 };
 	struct urb_rec	 r;
 	struct dec_info	 i;
@@ -442,8 +443,21 @@ test_latency_format(void **state)
 	dec_analyze(ctx, &r, &i);
 	r = mk('C', 0x55, XFER_BULK, 0x81, 2, 9883724);
 	dec_analyze(ctx, &r, &i);
-	dec_fmt_summary(&r, &i, &b);
+	dec_fmt_summary(&f, &r, &i, &b);
 	assert_string_equal(b.s, "0 bytes, 8.884 s");
+	/* outside UTF-8 (the caller's choice), arrows are ASCII */
+	r = mk('S', 0x57, XFER_CTRL, 0x80, 2, 10000000);
+	memcpy(r.setup, "\x80\x06\x00\x01\x00\x00\x12\x00", 8);
+	r.flag_setup = 0;
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x57, XFER_CTRL, 0x80, 2, 10000251);
+	r.status = -32;
+	dec_analyze(ctx, &r, &i);
+	f.ascii = 1;
+	b.len = 0;
+	dec_fmt_summary(&f, &r, &i, &b);
+	assert_string_equal(b.s, "GET_DESCRIPTOR DEVICE len 18 -> -EPIPE "
+	    "after 0.251 ms");
 	sb_free(&b);
 	dec_ctx_free(ctx);
 }

@@ -752,14 +752,14 @@ test_store(void **state)
 	rec = tui_store_fetch(st, 1);
 	assert_non_null(rec);
 	assert_int_equal(rec->r.recno, 1);
-	dec_fmt_summary(&rec->r, &rec->info, &want);
+	dec_fmt_summary(&m.fmt, &rec->r, &rec->info, &want);
 	rec = tui_store_fetch(st, m.n);
 	assert_non_null(rec);
 	assert_int_equal(rec->r.recno, m.n);
 	rec = tui_store_fetch(st, 1);
 	assert_non_null(rec);
 	b.len = 0;
-	dec_fmt_summary(&rec->r, &rec->info, &b);
+	dec_fmt_summary(&m.fmt, &rec->r, &rec->info, &b);
 	assert_string_equal(b.s, want.s);
 	assert_null(tui_store_fetch(st, m.n + 1));
 	assert_null(tui_store_fetch(st, 0));
