@@ -331,8 +331,9 @@ fmt_control(const struct dec_fmt *f, const struct urb_rec *r,
 	    info->setup.bRequest == USB_REQ_GET_DESCRIPTOR && r->status == 0) {
 		sb_puts(b, ": ");
 		mark = b->len;
-		dec_desc_summary(r->data, r->data_len, &info->setup, tmp,
-		    sizeof tmp);
+		/* a cut capture is said once, by fmt_cut */
+		dec_desc_summary(r->data, r->data_len, r->len_urb,
+		    &info->setup, tmp, sizeof tmp);
 		sb_puts(b, tmp);
 		if (b->len == mark)
 			fmt_preview(r->data, r->data_len, b);

@@ -838,9 +838,12 @@ int		 dec_desc_tree(const uint8_t *p, size_t len,
 /*
  * One-line summary of descriptors in p[0..len) for the list view:
  * "DEVICE 046d:c52b class 0 mps 64 cfgs 1", "CONFIG 1 intf 2 total 59",
- * "STRING \"USB Keyboard\"", "LANGIDs 0x0409".  Returns length written.
+ * "STRING \"USB Keyboard\"", "LANGIDs 0x0409".  wire is the bytes the
+ * transfer carried (len, or more when the capture kept only len): a
+ * descriptor longer than wire is marked "[cut: wire of bLength bytes]";
+ * what the capture lost is the caller's to say.  Returns length written.
  */
-int		 dec_desc_summary(const uint8_t *p, size_t len,
+int		 dec_desc_summary(const uint8_t *p, size_t len, size_t wire,
 		     const struct dec_setup *req, char *buf, size_t size);
 
 /*

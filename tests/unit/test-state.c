@@ -462,6 +462,65 @@ test_latency_format(void **state)
 	dec_ctx_free(ctx);
 }
 
+/*
+ * A descriptor the capture cut (usbmon text keeps 32 bytes) is said cut
+ * once, by the capture's note; one the transfer itself cut (wLength 8 of
+ * an 18-byte DEVICE) keeps its own note.
+ */
+static void
+test_cut_said_once(void **state)
+{
+	static const uint8_t str_setup[8] = { 0x80, 6, 2, 3, 9, 4, 255, 0 };
+	static const uint8_t dev_setup[8] = { 0x80, 6, 0, 1, 0, 0, 8, 0 };
+	static const uint8_t dev[8] = { 18, 1, 0, 2, 0, 0, 0, 64 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
+	struct sbuf	 b = { 0 };
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	uint8_t		 str[32];
+	size_t		 k;
+
+	(void)state;
+	str[0] = 42;
+	str[1] = 3;
+	for (k = 2; k < sizeof str; k += 2) {
+		str[k] = 'A';
+		str[k + 1] = 0;
+	}
+	recno = 0;
+	r = mk('S', 0x60, XFER_CTRL, 0x80, 2, 1000);
+	r.flag_setup = 0;
+	memcpy(r.setup, str_setup, 8);
+	r.len_urb = 255;
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x60, XFER_CTRL, 0x80, 2, 1100);
+	r.len_urb = 42;
+	r.data = str;
+	r.data_len = sizeof str;
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_summary(&f, &r, &i, &b);
+	assert_string_equal(b.s, "GET_DESCRIPTOR STRING 2 lang 0x0409 len 255 "
+	    "\xe2\x86\x92 42 bytes, 0.100 ms: STRING \"AAAAAAAAAAAAAAA\" "
+	    "(captured 32 of 42 bytes)");
+	r = mk('S', 0x61, XFER_CTRL, 0x80, 2, 2000);
+	r.flag_setup = 0;
+	memcpy(r.setup, dev_setup, 8);
+	r.len_urb = 8;
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x61, XFER_CTRL, 0x80, 2, 2100);
+	r.len_urb = 8;
+	r.data = dev;
+	r.data_len = sizeof dev;
+	dec_analyze(ctx, &r, &i);
+	b.len = 0;
+	dec_fmt_summary(&f, &r, &i, &b);
+	assert_string_equal(b.s, "GET_DESCRIPTOR DEVICE len 8 \xe2\x86\x92 8 "
+	    "bytes, 0.100 ms: DEVICE mps 64 [cut: 8 of 18 bytes]");
+	sb_free(&b);
+	dec_ctx_free(ctx);
+}
+
 /* Help text wrapped at blanks: table rows under their second column,
  * paragraphs at their indent, usage groups whole, long words cut. */
 static void
@@ -846,6 +905,7 @@ main(void)
 		cmocka_unit_test(test_time_overflow),
 		cmocka_unit_test(test_latency_format),
 		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_cut_said_once),
 		cmocka_unit_test(test_hexdump_offsets),
 		cmocka_unit_test(test_sbuf_fast_paths),
 	};
