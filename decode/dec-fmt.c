@@ -31,8 +31,11 @@ dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime, struct sbuf *b)
 		ns = dec_ts_sub(ns, f->tprev);
 		break;
 	case DT_ABSOLUTE:
-		if (notime)
+		if (notime) {
+			/* no wall clock: no date, but the time since t0 */
+			ns = dec_ts_sub(ns, f->t0);
 			break;
+		}
 		/* floor division: 1969 has positive microseconds too */
 		secs = (time_t)(ns / 1000000000);
 		if ((frac = ns % 1000000000) < 0) {
@@ -46,6 +49,8 @@ dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime, struct sbuf *b)
 		f->tprev = ts_ns;
 		return;
 	case DT_EPOCH:
+		if (notime)
+			ns = dec_ts_sub(ns, f->t0);
 		break;
 	}
 	f->tprev = ts_ns;

@@ -1220,7 +1220,9 @@ void		 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent,
 #define DEC_LATENCY_MAX	24
 int		 dec_fmt_latency(int64_t ns, char *buf);
 
-/* The time column of ts_ns per f's mode (notime: no wall clock). */
+/* The time column of ts_ns per f's mode.  notime: ts_ns is no wall clock
+ * (usbmon text), so absolute and epoch times show the relative time; the
+ * caller says why. */
 void		 dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime,
 		     struct sbuf *b);
 
