@@ -300,6 +300,8 @@ enum {
 #define URB_HDR48	48
 #define URB_HDR64	64
 #define URB_EINPROGRESS	(-115)
+#define URB_ENOENT	(-2)		/* usb_kill_urb's unlink */
+#define URB_ECONNRESET	(-104)		/* usb_unlink_urb's */
 
 /* One ISO frame descriptor (struct mon_bin_isodesc), host order. */
 struct urb_iso {
@@ -476,6 +478,13 @@ urb_is_in(const struct urb_rec *r)
  * says no data by design.
  */
 uint32_t	 urb_data_expected(const struct urb_rec *r);
+
+/*
+ * Did the transfer fail?  1 for a submit error (E), a completion with an
+ * error status other than a deliberate unlink's (-ENOENT, -ECONNRESET),
+ * and an isochronous completion with a frame in error; else 0.
+ */
+int		 urb_failed(const struct urb_rec *r);
 
 /*
  * Decode a usbmon binary header of hdr_len (48 or 64) bytes at p into r;

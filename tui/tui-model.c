@@ -268,9 +268,12 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 		it->pair = p;
 		m->item[p].pair = (uint32_t)m->n - 1;
 	}
-	m->nurb++;
-	if (r->type == 'E' || (r->type == 'C' && r->status != 0))
-		m->nerror++;
+	/* a URB once: its submit, or a completion whose submit is not in
+	 * the capture */
+	if (r->type == 'S' || ((r->type == 'C' || r->type == 'E') &&
+	    it->pair == TI_NONE))
+		m->nurb++;
+	m->nerror += (uint64_t)urb_failed(r);
 	return appended(m);
 }
 

@@ -102,7 +102,9 @@ struct tui_model {
 	char		**drivers;
 	size_t		 ndrivers;
 
-	uint64_t	 nurb, nevent, nerror;
+	uint64_t	 nurb;		/* URBs: submits, unpaired completions */
+	uint64_t	 nevent;
+	uint64_t	 nerror;	/* urb_failed records, rule breaks */
 	int64_t		 t0;		/* first good time stamp, or DEC_TS_BAD */
 
 	struct dec_fmt	 fmt;		/* how summaries are written (ascii) */

@@ -118,7 +118,7 @@ test_index(void **state)
 	build(&m, f);
 	assert_int_equal(m.n, NREC);
 	assert_int_equal(m.nvis, NREC);
-	assert_int_equal(m.nurb, NREC);
+	assert_int_equal(m.nurb, NREC / 2);	/* S and C: one URB */
 	assert_int_equal(m.nerror, 1);
 	/* pairs both ways, latency from the index */
 	assert_int_equal(m.item[0].pair, 1);
@@ -677,6 +677,71 @@ test_latency_column(void **state)
 	free(f);
 }
 
+/*
+ * The status bar's counts: a URB is a transfer (its S, or a completion
+ * whose submit is missing), not a record; an error is a failed transfer
+ * (an E, an error status, an ISO frame in error), not a deliberate unlink
+ * (-ENOENT from usb_kill_urb, -ECONNRESET from usb_unlink_urb).
+ */
+static void
+test_counts(void **state)
+{
+	static const struct {
+		uint8_t		 xfer;
+		int32_t		 status;	/* of the completion */
+		char		 end;		/* 'C', 'E'; 0: no submit */
+		int32_t		 frame;		/* ISO: frame 1's status */
+	} t[] = {
+		{ XFER_BULK, 0, 'C', 0 },
+		{ XFER_BULK, URB_ENOENT, 'C', 0 },
+		{ XFER_INT, URB_ECONNRESET, 'C', 0 },
+		{ XFER_BULK, -32, 'C', 0 },		/* -EPIPE */
+		{ XFER_BULK, -19, 'E', 0 },		/* -ENODEV */
+		{ XFER_ISO, 0, 'C', -71 },		/* -EPROTO */
+		{ XFER_ISO, 0, 'C', 0 },
+		{ XFER_BULK, 0, 0, 0 },		/* submit not captured */
+	};
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct tui_model m;
+	struct urb_rec	 r;
+	struct dec_info	 info;
+	struct urb_iso	 iso[2];
+	size_t		 k;
+	int		 half;
+
+	(void)state;
+	assert_non_null(ctx);
+	tui_model_init(&m, NULL, NULL);
+	for (k = 0; k < sizeof t / sizeof t[0]; k++) {
+		for (half = t[k].end == 0; half < 2; half++) {
+			memset(&r, 0, sizeof r);
+			memset(iso, 0, sizeof iso);
+			r.id = 0xffff888000000200ULL + k;
+			r.type = half ? (t[k].end ? t[k].end : 'C') : 'S';
+			r.busnum = 1;
+			r.devnum = 3;
+			r.epnum = 0x82;
+			r.xfer_type = t[k].xfer;
+			r.flag_setup = '-';
+			r.status = half ? t[k].status : URB_EINPROGRESS;
+			if (t[k].xfer == XFER_ISO) {
+				iso[1].status = half ? t[k].frame :
+				    URB_EINPROGRESS;
+				r.iso = iso;
+				r.niso = 2;
+			}
+			r.ts_ns = 1000000LL * (int64_t)(2 * k + half);
+			r.recno = m.n + 1;
+			assert_int_equal(dec_analyze(ctx, &r, &info), 0);
+			assert_int_equal(tui_model_add_urb(&m, &r, &info), 0);
+		}
+	}
+	assert_int_equal(m.nurb, sizeof t / sizeof t[0]);
+	assert_int_equal(m.nerror, 3);		/* -EPIPE, E, the frame */
+	tui_model_free(&m);
+	dec_ctx_free(ctx);
+}
+
 /* A URB's submit event: found for its S and, through the pair, its C;
  * not for a later life of the same URB id. */
 static void
@@ -1213,6 +1278,7 @@ main(void)
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_submitter),
 		cmocka_unit_test(test_latency_column),
+		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
 		cmocka_unit_test(test_store_checkpoints),
