@@ -371,6 +371,8 @@ tui_details_update(struct tui_screen *s)
 	s->det_item = i;
 	s->det_cur = 0;
 	s->det.len = 0;
+	if (s->det.s != NULL)
+		s->det.s[0] = '\0';	/* the text drawn when nothing is */
 	s->det_top = s->hex_top = 0;
 	s->hex_seen = SIZE_MAX;
 	s->hex_setup = s->hex_p = NULL;

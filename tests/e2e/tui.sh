@@ -58,6 +58,17 @@ $T send-keys -t "$S" Escape
 check "the TUI keeps running after a bad filter" \
     wait_for "filter: type==bulk"
 
+# a filter nothing passes empties the details and hex panes too
+$T send-keys -t "$S" f C-u 'dev==99' Enter
+check "a filter that hides everything says so" \
+    wait_for "nothing passes the filter"
+sleep 0.3
+screen >"$TMP/none"
+check "then the details pane shows no record" \
+    sh -c "! grep -qE 'URB id:|^Record [0-9]+' '$TMP/none'"
+check "then the hex pane shows no bytes" \
+    sh -c "! grep -qE '^ *0000  [0-9a-f]{2} ' '$TMP/none'"
+
 $T send-keys -t "$S" f C-u Enter
 check "an empty filter shows everything" wait_for "/171 "
 $T send-keys -t "$S" / 'get_max_lun' Enter
