@@ -466,10 +466,8 @@ struct loop {
 	 * enough to load for a test to look at the screen meanwhile.
 	 */
 	size_t		 batch;
-	/* records per second of a live input, over the last second */
-	int64_t		 rate_t;
-	size_t		 rate_n;
-	double		 rate;
+	/* records per second of a live input, over the last seconds */
+	struct tui_rate	 rate;
 	size_t		 dev_n;		/* items when Devices was built */
 	int64_t		 dev_t;
 };
@@ -552,18 +550,14 @@ activity(struct loop *lp)
 	size_t	 len = 0;
 
 	s->activity[0] = '\0';
-	if (now - lp->rate_t >= 1000000000LL) {
-		lp->rate = lp->rate_t == 0 ? 0 : (double)(m->n - lp->rate_n) *
-		    1e9 / (double)(now - lp->rate_t);
-		lp->rate_t = now;
-		lp->rate_n = m->n;
-	}
+	tui_rate_update(&lp->rate, now, m->n);
 	if (tui_store_live(lp->st)) {
 		tui_store_stats(lp->st, &cs);
 		if (s->live)
 			len = (size_t)snprintf(s->activity,
 			    sizeof s->activity, "LIVE %.0f/s %llu dropped",
-			    lp->rate, (unsigned long long)cs.dropped);
+			    tui_rate_get(&lp->rate, now),
+			    (unsigned long long)cs.dropped);
 		else
 			len = (size_t)snprintf(s->activity,
 			    sizeof s->activity, "ended, %llu dropped",
@@ -714,6 +708,7 @@ tui_main(const char *name, int fast, int live, char *err, size_t errlen)
 	lp.s = &s;
 	lp.st = st;
 	lp.t0 = cap_clock_ns(CLOCK_MONOTONIC);
+	tui_rate_init(&lp.rate, lp.t0, 0);
 	lp.loading = TUI_LOAD_MORE;
 	if (getenv("URBSCOPE_TUI_BATCH") != NULL)
 		lp.batch = strtoul(getenv("URBSCOPE_TUI_BATCH"), NULL, 10);

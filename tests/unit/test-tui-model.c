@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -742,6 +743,42 @@ test_counts(void **state)
 	dec_ctx_free(ctx);
 }
 
+/*
+ * The live rate's window: a burst shows at once (it said 0/s right after
+ * 186 records), a pause brings it to 0 (it said 117/s when nothing had
+ * changed), a steady flow reads as itself.
+ */
+static void
+test_rate(void **state)
+{
+	const int64_t	 s = 1000000000LL, t0 = 1000 * s;
+	struct tui_rate	 r;
+	uint64_t	 total = 0;
+	int64_t		 t;
+
+	(void)state;
+	tui_rate_init(&r, t0, 0);
+	assert_true(tui_rate_get(&r, t0) == 0);
+	tui_rate_update(&r, t0 + s / 10, 186);
+	assert_true(tui_rate_get(&r, t0 + s / 10) == 186);
+	/* nothing new: the burst leaves the 2 s window */
+	assert_true(tui_rate_get(&r, t0 + 3 * s) == 0);
+	tui_rate_update(&r, t0 + 3 * s, 186);
+	assert_true(tui_rate_get(&r, t0 + 3 * s) == 0);
+	/* 50 records every 100 ms for 5 s: 500/s */
+	total = 186;
+	for (t = t0 + 3 * s; t < t0 + 8 * s; t += s / 10) {
+		total += 50;
+		tui_rate_update(&r, t, total);
+	}
+	assert_true(fabs(tui_rate_get(&r, t) - 500) < 30);
+	/* a long pause (an hour): 0, and counting goes on after it */
+	assert_true(tui_rate_get(&r, t + 3600 * s) == 0);
+	tui_rate_update(&r, t + 3600 * s, total + 10);
+	/* 10 in the window, which spans 1.75 s there */
+	assert_true(fabs(tui_rate_get(&r, t + 3600 * s) - 10 / 1.75) < 0.01);
+}
+
 /* A URB's submit event: found for its S and, through the pair, its C;
  * not for a later life of the same URB id. */
 static void
@@ -1279,6 +1316,7 @@ main(void)
 		cmocka_unit_test(test_submitter),
 		cmocka_unit_test(test_latency_column),
 		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
 		cmocka_unit_test(test_store_checkpoints),
