@@ -451,6 +451,10 @@ struct urb_rec {
 	uint32_t	 ifindex;	/* pcapng interface, else 0 */
 	const char	*ifname;	/* its if_name, or NULL; valid only
 					   until the source's next record */
+	const char	*comments;	/* pcapng opt_comment strings, each
+					   NUL-terminated, one after the
+					   other; valid as ifname */
+	uint32_t	 ncomments;
 	uint64_t	 recno;		/* 1-based record number in the source */
 	uint64_t	 frame;		/* the packet's number in the file
 					   (Wireshark's frame.number): recno

@@ -113,13 +113,17 @@ int
 tui_rec_copy(struct tui_rec *rec, int kind, const struct urb_rec *r,
     const struct dec_info *info, const struct drv_event *ev)
 {
-	size_t	 need, off = 0, niso;
+	size_t	 need, off = 0, niso, ncmt = 0;
+	uint32_t k;
 	uint8_t	*nb;
 
 	if (kind == CAP_URB) {
 		niso = r->niso > URB_ISO_MAX ? URB_ISO_MAX : r->niso;
+		/* the comments: NUL-terminated strings, one after another */
+		for (k = 0; r->comments != NULL && k < r->ncomments; k++)
+			ncmt += strlen(r->comments + ncmt) + 1;
 		need = align8(niso * sizeof *r->iso) + align8(r->data_len) +
-		    r->ll.raw_len;
+		    align8(r->ll.raw_len) + ncmt;
 	} else {
 		niso = 0;
 		need = strsz(ev->driver) + strsz(ev->func) + strsz(ev->rule) +
@@ -155,8 +159,16 @@ tui_rec_copy(struct tui_rec *rec, int kind, const struct urb_rec *r,
 		if (r->ll.raw_len > 0) {
 			memcpy(rec->buf + off, r->ll.raw, r->ll.raw_len);
 			rec->r.ll.raw = rec->buf + off;
+			off += align8(r->ll.raw_len);
 		} else
 			rec->r.ll.raw = NULL;
+		if (ncmt > 0) {
+			memcpy(rec->buf + off, r->comments, ncmt);
+			rec->r.comments = (const char *)rec->buf + off;
+		} else {
+			rec->r.comments = NULL;
+			rec->r.ncomments = 0;
+		}
 		return 0;
 	}
 	rec->ev = *ev;

@@ -242,3 +242,38 @@ check_eq "-T keys without a keyboard prints nothing" 0 "$(wc -c <"$TMP/k")"
 "$US" read samples/hid-keyboard.pcap -T keys -Y 'dev==9' >"$TMP/k"
 check_eq "-T keys: -Y leaves out what it does not show" 0 \
     "$(wc -c <"$TMP/k")"
+
+# pcapng packet comments, editcap's and urbscope's own (the driver call
+# behind a submit): in -V, in JSON and -T fields as Wireshark's
+# frame.comment, the same as tshark's
+if command -v editcap >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1
+then
+	editcap -a 1:"hello" samples/mass-storage.pcapng "$TMP/cmt.pcapng" \
+	    >/dev/null 2>&1
+	"$US" read -V -c 2 "$TMP/cmt.pcapng" >"$TMP/cmt.V" 2>&1
+	check "-V shows a packet's comment" \
+	    grep -q '^        Comment: "hello"$' "$TMP/cmt.V"
+	check "-V shows it on its packet only" \
+	    test "$(grep -c 'Comment:' "$TMP/cmt.V")" -eq 1
+	"$US" read -T json -c 1 "$TMP/cmt.pcapng" >"$TMP/cmt.json" 2>&1
+	check "JSON has the comment as frame.comment" \
+	    grep -q '"frame.comment":"hello"' "$TMP/cmt.json"
+	"$US" sim skeleton -w "$TMP/sk.pcapng" >/dev/null 2>&1
+	"$US" read -V "$TMP/sk.pcapng" >"$TMP/sk.V" 2>&1
+	check "-V shows urbscope's own submit comments" \
+	    grep -q '^        Comment: "hub probe usb_submit_urb GFP_NOIO"$' \
+	    "$TMP/sk.V"
+	for f in "$TMP/cmt.pcapng" "$TMP/sk.pcapng"; do
+		tshark -r "$f" -T fields -e frame.number -e frame.comment \
+		    >"$TMP/ts.cmt" 2>/dev/null
+		"$US" read "$f" -T fields -e frame.number -e frame.comment \
+		    >"$TMP/us.cmt" 2>/dev/null
+		# -T fields prints no driver events: tshark's other frames
+		awk -F'\t' 'NR == FNR { us[$1] = 1; next } us[$1]' \
+		    "$TMP/us.cmt" "$TMP/ts.cmt" >"$TMP/ts.urb"
+		check_diff "frame.comment as tshark's ($(basename "$f"))" \
+		    "$TMP/ts.urb" "$TMP/us.cmt"
+	done
+else
+	skip "packet comments" "editcap or tshark is not installed"
+fi
