@@ -97,6 +97,8 @@ struct ng_rd {
 	struct cap_usbll *ll;		/* bus-level interfaces' transactions */
 	char		*evstore;	/* strings of the last event */
 	size_t		 evsize;
+	char		*cmt;		/* the last packet's comments */
+	size_t		 cmtsize;
 	/* packets of interfaces that are not USB urbscope reads: skipped,
 	 * counted, the first one described for the message at the end */
 	uint64_t	 nskip;
@@ -476,15 +478,61 @@ ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
 	return CAP_EVENT;
 }
 
+/*
+ * The opt_comment options of a packet block (draft-ietf-opsawg-pcapng
+ * 4.3, options as 3.5: {u16 code, u16 length, value padded to 4}), into
+ * rd->cmt one after the other, NUL-terminated, control characters as '.'
+ * (they go to terminals).  Options cut short end the list: the packet is
+ * still good.
+ */
+static void
+ng_comments(struct ng_rd *rd, const uint8_t *o, size_t n, struct urb_rec *r)
+{
+	size_t		 used = 0, adv, i, need;
+	uint16_t	 code, len;
+	char		*nc;
+
+	r->comments = NULL;
+	r->ncomments = 0;
+	while (n >= 4) {
+		code = get_bo16(o, rd->be);
+		len = get_bo16(o + 2, rd->be);
+		if (code == OPT_END || (size_t)len > n - 4)
+			break;
+		if (code == OPT_COMMENT) {
+			need = used + len + 1;
+			if (need > rd->cmtsize) {
+				if ((nc = realloc(rd->cmt, need)) == NULL)
+					break;
+				rd->cmt = nc;
+				rd->cmtsize = need;
+			}
+			for (i = 0; i < len; i++)
+				rd->cmt[used + i] = o[4 + i] < 0x20 ||
+				    o[4 + i] == 0x7f ? '.' : (char)o[4 + i];
+			rd->cmt[used + len] = '\0';
+			used += (size_t)len + 1;
+			r->ncomments++;
+		}
+		adv = 4 + (size_t)PAD4(len);
+		if (adv >= n)
+			break;
+		o += adv;
+		n -= adv;
+	}
+	if (r->ncomments > 0)
+		r->comments = rd->cmt;
+}
+
 static int
 ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
 	struct ng_rd	*rd = src->priv;
 	struct ng_if	*ifp;
-	const uint8_t	*p, *pkt;
+	const uint8_t	*p, *pkt, *opts;
 	const char	*why;
 	uint64_t	 off, recno, ts = 0;
-	uint32_t	 type, blen, ifid, caplen, len;
+	uint32_t	 type, blen, ifid, caplen, len, nopts;
 	size_t		 hdr_len;
 	int		 rc;
 
@@ -515,6 +563,11 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			pkt = p + 28;
 			if (caplen > blen - 32)
 				goto long_packet;
+			/* options after the padded packet, before the
+			 * block's closing length */
+			nopts = PAD4(caplen) <= blen - 32 ?
+			    blen - 32 - PAD4(caplen) : 0;
+			opts = pkt + PAD4(caplen);
 			break;
 		case NG_PB:
 			if (blen < 32)
@@ -527,6 +580,11 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			pkt = p + 28;
 			if (caplen > blen - 32)
 				goto long_packet;
+			/* options after the padded packet, before the
+			 * block's closing length */
+			nopts = PAD4(caplen) <= blen - 32 ?
+			    blen - 32 - PAD4(caplen) : 0;
+			opts = pkt + PAD4(caplen);
 			break;
 		case NG_SPB:
 			if (blen < 16)
@@ -534,6 +592,8 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			ifid = 0;
 			len = get_bo32(p + 8, rd->be);
 			caplen = len < blen - 16 ? len : blen - 16;
+			nopts = 0;		/* a simple block has none */
+			opts = NULL;
 			if (rd->nifs > 0 && rd->ifs[0].snaplen != 0 &&
 			    caplen > rd->ifs[0].snaplen)
 				caplen = rd->ifs[0].snaplen;
@@ -619,6 +679,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		else
 			r->ts_ns = ng_ts_ns(ifp, ts);
 got:
+		ng_comments(rd, opts, nopts, r);
 		r->ifindex = rd->ifbase + ifid;
 		r->ifname = ifp->name[0] != '\0' ? ifp->name : NULL;
 		r->offset = off;
@@ -646,6 +707,9 @@ ng_close(struct cap_source *src)
 	rd->ifs = NULL;
 	free(rd->evstore);
 	rd->evstore = NULL;
+	free(rd->cmt);
+	rd->cmt = NULL;
+	rd->cmtsize = 0;
 	cap_usbll_free(rd->ll);
 	rd->ll = NULL;
 }

@@ -430,7 +430,7 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	if (c.ifname == NULL) {
 		cmd_warnx("capture: -i usbmonN is required (usbmon0 = all "
 		    "buses; 'urbscope capture -D' lists them)");
-		capture_usage(stderr);
+		cmd_print_wrapped(stderr, capture_usage);
 		return EXIT_USAGE;
 	}
 	if ((bus = cap_live_name(c.ifname)) < 0) {

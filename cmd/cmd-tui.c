@@ -30,7 +30,7 @@ tui_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	(void)ce;
 	if (name != NULL && a->argc > 0) {
 		cmd_warnx("tui: a file or -i usbmonN, not both");
-		tui_usage(stderr);
+		cmd_print_wrapped(stderr, tui_usage);
 		return EXIT_USAGE;
 	}
 	if (name == NULL)

@@ -3,6 +3,7 @@
  * small helpers of the command line.
  */
 #include <errno.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,13 +63,13 @@ cmd_parse(const struct cmd_entry *ce, int argc, char **argv,
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, tmpl, lo, NULL)) != -1) {
 		if (ch == 'h') {
-			ce->usage_fn(stdout);
+			cmd_print_wrapped(stdout, ce->usage_fn);
 			*done = 1;
 			return 0;
 		}
 		if (ch == '?' || ch == ':') {
 			/* getopt said what: "read: invalid option -- 'x'" */
-			ce->usage_fn(stderr);
+			cmd_print_wrapped(stderr, ce->usage_fn);
 			return EXIT_USAGE;
 		}
 		if (a->nopt == CMD_MAX_OPTS) {
@@ -85,7 +86,7 @@ cmd_parse(const struct cmd_entry *ce, int argc, char **argv,
 	if (a->argc < ce->lower) {
 		cmd_warnx("%s: %s", ce->name, ce->missing != NULL ?
 		    ce->missing : "too few arguments");
-		ce->usage_fn(stderr);
+		cmd_print_wrapped(stderr, ce->usage_fn);
 		return EXIT_USAGE;
 	}
 	if (ce->upper >= 0 && a->argc > ce->upper) {
@@ -93,7 +94,7 @@ cmd_parse(const struct cmd_entry *ce, int argc, char **argv,
 		    a->argv[ce->upper], ce->extra != NULL ? " (" : "",
 		    ce->extra != NULL ? ce->extra : "",
 		    ce->extra != NULL ? ")" : "");
-		ce->usage_fn(stderr);
+		cmd_print_wrapped(stderr, ce->usage_fn);
 		return EXIT_USAGE;
 	}
 	return 0;
@@ -164,6 +165,39 @@ cmd_parse_count(const char *opt, const char *arg, uint64_t *out)
 		return -1;
 	}
 	return 0;
+}
+
+int
+cmd_utf8(void)
+{
+	return strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+}
+
+void
+cmd_print_wrapped(FILE *f, void (*fn)(FILE *))
+{
+	struct sbuf	 b = { 0 };
+	FILE		*mf;
+	char		*text = NULL;
+	size_t		 n = 0;
+
+	if ((mf = open_memstream(&text, &n)) == NULL) {
+		fn(f);
+		return;
+	}
+	fn(mf);
+	if (fclose(mf) != 0 || text == NULL) {
+		free(text);
+		fn(f);
+		return;
+	}
+	sb_wrap(&b, text, CMD_HELP_WIDTH);
+	if (b.s != NULL && !b.oom)
+		fputs(b.s, f);
+	else
+		fputs(text, f);
+	sb_free(&b);
+	free(text);
 }
 
 int

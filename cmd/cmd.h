@@ -90,6 +90,15 @@ struct sbuf;
 /* Write b to standard output and empty it; -1 on a write error (errno). */
 int	cmd_write_out(struct sbuf *b);
 
+/* Does the locale (LC_CTYPE, set by main) use UTF-8?  Asked once a
+ * command, never a record. */
+int	cmd_utf8(void);
+
+/* What fn prints (a usage), its lines longer than CMD_HELP_WIDTH columns
+ * wrapped at blanks (sb_wrap), to f. */
+#define CMD_HELP_WIDTH	80
+void	cmd_print_wrapped(FILE *f, void (*fn)(FILE *));
+
 /* Print "urbscope: " + message to stderr. */
 void	cmd_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

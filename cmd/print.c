@@ -71,6 +71,7 @@ print_init(struct printer *pr)
 	memset(pr, 0, sizeof *pr);
 	pr->mode = PM_TEXT;
 	pr->fmt.time_mode = DT_RELATIVE;
+	pr->fmt.ascii = !cmd_utf8();
 	cap_usbmon_init(&pr->as_usbmon);
 }
 
@@ -164,6 +165,8 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		return -EXIT_USAGE;
 	}
 	dec_fold_init(&pr->fold);
+	pr->notime_note = (pr->mode == PM_TEXT || pr->mode == PM_VERBOSE) &&
+	    (pr->fmt.time_mode == DT_ABSOLUTE || pr->fmt.time_mode == DT_EPOCH);
 	if (pr->mode == PM_FIELDS && pr->nfields == 0) {
 		cmd_warnx("-T fields needs at least one -e FIELD");
 		return -EXIT_USAGE;
@@ -289,9 +292,9 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 		break;
 	case PM_FIELDS:
 		/* the tree the filter built, or a new one */
-		dec_fmt_fields(cap_pipe_frame(pipe, CAP_URB), &pipe->r,
-		    &pipe->info, cap_pipe_tree(pipe), pr->frefs, pr->nfields,
-		    &pr->out);
+		dec_fmt_fields(&pr->fmt, cap_pipe_frame(pipe, CAP_URB),
+		    &pipe->r, &pipe->info, cap_pipe_tree(pipe), pr->frefs,
+		    pr->nfields, &pr->out);
 		break;
 	default:
 		dec_tree_init(&tree, pr->nodes, DEC_TREE_NODES, pr->arena,
@@ -317,6 +320,16 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 	    pipe->ev.ts_ns);
 	if (pipe->has_filter && !cap_pipe_shown(pipe, kind))
 		return 0;
+	if (pr->notime_note && kind == CAP_URB &&
+	    (pipe->r.flags & REC_F_NOTIME)) {
+		/* usbmon text: microseconds of a monotonic clock, modulo
+		 * 4096 s; no date to show (dec_fmt_time) */
+		cmd_warnx("%s: this format has no absolute time (usbmon text "
+		    "stamps are a monotonic clock modulo 4096 s): -t %s "
+		    "shows seconds since the first record", pipe->src->name,
+		    pr->fmt.time_mode == DT_EPOCH ? "e" : "a");
+		pr->notime_note = 0;
+	}
 	if (kind == CAP_URB)
 		print_urb(pr, pipe);
 	else if (pr->mode == PM_TEXT) {

@@ -49,6 +49,8 @@ struct printer {
 	int		 collapse;	/* --collapse */
 	struct dec_fold	 fold;
 	struct dec_fmt	 fmt;
+	int		 notime_note;	/* -t a or e: say it if a record
+					 * has no wall-clock time */
 	const char	*expr;		/* -Y, or NULL */
 	const char	*decode_as[PRINT_MAX_DECODE_AS];	/* --decode-as */
 	size_t		 ndecode_as;

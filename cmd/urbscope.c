@@ -2,6 +2,7 @@
  * cmd/urbscope.c - main: the command named by the first argument (the
  * table is in cmd.c), --help and --version.
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,16 +42,18 @@ main(int argc, char **argv)
 	sim_register(&sample_catalog);
 	/* a mapped input cut short under us is an error, not a core */
 	cap_in_sigbus();
+	/* the character set only (cmd_utf8): numbers keep their '.' */
+	setlocale(LC_CTYPE, "");
 	if (argc < 2) {
 		/* on a terminal: the viewer on the built-in demo */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
 			return cmd_run(&cmd_tui_entry, 1, argv);
-		usage(stderr);
+		cmd_print_wrapped(stderr, usage);
 		return EXIT_USAGE;
 	}
 	if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
-		usage(stdout);
+		cmd_print_wrapped(stdout, usage);
 		return 0;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-v") == 0) {
@@ -69,6 +72,6 @@ main(int argc, char **argv)
 	if ((ce = cmd_find(argv[1])) != NULL)
 		return cmd_run(ce, argc - 1, argv + 1);
 	cmd_warnx("unknown command '%s'", argv[1]);
-	usage(stderr);
+	cmd_print_wrapped(stderr, usage);
 	return EXIT_USAGE;
 }

@@ -1,9 +1,10 @@
 /*
  * decode/dec-copy.c - a record kept beyond the source's next one: the
  * URB record or driver event with every byte it points to (payload, ISO
- * descriptors, a bus-level packet, the event's strings), and the class
- * state of its interface as the analysis had it after this record, so
- * that it formats later (the TUI's pages) as it would have at once.
+ * descriptors, a bus-level packet, pcapng comments, the event's
+ * strings), and the class state of its interface as the analysis had it
+ * after this record, so that it formats later (the TUI's pages) as it
+ * would have at once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,18 @@ dec_rec_release(struct dec_rec *rec)
 	rec->info.st = NULL;
 }
 
+/* The pcapng comments: NUL-terminated strings, one after another. */
+static size_t
+comments_size(const struct urb_rec *r)
+{
+	size_t	 n = 0;
+	uint32_t k;
+
+	for (k = 0; r->comments != NULL && k < r->ncomments; k++)
+		n += strlen(r->comments + n) + 1;
+	return n;
+}
+
 static size_t
 dec_rec_size(const struct urb_rec *r, const struct dec_info *info,
     const struct drv_event *ev)
@@ -62,7 +75,7 @@ dec_rec_size(const struct urb_rec *r, const struct dec_info *info,
 	return (info != NULL && info->st != NULL ?
 	    align8(sizeof(struct dec_cls_state)) : 0) +
 	    align8(niso * sizeof *r->iso) + align8(r->data_len) +
-	    align8(r->ll.raw_len);
+	    align8(r->ll.raw_len) + align8(comments_size(r));
 }
 
 static void
@@ -70,7 +83,7 @@ dec_rec_put(struct dec_rec *rec, int kind, const struct urb_rec *r,
     const struct dec_info *info, const struct drv_event *ev, uint8_t *buf)
 {
 	struct dec_cls_state *st;
-	size_t	 off = 0, niso;
+	size_t	 off = 0, niso, ncmt;
 
 	rec->kind = kind;
 	rec->shares = 0;
@@ -114,8 +127,16 @@ dec_rec_put(struct dec_rec *rec, int kind, const struct urb_rec *r,
 	if (r->ll.raw_len > 0) {
 		memcpy(buf + off, r->ll.raw, r->ll.raw_len);
 		rec->r.ll.raw = buf + off;
+		off += align8(r->ll.raw_len);
 	} else
 		rec->r.ll.raw = NULL;
+	if ((ncmt = comments_size(r)) > 0) {
+		memcpy(buf + off, r->comments, ncmt);
+		rec->r.comments = (const char *)buf + off;
+	} else {
+		rec->r.comments = NULL;
+		rec->r.ncomments = 0;
+	}
 	/* the interface name lives in the source until its next record */
 	rec->r.ifname = NULL;
 }

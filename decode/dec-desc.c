@@ -1404,8 +1404,8 @@ put(struct sum *s, const char *fmt, ...)
 }
 
 int
-dec_desc_summary(const uint8_t *p, size_t len, const struct dec_setup *req,
-    char *buf, size_t size)
+dec_desc_summary(const uint8_t *p, size_t len, size_t wire,
+    const struct dec_setup *req, char *buf, size_t size)
 {
 	struct sum	 s = { buf, size, 0 };
 	char		 tmp[24], text[256];
@@ -1512,8 +1512,8 @@ dec_desc_summary(const uint8_t *p, size_t len, const struct dec_setup *req,
 	}
 	if (bl < ops_find(p[1])->size)
 		put(&s, " [bLength %u too short]", bl);
-	else if (bl > len)
-		put(&s, " [cut: %zu of %u bytes]", len, bl);
+	else if (bl > len && bl > wire)
+		put(&s, " [cut: %zu of %u bytes]", wire > len ? wire : len, bl);
 	return (int)s.len;
 }
 

@@ -628,9 +628,13 @@ dec_fmt_event_line(struct dec_fmt *f, const struct drv_event *ev,
 	dec_fmt_time(f, ev->ts_ns, 0, b);
 	sb_putc(b, ' ');
 	start = b->len;
-	sb_u64(b, ev->busnum);
-	sb_putc(b, '.');
-	sb_u64(b, ev->devnum);
+	if (ev->busnum == 0 && ev->devnum == 0)
+		sb_putc(b, '-');	/* no device (usb_register): as the TUI */
+	else {
+		sb_u64(b, ev->busnum);
+		sb_putc(b, '.');
+		sb_u64(b, ev->devnum);
+	}
 	while (b->len - start < 9 && !b->oom)
 		sb_putc(b, ' ');
 	sb_puts(b, " drv   ");

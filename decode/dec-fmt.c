@@ -31,8 +31,11 @@ dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime, struct sbuf *b)
 		ns = dec_ts_sub(ns, f->tprev);
 		break;
 	case DT_ABSOLUTE:
-		if (notime)
+		if (notime) {
+			/* no wall clock: no date, but the time since t0 */
+			ns = dec_ts_sub(ns, f->t0);
 			break;
+		}
 		/* floor division: 1969 has positive microseconds too */
 		secs = (time_t)(ns / 1000000000);
 		if ((frac = ns % 1000000000) < 0) {
@@ -46,6 +49,8 @@ dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime, struct sbuf *b)
 		f->tprev = ts_ns;
 		return;
 	case DT_EPOCH:
+		if (notime)
+			ns = dec_ts_sub(ns, f->t0);
 		break;
 	}
 	f->tprev = ts_ns;
@@ -67,25 +72,98 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
 	dec_fmt_time(f, r->ts_ns, (r->flags & REC_F_NOTIME) != 0, b);
 }
 
-/* Latency as "0.251 ms" or "1.204 s". */
+/*
+ * Raw writers for the fixed columns of a line: the caller reserved room.
+ * Two digits at a time from a table, no capacity checks per character.
+ */
+#define digits2	sb_decpairs
+
+/* v right-aligned in width columns (at least its digits). */
+static char *
+put_uw(char *p, uint64_t v, int width)
+{
+	uint64_t t;
+	unsigned d;
+	int	 nd = 1;
+	char	*q;
+
+	for (t = v; t >= 10; t /= 10)
+		nd++;
+	while (width > nd) {
+		*p++ = ' ';
+		width--;
+	}
+	/* the digits from the last, two at a time, straight into place */
+	q = p + nd;
+	while (v >= 100) {
+		d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--q = digits2[d + 1];
+		*--q = digits2[d];
+	}
+	if (v >= 10) {
+		*--q = digits2[v * 2 + 1];
+		*--q = digits2[v * 2];
+	} else
+		*--q = (char)('0' + v);
+	return p + nd;
+}
+
+/* Exactly n digits of v, zero-padded. */
+static char *
+put_uz(char *p, uint32_t v, int n)
+{
+	int	 i;
+
+	for (i = n - 1; i >= 0; i--) {
+		p[i] = (char)('0' + v % 10);
+		v /= 10;
+	}
+	return p + n;
+}
+
+static char *
+put_pad(char *p, const char *start, int width)
+{
+	while (p - start < width)
+		*p++ = ' ';
+	return p;
+}
+
+int
+dec_fmt_latency(int64_t ns, char *buf)
+{
+	uint64_t v, u = ns < 0 ? 0 : (uint64_t)ns;
+	char	*p = buf;
+
+	if (ns == DEC_TS_BAD) {
+		memcpy(buf, "bad time", 9);
+		return 8;
+	}
+	/* rounded, to the microsecond, the millisecond, the second */
+	if ((v = (u + 500) / 1000) < 1000000) {
+		p = put_uw(p, v / 1000, 0);
+		*p++ = '.';
+		p = put_uz(p, (uint32_t)(v % 1000), 3);
+		memcpy(p, " ms", 4);
+		return (int)(p - buf) + 3;
+	}
+	if ((v = (u + 500000) / 1000000) < 100000000) {
+		p = put_uw(p, v / 1000, 0);
+		*p++ = '.';
+		p = put_uz(p, (uint32_t)(v % 1000), 3);
+	} else
+		p = put_uw(p, (u + 500000000) / 1000000000, 0);
+	memcpy(p, " s", 3);
+	return (int)(p - buf) + 2;
+}
+
 static void
 fmt_latency(int64_t ns, struct sbuf *b)
 {
-	if (ns < 0) {
-		if (ns == DEC_TS_BAD) {
-			sb_puts(b, "bad time");
-			return;
-		}
-		ns = 0;
-	}
-	if (ns < 1000000000) {
-		/* ms with three decimals: ns / 1e6 as a "seconds" of 1e-3 */
-		sb_secs(b, ns * 1000, 3);
-		sb_puts(b, " ms");
-	} else {
-		sb_secs(b, ns, 3);
-		sb_puts(b, " s");
-	}
+	char	 tmp[DEC_LATENCY_MAX];
+
+	sb_putn(b, tmp, (size_t)dec_fmt_latency(ns, tmp));
 }
 
 static void
@@ -158,10 +236,17 @@ fmt_status(const struct urb_rec *r, struct sbuf *b)
 	sb_putc(b, ')');
 }
 
+/* " -> ", or U+2192 RIGHTWARDS ARROW where the terminal shows it. */
+static const char *
+arrow(const struct dec_fmt *f)
+{
+	return f->ascii ? " -> " : " \xe2\x86\x92 ";
+}
+
 /* A USBPcap IRP that is no transfer: ABORT_PIPE, RESET_PIPE ... */
 static void
-fmt_irp(const struct urb_rec *r, const struct dec_info *info,
-    struct sbuf *b)
+fmt_irp(const struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
 {
 	const char *name;
 
@@ -177,7 +262,7 @@ fmt_irp(const struct urb_rec *r, const struct dec_info *info,
 	}
 	if (r->type == 'S')
 		return;
-	sb_puts(b, " → ");
+	sb_puts(b, arrow(f));
 	fmt_status(r, b);
 	if (info->flags & DI_PAIRED) {
 		sb_puts(b, ", ");
@@ -242,8 +327,8 @@ fmt_data(const struct urb_rec *r, const struct dec_info *info,
 }
 
 static void
-fmt_control(const struct urb_rec *r, const struct dec_info *info,
-    struct sbuf *b)
+fmt_control(const struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
 {
 	char	 tmp[160];
 	size_t	 mark;
@@ -256,7 +341,7 @@ fmt_control(const struct urb_rec *r, const struct dec_info *info,
 			fmt_data(r, info, b);
 		return;
 	}
-	sb_puts(b, " \xe2\x86\x92 ");	/* U+2192 RIGHTWARDS ARROW */
+	sb_puts(b, arrow(f));
 	if (r->type == 'E') {
 		sb_puts(b, "submit failed ");
 		fmt_status(r, b);
@@ -277,8 +362,9 @@ fmt_control(const struct urb_rec *r, const struct dec_info *info,
 	    info->setup.bRequest == USB_REQ_GET_DESCRIPTOR && r->status == 0) {
 		sb_puts(b, ": ");
 		mark = b->len;
-		dec_desc_summary(r->data, r->data_len, &info->setup, tmp,
-		    sizeof tmp);
+		/* a cut capture is said once, by fmt_cut */
+		dec_desc_summary(r->data, r->data_len, r->len_urb,
+		    &info->setup, tmp, sizeof tmp);
 		sb_puts(b, tmp);
 		if (b->len == mark)
 			fmt_preview(r->data, r->data_len, b);
@@ -288,8 +374,8 @@ fmt_control(const struct urb_rec *r, const struct dec_info *info,
 }
 
 void
-dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
-    struct sbuf *b)
+dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
 {
 	const char *cname;
 
@@ -301,7 +387,7 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		sb_puts(b, r->win.stage == USBPCAP_STAGE_DATA ?
 		    "[data stage] " : "[status stage] ");
 	if (r->origin == URB_ORIGIN_USBPCAP && r->xfer_type > XFER_BULK) {
-		fmt_irp(r, info, b);
+		fmt_irp(f, r, info, b);
 		return;
 	}
 	if (r->origin == URB_ORIGIN_USBLL &&
@@ -310,7 +396,7 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 		return;
 	}
 	if (r->xfer_type == XFER_CTRL && (info->flags & DI_SETUP)) {
-		fmt_control(r, info, b);
+		fmt_control(f, r, info, b);
 		fmt_cut(r, b);
 		return;
 	}
@@ -375,70 +461,12 @@ dec_fmt_summary(const struct urb_rec *r, const struct dec_info *info,
 	fmt_cut(r, b);
 }
 
-/*
- * Raw writers for the fixed columns of a line: the caller reserved room.
- * Two digits at a time from a table, no capacity checks per character.
- */
-#define digits2	sb_decpairs
-
-/* v right-aligned in width columns (at least its digits). */
-static char *
-put_uw(char *p, uint64_t v, int width)
-{
-	uint64_t t;
-	unsigned d;
-	int	 nd = 1;
-	char	*q;
-
-	for (t = v; t >= 10; t /= 10)
-		nd++;
-	while (width > nd) {
-		*p++ = ' ';
-		width--;
-	}
-	/* the digits from the last, two at a time, straight into place */
-	q = p + nd;
-	while (v >= 100) {
-		d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		*--q = digits2[d + 1];
-		*--q = digits2[d];
-	}
-	if (v >= 10) {
-		*--q = digits2[v * 2 + 1];
-		*--q = digits2[v * 2];
-	} else
-		*--q = (char)('0' + v);
-	return p + nd;
-}
-
-/* Exactly n digits of v, zero-padded. */
-static char *
-put_uz(char *p, uint32_t v, int n)
-{
-	int	 i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = (char)('0' + v % 10);
-		v /= 10;
-	}
-	return p + n;
-}
-
-static char *
-put_pad(char *p, const char *start, int width)
-{
-	while (p - start < width)
-		*p++ = ' ';
-	return p;
-}
-
 void
 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
 {
 	dec_fmt_line_head(f, r, b);
-	dec_fmt_summary(r, info, b);
+	dec_fmt_summary(f, r, info, b);
 	sb_putc(b, '\n');
 }
 
@@ -717,7 +745,7 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 	sb_puts(b, ", time ");
 	fmt_time(f, r, b);
 	sb_puts(b, ": ");
-	dec_fmt_summary(r, info, b);
+	dec_fmt_summary(f, r, info, b);
 	sb_putc(b, '\n');
 	for (i = 0; i < t->n; i++) {
 		n = &t->node[i];
@@ -875,6 +903,7 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	static uint32_t	 stamp[JSON_NAMES];	/* gen: seen in this record */
 	static uint16_t	 first[JSON_NAMES];	/* its first node, if so */
 	static uint32_t	 gen;
+	static const struct dec_fmt utf8 = { .ascii = 0 };
 	uint16_t	 lead[DEC_TREE_NODES];	/* first node of my name */
 	uint16_t	 count[DEC_TREE_NODES];	/* nodes of the name (leaders) */
 	uint16_t	 alen[DEC_TREE_NODES];	/* the name's length */
@@ -898,7 +927,9 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 		sb_puts(b, ",\"synthetic\":true");
 	sb_puts(b, ",\"summary\":");
 	start = b->len;
-	dec_fmt_summary(r, info, b);
+	/* JSON is UTF-8 (RFC 8259) whatever the locale: the same bytes
+	 * for every reader */
+	dec_fmt_summary(&utf8, r, info, b);
 	sb_json_from(b, start);
 
 	/*
@@ -1005,9 +1036,10 @@ frame_field(const struct dec_frame *fr, const struct dec_fref *ref,
 }
 
 void
-dec_fmt_fields(const struct dec_frame *fr, const struct urb_rec *r,
-    const struct dec_info *info, const struct dec_tree *t,
-    const struct dec_fref *refs, size_t n, struct sbuf *b)
+dec_fmt_fields(const struct dec_fmt *f, const struct dec_frame *fr,
+    const struct urb_rec *r, const struct dec_info *info,
+    const struct dec_tree *t, const struct dec_fref *refs, size_t n,
+    struct sbuf *b)
 {
 	const struct dec_fref *ref;
 	size_t	 i, j, k;
@@ -1032,7 +1064,7 @@ dec_fmt_fields(const struct dec_frame *fr, const struct urb_rec *r,
 			sb_hexbytes(b, r->data, r->data_len);
 			break;
 		case FR_SUMMARY:
-			dec_fmt_summary(r, info, b);
+			dec_fmt_summary(f, r, info, b);
 			break;
 		case FR_SYNTHETIC:
 			if (r->flags & REC_F_SYNTHETIC)

@@ -103,6 +103,9 @@ static const struct dec_field *const xflag_bits[] = {
 };
 /* Wireshark's addresses: "host" or "bus.device.endpoint" */
 F(f_src, "Source", "usb.src", DK_STRING, 0, NULL, 0);
+/* pcapng opt_comment, under Wireshark's name (epan/dissectors/
+ * packet-frame.c hf_comments_text) */
+F(f_comment, "Comment", "frame.comment", DK_STRING, 0, NULL, 0);
 F(f_dst, "Destination", "usb.dst", DK_STRING, 0, NULL, 0);
 F(f_addr, "Source or Destination", "usb.addr", DK_STRING, 0, NULL, 0);
 F(f_iso_err, "ISO error count", "usb.iso.error_count", DK_UINT, 4, NULL,
@@ -564,8 +567,20 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 {
 	struct dec_setup s;
 	struct dec_node	*n;
-	uint32_t	 want;
+	const char	*c;
+	uint32_t	 want, k;
 	int		 split_out = 0, status_stage = 0;
+
+	/* the capture's comments on the packet, first as in Wireshark */
+	if (r->ncomments > 0 && r->comments != NULL) {
+		dec_tree_push(t, "Packet comments", DB_NONE, 0, 0);
+		for (k = 0, c = r->comments; k < r->ncomments;
+		    k++, c += strlen(c) + 1)
+			if ((n = dec_tree_add(t, &f_comment, DB_NONE, 0, 0,
+			    0)) != NULL)
+				n->str = c;
+		dec_tree_pop(t);
+	}
 
 	/*
 	 * USBPcap's split control transfers, as Wireshark shows them: the

@@ -288,3 +288,79 @@ sb_json_str(struct sbuf *b, const char *s, size_t n)
 	sb_putn(b, s, n);
 	sb_json_from(b, start);
 }
+
+/*
+ * The continuation indent of a line: a line that starts with blanks is a
+ * row of a table ("  -w FILE       write ...", "  Enter  p          jump
+ * ..."): its text goes on under the column after the first run of three
+ * or more blanks (keys may hold two); other lines, and rows without such
+ * a run, go on at their own indent.
+ */
+static size_t
+wrap_indent(const char *s, size_t n, size_t width)
+{
+	size_t	 i = 0, lead, run;
+
+	while (i < n && s[i] == ' ')
+		i++;
+	if ((lead = i) == 0)
+		return 0;
+	for (run = 0; i < n; i++) {
+		if (s[i] != ' ') {
+			/* a column too far right leaves too little room */
+			if (run >= 3)
+				return i <= width / 2 ? i : lead;
+			run = 0;
+		} else
+			run++;
+	}
+	return lead;
+}
+
+void
+sb_wrap(struct sbuf *b, const char *s, size_t width)
+{
+	const char	*end;
+	size_t		 n, ind, room, cut, min, i;
+
+	if (width < 8)
+		width = 8;
+	for (;;) {
+		end = strchr(s, '\n');
+		n = end != NULL ? (size_t)(end - s) : strlen(s);
+		while (n > 0 && s[n - 1] == ' ')
+			n--;
+		ind = wrap_indent(s, n, width);
+		room = width;
+		min = ind;
+		while (n > room) {
+			/* the last blank that fits, past the first column,
+			 * before a usage's "[" if one is in the second half;
+			 * else (one long word) a hard cut */
+			for (cut = room; cut > room / 2 && !(s[cut] == ' ' &&
+			    s[cut + 1] == '['); cut--)
+				;
+			if (cut <= room / 2)
+				for (cut = room; cut > min && s[cut] != ' ';
+				    cut--)
+					;
+			while (cut > min && s[cut - 1] == ' ')
+				cut--;
+			if (cut <= min)
+				cut = room;
+			sb_putn(b, s, cut);
+			sb_putc(b, '\n');
+			for (s += cut, n -= cut; *s == ' '; s++, n--)
+				;
+			for (i = 0; i < ind; i++)
+				sb_putc(b, ' ');
+			room = width - ind;
+			min = 0;
+		}
+		sb_putn(b, s, n);
+		if (end == NULL)
+			break;
+		sb_putc(b, '\n');
+		s = end + 1;
+	}
+}

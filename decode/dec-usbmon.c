@@ -46,6 +46,25 @@ iso_wanted(const struct urb_rec *r)
 	return r->ndesc > URB_ISO_MAX ? URB_ISO_MAX : r->ndesc;
 }
 
+int
+urb_failed(const struct urb_rec *r)
+{
+	uint32_t	 i;
+
+	if (r->type == 'E')
+		return 1;
+	if (r->type != 'C')
+		return 0;
+	if (r->status != 0)
+		return r->status != URB_ENOENT && r->status != URB_ECONNRESET;
+	if (r->xfer_type == XFER_ISO && r->iso != NULL) {
+		for (i = 0; i < r->niso; i++)
+			if (r->iso[i].status != 0)
+				return 1;
+	}
+	return 0;
+}
+
 uint32_t
 urb_data_expected(const struct urb_rec *r)
 {

@@ -300,6 +300,8 @@ enum {
 #define URB_HDR48	48
 #define URB_HDR64	64
 #define URB_EINPROGRESS	(-115)
+#define URB_ENOENT	(-2)		/* usb_kill_urb's unlink */
+#define URB_ECONNRESET	(-104)		/* usb_unlink_urb's */
 
 /* One ISO frame descriptor (struct mon_bin_isodesc), host order. */
 struct urb_iso {
@@ -449,6 +451,10 @@ struct urb_rec {
 	uint32_t	 ifindex;	/* pcapng interface, else 0 */
 	const char	*ifname;	/* its if_name, or NULL; valid only
 					   until the source's next record */
+	const char	*comments;	/* pcapng opt_comment strings, each
+					   NUL-terminated, one after the
+					   other; valid as ifname */
+	uint32_t	 ncomments;
 	uint64_t	 recno;		/* 1-based record number in the source */
 	uint64_t	 frame;		/* the packet's number in the file
 					   (Wireshark's frame.number): recno
@@ -476,6 +482,13 @@ urb_is_in(const struct urb_rec *r)
  * says no data by design.
  */
 uint32_t	 urb_data_expected(const struct urb_rec *r);
+
+/*
+ * Did the transfer fail?  1 for a submit error (E), a completion with an
+ * error status other than a deliberate unlink's (-ENOENT, -ECONNRESET),
+ * and an isochronous completion with a frame in error; else 0.
+ */
+int		 urb_failed(const struct urb_rec *r);
 
 /*
  * Decode a usbmon binary header of hdr_len (48 or 64) bytes at p into r;
@@ -838,9 +851,12 @@ int		 dec_desc_tree(const uint8_t *p, size_t len,
 /*
  * One-line summary of descriptors in p[0..len) for the list view:
  * "DEVICE 046d:c52b class 0 mps 64 cfgs 1", "CONFIG 1 intf 2 total 59",
- * "STRING \"USB Keyboard\"", "LANGIDs 0x0409".  Returns length written.
+ * "STRING \"USB Keyboard\"", "LANGIDs 0x0409".  wire is the bytes the
+ * transfer carried (len, or more when the capture kept only len): a
+ * descriptor longer than wire is marked "[cut: wire of bLength bytes]";
+ * what the capture lost is the caller's to say.  Returns length written.
  */
-int		 dec_desc_summary(const uint8_t *p, size_t len,
+int		 dec_desc_summary(const uint8_t *p, size_t len, size_t wire,
 		     const struct dec_setup *req, char *buf, size_t size);
 
 /*
@@ -1089,6 +1105,13 @@ void		 sb_secs(struct sbuf *b, int64_t ns, int decimals);
 void		 sb_json_str(struct sbuf *b, const char *s, size_t n);
 /* b's text from offset start on, made a JSON string in place. */
 void		 sb_json_from(struct sbuf *b, size_t start);
+/*
+ * Text s with every line longer than width columns (ASCII) broken at
+ * blanks: a table row ("  -w FILE       write the capture") goes on under
+ * its second column (after three blanks or more), a paragraph at its own
+ * indent; a word longer than a line is cut.  Trailing blanks go.
+ */
+void		 sb_wrap(struct sbuf *b, const char *s, size_t width);
 /* Bytes as contiguous lowercase hex ("0a1b"). */
 void		 sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n);
 /* The two lowercase hex digits of byte v: sb_hexpairs[2 * v], [2 * v + 1]. */
@@ -1176,6 +1199,9 @@ enum dec_time_mode {
 
 struct dec_fmt {
 	enum dec_time_mode time_mode;
+	/* ASCII only, for a locale that is not UTF-8 (the caller looks
+	 * once): "->" for the summaries' arrow */
+	int		 ascii;
 	int64_t		 t0;		/* ts of the first record */
 	int64_t		 tprev;		/* ts of the previous record */
 	int		 have_t0;
@@ -1203,9 +1229,10 @@ void		 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 void		 dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		     struct sbuf *b);
 
-/* The summary column alone (also used by the TUI). */
-void		 dec_fmt_summary(const struct urb_rec *r,
-		     const struct dec_info *info, struct sbuf *b);
+/* The summary column alone (also used by the TUI), in f's characters. */
+void		 dec_fmt_summary(const struct dec_fmt *f,
+		     const struct urb_rec *r, const struct dec_info *info,
+		     struct sbuf *b);
 
 /*
  * The whole decoded tree of a record (pseudo-header with Wireshark's field
@@ -1226,7 +1253,20 @@ void		 dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 void		 dec_fmt_hexdump(const uint8_t *p, size_t n, int indent,
 		     struct sbuf *b);
 
-/* The time column of ts_ns per f's mode (notime: no wall clock). */
+/*
+ * A latency, the one form `read` and the TUI show, rounded: "0.251 ms"
+ * below a second (to the microsecond), "8.884 s" below 100000 s (to the
+ * millisecond), then whole seconds ("123456 s"); a negative one as 0,
+ * DEC_TS_BAD as "bad time".  Writes a NUL-terminated string of at most
+ * DEC_LATENCY_MAX - 1 characters (11 below 10^9 s) into buf; returns its
+ * length.
+ */
+#define DEC_LATENCY_MAX	24
+int		 dec_fmt_latency(int64_t ns, char *buf);
+
+/* The time column of ts_ns per f's mode.  notime: ts_ns is no wall clock
+ * (usbmon text), so absolute and epoch times show the relative time; the
+ * caller says why. */
 void		 dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime,
 		     struct sbuf *b);
 
@@ -1357,10 +1397,11 @@ struct dec_frame {
 /*
  * -T fields: the fields refs[0..n) of a record (its tree t, built with
  * all_bits) or of a driver event, tab-separated, repeats joined by ',',
- * then a newline; what the record does not have is empty.
+ * then a newline; what the record does not have is empty.  f is for the
+ * summary's arrow.
  */
-void		 dec_fmt_fields(const struct dec_frame *fr,
-		     const struct urb_rec *r, const struct dec_info *info,
+void		 dec_fmt_fields(const struct dec_fmt *f,
+		     const struct dec_frame *fr, const struct urb_rec *r, const struct dec_info *info,
 		     const struct dec_tree *t, const struct dec_fref *refs,
 		     size_t n, struct sbuf *b);
 void		 dec_fmt_event_fields(const struct dec_frame *fr,

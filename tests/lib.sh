@@ -8,6 +8,11 @@ TMP=${TMP:-$(mktemp -d "${TMPDIR:-/tmp}/urbscope-test.XXXXXX")}
 LINUX61=${LINUX61:-tests/data/linux61}
 # QEMU's class devices under the same kernel (tests/data/linux61-classes).
 LINUX61C=${LINUX61C:-tests/data/linux61-classes}
+# Text output follows the locale's character set ("→", or "->" outside
+# UTF-8): the goldens and the greps expect UTF-8.  A test of another locale
+# sets its own.
+LC_ALL=C.UTF-8
+export LC_ALL
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 

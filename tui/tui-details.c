@@ -156,7 +156,7 @@ giveback_event(const struct tui_model *m, uint32_t c)
 	return TI_NONE;
 }
 
-/* "S #340, C #345 ok 5 bytes 0.125ms" of the URB submitted at item i. */
+/* "S #340, C #345 ok 5 bytes, 0.125 ms" of the URB submitted at item i. */
 static void
 urb_records(const struct tui_model *m, uint32_t i, const char *ind,
     struct sbuf *b)
@@ -371,6 +371,8 @@ tui_details_update(struct tui_screen *s)
 	s->det_item = i;
 	s->det_cur = 0;
 	s->det.len = 0;
+	if (s->det.s != NULL)
+		s->det.s[0] = '\0';	/* the text drawn when nothing is */
 	s->det_top = s->hex_top = 0;
 	s->hex_seen = SIZE_MAX;
 	s->hex_setup = s->hex_p = NULL;

@@ -38,7 +38,7 @@ fit(int w, struct layout *l)
 	l->type = 8;
 	l->status = 10;
 	l->len = 7;
-	l->lat = 10;
+	l->lat = 11;	/* "99999.999 s": dec_fmt_latency */
 	/* narrow terminals: the summary keeps at least 20 columns */
 	if (w < 120)
 		l->lat = 0;
@@ -65,8 +65,8 @@ fmt_cols(char *line, size_t size, const struct layout *l,
 	    "%*.*s%s", l->no, c->no, l->time, l->time, c->time,
 	    l->time ? " " : "", l->addr, c->addr, l->dir, c->dir, l->ev, c->ev,
 	    l->type, l->type, c->type, l->type ? " " : "", l->status,
-	    c->status, l->len, c->len, l->lat, l->lat, c->lat,
-	    l->lat ? " " : "");
+	    c->status, l->len, c->len, l->lat, l->lat ? DEC_LATENCY_MAX : 0,
+	    c->lat, l->lat ? " " : "");
 }
 
 static void

@@ -316,9 +316,12 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 		it->pair = p;
 		m->item[p].pair = (uint32_t)m->n - 1;
 	}
-	m->nurb++;
-	if (r->type == 'E' || (r->type == 'C' && r->status != 0))
-		m->nerror++;
+	/* a URB once: its submit, or a completion whose submit is not in
+	 * the capture */
+	if (r->type == 'S' || ((r->type == 'C' || r->type == 'E') &&
+	    it->pair == TI_NONE))
+		m->nurb++;
+	m->nerror += (uint64_t)urb_failed(r);
 	return appended(m);
 }
 
@@ -680,9 +683,7 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 		snprintf(c->status, sizeof c->status, "%d", it->status);
 	snprintf(c->len, sizeof c->len, "%u", it->len);
 	if ((lat = tui_model_latency(m, i)) >= 0)
-		snprintf(c->lat, sizeof c->lat, "%lld.%03lldms",
-		    (long long)(lat / 1000000),
-		    (long long)(lat % 1000000) / 1000);
+		dec_fmt_latency(lat, c->lat);
 }
 
 static int
@@ -695,7 +696,7 @@ summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
 	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
 		return -1;
 	if (rec->kind == CAP_URB) {
-		dec_fmt_summary(&rec->r, &rec->info, b);
+		dec_fmt_summary(&m->fmt, &rec->r, &rec->info, b);
 		return 0;
 	}
 	if (rec->ev.driver != NULL) {

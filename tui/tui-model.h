@@ -94,8 +94,12 @@ struct tui_model {
 	char		**drivers;
 	size_t		 ndrivers;
 
-	uint64_t	 nurb, nevent, nerror;
+	uint64_t	 nurb;		/* URBs: submits, unpaired completions */
+	uint64_t	 nevent;
+	uint64_t	 nerror;	/* urb_failed records, rule breaks */
 	int64_t		 t0;		/* first good time stamp, or DEC_TS_BAD */
+
+	struct dec_fmt	 fmt;		/* how summaries are written (ascii) */
 
 	struct dec_filter filter;
 	struct dec_fnode fnode[TUI_FILTER_NODES];
@@ -201,7 +205,7 @@ struct tui_cols {
 	char		 type[8];	/* ctrl bulk int iso, event */
 	char		 status[16];	/* ok, -EPIPE, a result */
 	char		 len[12];
-	char		 lat[24];	/* completions: 0.213ms */
+	char		 lat[DEC_LATENCY_MAX]; /* completions: "0.213 ms" */
 };
 void		 tui_model_cols(const struct tui_model *m, uint32_t i,
 		     struct tui_cols *c);

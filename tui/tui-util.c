@@ -1,6 +1,6 @@
 /*
  * tui/tui-util.c - the TUI's layout (no curses, so tests can check where
- * a click lands).
+ * a click lands) and the live rate's sliding window.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -55,4 +55,55 @@ tui_layout_hit(const struct tui_layout *l, int y, int x, int *row)
 		}
 	}
 	return -1;
+}
+
+void
+tui_rate_init(struct tui_rate *r, int64_t now, uint64_t total)
+{
+	memset(r, 0, sizeof *r);
+	r->start = now;
+	r->cur = now / TUI_RATE_BUCKET_NS;
+	r->total = total;
+}
+
+/* Empty the buckets the window left behind up to now's. */
+static void
+rate_slide(struct tui_rate *r, int64_t now)
+{
+	int64_t	 k = now / TUI_RATE_BUCKET_NS;
+	int	 i;
+
+	for (i = 0; r->cur < k && i < TUI_RATE_BUCKETS; i++)
+		r->n[++r->cur % TUI_RATE_BUCKETS] = 0;
+	if (r->cur < k)
+		r->cur = k;	/* a long pause: every bucket is empty */
+}
+
+void
+tui_rate_update(struct tui_rate *r, int64_t now, uint64_t total)
+{
+	rate_slide(r, now);
+	if (total > r->total)
+		r->n[r->cur % TUI_RATE_BUCKETS] += total - r->total;
+	r->total = total;
+}
+
+double
+tui_rate_get(struct tui_rate *r, int64_t now)
+{
+	int64_t	 from, span;
+	uint64_t sum = 0;
+	int	 i;
+
+	rate_slide(r, now);
+	for (i = 0; i < TUI_RATE_BUCKETS; i++)
+		sum += r->n[i];
+	/* the window: its oldest bucket's start, or when counting began */
+	from = (r->cur - TUI_RATE_BUCKETS + 1) * TUI_RATE_BUCKET_NS;
+	if (from < r->start)
+		from = r->start;
+	span = now - from;
+	if (span < 1000000000LL)
+		span = 1000000000LL;	/* the first second: per second */
+	return (double)sum * 1e9 / (double)span;
 }

@@ -64,6 +64,29 @@ void		 tui_layout(int lines, int cols, struct tui_layout *l);
 int		 tui_layout_hit(const struct tui_layout *l, int y, int x,
 		     int *row);
 
+/*
+ * A live input's records per second over a sliding window (tui/tui-util.c,
+ * no curses): the records counted in buckets of TUI_RATE_BUCKET_NS, the
+ * last TUI_RATE_BUCKETS of them, so a burst shows at once and a pause
+ * brings the rate to 0 within the window (2 s).
+ */
+#define TUI_RATE_BUCKETS	8
+#define TUI_RATE_BUCKET_NS	250000000LL
+struct tui_rate {
+	uint64_t	 n[TUI_RATE_BUCKETS];	/* records, bucket cur % 8 */
+	int64_t		 cur;		/* the newest bucket: time / size */
+	int64_t		 start;		/* when counting began */
+	uint64_t	 total;		/* records seen at the last update */
+};
+/* Count from now, total records seen so far not counted. */
+void		 tui_rate_init(struct tui_rate *r, int64_t now,
+		     uint64_t total);
+/* total records have been seen by now (monotonic ns). */
+void		 tui_rate_update(struct tui_rate *r, int64_t now,
+		     uint64_t total);
+/* Records per second in the window that ends now (over at least 1 s). */
+double		 tui_rate_get(struct tui_rate *r, int64_t now);
+
 #define TUI_TREE_NODES	4096
 #define TUI_TREE_ARENA	65536
 

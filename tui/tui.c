@@ -163,14 +163,28 @@ pane(const struct tui_screen *s, int i)
 	return i == 1 && s->devices ? &tui_devices_view : panes[i];
 }
 
+/* The help, its long lines wrapped to the terminal's width. */
 static void
 draw_help(struct tui_screen *s)
 {
-	int	 y;
+	struct sbuf	 all = { 0 }, b = { 0 };
+	const char	*p, *nl;
+	int		 i, y;
 
 	erase();
-	for (y = 0; help_text[y] != NULL && y < LINES; y++)
-		tui_put(s, y, 0, help_text[y], COLS);
+	for (i = 0; help_text[i] != NULL; i++) {
+		sb_puts(&all, help_text[i]);
+		sb_putc(&all, '\n');
+	}
+	if (all.s != NULL)
+		sb_wrap(&b, all.s, (size_t)(COLS > 0 ? COLS : 1));
+	for (y = 0, p = b.s; p != NULL && *p != '\0' && y < LINES; y++) {
+		nl = strchr(p, '\n');
+		tui_put(s, y, 0, p, nl != NULL ? (int)(nl - p) : COLS);
+		p = nl != NULL ? nl + 1 : NULL;
+	}
+	sb_free(&all);
+	sb_free(&b);
 }
 
 static void
@@ -455,10 +469,8 @@ struct loop {
 	 * enough to load for a test to look at the screen meanwhile.
 	 */
 	size_t		 batch;
-	/* records per second of a live input, over the last second */
-	int64_t		 rate_t;
-	size_t		 rate_n;
-	double		 rate;
+	/* records per second of a live input, over the last seconds */
+	struct tui_rate	 rate;
 	size_t		 dev_n;		/* items when Devices was built */
 	int64_t		 dev_t;
 };
@@ -541,18 +553,14 @@ activity(struct loop *lp)
 	size_t	 len = 0;
 
 	s->activity[0] = '\0';
-	if (now - lp->rate_t >= 1000000000LL) {
-		lp->rate = lp->rate_t == 0 ? 0 : (double)(m->n - lp->rate_n) *
-		    1e9 / (double)(now - lp->rate_t);
-		lp->rate_t = now;
-		lp->rate_n = m->n;
-	}
+	tui_rate_update(&lp->rate, now, m->n);
 	if (tui_store_live(lp->st)) {
 		tui_store_stats(lp->st, &cs);
 		if (s->live)
 			len = (size_t)snprintf(s->activity,
 			    sizeof s->activity, "LIVE %.0f/s %llu dropped",
-			    lp->rate, (unsigned long long)cs.dropped);
+			    tui_rate_get(&lp->rate, now),
+			    (unsigned long long)cs.dropped);
 		else
 			len = (size_t)snprintf(s->activity,
 			    sizeof s->activity, "ended, %llu dropped",
@@ -687,6 +695,7 @@ tui_main(const char *name, int fast, int live, char *err, size_t errlen)
 	s.source = name;
 	s.det_item = TI_NONE;
 	s.utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	m.fmt.ascii = !s.utf8;
 	s.nodes = calloc(TUI_TREE_NODES, sizeof *s.nodes);
 	s.arena = malloc(TUI_TREE_ARENA);
 	m.corr = tui_corr_new();
@@ -702,6 +711,7 @@ tui_main(const char *name, int fast, int live, char *err, size_t errlen)
 	lp.s = &s;
 	lp.st = st;
 	lp.t0 = cap_clock_ns(CLOCK_MONOTONIC);
+	tui_rate_init(&lp.rate, lp.t0, 0);
 	lp.loading = TUI_LOAD_MORE;
 	if (getenv("URBSCOPE_TUI_BATCH") != NULL)
 		lp.batch = strtoul(getenv("URBSCOPE_TUI_BATCH"), NULL, 10);

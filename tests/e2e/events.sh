@@ -14,8 +14,14 @@ check_eq "sim skeleton -w exits 0" 0 $?
 "$US" read "$TMP/ev.pcapng" >"$TMP/read.txt" 2>"$TMP/err"
 check_eq "read skeleton with events exits 0" 0 $?
 check "read: no sanitizer report" no_sanitizer_report "$TMP/err"
-nev=$(grep -c '^ *[0-9]* *[0-9.]* [0-9.]* *drv ' "$TMP/read.txt")
-nurb=$(grep -vc '^ *[0-9]* *[0-9.]* [0-9.]* *drv ' "$TMP/read.txt")
+nev=$(grep -c '^ *[0-9]* *[0-9.]* [0-9.-]* *drv ' "$TMP/read.txt")
+nurb=$(grep -vc '^ *[0-9]* *[0-9.]* [0-9.-]* *drv ' "$TMP/read.txt")
+# an event of no device (usb_register) has no address: "-", as in the TUI
+check "read: an event without a device has the address -" \
+    grep -qE '^ *[0-9]+ +[0-9.]+ -  +drv   skeleton usb_register: ' \
+    "$TMP/read.txt"
+check "read: no event has the address 0.0" \
+    sh -c "! grep -qE '^ *[0-9]+ +[0-9.]+ 0\.0 ' '$TMP/read.txt'"
 check "read: driver events are there" test "$nev" -gt 0
 check "read: URB records are there" test "$nurb" -gt 0
 # interleaved: numbered 1..N in file order, events between records

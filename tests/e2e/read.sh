@@ -4,6 +4,25 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
 check "help exits 0" "$US" read --help
+# the summary's arrow in the locale's characters; JSON is UTF-8 always
+"$US" read -c 2 samples/stall.pcap >"$TMP/utf8" 2>&1
+LC_ALL=C "$US" read -c 2 samples/stall.pcap >"$TMP/c" 2>&1
+check "UTF-8 locale: the arrow is U+2192" grep -q ' → 18 bytes' "$TMP/utf8"
+check "C locale: the arrow is ->" grep -q ' -> 18 bytes' "$TMP/c"
+check "C locale: nothing but ASCII" sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/c'"
+"$US" read -c 2 -T json samples/stall.pcap >"$TMP/utf8" 2>&1
+LC_ALL=C "$US" read -c 2 -T json samples/stall.pcap >"$TMP/c" 2>&1
+check_diff "JSON is the same in every locale" "$TMP/utf8" "$TMP/c"
+# every usage fits 80 columns: long lines wrap at blanks
+for c in "" read convert sim capture devices tui; do
+	# shellcheck disable=SC2086
+	"$US" $c --help >"$TMP/help" 2>&1
+	w=$(awk '{ if (length($0) > w) w = length($0) } END { print w + 0 }' \
+	    "$TMP/help")
+	check "urbscope $c --help fits 80 columns ($w)" test "$w" -le 80
+done
+check "a wrapped usage line keeps its words" \
+    sh -c "'$US' sim --help | tr '\n' ' ' | grep -q 'scenario file (see  *README)'"
 "$US" read --bogus >/dev/null 2>&1
 check_eq "unknown option exits 2" 2 $?
 "$US" >/dev/null 2>&1
@@ -223,3 +242,38 @@ check_eq "-T keys without a keyboard prints nothing" 0 "$(wc -c <"$TMP/k")"
 "$US" read samples/hid-keyboard.pcap -T keys -Y 'dev==9' >"$TMP/k"
 check_eq "-T keys: -Y leaves out what it does not show" 0 \
     "$(wc -c <"$TMP/k")"
+
+# pcapng packet comments, editcap's and urbscope's own (the driver call
+# behind a submit): in -V, in JSON and -T fields as Wireshark's
+# frame.comment, the same as tshark's
+if command -v editcap >/dev/null 2>&1 && command -v tshark >/dev/null 2>&1
+then
+	editcap -a 1:"hello" samples/mass-storage.pcapng "$TMP/cmt.pcapng" \
+	    >/dev/null 2>&1
+	"$US" read -V -c 2 "$TMP/cmt.pcapng" >"$TMP/cmt.V" 2>&1
+	check "-V shows a packet's comment" \
+	    grep -q '^        Comment: "hello"$' "$TMP/cmt.V"
+	check "-V shows it on its packet only" \
+	    test "$(grep -c 'Comment:' "$TMP/cmt.V")" -eq 1
+	"$US" read -T json -c 1 "$TMP/cmt.pcapng" >"$TMP/cmt.json" 2>&1
+	check "JSON has the comment as frame.comment" \
+	    grep -q '"frame.comment":"hello"' "$TMP/cmt.json"
+	"$US" sim skeleton -w "$TMP/sk.pcapng" >/dev/null 2>&1
+	"$US" read -V "$TMP/sk.pcapng" >"$TMP/sk.V" 2>&1
+	check "-V shows urbscope's own submit comments" \
+	    grep -q '^        Comment: "hub probe usb_submit_urb GFP_NOIO"$' \
+	    "$TMP/sk.V"
+	for f in "$TMP/cmt.pcapng" "$TMP/sk.pcapng"; do
+		tshark -r "$f" -T fields -e frame.number -e frame.comment \
+		    >"$TMP/ts.cmt" 2>/dev/null
+		"$US" read "$f" -T fields -e frame.number -e frame.comment \
+		    >"$TMP/us.cmt" 2>/dev/null
+		# -T fields prints no driver events: tshark's other frames
+		awk -F'\t' 'NR == FNR { us[$1] = 1; next } us[$1]' \
+		    "$TMP/us.cmt" "$TMP/ts.cmt" >"$TMP/ts.urb"
+		check_diff "frame.comment as tshark's ($(basename "$f"))" \
+		    "$TMP/ts.urb" "$TMP/us.cmt"
+	done
+else
+	skip "packet comments" "editcap or tshark is not installed"
+fi

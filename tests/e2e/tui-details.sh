@@ -159,7 +159,7 @@ S=$S-ascii
 # ASCII, no colours, a small terminal: a control OUT with a payload shows
 # its setup row apart; a long descriptor scrolls the hex pane.
 $T new-session -d -s "$S" -x 70 -y 24 \
-    "TERM=xterm-256color LANG=C NO_COLOR=1 $US tui samples/hid-keyboard.pcap \
+    "TERM=xterm-256color LANG=C LC_ALL=C NO_COLOR=1 $US tui samples/hid-keyboard.pcap \
     2>$TMP/err2; echo TUI-EXIT=\$?; sleep 30"
 check "first screen (ASCII)" wait_for "^ +1 0.000000 .*GET_DESCRIPTOR"
 $T send-keys -t "$S" / 'SET_REPORT output' Enter
@@ -201,3 +201,26 @@ check "g puts the cursor on the first line" wait_for "^>Record 6 at"
 $T send-keys -t "$S" q
 check "q quits with status 0 (ASCII)" wait_for "TUI-EXIT=0"
 check "no sanitizer report (ASCII)" no_sanitizer_report "$TMP/err2"
+
+# A pcapng packet comment (editcap -a) shows in the details pane, first,
+# as Wireshark shows it; the next record has none.
+if command -v editcap >/dev/null 2>&1; then
+	editcap -a 1:"hello" samples/mass-storage.pcapng "$TMP/cmt.pcapng" \
+	    >/dev/null 2>&1
+	S=$S-cmt
+	$T new-session -d -s "$S" -x 120 -y 40 \
+	    "TERM=xterm-256color $US tui $TMP/cmt.pcapng 2>$TMP/err3; \
+	    echo TUI-EXIT=\$?; sleep 30"
+	check "the details pane shows the packet's comments" \
+	    wait_for "^ [^a-zA-Z]* ?Packet comments$"
+	check "and the comment" wait_for "^ +Comment: \"hello\""
+	$T send-keys -t "$S" j
+	check "the next record" wait_for "^ 2/"
+	check "has none" sh -c "sleep 0.3; ! $T capture-pane -p -t $S |
+	    grep -q 'Comment: '"
+	$T send-keys -t "$S" q
+	check "q quits with status 0 (comments)" wait_for "TUI-EXIT=0"
+	check "no sanitizer report (comments)" no_sanitizer_report "$TMP/err3"
+else
+	skip "comments in the details pane" "editcap is not installed"
+fi

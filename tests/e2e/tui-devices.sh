@@ -135,7 +135,7 @@ check "the write's submit is selected" wait_for "Function: write"
 check "its details name its URB's S record" \
     wait_for "URB S record [0-9]+"
 check "and its completion with status and length" \
-    wait_for "URB C record [0-9]+: ok, 5 bytes, 0\.125ms"
+    wait_for "URB C record [0-9]+: ok, 5 bytes, 0\.125 ms"
 
 $T send-keys -t "$S" f C-u 'driver=="skeleton" && event==open' Enter g
 check "an open names the node" \

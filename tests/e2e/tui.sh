@@ -26,7 +26,10 @@ $T new-session -d -s "$S" -x 120 -y 40 \
     "TERM=xterm-256color LANG=C.UTF-8 $US tui samples/mass-storage.pcapng \
     2>$TMP/err; echo TUI-EXIT=\$?; sleep 30"
 check "first screen shows records" wait_for "GET_DESCRIPTOR DEVICE len 18"
-check "status bar counts the records" wait_for "^ 1/171 .*171 URBs"
+check "status bar counts the records" wait_for "^ 1/171 "
+# 171 records, 86 URBs (85 S with their C, one S without); the errors
+# are the two -EREMOTEIO short reads
+check "status bar counts URBs and errors" wait_for " 86 URBs 0 events 2 errors"
 check "details pane shows the record's fields" wait_for "URB id: 0x"
 check "hex pane shows the setup bytes" wait_for "0000  80 06 00 01"
 
@@ -60,6 +63,17 @@ check "the TUI keeps running after a bad filter" \
 $T send-keys -t "$S" f C-u 'usbms.dCBWSignature == 0x43425355' Enter
 check "a filter on Wireshark's names narrows the list" \
     wait_for "^ 1/13 .*filter: usbms.dCBWSignature"
+
+# a filter nothing passes empties the details and hex panes too
+$T send-keys -t "$S" f C-u 'dev==99' Enter
+check "a filter that hides everything says so" \
+    wait_for "nothing passes the filter"
+sleep 0.3
+screen >"$TMP/none"
+check "then the details pane shows no record" \
+    sh -c "! grep -qE 'URB id:|^Record [0-9]+' '$TMP/none'"
+check "then the hex pane shows no bytes" \
+    sh -c "! grep -qE '^ *0000  [0-9a-f]{2} ' '$TMP/none'"
 
 $T send-keys -t "$S" f C-u Enter
 check "an empty filter shows everything" wait_for "/171 "
@@ -134,6 +148,15 @@ check "the key hints are on row 24" \
     sh -c "sed -n 24p '$TMP/small' | grep -q 'q quit'"
 check "the layout keeps the details pane" grep -q "Details" "$TMP/small"
 check "the layout keeps the hex pane" grep -q "Hex" "$TMP/small"
+# the help's long lines wrap under their column, not cut mid-word
+$T send-keys -t "$S" '?'
+check "? shows the help at 80 columns" wait_for "smart case"
+screen >"$TMP/help80"
+check "the help wraps the devices line" \
+    grep -qE '^ {20}the details; d again to go back$' "$TMP/help80"
+check "the help ends the Enter line" grep -qE '^ {20}.* names$' "$TMP/help80"
+$T send-keys -t "$S" x
+check "any key closes the help" wait_for "q quit .* \? help"
 
 $T send-keys -t "$S" q
 check "q quits with status 0" wait_for "TUI-EXIT=0"
@@ -147,6 +170,8 @@ $T new-session -d -s "$S" -x 100 -y 30 \
     2>$TMP/err2; echo TUI-EXIT=\$?; sleep 30"
 check "tui sim:enumerate shows records" wait_for "GET_DESCRIPTOR"
 check "ASCII rules outside UTF-8" wait_for "^- Details -"
+check "ASCII arrows in summaries outside UTF-8" \
+    wait_for "GET_DESCRIPTOR [A-Z_]+ .*len [0-9]+ -> [0-9]"
 $T send-keys -t "$S" G p
 check "p jumps from the last completion to its submit" \
     wait_for "URB type: URB_SUBMIT"

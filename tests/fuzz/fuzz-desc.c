@@ -33,8 +33,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    &tree);
 		for (i = 0; i < tree.n; i++)
 			(void)dec_node_value(&tree.node[i], val, sizeof val);
-		(void)dec_desc_summary(data + 8, size - 8, k ? NULL : &req,
-		    buf, sizeof buf);
+		(void)dec_desc_summary(data + 8, size - 8, size - 8 + k,
+		    k ? NULL : &req, buf, sizeof buf);
 	}
 	for (k = 0; k < sizeof classes / sizeof classes[0]; k++) {
 		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena, DEC_TREE_ARENA);

@@ -84,9 +84,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dec_fmt_json(&fmt[1], &pipe.r, &pipe.info, &tree, &out);
 		(void)dec_fmt_usbmon(&pipe.r, line, sizeof line);
 		(void)cap_pipe_shown(&pipe, rc);
-		dec_fmt_fields(cap_pipe_frame(&pipe, rc), &pipe.r, &pipe.info,
-		    cap_pipe_tree(&pipe), refs, sizeof refs / sizeof refs[0],
-		    &out);
+		dec_fmt_fields(&fmt[0], cap_pipe_frame(&pipe, rc), &pipe.r,
+		    &pipe.info, cap_pipe_tree(&pipe), refs,
+		    sizeof refs / sizeof refs[0], &out);
 	}
 	sb_free(&out);
 	cap_pipe_close(&pipe);

@@ -187,7 +187,7 @@ summary(const char *hex, const char *req)
 	if (req != NULL)
 		s = req_of(req);
 	p = unhex(hex, &n);
-	len = dec_desc_summary(p, n, req != NULL ? &s : NULL, buf,
+	len = dec_desc_summary(p, n, n, req != NULL ? &s : NULL, buf,
 	    sizeof buf);
 	free(p);
 	assert_int_equal(len, strlen(buf));
@@ -1086,7 +1086,7 @@ test_config_cuts(void **state)
 			decode_bytes(tr, full, cut, &asked_cut);
 			assert_int_equal(flagged(t, DN_BAD | DN_CUT), 0);
 
-			dec_desc_summary(full, cut, &asked_all, sum,
+			dec_desc_summary(full, cut, cut, &asked_all, sum,
 			    sizeof sum);
 		}
 		/* Whole: nothing flagged. */
@@ -1132,8 +1132,8 @@ test_all_cuts(void **state)
 			decode_bytes(tr, p, cut, NULL);
 			if (blobs[i].req != NULL)
 				decode_bytes(tr, p, cut, &s);
-			dec_desc_summary(p, cut, blobs[i].req != NULL ? &s :
-			    NULL, sum, sizeof sum);
+			dec_desc_summary(p, cut, cut, blobs[i].req != NULL ?
+			    &s : NULL, sum, sizeof sum);
 			assert_true(strlen(sum) < sizeof sum);
 		}
 		free(p);
@@ -1161,8 +1161,8 @@ test_config_bad_lengths(void **state)
 
 			p[at[i].off] = (uint8_t)bl;
 			decode_bytes(tr, p, len, NULL);
-			dec_desc_summary(p + at[i].off, len - at[i].off, NULL,
-			    sum, sizeof sum);
+			dec_desc_summary(p + at[i].off, len - at[i].off,
+			    len - at[i].off, NULL, sum, sizeof sum);
 			if ((bl < at[i].size || at[i].off + bl > len) &&
 			    flagged(t, DN_BAD) == 0)
 				print_error("off %zu bLength %u\n", at[i].off,

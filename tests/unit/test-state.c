@@ -400,6 +400,157 @@ test_line_bulk(void **state)
 }
 
 /*
+ * Latencies, rounded (8.883724 s is 8.884 s, not 8.883 s) and always
+ * with their unit, as the summary and the TUI's column show them.
+ */
+static void
+test_latency_format(void **state)
+{
+	static const struct {
+		int64_t		 ns;
+		const char	*text;
+	} t[] = {
+		{ 0, "0.000 ms" },
+		{ -5, "0.000 ms" },
+		{ 251000, "0.251 ms" },
+		{ 251499, "0.251 ms" },
+		{ 251500, "0.252 ms" },
+		{ 999999499, "999.999 ms" },
+		{ 999999500, "1.000 s" },
+		{ 8883724000LL, "8.884 s" },
+		{ 16333185000000LL, "16333.185 s" },
+		{ 99999999499999LL, "99999.999 s" },
+		{ 99999999500000LL, "100000 s" },
+		{ INT64_MAX, "9223372037 s" },
+		{ DEC_TS_BAD, "bad time" },
+	};
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
+	struct sbuf	 b = { 0 };
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	char		 buf[DEC_LATENCY_MAX];
+	size_t		 k;
+
+	(void)state;
+	for (k = 0; k < sizeof t / sizeof t[0]; k++) {
+		assert_int_equal(dec_fmt_latency(t[k].ns, buf),
+		    strlen(t[k].text));
+		assert_string_equal(buf, t[k].text);
+	}
+	recno = 0;
+	r = mk('S', 0x55, XFER_BULK, 0x81, 2, 1000000);
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x55, XFER_BULK, 0x81, 2, 9883724);
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_summary(&f, &r, &i, &b);
+	assert_string_equal(b.s, "0 bytes, 8.884 s");
+	/* outside UTF-8 (the caller's choice), arrows are ASCII */
+	r = mk('S', 0x57, XFER_CTRL, 0x80, 2, 10000000);
+	memcpy(r.setup, "\x80\x06\x00\x01\x00\x00\x12\x00", 8);
+	r.flag_setup = 0;
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x57, XFER_CTRL, 0x80, 2, 10000251);
+	r.status = -32;
+	dec_analyze(ctx, &r, &i);
+	f.ascii = 1;
+	b.len = 0;
+	dec_fmt_summary(&f, &r, &i, &b);
+	assert_string_equal(b.s, "GET_DESCRIPTOR DEVICE len 18 -> -EPIPE "
+	    "after 0.251 ms");
+	sb_free(&b);
+	dec_ctx_free(ctx);
+}
+
+/*
+ * A descriptor the capture cut (usbmon text keeps 32 bytes) is said cut
+ * once, by the capture's note; one the transfer itself cut (wLength 8 of
+ * an 18-byte DEVICE) keeps its own note.
+ */
+static void
+test_cut_said_once(void **state)
+{
+	static const uint8_t str_setup[8] = { 0x80, 6, 2, 3, 9, 4, 255, 0 };
+	static const uint8_t dev_setup[8] = { 0x80, 6, 0, 1, 0, 0, 8, 0 };
+	static const uint8_t dev[8] = { 18, 1, 0, 2, 0, 0, 0, 64 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_fmt	 f = { .time_mode = DT_RELATIVE };
+	struct sbuf	 b = { 0 };
+	struct urb_rec	 r;
+	struct dec_info	 i;
+	uint8_t		 str[32];
+	size_t		 k;
+
+	(void)state;
+	str[0] = 42;
+	str[1] = 3;
+	for (k = 2; k < sizeof str; k += 2) {
+		str[k] = 'A';
+		str[k + 1] = 0;
+	}
+	recno = 0;
+	r = mk('S', 0x60, XFER_CTRL, 0x80, 2, 1000);
+	r.flag_setup = 0;
+	memcpy(r.setup, str_setup, 8);
+	r.len_urb = 255;
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x60, XFER_CTRL, 0x80, 2, 1100);
+	r.len_urb = 42;
+	r.data = str;
+	r.data_len = sizeof str;
+	dec_analyze(ctx, &r, &i);
+	dec_fmt_summary(&f, &r, &i, &b);
+	assert_string_equal(b.s, "GET_DESCRIPTOR STRING 2 lang 0x0409 len 255 "
+	    "\xe2\x86\x92 42 bytes, 0.100 ms: STRING \"AAAAAAAAAAAAAAA\" "
+	    "(captured 32 of 42 bytes)");
+	r = mk('S', 0x61, XFER_CTRL, 0x80, 2, 2000);
+	r.flag_setup = 0;
+	memcpy(r.setup, dev_setup, 8);
+	r.len_urb = 8;
+	dec_analyze(ctx, &r, &i);
+	r = mk('C', 0x61, XFER_CTRL, 0x80, 2, 2100);
+	r.len_urb = 8;
+	r.data = dev;
+	r.data_len = sizeof dev;
+	dec_analyze(ctx, &r, &i);
+	b.len = 0;
+	dec_fmt_summary(&f, &r, &i, &b);
+	assert_string_equal(b.s, "GET_DESCRIPTOR DEVICE len 8 \xe2\x86\x92 8 "
+	    "bytes, 0.100 ms: DEVICE mps 64 [cut: 8 of 18 bytes]");
+	sb_free(&b);
+	dec_ctx_free(ctx);
+}
+
+/* Help text wrapped at blanks: table rows under their second column,
+ * paragraphs at their indent, usage groups whole, long words cut. */
+static void
+test_wrap(void **state)
+{
+	struct sbuf	 b = { 0 };
+
+	(void)state;
+	sb_wrap(&b, "  d        devices in place of the details\n"
+	    "short\n"
+	    "a paragraph of words.  Two spaces do not make a column\n"
+	    "  -x  y    one two three four five six\n"
+	    "usage: cmd FILE [-a A] [-b B] [-c C]\n"
+	    "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGH   \n", 30);
+	assert_string_equal(b.s,
+	    "  d        devices in place of\n"
+	    "           the details\n"
+	    "short\n"
+	    "a paragraph of words.  Two\n"
+	    "spaces do not make a column\n"
+	    "  -x  y    one two three four\n"
+	    "           five six\n"
+	    "usage: cmd FILE [-a A] [-b B]\n"
+	    "[-c C]\n"
+	    "abcdefghijklmnopqrstuvwxyz0123\n"
+	    "456789ABCDEFGH\n");
+	sb_free(&b);
+}
+
+/*
  * No descriptors in the capture: BOT is guessed by its signatures, a boot
  * keyboard by its reports' shape, per endpoint and marked so; other data
  * is not guessed at.  --decode-as overrides both ways and says so; bad
@@ -752,6 +903,9 @@ main(void)
 		cmocka_unit_test(test_state_config_cut),
 		cmocka_unit_test(test_desc_next_stops),
 		cmocka_unit_test(test_time_overflow),
+		cmocka_unit_test(test_latency_format),
+		cmocka_unit_test(test_wrap),
+		cmocka_unit_test(test_cut_said_once),
 		cmocka_unit_test(test_hexdump_offsets),
 		cmocka_unit_test(test_sbuf_fast_paths),
 	};

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -117,7 +118,7 @@ test_index(void **state)
 	build(&m, f);
 	assert_int_equal(m.n, NREC);
 	assert_int_equal(m.nvis, NREC);
-	assert_int_equal(m.nurb, NREC);
+	assert_int_equal(m.nurb, NREC / 2);	/* S and C: one URB */
 	assert_int_equal(m.nerror, 1);
 	/* pairs both ways, latency from the index */
 	assert_int_equal(m.item[0].pair, 1);
@@ -637,6 +638,164 @@ test_events(void **state)
 	tui_model_free(&m);
 }
 
+/*
+ * The latency column is the summary's latency, in the same words: a
+ * completion 16333.185 s after its submit keeps its unit (it was cut to
+ * "16333.185m"), and one of 0.251 ms reads as in `read`.
+ */
+static void
+test_latency_column(void **state)
+{
+	static const int64_t lat[2] = { 16333185000000LL, 251000 };
+	static const char *const want[2] = { "16333.185 s", "0.251 ms" };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct tui_model m;
+	struct fake	*f = calloc(1, sizeof *f);
+	struct urb_rec	 r;
+	struct dec_info	 info;
+	struct tui_cols	 c;
+	struct sbuf	 b = { 0 };
+	int		 k, half;
+
+	(void)state;
+	assert_non_null(ctx);
+	assert_non_null(f);
+	tui_model_init(&m, fake_fetch, f);
+	for (k = 0; k < 2; k++) {
+		for (half = 0; half < 2; half++) {
+			memset(&r, 0, sizeof r);
+			r.id = 0xffff888000000100ULL + (uint64_t)k;
+			r.type = half ? 'C' : 'S';
+			r.busnum = 1;
+			r.devnum = 2;
+			r.epnum = 0x81;
+			r.xfer_type = XFER_BULK;
+			r.flag_setup = '-';
+			r.flag_data = half ? 0 : '<';
+			r.status = half ? 0 : URB_EINPROGRESS;
+			r.len_urb = 4;
+			r.ts_ns = 1000000000LL + half * lat[k];
+			r.recno = (uint64_t)f->n + 1;
+			assert_int_equal(dec_analyze(ctx, &r, &info), 0);
+			assert_int_equal(dec_rec_copy(&f->rec[f->n], CAP_URB,
+			    &r, &info, NULL), 0);
+			f->n++;
+			assert_int_equal(tui_model_add_urb(&m, &r, &info), 0);
+		}
+		tui_model_cols(&m, (uint32_t)(2 * k + 1), &c);
+		assert_string_equal(c.lat, want[k]);
+		b.len = 0;
+		assert_int_equal(tui_model_summary(&m, (uint32_t)(2 * k + 1),
+		    &b), 0);
+		assert_non_null(strstr(b.s, c.lat));
+	}
+	sb_free(&b);
+	dec_ctx_free(ctx);
+	unbuild(&m, f);
+	free(f);
+}
+
+/*
+ * The status bar's counts: a URB is a transfer (its S, or a completion
+ * whose submit is missing), not a record; an error is a failed transfer
+ * (an E, an error status, an ISO frame in error), not a deliberate unlink
+ * (-ENOENT from usb_kill_urb, -ECONNRESET from usb_unlink_urb).
+ */
+static void
+test_counts(void **state)
+{
+	static const struct {
+		uint8_t		 xfer;
+		int32_t		 status;	/* of the completion */
+		char		 end;		/* 'C', 'E'; 0: no submit */
+		int32_t		 frame;		/* ISO: frame 1's status */
+	} t[] = {
+		{ XFER_BULK, 0, 'C', 0 },
+		{ XFER_BULK, URB_ENOENT, 'C', 0 },
+		{ XFER_INT, URB_ECONNRESET, 'C', 0 },
+		{ XFER_BULK, -32, 'C', 0 },		/* -EPIPE */
+		{ XFER_BULK, -19, 'E', 0 },		/* -ENODEV */
+		{ XFER_ISO, 0, 'C', -71 },		/* -EPROTO */
+		{ XFER_ISO, 0, 'C', 0 },
+		{ XFER_BULK, 0, 0, 0 },		/* submit not captured */
+	};
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct tui_model m;
+	struct urb_rec	 r;
+	struct dec_info	 info;
+	struct urb_iso	 iso[2];
+	size_t		 k;
+	int		 half;
+
+	(void)state;
+	assert_non_null(ctx);
+	tui_model_init(&m, NULL, NULL);
+	for (k = 0; k < sizeof t / sizeof t[0]; k++) {
+		for (half = t[k].end == 0; half < 2; half++) {
+			memset(&r, 0, sizeof r);
+			memset(iso, 0, sizeof iso);
+			r.id = 0xffff888000000200ULL + k;
+			r.type = half ? (t[k].end ? t[k].end : 'C') : 'S';
+			r.busnum = 1;
+			r.devnum = 3;
+			r.epnum = 0x82;
+			r.xfer_type = t[k].xfer;
+			r.flag_setup = '-';
+			r.status = half ? t[k].status : URB_EINPROGRESS;
+			if (t[k].xfer == XFER_ISO) {
+				iso[1].status = half ? t[k].frame :
+				    URB_EINPROGRESS;
+				r.iso = iso;
+				r.niso = 2;
+			}
+			r.ts_ns = 1000000LL * (int64_t)(2 * k + half);
+			r.recno = m.n + 1;
+			assert_int_equal(dec_analyze(ctx, &r, &info), 0);
+			assert_int_equal(tui_model_add_urb(&m, &r, &info), 0);
+		}
+	}
+	assert_int_equal(m.nurb, sizeof t / sizeof t[0]);
+	assert_int_equal(m.nerror, 3);		/* -EPIPE, E, the frame */
+	tui_model_free(&m);
+	dec_ctx_free(ctx);
+}
+
+/*
+ * The live rate's window: a burst shows at once (it said 0/s right after
+ * 186 records), a pause brings it to 0 (it said 117/s when nothing had
+ * changed), a steady flow reads as itself.
+ */
+static void
+test_rate(void **state)
+{
+	const int64_t	 s = 1000000000LL, t0 = 1000 * s;
+	struct tui_rate	 r;
+	uint64_t	 total = 0;
+	int64_t		 t;
+
+	(void)state;
+	tui_rate_init(&r, t0, 0);
+	assert_true(tui_rate_get(&r, t0) == 0);
+	tui_rate_update(&r, t0 + s / 10, 186);
+	assert_true(tui_rate_get(&r, t0 + s / 10) == 186);
+	/* nothing new: the burst leaves the 2 s window */
+	assert_true(tui_rate_get(&r, t0 + 3 * s) == 0);
+	tui_rate_update(&r, t0 + 3 * s, 186);
+	assert_true(tui_rate_get(&r, t0 + 3 * s) == 0);
+	/* 50 records every 100 ms for 5 s: 500/s */
+	total = 186;
+	for (t = t0 + 3 * s; t < t0 + 8 * s; t += s / 10) {
+		total += 50;
+		tui_rate_update(&r, t, total);
+	}
+	assert_true(fabs(tui_rate_get(&r, t) - 500) < 30);
+	/* a long pause (an hour): 0, and counting goes on after it */
+	assert_true(tui_rate_get(&r, t + 3600 * s) == 0);
+	tui_rate_update(&r, t + 3600 * s, total + 10);
+	/* 10 in the window, which spans 1.75 s there */
+	assert_true(fabs(tui_rate_get(&r, t + 3600 * s) - 10 / 1.75) < 0.01);
+}
+
 /* A URB's submit event: found for its S and, through the pair, its C;
  * not for a later life of the same URB id. */
 static void
@@ -712,14 +871,14 @@ test_store(void **state)
 	rec = tui_store_fetch(st, 1);
 	assert_non_null(rec);
 	assert_int_equal(rec->r.recno, 1);
-	dec_fmt_summary(&rec->r, &rec->info, &want);
+	dec_fmt_summary(&m.fmt, &rec->r, &rec->info, &want);
 	rec = tui_store_fetch(st, m.n);
 	assert_non_null(rec);
 	assert_int_equal(rec->r.recno, m.n);
 	rec = tui_store_fetch(st, 1);
 	assert_non_null(rec);
 	b.len = 0;
-	dec_fmt_summary(&rec->r, &rec->info, &b);
+	dec_fmt_summary(&m.fmt, &rec->r, &rec->info, &b);
 	assert_string_equal(b.s, want.s);
 	assert_null(tui_store_fetch(st, m.n + 1));
 	assert_null(tui_store_fetch(st, 0));
@@ -1172,6 +1331,9 @@ main(void)
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_submitter),
+		cmocka_unit_test(test_latency_column),
+		cmocka_unit_test(test_counts),
+		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
 		cmocka_unit_test(test_store_checkpoints),
