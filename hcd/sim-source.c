@@ -254,7 +254,11 @@ sim_event(void *arg, const struct drv_event *ev)
 	/*
 	 * usb_submit_urb reports its event after the HCD's 'S' record (and
 	 * an 'E' when the HCD refused it); put the event before them.  Both
-	 * come from one call, so the reader cannot have taken the mark.
+	 * come from one call, so the reader cannot have taken the mark.  One
+	 * call makes one 'S' at most: the event takes the mark, and a submit
+	 * refused before the HCD (-EBUSY for an URB in flight: no 'S', as
+	 * usb_hcd_submit_urb in drivers/usb/core/hcd.c is never reached)
+	 * finds none and stays where it happened.
 	 */
 	if (ev->kind == DRV_SUBMIT && p->mark != NULL &&
 	    p->mark->r.id == ev->urb_id && p->mark->r.ts_ns == ev->ts_ns) {
@@ -263,7 +267,7 @@ sim_event(void *arg, const struct drv_event *ev)
 			p->mark_prev->next = q;
 		else
 			p->head = q;
-		p->mark_prev = q;
+		p->mark = p->mark_prev = NULL;
 		return;
 	}
 	if (p->tail != NULL)
