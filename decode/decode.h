@@ -571,6 +571,7 @@ struct drv_event {
 	uint64_t	 urb_id;
 	uint8_t		 ep;
 	uint32_t	 length;
+	uint32_t	 entry;		/* DRV_MATCH: index in the id table */
 	uint32_t	 mem_flags;
 	uint32_t	 context;	/* task / atomic / interrupt */
 	uint64_t	 ptr;
@@ -594,10 +595,10 @@ ev_frame(const struct drv_event *ev)
  *	urbscope-event KIND KEY=VALUE ...
  *
  * KIND is a name from dec_drv_kinds ("submit") or a decimal number.  Keys,
- * in this order: driver func bus dev intf urb ep len mem ctx ptr minor
- * result rule text.  A key is written when its value is not the default
- * (intf and minor -1, strings NULL, numbers 0) or when the kind always
- * shows it; a missing key means the default.  Numbers are decimal or 0x
+ * in this order: driver func bus dev intf urb ep len entry mem ctx ptr
+ * minor result rule text.  A key is written when its value is not the
+ * default (intf and minor -1, strings NULL, numbers 0) or when the kind
+ * always shows it; a missing key means the default.  Numbers are decimal or 0x
  * hex; mem and ctx may be names (GFP_KERNEL, task).  A value that is
  * empty or holds a space, '"', '\\' or a byte outside 0x21-0x7e is quoted
  * "..." with \\ \" \n \t \xHH escapes.  Unknown keys are skipped.

@@ -63,6 +63,32 @@ check "pcapng -> pcapng keeps events byte for byte" \
     cmp "$TMP/ev.pcapng" "$TMP/ev2.pcapng"
 check "pcapng -> pcapng: nothing on stderr" test ! -s "$TMP/err"
 
+# A match's id table entry is not a length: the buggy driver's entry 1
+# takes the keyboard; text, JSON, -Y and the file say "entry", not "len".
+"$US" sim buggy -w "$TMP/m.pcapng" 2>/dev/null
+"$US" read "$TMP/m.pcapng" >"$TMP/m.txt" 2>/dev/null
+check "match: the text line has no len" \
+    sh -c '! grep " drv .*: match .* len " "$1"' sh "$TMP/m.txt"
+check "match: buggy's entry 1 is there" \
+    grep -q " drv .*: match .*: entry 1 flags .*: matched" "$TMP/m.txt"
+"$US" read -Y 'event==match && len==1' "$TMP/m.pcapng" >"$TMP/m1.txt" \
+    2>/dev/null
+check_eq "match: -Y len==1 does not take the entry for a length" 0 \
+    "$(wc -l <"$TMP/m1.txt")"
+"$US" read -T json -Y 'event==match' "$TMP/m.pcapng" >"$TMP/m.json" \
+    2>/dev/null
+check "match: JSON says entry, never length" python3 -c '
+import json, re, sys
+n = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert "length" not in o, line
+    m = re.search(r"entry (\d+) flags", o["text"])
+    assert m and o["entry"] == int(m.group(1)), line
+    n += o["entry"] == 1
+sys.exit(0 if n > 0 else 1)
+' "$TMP/m.json"
+
 if ! command -v tshark >/dev/null 2>&1; then
 	skip "tshark shows the events" "tshark is not installed"
 	exit 0

@@ -138,7 +138,7 @@ demo(struct tui_corr *c, uint32_t *it, uint32_t mark[8])
 	feed(c, it, DRV_LOG, 0, -1, "usb", "hub_port_init", "usb 1-2: new "
 	    "full-speed USB device number 3 using ehci_hcd");
 	ev = mk(DRV_MATCH, 3, 0, "skeleton", "match");
-	ev.length = 0;
+	ev.entry = 0;
 	ev.result = -19;
 	ev.text = "skeleton 1-2:1.0: entry 0 flags 0x0003: idVendor 0x1209 "
 	    "!= 0xfff0";
@@ -246,7 +246,7 @@ test_no_match_reasons(void **state)
 	ev.text = "buggy 1-2:1.0: entry 0 flags 0x0003: idVendor 0x1209 != "
 	    "0xfff0";
 	feed_ev(c, &it, &ev);
-	ev.length = 1;
+	ev.entry = 1;
 	ev.text = "buggy 1-2:1.0: entry 1 flags 0x0380: bInterfaceClass "
 	    "0x08 != 0x03";
 	feed_ev(c, &it, &ev);
