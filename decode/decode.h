@@ -320,6 +320,8 @@ struct urb_iso {
 				   descriptors of devices already there) */
 #define REC_F_STAGE	0x0080	/* USBPcap control stage that is neither
 				   the URB's submit nor its completion */
+#define REC_F_NOOFFSET	0x0100	/* made in memory (the simulator): no
+				   byte offset in any file, offset is 0 */
 
 /* urb_rec.origin: the header the record was read from. */
 #define URB_ORIGIN_USBMON	0	/* Linux usbmon (189, 220, text) */
@@ -453,7 +455,8 @@ struct urb_rec {
 	uint64_t	 frame;		/* the packet's number in the file
 					   (Wireshark's frame.number): recno
 					   plus the packets skipped before */
-	uint64_t	 offset;	/* byte offset of the record in the source */
+	uint64_t	 offset;	/* byte offset of the record in the source
+					   (none: REC_F_NOOFFSET) */
 };
 
 /* The frame number of r (its record number when the source gave none). */

@@ -186,6 +186,8 @@ sim_urb(void *arg, const struct urb_rec *r)
 		return;
 	q->what = CAP_URB;
 	q->r = *r;
+	/* a run in memory: no file, no offset (sim -w's file has them) */
+	q->r.flags |= REC_F_NOOFFSET;
 	if (r->niso > 0) {
 		memcpy(q->iso, r->iso, (r->niso > URB_ISO_MAX ? URB_ISO_MAX :
 		    r->niso) * sizeof q->iso[0]);
