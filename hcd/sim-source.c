@@ -1,12 +1,13 @@
 /*
  * hcd/sim-source.c - the simulator as a capture source: "sim:NAME" runs a
- * built-in scenario (or "sim:FILE" a scenario file) on a simulated machine
- * and yields the URB records its usbmon hooks produce and the driver
- * events the core reports, in one queue in the order they happened.  A
- * DRV_SUBMIT event is put just before the 'S' record of its URB when the
- * core reported the record first, so readers see the call, then its
- * record.  The machine runs in slices of virtual time, only as far as
- * the reader needs: memory stays small however long the scenario runs.
+ * built-in scenario (or "sim:FILE", or a file sim_probe finds to be one,
+ * a scenario file) on a simulated machine and yields the URB records its
+ * usbmon hooks produce and the driver events the core reports, in one
+ * queue in the order they happened.  A DRV_SUBMIT event is put just
+ * before the 'S' record of its URB when the core reported the record
+ * first, so readers see the call, then its record.  The machine runs in
+ * slices of virtual time, only as far as the reader needs: memory stays
+ * small however long the scenario runs.
  *
  * With a bus log (sim_bus_log), every transaction the emulated controllers
  * execute is also written as the packets a sniffer on the bus would see
@@ -279,12 +280,23 @@ sim_event(void *arg, const struct drv_event *ev)
 	p->tail = q;
 }
 
+/*
+ * "sim:SCENARIO", or a file that is a scenario: named .scn, or text
+ * whose first command is a scenario's (a capture's magic wins over
+ * both).  Standard input is never one: the scenario is read by name.
+ */
 static int
 sim_probe(const char *name, const uint8_t *head, size_t n)
 {
-	(void)head;
-	(void)n;
-	return strncmp(name, "sim:", 4) == 0 ? 100 : 0;
+	size_t	 len = strlen(name);
+
+	if (strncmp(name, "sim:", 4) == 0)
+		return 100;
+	if (head == NULL || strcmp(name, "-") == 0)
+		return 0;
+	if (len > 4 && strcmp(name + len - 4, ".scn") == 0)
+		return 20;
+	return sim_scenario_sniff(head, n) ? 10 : 0;
 }
 
 /* The scenario's text: a built-in name or a file. */
@@ -323,7 +335,8 @@ sim_open(struct cap_source *src)
 {
 	struct sim_priv	*p = src->priv;
 	struct sim_sink	 sink = { sim_urb, sim_event, p };
-	const char	*what = src->name + 4;
+	const char	*what = strncmp(src->name, "sim:", 4) == 0 ?
+			    src->name + 4 : src->name;
 	char		*text, err[300];
 	int		 rc;
 
@@ -484,8 +497,8 @@ sim_close(struct cap_source *src)
 
 const struct cap_source_ops sim_cap_source = {
 	.name = "sim",
-	.desc = "the simulator: sim:SCENARIO (enumerate, storage, faults, "
-	    "loopback, or a scenario file)",
+	.desc = "the simulator: sim:SCENARIO (a built-in name or a "
+	    "scenario file), or a scenario file itself",
 	.probe = sim_probe,
 	.priv_size = sizeof(struct sim_priv),
 	.open = sim_open,
