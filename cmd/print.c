@@ -27,8 +27,9 @@ const char print_usage[] =
     "  -T keys       the text each HID keyboard typed (US layout)\n"
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
     "                frame.number, ...), repeatable\n"
-    "  -t r|a|d|e    time: relative (default), absolute, delta,\n"
-    "                epoch\n"
+    "  -t r|a|d|e    time: relative (default), absolute, delta\n"
+    "                (since the previous record, shown or not, as\n"
+    "                tshark's), epoch\n"
     "  --decode-as TARGET=CLASS\n"
     "                decode an interface as a class, as Wireshark's\n"
     "                Decode As: TARGET BUS.DEV[.INTF] or\n"
@@ -292,11 +293,15 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 {
 	if (kind != CAP_URB && kind != CAP_EVENT)
 		return 0;
-	/* times count from the first record read, shown or not */
+	/* times count from the first record read, shown or not; -t d from
+	 * the previous one read, as tshark's (frame.time_delta) */
 	dec_fmt_start(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
 	    pipe->ev.ts_ns);
-	if (pipe->has_filter && !cap_pipe_shown(pipe, kind))
+	if (pipe->has_filter && !cap_pipe_shown(pipe, kind)) {
+		dec_fmt_skip(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
+		    pipe->ev.ts_ns);
 		return 0;
+	}
 	if (kind == CAP_URB)
 		print_urb(pr, pipe);
 	else if (pr->mode == PM_TEXT) {

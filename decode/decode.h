@@ -1135,11 +1135,12 @@ sb_u64(struct sbuf *b, uint64_t v)
 		d[-1] = (char)('0' + v);
 }
 
-/* How records are printed. */
+/* How records are printed (tshark's -t r, a, d, e). */
 enum dec_time_mode {
 	DT_RELATIVE,		/* seconds since the first record */
 	DT_ABSOLUTE,		/* date and time of day (UTC) */
-	DT_DELTA,		/* seconds since the previous record */
+	DT_DELTA,		/* seconds since the previous record, shown
+				   or not (tshark's frame.time_delta) */
 	DT_EPOCH,		/* seconds since 1970 */
 };
 
@@ -1159,6 +1160,16 @@ dec_fmt_start(struct dec_fmt *f, int64_t ts)
 		f->t0 = f->tprev = ts;
 		f->have_t0 = 1;
 	}
+}
+
+/* A record read and not shown (a filter's): the next -t d counts from
+ * it, as tshark's does. */
+static inline void
+dec_fmt_skip(struct dec_fmt *f, int64_t ts)
+{
+	dec_fmt_start(f, ts);
+	if (ts != DEC_TS_BAD)
+		f->tprev = ts;
 }
 
 /*
