@@ -2,7 +2,8 @@
 #
 #   make          build ./urbscope
 #   make deps     install missing Debian packages (as root), else print how
-#   make run      deps + build + open the main job
+#   make run      deps + build + open the main job (the TUI's demo; without
+#                 a terminal, the demo printed as text)
 #   make test     everything CI runs (unit, golden, end-to-end, tshark)
 #   make bench    speed and memory comparisons (not part of test)
 #   make fuzz     each libFuzzer target for FUZZ_TIME seconds (not part
@@ -163,7 +164,13 @@ deps:
 
 run: deps-build
 	@$(MAKE) --no-print-directory all
-	./urbscope
+	@if [ -t 0 ] && [ -t 1 ]; then \
+		echo ./urbscope; ./urbscope; \
+	else \
+		echo "make run: the viewer needs a terminal; the demo as" \
+		    "text instead (./urbscope sim demo):" >&2; \
+		./urbscope sim demo; \
+	fi
 
 # As root, make test installs what it needs; as another user it says
 # what is missing and runs what can run (the rest says "skip").

@@ -808,7 +808,7 @@ const struct cap_source_ops cap_pcapng_source = {
  * Writer.
  */
 #define NG_CMTS		64		/* submits awaiting their 'S' */
-#define NG_CMT_MAX	200
+#define NG_CMT_MAX	CAP_SUBMIT_COMMENT_MAX
 
 /* The driver call that submitted a URB, for the comment on its 'S'. */
 struct ng_cmt {
@@ -1055,12 +1055,27 @@ ng_write(struct cap_sink *sink, const struct urb_rec *r)
 	return cap_out_write(&sink->out, t, sizeof t);
 }
 
+void
+cap_submit_comment(const struct drv_event *ev, char *buf, size_t len)
+{
+	const char	*mem;
+
+	mem = dec_name_find(dec_gfp_flags, ev->mem_flags);
+	if (mem != NULL)
+		snprintf(buf, len, "%s %s usb_submit_urb %s",
+		    ev->driver != NULL ? ev->driver : "-",
+		    ev->func != NULL ? ev->func : "-", mem);
+	else
+		snprintf(buf, len, "%s %s usb_submit_urb mem_flags 0x%" PRIx32,
+		    ev->driver != NULL ? ev->driver : "-",
+		    ev->func != NULL ? ev->func : "-", ev->mem_flags);
+}
+
 /* Remember which driver call submitted ev->urb_id. */
 static void
 ng_cmt_put(struct ng_wr *wr, const struct drv_event *ev)
 {
 	struct ng_cmt	*c = NULL;
-	const char	*mem;
 	size_t		 i;
 
 	for (i = 0; i < NG_CMTS && c == NULL; i++) {
@@ -1077,15 +1092,7 @@ ng_cmt_put(struct ng_wr *wr, const struct drv_event *ev)
 	}
 	c->used = 1;
 	c->urb_id = ev->urb_id;
-	mem = dec_name_find(dec_gfp_flags, ev->mem_flags);
-	if (mem != NULL)
-		snprintf(c->text, sizeof c->text, "%s %s usb_submit_urb %s",
-		    ev->driver != NULL ? ev->driver : "-",
-		    ev->func != NULL ? ev->func : "-", mem);
-	else
-		snprintf(c->text, sizeof c->text, "%s %s usb_submit_urb "
-		    "mem_flags 0x%" PRIx32, ev->driver != NULL ? ev->driver :
-		    "-", ev->func != NULL ? ev->func : "-", ev->mem_flags);
+	cap_submit_comment(ev, c->text, sizeof c->text);
 }
 
 static int

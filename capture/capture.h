@@ -508,6 +508,16 @@ void		 cap_sink_abort(struct cap_sink *sink);
 int		 cap_sink_write_event(struct cap_sink *sink,
 		     const struct drv_event *ev);
 /*
+ * The comment a pcapng writer puts on the 'S' record of the URB a
+ * DRV_SUBMIT event submitted ("skel skel_write usb_submit_urb
+ * GFP_KERNEL"), in buf (CAP_SUBMIT_COMMENT_MAX bytes are enough).  The
+ * simulator gives its records the same, so what it shows is what its
+ * file reads back as.
+ */
+#define CAP_SUBMIT_COMMENT_MAX	200
+void		 cap_submit_comment(const struct drv_event *ev, char *buf,
+		     size_t len);
+/*
  * A live capture's figures for the file's trailer (pcapng: an interface
  * statistics block with isb_ifrecv, isb_ifdrop, start and end times),
  * written at close.  Later calls replace earlier ones.

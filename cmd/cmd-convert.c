@@ -5,7 +5,9 @@
  * written and the output file is complete and valid; the exit status is 1
  * (an input bad from its first record, or a failed write, leaves no file).
  * Driver events go only to pcapng; for the other formats their number is
- * said once on stderr.
+ * said once on stderr.  -Y FILTER writes only the records and events it
+ * shows, as tshark -Y with -w does, after the same analysis read makes
+ * (pairing, latency, classes).
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -23,7 +25,7 @@ convert_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: urbscope convert IN -w OUT [-F pcap|pcapng|usbmon] "
-	    "[-y 220|249] [-c N]\n"
+	    "[-y 220|249] [-c N] [-Y FILTER]\n"
 	    "Convert a USB capture.  IN is any format 'urbscope read' "
 	    "takes;\n"
 	    "OUT '-' is standard output.  Without -F the format follows\n"
@@ -34,7 +36,9 @@ convert_usage(FILE *f)
 	    "-y asks.  A bus-level capture (288, 293-295) stays\n"
 	    "one; -y 220 or 249 keeps its transfers and drops the packets.\n"
 	    "Records the other link type cannot hold are counted and named\n"
-	    "on stderr.\n");
+	    "on stderr.  -Y FILTER writes only what 'urbscope read -Y\n"
+	    "FILTER' shows, driver events included (pcapng keeps them).\n"
+	    "-c N stops after N records and events read, written or not.\n");
 }
 
 /* -y: a link type by number or name; 0 if neither 220 nor 249. */
@@ -110,14 +114,14 @@ convert_dropped(const struct cap_sink *sink)
  */
 int
 convert_run(const char *name, const char *outpath, const char *format,
-    uint64_t limit)
+    uint64_t limit, const char *filter)
 {
-	return convert_run_lt(name, outpath, format, limit, 0);
+	return convert_run_lt(name, outpath, format, limit, 0, filter);
 }
 
 int
 convert_run_lt(const char *name, const char *outpath, const char *format,
-    uint64_t limit, uint32_t linktype)
+    uint64_t limit, uint32_t linktype, const char *filter)
 {
 	struct cap_pipe	 pipe;
 	struct cap_sink_opts opts;
@@ -127,10 +131,17 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	double		 last = 0, t;
 	int		 rc, status = 0, progress, kind = CAP_END;
 
-	/* no analysis: records go to the sink as they are */
-	if (cap_pipe_open(&pipe, name, 0, err, sizeof err) < 0) {
+	/* no analysis unless the filter needs it: records go to the sink
+	 * as they are */
+	if (cap_pipe_open(&pipe, name, filter != NULL, err, sizeof err) < 0) {
 		cmd_warnx("%s", err);
 		return EXIT_INPUT;
+	}
+	if (filter != NULL &&
+	    cap_pipe_filter(&pipe, filter, err, sizeof err) < 0) {
+		cmd_warnx("-Y %s", err);
+		cap_pipe_close(&pipe);
+		return EXIT_USAGE;
 	}
 	/* the first record, to know its link type */
 	while ((kind = cap_pipe_next(&pipe)) == CAP_AGAIN)
@@ -176,6 +187,8 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 			continue;
 		if (limit != 0 && pipe.count > limit)
 			break;
+		if (pipe.has_filter && !cap_pipe_shown(&pipe, rc))
+			continue;
 		if (rc == CAP_EVENT && sink->ops->write_event == NULL)
 			dropped++;
 		rc = rc == CAP_URB ? cap_sink_write(sink, &pipe.r) :
@@ -239,7 +252,7 @@ convert_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		return EXIT_USAGE;
 	}
 	return convert_run_lt(a->argv[0], outpath, args_get(a, 'F'), limit,
-	    linktype);
+	    linktype, args_get(a, 'Y'));
 }
 
 static const struct option convert_longopts[] = {
@@ -249,9 +262,10 @@ static const struct option convert_longopts[] = {
 
 const struct cmd_entry cmd_convert_entry = {
 	.name = "convert",
-	.usage = "IN -w OUT [-F pcap|pcapng|usbmon] [-y 220|249] [-c N]",
+	.usage = "IN -w OUT [-F pcap|pcapng|usbmon] [-y 220|249] [-c N] "
+	    "[-Y FILTER]",
 	.help = "convert a capture to pcap, pcapng or usbmon text",
-	.template = "c:F:w:y:",
+	.template = "c:F:w:y:Y:",
 	.longopts = convert_longopts,
 	.lower = 1,
 	.upper = 1,

@@ -295,6 +295,9 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	}
 	if (n == 0) {
 		cmd_warnx("no USB devices found");
+		/* -s or -d matched nothing, as lsusb -s says with 1 */
+		if (o.bus >= 0 || o.devnum >= 0 || o.vid >= 0 || o.pid >= 0)
+			status = EXIT_INPUT;
 		goto out;
 	}
 	qsort(dv, n, sizeof *dv, dv_cmp);

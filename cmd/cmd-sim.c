@@ -1,8 +1,9 @@
 /*
  * cmd/cmd-sim.c - `urbscope sim SCENARIO [-w FILE] [-F FORMAT] [read
  * options]`: run a scenario on the simulated machine.  With -w the capture
- * is written (as `convert sim:SCENARIO`), else decoded to standard output
- * (as `read sim:SCENARIO`).  SCENARIO is a built-in name or a file.
+ * is written (as `convert sim:SCENARIO`, -Y choosing what), else decoded
+ * to standard output (as `read sim:SCENARIO`).  SCENARIO is a built-in
+ * name or a file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,9 @@ sim_usage(FILE *f)
 	for (n = sim_scenario_names; *n != NULL; n++)
 		fprintf(f, " %s", *n);
 	fprintf(f, "; or a scenario file (see README).\n\n"
-	    "  -w FILE       write the capture (- = standard output)\n"
+	    "  -w FILE       write the capture (- = standard output); with\n"
+	    "                -Y only what the filter shows, driver events\n"
+	    "                included\n"
 	    "  -F FORMAT     its format: pcap, pcapng or usbmon\n"
 	    "  -b FILE       also write the bus-level packets (pcap, or\n"
 	    "                pcapng by default; link type 295)\n"
@@ -39,6 +42,7 @@ sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	struct printer	 pr;
 	const char	*outpath = args_get(a, 'w');
 	const char	*format = args_get(a, 'F');
+	const char	*expr;
 	char		*src;
 	uint64_t	 limit = 0;
 	int		 rc;
@@ -51,11 +55,15 @@ sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_warnx("sim: -F is the format of -w FILE");
 		return EXIT_USAGE;
 	}
+	expr = pr.expr;
+	pr.expr = NULL;
 	if (outpath != NULL && print_chosen(&pr)) {
-		cmd_warnx("sim: -w writes the capture; -Y, -V, -T, -e and -t "
-		    "are for printing it");
+		cmd_warnx("sim: -w writes the capture (-Y FILTER: only what it "
+		    "shows); -V, -T, -e, -t, --collapse and --decode-as are "
+		    "for printing it");
 		return EXIT_USAGE;
 	}
+	pr.expr = expr;
 	if (args_get(a, 'b') != NULL && sim_bus_log(args_get(a, 'b')) != 0) {
 		cmd_warnx("out of memory");
 		return EXIT_INPUT;
@@ -65,8 +73,8 @@ sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		return EXIT_INPUT;
 	}
 	sprintf(src, "sim:%s", a->argv[0]);
-	rc = outpath != NULL ? convert_run(src, outpath, format, limit) :
-	    read_run(src, &pr, limit);
+	rc = outpath != NULL ? convert_run(src, outpath, format, limit,
+	    expr) : read_run(src, &pr, limit);
 	free(src);
 	(void)sim_bus_log(NULL);
 	return rc;

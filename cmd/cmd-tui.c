@@ -17,7 +17,8 @@ tui_usage(FILE *f)
 	    "events, the selected record decoded and in hex, filters and\n"
 	    "search.  Press ? inside for the keys.  Without an input it\n"
 	    "shows the demo (sim:demo).  Files open at once and are indexed\n"
-	    "as you look; -i follows a live bus; a sim: scenario runs in\n"
+	    "as you look; -i follows a live bus; a sim: scenario (or a\n"
+	    "scenario file: .scn, or its first command one) runs in\n"
 	    "real time, or as fast as it can with --fast.\n");
 }
 

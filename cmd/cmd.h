@@ -70,16 +70,18 @@ int	 args_count(const struct cmd_args *a, int ch, uint64_t *out);
 
 /*
  * The bodies of read and convert, which sim shares: name is what cap_open
- * takes (a file, "-", "sim:SCENARIO"), limit the -c count (0 = all).
+ * takes (a file, "-", "sim:SCENARIO"), limit the -c count (0 = all),
+ * filter convert's -Y (NULL: every record and event is written).
  * Return the exit status.
  */
 struct printer;
 int	read_run(const char *name, struct printer *pr, uint64_t limit);
 int	convert_run(const char *name, const char *outpath, const char *format,
-	    uint64_t limit);
+	    uint64_t limit, const char *filter);
 /* The same, the output in link type linktype (0: the input's). */
 int	convert_run_lt(const char *name, const char *outpath,
-	    const char *format, uint64_t limit, uint32_t linktype);
+	    const char *format, uint64_t limit, uint32_t linktype,
+	    const char *filter);
 
 /* A positive count for option opt into *out; says what is wrong and
  * returns -1 otherwise. */

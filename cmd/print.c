@@ -35,8 +35,9 @@ const char print_usage[] =
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
     "                frame.number, frame.time_relative, event, rule,\n"
     "                ...: what -T json prints), repeatable\n"
-    "  -t r|a|d|e    time: relative (default), absolute, delta,\n"
-    "                epoch\n"
+    "  -t r|a|d|e    time: relative (default), absolute, delta\n"
+    "                (since the previous record, shown or not, as\n"
+    "                tshark's), epoch\n"
     "  --decode-as TARGET=CLASS\n"
     "                decode an interface as a class, as Wireshark's\n"
     "                Decode As: TARGET BUS.DEV[.INTF] or\n"
@@ -315,11 +316,15 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 {
 	if (kind != CAP_URB && kind != CAP_EVENT)
 		return 0;
-	/* times count from the first record read, shown or not */
+	/* times count from the first record read, shown or not; -t d from
+	 * the previous one read, as tshark's (frame.time_delta) */
 	dec_fmt_start(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
 	    pipe->ev.ts_ns);
-	if (pipe->has_filter && !cap_pipe_shown(pipe, kind))
+	if (pipe->has_filter && !cap_pipe_shown(pipe, kind)) {
+		dec_fmt_skip(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
+		    pipe->ev.ts_ns);
 		return 0;
+	}
 	if (pr->notime_note && kind == CAP_URB &&
 	    (pipe->r.flags & REC_F_NOTIME)) {
 		/* usbmon text: microseconds of a monotonic clock, modulo

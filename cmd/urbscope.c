@@ -48,6 +48,9 @@ main(int argc, char **argv)
 		/* on a terminal: the viewer on the built-in demo */
 		if (isatty(STDIN_FILENO) && isatty(STDOUT_FILENO))
 			return cmd_run(&cmd_tui_entry, 1, argv);
+		/* a script or a pipe: say what would have run */
+		cmd_warnx("the viewer (the demo, with no command) needs a "
+		    "terminal; 'urbscope sim demo' prints the demo as text");
 		cmd_print_wrapped(stderr, usage);
 		return EXIT_USAGE;
 	}

@@ -60,6 +60,10 @@ struct usb_core {
 	struct core_frame {
 		const char	*driver;
 		const char	*func;
+		/* a file operation's: the minor's interface (bus 0: none) */
+		uint16_t	 busnum;
+		uint8_t		 devnum;
+		int16_t		 intf;
 	}		 frames[CORE_MAX_FRAMES];
 	int		 nframes;	/* may exceed CORE_MAX_FRAMES */
 
@@ -201,8 +205,10 @@ int		 core_may_sleep(const char *what);
 
 /*
  * Events (event.c).  core_event_init clears ev and fills the time, kind,
- * bus, device (udev, or intf's device when udev is NULL), interface
- * number, execution context, and driver and function from the innermost
+ * bus, device (udev, or intf's device when udev is NULL; with neither,
+ * the file's of an innermost core_enter_file() frame), interface number
+ * (intf's, or with no intf on the file's device, the file's),
+ * execution context, and driver and function from the innermost
  * core_enter_driver() frame (NULL outside drivers); the caller adds the
  * rest and emits it with core_event_emit.
  */
@@ -224,6 +230,11 @@ void		 core_rule(struct usb_device *udev, struct usb_interface *intf,
  * innermost frame.
  */
 void		 core_enter_driver(const char *driver, const char *func);
+/* The same for a file operation on a minor of interface busnum.devnum
+ * intf: events raised inside with no device of their own (a spinlock's
+ * rule, a log line) are that interface's, as the call's others are. */
+void		 core_enter_file(const char *driver, const char *func,
+		     uint16_t busnum, uint8_t devnum, int intf);
 void		 core_leave_driver(void);
 int		 core_current_driver(const char **driver, const char **func);
 

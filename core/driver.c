@@ -25,7 +25,7 @@
  *	still queued when disconnect returned (their completions run after
  *	the driver let go)
  *
- * DRV_MATCH fields: .length = entry index in the id table, .result = 0 if
+ * DRV_MATCH fields: .entry = entry index in the id table, .result = 0 if
  * the entry matched else -ENODEV, .ptr = the entry's driver_info, .text =
  * "entry N flags 0xFFFF: matched" or the first field that failed.
  *
@@ -222,7 +222,7 @@ match_id_logged(struct usb_interface *intf, struct usb_driver *drv)
 		core_event_init(&ev, DRV_MATCH, NULL, intf);
 		ev.driver = drv->name;
 		ev.func = "match";
-		ev.length = (uint32_t)n;
+		ev.entry = (uint32_t)n;
 		ev.result = ok ? 0 : -ENODEV;
 		ev.ptr = (uint64_t)id->driver_info;
 		ev.text = text;

@@ -29,10 +29,42 @@ core_enter_driver(const char *driver, const char *func)
 	if (c == NULL)
 		return;
 	if (c->nframes < CORE_MAX_FRAMES) {
+		memset(&c->frames[c->nframes], 0, sizeof c->frames[0]);
 		c->frames[c->nframes].driver = driver;
 		c->frames[c->nframes].func = func;
+		c->frames[c->nframes].intf = -1;
 	}
 	c->nframes++;
+}
+
+void
+core_enter_file(const char *driver, const char *func, uint16_t busnum,
+    uint8_t devnum, int intf)
+{
+	struct usb_core	*c;
+	struct core_frame *f;
+
+	core_enter_driver(driver, func);
+	c = usb_core_get(core_sim());
+	if (c == NULL || c->nframes > CORE_MAX_FRAMES)
+		return;
+	f = &c->frames[c->nframes - 1];
+	f->busnum = busnum;
+	f->devnum = devnum;
+	f->intf = (int16_t)intf;
+}
+
+/* The innermost frame, or NULL. */
+static const struct core_frame *
+core_frame_now(void)
+{
+	struct sim	*s = core_sim();
+	struct usb_core	*c = s != NULL ? s->core : NULL; /* no alloc */
+	int		 n;
+
+	if (c == NULL || (n = c->nframes) <= 0)
+		return NULL;
+	return &c->frames[(n > CORE_MAX_FRAMES ? CORE_MAX_FRAMES : n) - 1];
 }
 
 void
@@ -50,11 +82,9 @@ core_current_driver(const char **driver, const char **func)
 {
 	struct sim	*s = core_sim();
 	struct usb_core	*c = s != NULL ? s->core : NULL; /* no alloc */
-	const struct core_frame *f = NULL;
-	int		 n = 0;
+	const struct core_frame *f = core_frame_now();
+	int		 n = c != NULL ? c->nframes : 0;
 
-	if (c != NULL && (n = c->nframes) > 0)
-		f = &c->frames[(n > CORE_MAX_FRAMES ? CORE_MAX_FRAMES : n) - 1];
 	if (driver != NULL)
 		*driver = f != NULL ? f->driver : NULL;
 	if (func != NULL)
@@ -67,6 +97,7 @@ core_event_init(struct drv_event *ev, enum drv_kind kind,
     struct usb_device *udev, struct usb_interface *intf)
 {
 	struct sim	*s = core_sim();
+	const struct core_frame *f;
 
 	memset(ev, 0, sizeof *ev);
 	ev->ts_ns = core_now_ns();
@@ -82,6 +113,14 @@ core_event_init(struct drv_event *ev, enum drv_kind kind,
 	}
 	if (intf != NULL && intf->cur_altsetting != NULL)
 		ev->intf = intf->cur_altsetting->desc.bInterfaceNumber;
+	/* in a file operation: its interface, unless another's */
+	if (intf == NULL && (f = core_frame_now()) != NULL &&
+	    f->busnum != 0 && (udev == NULL || (ev->busnum == f->busnum &&
+	    ev->devnum == f->devnum))) {
+		ev->busnum = f->busnum;
+		ev->devnum = f->devnum;
+		ev->intf = f->intf;
+	}
 	if (s != NULL)
 		ev->context = core_ctx_now();	/* atomic under a lock */
 	(void)core_current_driver(&ev->driver, &ev->func);

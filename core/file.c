@@ -361,6 +361,24 @@ file_event(enum drv_kind kind, const struct usb_minor *m, int minor,
 	core_event_emit(&ev);
 }
 
+/* Call the driver's file operation func on f: inside, events are its
+ * minor's interface's. */
+static void
+file_enter(const struct vfs_file *f, const char *func)
+{
+	struct sim	*s = core_sim();
+	struct usb_core	*c = s != NULL ? s->core : NULL;
+	const struct usb_minor *m = NULL;
+
+	if (c != NULL && c->minors != NULL)
+		m = &c->minors[f->minor];
+	if (m != NULL && m->used)
+		core_enter_file(f->driver, func, m->busnum, m->devnum,
+		    m->ifnum);
+	else
+		core_enter_driver(f->driver, func);
+}
+
 int
 vfs_open(struct sim *s, const char *path)
 {
@@ -399,7 +417,7 @@ vfs_open(struct sim *s, const char *path)
 	f->inode.i_rdev = (unsigned int)(USB_MAJOR << 8 | minor);
 	f->file.f_op = m->fops;
 	if (f->file.f_op->open != NULL) {
-		core_enter_driver(f->driver, "open");
+		file_enter(f, "open");
 		ret = f->file.f_op->open(&f->inode, &f->file);
 		core_leave_driver();
 	}
@@ -432,7 +450,7 @@ vfs_read(int fd, void *buf, size_t count)
 		return -EBADF;
 	if (f->file.f_op == NULL || f->file.f_op->read == NULL)
 		return -EINVAL;
-	core_enter_driver(f->driver, "read");
+	file_enter(f, "read");
 	n = f->file.f_op->read(&f->file, buf, count, &f->file.f_pos);
 	core_leave_driver();
 	return n;
@@ -448,7 +466,7 @@ vfs_write(int fd, const void *buf, size_t count)
 		return -EBADF;
 	if (f->file.f_op == NULL || f->file.f_op->write == NULL)
 		return -EINVAL;
-	core_enter_driver(f->driver, "write");
+	file_enter(f, "write");
 	n = f->file.f_op->write(&f->file, buf, count, &f->file.f_pos);
 	core_leave_driver();
 	return n;
@@ -464,7 +482,7 @@ vfs_ioctl(int fd, unsigned int cmd, unsigned long arg)
 		return -EBADF;
 	if (f->file.f_op == NULL || f->file.f_op->ioctl == NULL)
 		return -ENOTTY;
-	core_enter_driver(f->driver, "ioctl");
+	file_enter(f, "ioctl");
 	ret = f->file.f_op->ioctl(&f->inode, &f->file, cmd, arg);
 	core_leave_driver();
 	return ret;
@@ -482,7 +500,7 @@ vfs_close(int fd)
 	if ((f = vfs_file(fd)) == NULL)
 		return -EBADF;
 	if (f->file.f_op != NULL && f->file.f_op->release != NULL) {
-		core_enter_driver(f->driver, "release");
+		file_enter(f, "release");
 		ret = f->file.f_op->release(&f->inode, &f->file);
 		core_leave_driver();
 	}

@@ -82,6 +82,8 @@ static const struct ev_field ev_fields[] = {
 	EVF("urb", "usb.urb_id", "urb", EV_HEX, urb_id, 0, NULL),
 	EVF("ep", "usb.endpoint_address", "ep", EV_HEX2, ep, 0, NULL),
 	EVF("len", "length", "len", EV_UINT, length, 0, NULL),
+	/* the text says "entry N" already */
+	EVF("entry", "entry", NULL, EV_UINT, entry, 0, NULL),
 	EVF("mem", "mem_flags", "", EV_NAMED, mem_flags, 0, dec_gfp_flags),
 	EVF("ctx", "context", "", EV_NAMED, context, 0, dec_drv_contexts),
 	EVF("ptr", "ptr", "ptr", EV_HEX, ptr, 0, NULL),
@@ -97,11 +99,12 @@ static const struct ev_field ev_fields[] = {
 #define B_URB		(1U << 5)
 #define B_EP		(1U << 6)
 #define B_LEN		(1U << 7)
-#define B_MEM		(1U << 8)
-#define B_CTX		(1U << 9)
-#define B_PTR		(1U << 10)
-#define B_MINOR		(1U << 11)
-#define B_RESULT	(1U << 12)
+#define B_ENTRY		(1U << 8)
+#define B_MEM		(1U << 9)
+#define B_CTX		(1U << 10)
+#define B_PTR		(1U << 11)
+#define B_MINOR		(1U << 12)
+#define B_RESULT	(1U << 13)
 #define B_ALWAYS	0x0fU		/* driver func bus dev */
 
 /*
@@ -115,7 +118,7 @@ static const struct {
 } ev_kinds[] = {
 	{ DRV_REGISTER, B_RESULT, 1 },
 	{ DRV_DEREGISTER, 0, 1 },
-	{ DRV_MATCH, B_INTF | B_RESULT, 1 },
+	{ DRV_MATCH, B_INTF | B_ENTRY | B_RESULT, 1 },
 	{ DRV_PROBE, B_INTF | B_RESULT, 1 },
 	{ DRV_DISCONNECT, B_INTF, 1 },
 	{ DRV_REGISTER_DEV, B_INTF | B_MINOR | B_RESULT, 1 },
@@ -550,6 +553,12 @@ dec_event_parse(const char *line, size_t n, struct drv_event *ev,
 			*col = start;
 			return rc;
 		}
+	}
+	/* files of urbscope 0.1.0 put a match's entry in len: no match
+	 * has a length */
+	if (ev->kind == DRV_MATCH && ev->entry == 0 && ev->length != 0) {
+		ev->entry = ev->length;
+		ev->length = 0;
 	}
 	return 0;
 }

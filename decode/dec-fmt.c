@@ -740,8 +740,10 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 
 	sb_puts(b, "Record ");
 	sb_u64(b, urb_frame(r));
-	sb_puts(b, " at offset ");
-	sb_u64(b, r->offset);
+	if (!(r->flags & REC_F_NOOFFSET)) {
+		sb_puts(b, " at offset ");
+		sb_u64(b, r->offset);
+	}
 	sb_puts(b, ", time ");
 	fmt_time(f, r, b);
 	sb_puts(b, ": ");
@@ -916,8 +918,10 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 	(void)f;
 	sb_puts(b, "{\"frame.number\":");
 	sb_u64(b, urb_frame(r));
-	sb_puts(b, ",\"frame.offset\":");
-	sb_u64(b, r->offset);
+	if (!(r->flags & REC_F_NOOFFSET)) {
+		sb_puts(b, ",\"frame.offset\":");
+		sb_u64(b, r->offset);
+	}
 	if (r->ts_ns != DEC_TS_BAD) {
 		sb_puts(b, ",\"frame.time_epoch\":\"");
 		sb_secs(b, r->ts_ns, 9);

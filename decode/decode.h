@@ -322,6 +322,8 @@ struct urb_iso {
 				   descriptors of devices already there) */
 #define REC_F_STAGE	0x0080	/* USBPcap control stage that is neither
 				   the URB's submit nor its completion */
+#define REC_F_NOOFFSET	0x0100	/* made in memory (the simulator): no
+				   byte offset in any file, offset is 0 */
 
 /* urb_rec.origin: the header the record was read from. */
 #define URB_ORIGIN_USBMON	0	/* Linux usbmon (189, 220, text) */
@@ -459,7 +461,8 @@ struct urb_rec {
 	uint64_t	 frame;		/* the packet's number in the file
 					   (Wireshark's frame.number): recno
 					   plus the packets skipped before */
-	uint64_t	 offset;	/* byte offset of the record in the source */
+	uint64_t	 offset;	/* byte offset of the record in the source
+					   (none: REC_F_NOOFFSET) */
 };
 
 /* The frame number of r (its record number when the source gave none). */
@@ -584,6 +587,7 @@ struct drv_event {
 	uint64_t	 urb_id;
 	uint8_t		 ep;
 	uint32_t	 length;
+	uint32_t	 entry;		/* DRV_MATCH: index in the id table */
 	uint32_t	 mem_flags;
 	uint32_t	 context;	/* task / atomic / interrupt */
 	uint64_t	 ptr;
@@ -607,10 +611,10 @@ ev_frame(const struct drv_event *ev)
  *	urbscope-event KIND KEY=VALUE ...
  *
  * KIND is a name from dec_drv_kinds ("submit") or a decimal number.  Keys,
- * in this order: driver func bus dev intf urb ep len mem ctx ptr minor
- * result rule text.  A key is written when its value is not the default
- * (intf and minor -1, strings NULL, numbers 0) or when the kind always
- * shows it; a missing key means the default.  Numbers are decimal or 0x
+ * in this order: driver func bus dev intf urb ep len entry mem ctx ptr
+ * minor result rule text.  A key is written when its value is not the
+ * default (intf and minor -1, strings NULL, numbers 0) or when the kind
+ * always shows it; a missing key means the default.  Numbers are decimal or 0x
  * hex; mem and ctx may be names (GFP_KERNEL, task).  A value that is
  * empty or holds a space, '"', '\\' or a byte outside 0x21-0x7e is quoted
  * "..." with \\ \" \n \t \xHH escapes.  Unknown keys are skipped.
@@ -1189,11 +1193,12 @@ sb_u64(struct sbuf *b, uint64_t v)
 		d[-1] = (char)('0' + v);
 }
 
-/* How records are printed. */
+/* How records are printed (tshark's -t r, a, d, e). */
 enum dec_time_mode {
 	DT_RELATIVE,		/* seconds since the first record */
 	DT_ABSOLUTE,		/* date and time of day (UTC) */
-	DT_DELTA,		/* seconds since the previous record */
+	DT_DELTA,		/* seconds since the previous record, shown
+				   or not (tshark's frame.time_delta) */
 	DT_EPOCH,		/* seconds since 1970 */
 };
 
@@ -1216,6 +1221,16 @@ dec_fmt_start(struct dec_fmt *f, int64_t ts)
 		f->t0 = f->tprev = ts;
 		f->have_t0 = 1;
 	}
+}
+
+/* A record read and not shown (a filter's): the next -t d counts from
+ * it, as tshark's does. */
+static inline void
+dec_fmt_skip(struct dec_fmt *f, int64_t ts)
+{
+	dec_fmt_start(f, ts);
+	if (ts != DEC_TS_BAD)
+		f->tprev = ts;
 }
 
 /*

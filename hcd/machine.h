@@ -119,6 +119,9 @@ struct sim_scenario;
 const char	*sim_scenario_builtin(const char *name);
 /* Names of the built-ins, NULL-terminated. */
 extern const char *const sim_scenario_names[];
+/* Does text (n bytes, the start of a file) read as a scenario: printable,
+ * its first line that is not blank or a comment begins with a command? */
+int		 sim_scenario_sniff(const uint8_t *text, size_t n);
 /* Parse text (name for messages).  On error returns -EINVAL with
  * "NAME:LINE: what" in err. */
 int		 sim_scenario_parse(const char *text, const char *name,

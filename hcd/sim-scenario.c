@@ -275,6 +275,37 @@ static const struct {
 
 static int	 parse_num(const char *, long, long, long *);
 
+int
+sim_scenario_sniff(const uint8_t *text, size_t n)
+{
+	size_t	 i = 0, start, k;
+
+	for (k = 0; k < n; k++)
+		if (text[k] < 0x20 && text[k] != '\t' && text[k] != '\n' &&
+		    text[k] != '\r')
+			return 0;
+	for (;;) {
+		while (i < n && (text[i] == ' ' || text[i] == '\t' ||
+		    text[i] == '\r' || text[i] == '\n'))
+			i++;
+		if (i == n)
+			return 0;
+		if (text[i] != '#')
+			break;
+		while (i < n && text[i] != '\n')
+			i++;
+	}
+	for (start = i; i < n && text[i] > ' ' && text[i] != '#'; i++)
+		;
+	if (i == n)		/* the word may go on past what we have */
+		return 0;
+	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
+		if (strlen(commands[k].name) == i - start &&
+		    memcmp(commands[k].name, text + start, i - start) == 0)
+			return 1;
+	return 0;
+}
+
 /* The catalog's drivers ("usb-skeleton, keyboard, buggy") or models
  * ("loopback, keyboard, disk") for messages. */
 static void

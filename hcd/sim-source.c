@@ -1,12 +1,14 @@
 /*
  * hcd/sim-source.c - the simulator as a capture source: "sim:NAME" runs a
- * built-in scenario (or "sim:FILE" a scenario file) on a simulated machine
- * and yields the URB records its usbmon hooks produce and the driver
- * events the core reports, in one queue in the order they happened.  A
- * DRV_SUBMIT event is put just before the 'S' record of its URB when the
- * core reported the record first, so readers see the call, then its
- * record.  The machine runs in slices of virtual time, only as far as
- * the reader needs: memory stays small however long the scenario runs.
+ * built-in scenario (or "sim:FILE", or a file sim_probe finds to be one,
+ * a scenario file) on a simulated machine and yields the URB records its
+ * usbmon hooks produce and the driver events the core reports, in one
+ * queue in the order they happened.  A DRV_SUBMIT event is put just
+ * before the 'S' record of its URB when the core reported the record
+ * first, so readers see the call, then its record (with the comment a
+ * pcapng file gives it: cap_submit_comment).  The machine runs in
+ * slices of virtual time, only as far as the reader needs: memory stays
+ * small however long the scenario runs.
  *
  * With a bus log (sim_bus_log), every transaction the emulated controllers
  * execute is also written as the packets a sniffer on the bus would see
@@ -45,6 +47,7 @@ struct qrec {
 	struct drv_event ev;
 	struct urb_iso	 iso[URB_ISO_MAX];
 	uint8_t		*data;		/* record's data, event's strings */
+	char		 cmt[CAP_SUBMIT_COMMENT_MAX]; /* an 'S': its submit */
 	struct qrec	*next;
 };
 
@@ -186,6 +189,8 @@ sim_urb(void *arg, const struct urb_rec *r)
 		return;
 	q->what = CAP_URB;
 	q->r = *r;
+	/* a run in memory: no file, no offset (sim -w's file has them) */
+	q->r.flags |= REC_F_NOOFFSET;
 	if (r->niso > 0) {
 		memcpy(q->iso, r->iso, (r->niso > URB_ISO_MAX ? URB_ISO_MAX :
 		    r->niso) * sizeof q->iso[0]);
@@ -254,16 +259,24 @@ sim_event(void *arg, const struct drv_event *ev)
 	/*
 	 * usb_submit_urb reports its event after the HCD's 'S' record (and
 	 * an 'E' when the HCD refused it); put the event before them.  Both
-	 * come from one call, so the reader cannot have taken the mark.
+	 * come from one call, so the reader cannot have taken the mark.  One
+	 * call makes one 'S' at most: the event takes the mark, and a submit
+	 * refused before the HCD (-EBUSY for an URB in flight: no 'S', as
+	 * usb_hcd_submit_urb in drivers/usb/core/hcd.c is never reached)
+	 * finds none and stays where it happened.
 	 */
 	if (ev->kind == DRV_SUBMIT && p->mark != NULL &&
 	    p->mark->r.id == ev->urb_id && p->mark->r.ts_ns == ev->ts_ns) {
+		/* the comment sim -w's file gives the 'S' (ng_cmt_put) */
+		cap_submit_comment(ev, p->mark->cmt, sizeof p->mark->cmt);
+		p->mark->r.comments = p->mark->cmt;
+		p->mark->r.ncomments = 1;
 		q->next = p->mark;
 		if (p->mark_prev != NULL)
 			p->mark_prev->next = q;
 		else
 			p->head = q;
-		p->mark_prev = q;
+		p->mark = p->mark_prev = NULL;
 		return;
 	}
 	if (p->tail != NULL)
@@ -273,12 +286,23 @@ sim_event(void *arg, const struct drv_event *ev)
 	p->tail = q;
 }
 
+/*
+ * "sim:SCENARIO", or a file that is a scenario: named .scn, or text
+ * whose first command is a scenario's (a capture's magic wins over
+ * both).  Standard input is never one: the scenario is read by name.
+ */
 static int
 sim_probe(const char *name, const uint8_t *head, size_t n)
 {
-	(void)head;
-	(void)n;
-	return strncmp(name, "sim:", 4) == 0 ? 100 : 0;
+	size_t	 len = strlen(name);
+
+	if (strncmp(name, "sim:", 4) == 0)
+		return 100;
+	if (head == NULL || strcmp(name, "-") == 0)
+		return 0;
+	if (len > 4 && strcmp(name + len - 4, ".scn") == 0)
+		return 20;
+	return sim_scenario_sniff(head, n) ? 10 : 0;
 }
 
 /* The scenario's text: a built-in name or a file. */
@@ -317,7 +341,8 @@ sim_open(struct cap_source *src)
 {
 	struct sim_priv	*p = src->priv;
 	struct sim_sink	 sink = { sim_urb, sim_event, p };
-	const char	*what = src->name + 4;
+	const char	*what = strncmp(src->name, "sim:", 4) == 0 ?
+			    src->name + 4 : src->name;
 	char		*text, err[300];
 	int		 rc;
 
@@ -478,8 +503,8 @@ sim_close(struct cap_source *src)
 
 const struct cap_source_ops sim_cap_source = {
 	.name = "sim",
-	.desc = "the simulator: sim:SCENARIO (enumerate, storage, faults, "
-	    "loopback, or a scenario file)",
+	.desc = "the simulator: sim:SCENARIO (a built-in name or a "
+	    "scenario file), or a scenario file itself",
 	.probe = sim_probe,
 	.priv_size = sizeof(struct sim_priv),
 	.open = sim_open,

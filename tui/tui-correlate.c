@@ -312,7 +312,7 @@ match_event(struct tui_corr *c, struct tui_corr_intf *i,
 		why = p + 2;
 	for (k = 0; k < i->ntries; k++)
 		if (i->tries[k].driver == driver &&
-		    i->tries[k].entry == ev->length)
+		    i->tries[k].entry == ev->entry)
 			t = (struct tui_corr_try *)(uintptr_t)&i->tries[k];
 	if (t == NULL) {
 		if (grow_pow2(i->tries, i->ntries, sizeof *i->tries, &np) != 0)
@@ -321,7 +321,7 @@ match_event(struct tui_corr *c, struct tui_corr_intf *i,
 		t = (struct tui_corr_try *)np + i->ntries++;
 	}
 	t->driver = driver;
-	t->entry = ev->length;
+	t->entry = ev->entry;
 	t->matched = ev->result == 0;
 	t->why = intern(c, why);
 	t->item = item;

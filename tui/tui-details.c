@@ -394,9 +394,11 @@ tui_details_update(struct tui_screen *s)
 		event_correlation(m, i, &rec->ev, &s->det);
 		goto count;
 	}
-	sb_printf(&s->det, "Record %llu at offset %llu\n",
-	    (unsigned long long)rec->r.recno,
-	    (unsigned long long)rec->r.offset);
+	sb_printf(&s->det, "Record %llu", (unsigned long long)rec->r.recno);
+	if (!(rec->r.flags & REC_F_NOOFFSET))
+		sb_printf(&s->det, " at offset %llu",
+		    (unsigned long long)rec->r.offset);
+	sb_putc(&s->det, '\n');
 	/* The driver call behind the URB (its copy in det_rec stays). */
 	if ((si = tui_model_submitter(m, i)) != TI_NONE &&
 	    (sub = m->fetch(m->fetch_arg, tui_recno(si))) != NULL &&

@@ -340,6 +340,7 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 		return -UE_NOMEM;
 	x = &m->evx[m->nevx];
 	x->urb_id = ev->urb_id;
+	x->result = ev->result;
 	x->driver = 0;
 	if (ev->driver != NULL) {
 		for (d = 0; d < m->ndrivers; d++)
@@ -401,6 +402,7 @@ tui_model_submitter(const struct tui_model *m, uint32_t i)
 	const struct tui_item *it;
 	uint64_t	 id;
 	uint32_t	 j, stop;
+	int		 refused;
 
 	if (i == TI_NONE || i >= m->n)
 		return TI_NONE;
@@ -414,14 +416,22 @@ tui_model_submitter(const struct tui_model *m, uint32_t i)
 	if (it->kind != 'S' || it->ref >= m->nids)
 		return TI_NONE;
 	id = m->ids[it->ref];
+	/* An 'S' the HCD refused ends in 'E' (usbmon_urb_submit_error in
+	 * drivers/usb/core/hcd.c); a submit refused before it made none. */
+	refused = it->pair != TI_NONE && m->item[it->pair].kind == 'E';
 	/* The core reports the driver's usb_submit_urb just before the
 	 * hooks record its 'S'. */
 	stop = i > SUBMITTER_WINDOW ? i - SUBMITTER_WINDOW : 0;
 	for (j = i; j-- > stop;) {
 		it = &m->item[j];
 		if (it->kind == (TI_EVENT | DRV_SUBMIT) &&
-		    it->ref < m->nevx && m->evx[it->ref].urb_id == id)
+		    it->ref < m->nevx && m->evx[it->ref].urb_id == id) {
+			/* a failed call is not this 'S' unless the HCD
+			 * refused it: the id is another URB's since */
+			if ((m->evx[it->ref].result != 0) != refused)
+				return TI_NONE;
 			return j;
+		}
 		if (it->kind == 'S' && it->ref < m->nids &&
 		    m->ids[it->ref] == id)
 			break;		/* an earlier life of the same URB */

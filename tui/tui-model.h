@@ -47,6 +47,7 @@ _Static_assert(sizeof(struct tui_item) == 28, "tui_item grew");
 struct tui_evx {
 	uint64_t	 urb_id;
 	uint32_t	 driver;	/* drivers[] index + 1, 0 = none */
+	int32_t		 result;	/* the call's return value */
 };
 
 /* A decoded item, owned by whoever fetched it (valid until next fetch). */

@@ -47,3 +47,25 @@ check "make install: the man page" \
     test -f "$TMP/root/usr/share/man/man1/urbscope.1"
 check_eq "the installed binary runs" "urbscope $version" \
     "$("$TMP/root/usr/bin/urbscope" --version)"
+
+# make run without a terminal (make run | tee log): no usage and no make
+# error, but the demo as text, saying why; `urbscope` alone in a pipe
+# keeps its usage error and says what the demo would need.
+make -s --no-print-directory run </dev/null >"$TMP/run.out" 2>"$TMP/run.err"
+rc=$?
+if grep -q "needs these Debian packages" "$TMP/run.err"; then
+	skip "make run without a terminal" "build packages are missing"
+else
+	check_eq "make run without a terminal exits 0" 0 $rc
+	check "make run without a terminal says the viewer needs one" \
+	    grep -q "^make run: the viewer needs a terminal" "$TMP/run.err"
+	./urbscope sim demo >"$TMP/demo.txt" 2>/dev/null
+	check "make run without a terminal prints the demo as text" \
+	    test -s "$TMP/run.out"
+	check_diff "make run's text is urbscope sim demo's" "$TMP/demo.txt" \
+	    "$TMP/run.out"
+fi
+"$US" </dev/null >/dev/null 2>"$TMP/err"
+check_eq "urbscope alone in a pipe is a usage error" 2 $?
+check "urbscope alone in a pipe says the viewer needs a terminal" \
+    grep -q "^urbscope: the viewer .* needs a terminal" "$TMP/err"

@@ -57,6 +57,12 @@ mkdir -p "$TMP/empty/bus/usb/devices"
 check_eq "--sysfs empty exits 0" 0 $?
 check "--sysfs empty: no USB devices found" grep -q 'no USB devices found' \
     "$TMP/err"
+# with no device at all, -s and -d match nothing: 1, as the man page says
+for sel in "-s 1:2" "-d 0627:0001"; do
+	# shellcheck disable=SC2086
+	"$US" devices --sysfs "$TMP/empty" $sel >"$TMP/out" 2>"$TMP/err"
+	check_eq "--sysfs empty $sel exits 1" 1 $?
+done
 
 # The listing, without usb.ids: the header lines are lsusb's exactly (the
 # guest had no usb.ids either), then port, speed and interface drivers.

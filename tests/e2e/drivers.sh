@@ -49,3 +49,27 @@ check "an unknown driver is named with the known ones" \
     grep -q "bad2.scn:1: no driver 'usbfoo' (usb-skeleton, keyboard, buggy)" \
     "$TMP/err"
 
+# A driver's submit comes just before the 'S' it made (the core reports
+# the call after the usbmon hook), and a submit refused before the HCD
+# (the buggy driver's second submit of an URB in flight, -EBUSY) made no
+# 'S': usbmon records 'S' only in usb_hcd_submit_urb (drivers/usb/core/
+# hcd.c), then 'E' when the HCD refuses the URB.  So a successful
+# submit's next record is its 'S', never another call's event.
+for sc in buggy skeleton keyboard; do
+	"$US" sim "$sc" -T json >"$TMP/$sc.json" 2>/dev/null
+	check "sim $sc: each successful submit is followed by its 'S'" \
+	    python3 -c '
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1])]
+bad = 0
+for o, n in zip(recs, recs[1:]):
+    if o.get("event") != "submit" or o["result"] != 0:
+        continue
+    if "event" in n or n["usb.urb_type"] != "S" or \
+            int(n["usb.urb_id"], 16) != int(o["usb.urb_id"], 16):
+        print("record %d: submit -> 0, then %s" % (o["frame.number"],
+              n.get("summary")))
+        bad += 1
+sys.exit(1 if bad else 0)
+' "$TMP/$sc.json"
+done

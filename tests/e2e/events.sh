@@ -69,6 +69,66 @@ check "pcapng -> pcapng keeps events byte for byte" \
     cmp "$TMP/ev.pcapng" "$TMP/ev2.pcapng"
 check "pcapng -> pcapng: nothing on stderr" test ! -s "$TMP/err"
 
+# A match's id table entry is not a length: the buggy driver's entry 1
+# takes the keyboard; text, JSON, -Y and the file say "entry", not "len".
+"$US" sim buggy -w "$TMP/m.pcapng" 2>/dev/null
+"$US" read "$TMP/m.pcapng" >"$TMP/m.txt" 2>/dev/null
+check "match: the text line has no len" \
+    sh -c '! grep " drv .*: match .* len " "$1"' sh "$TMP/m.txt"
+check "match: buggy's entry 1 is there" \
+    grep -q " drv .*: match .*: entry 1 flags .*: matched" "$TMP/m.txt"
+"$US" read -Y 'event==match && len==1' "$TMP/m.pcapng" >"$TMP/m1.txt" \
+    2>/dev/null
+check_eq "match: -Y len==1 does not take the entry for a length" 0 \
+    "$(wc -l <"$TMP/m1.txt")"
+"$US" read -T json -Y 'event==match' "$TMP/m.pcapng" >"$TMP/m.json" \
+    2>/dev/null
+check "match: JSON says entry, never length" python3 -c '
+import json, re, sys
+n = 0
+for line in open(sys.argv[1]):
+    o = json.loads(line)
+    assert "length" not in o, line
+    m = re.search(r"entry (\d+) flags", o["text"])
+    assert m and o["entry"] == int(m.group(1)), line
+    n += o["entry"] == 1
+sys.exit(0 if n > 0 else 1)
+' "$TMP/m.json"
+
+# -w with -Y writes what -Y shows, driver events with the records (as
+# tshark -Y -w): sim writes it itself, convert -Y does it to any capture.
+# The same lines as printed, but for the record numbers of the new file
+# and the interface class (the descriptors that name it are not in it).
+strip() {
+	sed -E 's/^ *[0-9]+ +[0-9.]+ //; s/ \[intf [0-9]+ [^]]*\] / /' "$1"
+}
+for y in 'event==rule' 'dev==2 && (type==bulk || event==submit)'; do
+	"$US" sim buggy -w "$TMP/y.pcapng" -Y "$y" 2>"$TMP/err"
+	check_eq "sim -w -Y '$y' exits 0" 0 $?
+	check "sim -w -Y '$y': nothing on stderr" test ! -s "$TMP/err"
+	"$US" sim buggy -t e -Y "$y" >"$TMP/y1" 2>/dev/null
+	"$US" read -t e "$TMP/y.pcapng" >"$TMP/y2" 2>/dev/null
+	strip "$TMP/y1" >"$TMP/y1s"
+	strip "$TMP/y2" >"$TMP/y2s"
+	check "sim -Y '$y' shows something" test -s "$TMP/y1s"
+	check_diff "sim -w -Y '$y' writes what sim -Y '$y' shows" \
+	    "$TMP/y1s" "$TMP/y2s"
+	"$US" convert "$TMP/m.pcapng" -Y "$y" -w "$TMP/c.pcapng" 2>"$TMP/err"
+	check_eq "convert -Y '$y' exits 0" 0 $?
+	check "convert -Y '$y' writes what sim -w -Y does" \
+	    cmp "$TMP/y.pcapng" "$TMP/c.pcapng"
+done
+"$US" sim buggy -w "$TMP/y.pcapng" -V 2>"$TMP/err"
+check_eq "sim -w -V is a usage error" 2 $?
+check "sim -w -V: says why, as sim" \
+    sh -c '! grep -q convert "$1" && grep -q "^urbscope: sim: -w" "$1"' \
+    sh "$TMP/err"
+"$US" convert "$TMP/m.pcapng" -Y 'nosuch==1' -w "$TMP/bad.pcapng" \
+    2>"$TMP/err"
+check_eq "convert -Y with a bad filter is a usage error" 2 $?
+check "convert -Y with a bad filter writes no file" \
+    test ! -e "$TMP/bad.pcapng"
+
 if ! command -v tshark >/dev/null 2>&1; then
 	skip "tshark shows the events" "tshark is not installed"
 	exit 0

@@ -277,3 +277,16 @@ then
 else
 	skip "packet comments" "editcap or tshark is not installed"
 fi
+
+# -t d counts from the previous record read, shown or not, as tshark's
+# -t d (frame.time_delta; -t dd is its delta from the previous shown).
+"$US" read -t e samples/stall.pcap 2>/dev/null |
+    awk '{ printf "%s %.6f\n", $1, $2 - p; p = $2 }' >"$TMP/all.d"
+"$US" read -t d -Y 'ev==C' samples/stall.pcap 2>/dev/null |
+    awk '{ print $1, $2 }' >"$TMP/shown.d"
+check "read -t d -Y: the shown records are there" test -s "$TMP/shown.d"
+check "read -t d -Y: each delta is from the record before, shown or not" \
+    awk 'NR == FNR { d[$1] = $2; next }
+	{ if (d[$1] + 0 != $2 + 0) { print "record " $1 ": " $2 " not " \
+	    d[$1]; bad = 1 } }
+	END { exit bad }' "$TMP/all.d" "$TMP/shown.d"

@@ -145,6 +145,42 @@ for opts in "-Y type==bulk&&ev==C" "-T json -c 300" "-V -c 50" \
 	check_diff "sim $opts storage prints what read $opts prints" \
 	    "$TMP/b2" "$TMP/a2"
 done
+# read and convert take a scenario file as sim: does, by its .scn name
+# or, without one, by its first command; a capture's magic still wins.
+"$US" sim samples/scenarios/skeleton.scn >"$TMP/scn1" 2>/dev/null
+"$US" read samples/scenarios/skeleton.scn >"$TMP/scn2" 2>"$TMP/err"
+check_eq "read FILE.scn exits 0" 0 $?
+check_diff "read FILE.scn runs the scenario" "$TMP/scn1" "$TMP/scn2"
+cp samples/scenarios/skeleton.scn "$TMP/skel-scenario"
+"$US" read "$TMP/skel-scenario" >"$TMP/scn3" 2>"$TMP/err"
+check_diff "read of a scenario named otherwise runs it too" "$TMP/scn1" \
+    "$TMP/scn3"
+printf 'hello world\n' >"$TMP/notes.txt"
+"$US" read "$TMP/notes.txt" >/dev/null 2>"$TMP/err"
+check "other text is still not a capture format" \
+    grep -q "not a capture format" "$TMP/err"
+cp samples/stall.pcap "$TMP/stall.scn"
+"$US" read "$TMP/stall.scn" >"$TMP/scn4" 2>/dev/null
+"$US" read samples/stall.pcap >"$TMP/scn5" 2>/dev/null
+check_diff "a pcap named .scn is read as pcap" "$TMP/scn5" "$TMP/scn4"
+
+# A run in memory has no file: its records have no byte offset to show
+# (not "at offset 0" each); the file sim -w wrote has theirs, increasing.
+"$US" sim storage -T json -c 100 >"$TMP/off.json" 2>/dev/null
+check "sim -T json: no frame.offset" \
+    sh -c '! grep -q "frame.offset" "$1" && test -s "$1"' sh "$TMP/off.json"
+"$US" sim storage -V -c 100 >"$TMP/off.V" 2>/dev/null
+check "sim -V: no record 'at offset'" \
+    sh -c '! grep -q "^Record .* at offset" "$1" && grep -q "^Record " "$1"' \
+    sh "$TMP/off.V"
+"$US" read -T json -c 100 "$TMP/st.pcapng" >"$TMP/off2.json" 2>/dev/null
+check "read of sim -w's file: offsets rise from the first block's end" \
+    python3 -c '
+import json, sys
+offs = [json.loads(l)["frame.offset"] for l in open(sys.argv[1])
+        if "usb.urb_id" in l and "\"event\"" not in l]
+sys.exit(0 if offs and offs[0] > 0 and offs == sorted(set(offs)) else 1)
+' "$TMP/off2.json"
 "$US" sim storage -c 10 -w "$TMP/c10.pcapng" 2>/dev/null
 check_eq "sim -c 10 -w: 10 records written" 10 \
     "$("$US" read "$TMP/c10.pcapng" 2>/dev/null | wc -l)"

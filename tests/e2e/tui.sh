@@ -216,6 +216,22 @@ $T send-keys -t "$S" q
 check "q quits with status 0" wait_for "TUI-EXIT=0"
 check "no sanitizer report (skeleton)" no_sanitizer_report "$TMP/err4"
 
+# A scenario file without "sim:" is a scenario, by its .scn name or by
+# its first command, not "not a capture format".
+cp samples/scenarios/skeleton.scn "$TMP/skel-scenario"
+for f in samples/scenarios/skeleton.scn "$TMP/skel-scenario"; do
+	S=$S-scn
+	$T new-session -d -s "$S" -x 140 -y 40 \
+	    "$US tui --fast $f 2>$TMP/err6; echo TUI-EXIT=\$?; sleep 30"
+	check "tui $(basename "$f") (no sim:) runs the scenario" \
+	    wait_for "ehci_hcd USB 2.0 started"
+	$T send-keys -t "$S" q
+	check "tui $(basename "$f"): q quits with status 0" \
+	    wait_for "TUI-EXIT=0"
+	check "tui $(basename "$f"): no sanitizer report" \
+	    no_sanitizer_report "$TMP/err6"
+done
+
 # A big file: the first screen comes while the index is built (slowed
 # down by URBSCOPE_TUI_BATCH so the test can look); keys and a filter
 # work meanwhile, and the filter keeps applying as records arrive.

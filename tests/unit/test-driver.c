@@ -224,6 +224,7 @@ struct ev {
 	char		 text[200];
 	int32_t		 result;
 	uint32_t	 length;
+	uint32_t	 entry;
 	uint64_t	 ptr;
 	int16_t		 intf;
 };
@@ -251,6 +252,7 @@ record_event(void *arg, const struct drv_event *ev)
 		copy_str(e->text, sizeof e->text, ev->text);
 		e->result = ev->result;
 		e->length = ev->length;
+		e->entry = ev->entry;
 		e->ptr = ev->ptr;
 		e->intf = ev->intf;
 	}
@@ -520,12 +522,14 @@ test_probe_order_and_errors(void **state)
 	/* per driver: entry 0 fails, entry 1 matches, then probe */
 	p = find_ev(0, DRV_MATCH, "drv0");
 	assert_true(p >= 0);
+	assert_int_equal(evs[p].entry, 0);
 	assert_int_equal(evs[p].length, 0);
 	assert_int_equal(evs[p].result, -ENODEV);
 	assert_non_null(strstr(evs[p].text, "idProduct 0xfff0 != 0x1234"));
 	assert_non_null(strstr(evs[p].text, "flags 0x0003"));
 	assert_int_equal(evs[p + 1].kind, DRV_MATCH);
-	assert_int_equal(evs[p + 1].length, 1);
+	assert_int_equal(evs[p + 1].entry, 1);
+	assert_int_equal(evs[p + 1].length, 0);	/* an entry, no length */
 	assert_int_equal(evs[p + 1].result, 0);
 	assert_int_equal(evs[p + 1].ptr, 7);
 	assert_non_null(strstr(evs[p + 1].text, "matched"));

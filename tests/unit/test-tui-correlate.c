@@ -4,7 +4,8 @@
  * minor, node and intfdata; an interface no driver took, with each id
  * table entry's reason; unplug and deregistration; a write() and a probe
  * with the URBs they submitted; a completion handler's resubmit; the
- * file operations on a node.
+ * file operations on a node; and the simulator's buggy scenario as the
+ * core reports it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +16,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "capture/capture.h"
 #include "decode/decode.h"
+#include "samples/samples.h"
 #include "tui/tui-correlate.h"
 #include "tui/tui-model.h"
 
@@ -135,7 +138,7 @@ demo(struct tui_corr *c, uint32_t *it, uint32_t mark[8])
 	feed(c, it, DRV_LOG, 0, -1, "usb", "hub_port_init", "usb 1-2: new "
 	    "full-speed USB device number 3 using ehci_hcd");
 	ev = mk(DRV_MATCH, 3, 0, "skeleton", "match");
-	ev.length = 0;
+	ev.entry = 0;
 	ev.result = -19;
 	ev.text = "skeleton 1-2:1.0: entry 0 flags 0x0003: idVendor 0x1209 "
 	    "!= 0xfff0";
@@ -243,7 +246,7 @@ test_no_match_reasons(void **state)
 	ev.text = "buggy 1-2:1.0: entry 0 flags 0x0003: idVendor 0x1209 != "
 	    "0xfff0";
 	feed_ev(c, &it, &ev);
-	ev.length = 1;
+	ev.entry = 1;
 	ev.text = "buggy 1-2:1.0: entry 1 flags 0x0380: bInterfaceClass "
 	    "0x08 != 0x03";
 	feed_ev(c, &it, &ev);
@@ -425,6 +428,51 @@ test_nesting(void **state)
 	tui_corr_free(c);
 }
 
+/*
+ * The buggy scenario, as the core emits it: open, write, read and close
+ * of /dev/usb/buggy0 are four file operations on its interface, though
+ * read's only event is a spinlock rule the driver broke (no device of
+ * its own) and write's first one a GFP rule naming only the device.
+ */
+static void
+test_sim_nodeops(void **state)
+{
+	struct tui_corr	*c = tui_corr_new();
+	const struct tui_corr_dev *d;
+	const struct tui_corr_intf *i;
+	struct cap_source *src;
+	struct drv_event ev;
+	struct urb_rec	 r;
+	char		 err[512];
+	size_t		 k, n;
+	int		 rc, found = 0;
+
+	(void)state;
+	assert_non_null(c);
+	if (cap_open("sim:buggy", &src, err, sizeof err) != 0)
+		fail_msg("%s", err);
+	while ((rc = cap_next(src, &r, &ev)) > 0)
+		if (rc == CAP_EVENT)
+			assert_int_equal(tui_corr_feed_event(c, &ev,
+			    (uint32_t)ev.recno - 1), 0);
+	if (rc < 0)
+		fail_msg("%s", src->err);
+	for (k = 0; k < tui_corr_ndevs(c); k++) {
+		d = tui_corr_dev(c, k);
+		for (n = 0; n < d->nintf; n++) {
+			i = &d->intf[n];
+			if (i->node == NULL ||
+			    strcmp(i->node, "/dev/usb/buggy0") != 0)
+				continue;
+			assert_int_equal(i->nnodeops, 4);
+			found++;
+		}
+	}
+	assert_int_equal(found, 1);
+	cap_close(src);
+	tui_corr_free(c);
+}
+
 int
 main(void)
 {
@@ -435,7 +483,9 @@ main(void)
 		cmocka_unit_test(test_deregister_and_readdress),
 		cmocka_unit_test(test_calls),
 		cmocka_unit_test(test_nesting),
+		cmocka_unit_test(test_sim_nodeops),
 	};
 
+	sim_register(&sample_catalog);
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

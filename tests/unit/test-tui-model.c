@@ -835,6 +835,56 @@ test_submitter(void **state)
 	tui_model_free(&m);
 }
 
+/* A failed submit is the call behind an 'S' only when the HCD refused
+ * the URB after recording it ('S' then 'E', usbmon_urb_submit_error):
+ * refused before (-EBUSY) it made no 'S', and the next 'S' of that id is
+ * another call's, or another URB's at the freed address. */
+static void
+test_submitter_failed(void **state)
+{
+	struct tui_model m;
+	struct drv_event ev;
+	struct urb_rec	 r;
+	struct dec_info	 info;
+
+	(void)state;
+	tui_model_init(&m, NULL, NULL);
+	memset(&ev, 0, sizeof ev);
+	ev.kind = DRV_SUBMIT;
+	ev.driver = "buggy";
+	ev.urb_id = 0x5e0000000100ULL;
+	ev.result = -16;			/* -EBUSY: no 'S' */
+	ev.recno = 1;
+	assert_int_equal(tui_model_add_event(&m, &ev), 0);	/* 0 */
+	memset(&r, 0, sizeof r);
+	memset(&info, 0, sizeof info);
+	r.type = 'S';				/* the hub's, same address */
+	r.id = ev.urb_id;
+	r.recno = 2;
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);	/* 1 */
+	r.type = 'C';
+	r.recno = 3;
+	info.flags = DI_PAIRED;
+	info.pair_recno = 2;
+	assert_int_equal(tui_model_add_urb(&m, &r, &info), 0);	/* 2 */
+	assert_int_equal(tui_model_submitter(&m, 1), TI_NONE);
+	assert_int_equal(tui_model_submitter(&m, 2), TI_NONE);
+
+	ev.result = -19;			/* -ENODEV from the HCD */
+	ev.recno = 4;
+	assert_int_equal(tui_model_add_event(&m, &ev), 0);	/* 3 */
+	r.type = 'S';
+	r.recno = 5;
+	assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);	/* 4 */
+	r.type = 'E';
+	r.recno = 6;
+	info.pair_recno = 5;
+	assert_int_equal(tui_model_add_urb(&m, &r, &info), 0);	/* 5 */
+	assert_int_equal(tui_model_submitter(&m, 4), 3);
+	assert_int_equal(tui_model_submitter(&m, 5), 3);
+	tui_model_free(&m);
+}
+
 /* The real store: a sample read once, then records read again. */
 static void
 test_store(void **state)
@@ -1334,6 +1384,7 @@ main(void)
 		cmocka_unit_test(test_latency_column),
 		cmocka_unit_test(test_counts),
 		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_submitter_failed),
 		cmocka_unit_test(test_store),
 		cmocka_unit_test(test_store_window),
 		cmocka_unit_test(test_store_checkpoints),
