@@ -22,6 +22,7 @@ static const struct dec_class_ops *const classes[] = {
 	&dec_class_ccid,
 	&dec_class_dfu,
 	&dec_class_printer,
+	&dec_class_audio,
 };
 
 const struct dec_class_ops *
