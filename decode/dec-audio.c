@@ -1413,8 +1413,10 @@ audio_ctrl_summary(const struct dec_cls_arg *a, struct sbuf *b)
 		if (r->data_len < 2)
 			return 0;
 		n = get_le16(p);
-		sb_puts(b, ctl == CTL_FREQ ? "sampling frequency ranges:" :
-		    ctl == CTL_VOLUME ? "volume ranges:" : "ranges:");
+		sb_puts(b, ctl == CTL_FREQ ? "sampling frequency" :
+		    ctl == CTL_VOLUME ? "volume" : "control");
+		sb_printf(b, ", %u range%s%s", n, n == 1 ? "" : "s",
+		    r->data_len > 2 ? ":" : "");
 		for (i = 0; i < n && i < 4; i++) {
 			if (ctl == CTL_VOLUME && 2 + 6 * (i + 1) <= r->data_len) {
 				sb_putc(b, ' ');

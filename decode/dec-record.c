@@ -647,8 +647,10 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_tree_pop(t);
 	}
 
-	if (r->data_len == 0)
+	if (r->data_len == 0) {
+		dec_class_tree(r, info, t);
 		return;
+	}
 	if (r->origin == URB_ORIGIN_DARWIN && r->xfer_type == XFER_ISO)
 		return;		/* the frames have their data */
 	want = urb_data_expected(r);
