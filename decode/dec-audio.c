@@ -1309,6 +1309,24 @@ ctrl_data(const struct urb_rec *r, const struct dec_info *info)
 	return r->type == 'S';
 }
 
+/* A signed field of size bytes (2 or 4) at off, kept sign-extended as
+ * DK_INT nodes are. */
+static void
+signed_field(struct dec_cur *c, const struct dec_field *f, size_t off,
+    size_t size)
+{
+	int64_t		 v;
+
+	if (c->cut || off > c->n || size > c->n - off) {
+		dec_cur_field(c, f, off, size, NULL);
+		return;
+	}
+	v = size == 2 ? (int16_t)get_le16(c->p + off) :
+	    (int32_t)get_le32(c->p + off);
+	dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)off, (uint32_t)size,
+	    (uint64_t)v);
+}
+
 /* A UAC 2 RANGE answer (5.2.1): wNumSubRanges, then (MIN, MAX, RES)
  * triples of size bytes. */
 static void
@@ -1319,13 +1337,13 @@ range_tree(struct dec_cur *c, enum uac_ctl ctl)
 
 	if (!dec_cur_field(c, &f_rq_nsub, 0, 2, &n))
 		return;
-	for (i = 0; i < n && !c->cut; i++, at += 3 * size) {
-		dec_cur_field(c, size == 2 ? &f_rq_vmin : &f_rq_min, at, size,
-		    NULL);
-		dec_cur_field(c, size == 2 ? &f_rq_vmax : &f_rq_max,
-		    at + size, size, NULL);
-		dec_cur_field(c, size == 2 ? &f_rq_vres : &f_rq_res,
-		    at + 2 * size, size, NULL);
+	/* (a first GET RANGE often asks for the count alone) */
+	for (i = 0; i < n && !c->cut && at < c->n; i++, at += 3 * size) {
+		signed_field(c, size == 2 ? &f_rq_vmin : &f_rq_min, at, size);
+		signed_field(c, size == 2 ? &f_rq_vmax : &f_rq_max, at + size,
+		    size);
+		signed_field(c, size == 2 ? &f_rq_vres : &f_rq_res,
+		    at + 2 * size, size);
 	}
 }
 
@@ -1356,7 +1374,7 @@ audio_ctrl_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 	else if (ctl == CTL_MUTE)
 		dec_cur_field(&c, &f_rq_mute, 0, 1, NULL);
 	else if (ctl == CTL_VOLUME)
-		dec_cur_field(&c, &f_rq_volume, 0, 2, NULL);
+		signed_field(&c, &f_rq_volume, 0, 2);
 	else if (ctl == CTL_VALID)
 		dec_cur_field(&c, &f_rq_valid, 0, 1, NULL);
 	t->depth--;
