@@ -104,6 +104,78 @@ static const struct dec_name vs_subtypes[] = {	/* A.6 */
 	{ 0, NULL }
 };
 
+/* Control selectors (A.9.1-A.9.8), by the entity they belong to. */
+static const struct dec_name vc_controls[] = {		/* A.9.1 */
+	{ 0x01, "Video Power Mode" },
+	{ 0x02, "Request Error Code" },
+	{ 0, NULL }
+};
+
+static const struct dec_name su_controls[] = {		/* A.9.3 */
+	{ 0x01, "Input Select" },
+	{ 0, NULL }
+};
+
+static const struct dec_name ct_controls[] = {		/* A.9.4 */
+	{ 0x01, "Scanning Mode" },
+	{ 0x02, "Auto-Exposure Mode" },
+	{ 0x03, "Auto-Exposure Priority" },
+	{ 0x04, "Exposure Time (Absolute)" },
+	{ 0x05, "Exposure Time (Relative)" },
+	{ 0x06, "Focus (Absolute)" },
+	{ 0x07, "Focus (Relative)" },
+	{ 0x08, "Focus, Auto" },
+	{ 0x09, "Iris (Absolute)" },
+	{ 0x0a, "Iris (Relative)" },
+	{ 0x0b, "Zoom (Absolute)" },
+	{ 0x0c, "Zoom (Relative)" },
+	{ 0x0d, "PanTilt (Absolute)" },
+	{ 0x0e, "PanTilt (Relative)" },
+	{ 0x0f, "Roll (Absolute)" },
+	{ 0x10, "Roll (Relative)" },
+	{ 0x11, "Privacy" },
+	{ 0x12, "Focus (Simple)" },
+	{ 0x13, "Window" },
+	{ 0x14, "Region of Interest" },
+	{ 0, NULL }
+};
+
+static const struct dec_name pu_controls[] = {		/* A.9.5 */
+	{ 0x01, "Backlight Compensation" },
+	{ 0x02, "Brightness" },
+	{ 0x03, "Contrast" },
+	{ 0x04, "Gain" },
+	{ 0x05, "Power Line Frequency" },
+	{ 0x06, "Hue" },
+	{ 0x07, "Saturation" },
+	{ 0x08, "Sharpness" },
+	{ 0x09, "Gamma" },
+	{ 0x0a, "White Balance Temperature" },
+	{ 0x0b, "White Balance Temperature Auto" },
+	{ 0x0c, "White Balance Component" },
+	{ 0x0d, "White Balance Component Auto" },
+	{ 0x0e, "Digital Multiplier" },
+	{ 0x0f, "Digital Multiplier Limit" },
+	{ 0x10, "Hue Auto" },
+	{ 0x11, "Video Standard" },
+	{ 0x12, "Analog Lock Status" },
+	{ 0x13, "Contrast Auto" },
+	{ 0, NULL }
+};
+
+static const struct dec_name vs_controls[] = {		/* A.9.8 */
+	{ 0x01, "Probe" },
+	{ 0x02, "Commit" },
+	{ 0x03, "Still Probe" },
+	{ 0x04, "Still Commit" },
+	{ 0x05, "Still Image Trigger" },
+	{ 0x06, "Stream Error Code" },
+	{ 0x07, "Generate Key Frame" },
+	{ 0x08, "Update Frame Segment" },
+	{ 0x09, "Synch Delay" },
+	{ 0, NULL }
+};
+
 static const struct dec_name ep_subtypes[] = {	/* A.7 */
 	{ 0x03, "Interrupt" },
 	{ 0, NULL }
@@ -1190,6 +1262,47 @@ probe_summary(const uint8_t *p, uint32_t n, uint8_t sel, struct sbuf *b)
 		    get_le32(p + 18), get_le32(p + 22));
 }
 
+/*
+ * The name of the control a request addresses (tshark's Info column): by
+ * the entity (wIndex 15:8) as the VC interface's descriptors define it,
+ * or the interface's own controls; NULL when not known.
+ */
+static const char *
+control_name(const struct dec_cls_arg *a, uint8_t intf, uint8_t id,
+    uint8_t sel)
+{
+	const struct dec_name *names = NULL;
+	const uint8_t	*cfg;
+	struct dec_dref	 r;
+	size_t		 len, off = 0;
+	int		 in_vc = 0;
+
+	if (id == 0)
+		names = a->info->subcls == SC_STREAMING ? vs_controls :
+		    a->info->subcls == SC_CONTROL ? vc_controls : NULL;
+	else if (a->info->dev != NULL &&
+	    (cfg = dec_dev_active_cfg(a->info->dev, &len)) != NULL) {
+		while (names == NULL && dec_desc_next(cfg, len, &off, &r)) {
+			if (r.type == USB_DT_INTERFACE && r.len >= 7)
+				in_vc = r.p[2] == intf &&
+				    r.p[5] == 0x0e && r.p[6] == SC_CONTROL;
+			else if (!in_vc || r.type != CS_INTERFACE ||
+			    r.len < 4 || r.p[3] != id)
+				continue;
+			else if (r.p[2] == VC_INPUT_TERMINAL && r.len >= 6 &&
+			    get_le16(r.p + 4) == ITT_CAMERA)
+				names = ct_controls;
+			else if (r.p[2] == VC_PROCESSING_UNIT)
+				names = pu_controls;
+			else if (r.p[2] == VC_SELECTOR_UNIT)
+				names = su_controls;
+			else if (r.p[2] >= VC_INPUT_TERMINAL)
+				break;
+		}
+	}
+	return names != NULL ? dec_name_find(names, sel) : NULL;
+}
+
 static int
 video_ctrl_summary(const struct dec_cls_arg *a, struct sbuf *b)
 {
@@ -1204,6 +1317,13 @@ video_ctrl_summary(const struct dec_cls_arg *a, struct sbuf *b)
 	    SETUP_RECIP(s) != 1 || r->data_len == 0 ||
 	    (r->type == 'S') == SETUP_DIR_IN(s))
 		return 0;
+	if ((name = control_name(a, s->wIndex & 0xff, entity, sel)) != NULL &&
+	    !(entity == 0 && a->info->subcls == SC_STREAMING &&
+	    (sel == VS_PROBE_CONTROL || sel == VS_COMMIT_CONTROL)) &&
+	    !(entity == 0 && sel == VC_REQUEST_ERROR_CODE_CONTROL)) {
+		sb_puts(b, name);
+		sb_puts(b, ": ");
+	}
 	if (entity == 0 && a->info->subcls == SC_STREAMING &&
 	    (sel == VS_PROBE_CONTROL || sel == VS_COMMIT_CONTROL)) {
 		probe_summary(p, r->data_len, sel, b);
@@ -1302,9 +1422,25 @@ video_summary(const struct dec_cls_arg *a, struct sbuf *b)
 		sb_printf(b, "status from %s, entity %u", s != NULL ? s :
 		    dec_name_or(status_types, r->data[0] & 0x0f, tmp),
 		    r->data[1]);
-		if ((r->data[0] & 0x0f) == 1 && r->data_len >= 5)
-			sb_printf(b, ": control 0x%02x %s change", r->data[3],
+		if ((r->data[0] & 0x0f) == 1 && r->data_len >= 5) {
+			s = control_name(a, (uint8_t)a->info->intf, r->data[1],
+			    r->data[3]);
+			if (s != NULL)
+				sb_printf(b, ": %s", s);
+			else
+				sb_printf(b, ": control 0x%02x", r->data[3]);
+			sb_printf(b, " %s change",
 			    dec_name_or(change_types, r->data[4], tmp));
+			if (r->data[4] == 0 && r->data_len >= 6 &&
+			    r->data_len <= 9) {
+				sb_puts(b, " to ");
+				sb_u64(b, r->data_len == 6 ? r->data[5] :
+				    r->data_len == 7 ? get_le16(r->data + 5) :
+				    r->data_len == 8 ? get_le16(r->data + 5) |
+				    (uint32_t)r->data[7] << 16 :
+				    get_le32(r->data + 5));
+			}
+		}
 		else if ((r->data[0] & 0x0f) == 2 && r->data_len >= 4 &&
 		    r->data[2] == 0)
 			sb_printf(b, ": button %s", r->data[3] ? "pressed" :

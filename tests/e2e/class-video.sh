@@ -19,13 +19,14 @@ check "the probe control, summed up" grep -q \
 check "the commit control" grep -q \
     'SET_CUR intf 1 cs 0x02 len 34: commit: format 1 frame 1' "$TMP/o"
 check "GET_INFO's capabilities" grep -q \
-    'GET_INFO intf 0 unit 2 cs 0x02 len 1 .*info 0x03: GET SET' "$TMP/o"
+    'GET_INFO intf 0 unit 2 cs 0x02 len 1 .*Brightness: info 0x03: GET SET' \
+    "$TMP/o"
 check "the request error code after a STALL" grep -q \
     'request error: Invalid control' "$TMP/o"
 check "ISO payloads with their headers" grep -q \
     'UVC 8 payloads, 5348 bytes of video, FID 1, end of frame' "$TMP/o"
 check "the status interrupt of a control change" grep -q \
-    'status from VideoControl Interface, entity 2: control 0x02 Value change' \
+    'status from VideoControl Interface, entity 2: Brightness Value change to 140' \
     "$TMP/o"
 check "a button press" grep -q 'button pressed' "$TMP/o"
 

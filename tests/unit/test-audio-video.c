@@ -624,7 +624,7 @@ test_uvc_controls(void **state)
 	assert_int_equal(val(t, "usbvideo.control.entity", 0), 2);
 	assert_int_equal(val(t, "usbvideo.control.info.D1", 0), 1);
 	summary(x, out, sizeof out);
-	assert_string_equal(out, "info 0x03: GET SET");
+	assert_string_equal(out, "Brightness: info 0x03: GET SET");
 
 	rec_init(x, UVC_CFG, 0, 0x0e, 1, 0, err, 'C', XFER_CTRL,
 	    (const uint8_t[1]){ 0x06 }, 1);
@@ -639,6 +639,15 @@ test_uvc_controls(void **state)
 	t = tree_new(*state);
 	dec_class_tree(&x->r, &x->info, t);
 	assert_int_equal(val(t, "usbvideo.control.value.default", 0), 128);
+	summary(x, out, sizeof out);
+	assert_string_equal(out, "Brightness: value 128");
+	/* the camera terminal's controls; an extension unit's unnamed */
+	x->info.setup.wIndex = 1 << 8;
+	summary(x, out, sizeof out);
+	assert_string_equal(out, "Auto-Exposure Mode: value 128");
+	x->info.setup.wIndex = 3 << 8;
+	summary(x, out, sizeof out);
+	assert_string_equal(out, "value 128");
 
 	/* a STALLed request: the control it was, without data */
 	rec_init(x, UVC_CFG, 0, 0x0e, 1, 0, stall, 'C', XFER_CTRL, NULL, 0);
@@ -672,7 +681,7 @@ test_uvc_status(void **state)
 	assert_int_equal(val(t, "usbvideo.control.value.cur", 0), 140);
 	summary(x, out, sizeof out);
 	assert_string_equal(out, "status from VideoControl Interface, "
-	    "entity 2: control 0x02 Value change");
+	    "entity 2: Brightness Value change to 140");
 	rec_init(x, UVC_CFG, 0, 0x0e, 1, 0, NULL, 'C', XFER_INT, vs, 4);
 	x->r.epnum = 0x83;
 	summary(x, out, sizeof out);
