@@ -1158,14 +1158,16 @@ F(f_ph_stc, "SCR source time clock", "usbvideo.payload.scr.stc", DK_UINT, 4,
     NULL, 0);
 F(f_ph_sof, "SCR 1 kHz SOF counter", "usbvideo.payload.scr.sof", DK_UINT, 2,
     NULL, 0x07ff);
-F(f_ph_data, "Payload data", "usbvideo.payload.data_len", DK_UINT, 4, NULL,
-    0);
+F(f_ph_data, "Payload data length", "usbvideo.payload.data_len", DK_UINT, 4,
+    NULL, 0);
 
-/* One payload, p[0..n) at off of the record's data; 1 if it has a
- * header. */
+/* One payload, p[0..n) at off of the record's data, ISO packet k (-1:
+ * a bulk transfer); 1 if it has a header. */
 static int
-payload_tree(const uint8_t *p, uint32_t n, uint32_t off, struct dec_tree *t)
+payload_tree(const uint8_t *p, uint32_t n, uint32_t off, int k,
+    struct dec_tree *t)
 {
+	const char	*s;
 	struct dec_cur	 c = { t, p, n, off, 0 };
 	uint32_t	 hl, info;
 	size_t		 at = 2;
@@ -1175,7 +1177,10 @@ payload_tree(const uint8_t *p, uint32_t n, uint32_t off, struct dec_tree *t)
 	hl = p[0];
 	info = p[1];
 	c.n = hl;
-	dec_tree_push(t, "UVC Payload Header", DB_DATA, off, hl);
+	s = k < 0 ? NULL : dec_tree_printf(t, "UVC Payload Header (ISO "
+	    "packet %d)", k);
+	dec_tree_push(t, s != NULL ? s : "UVC Payload Header", DB_DATA, off,
+	    hl);
 	dec_cur_field(&c, &f_ph_len, 0, 1, NULL);
 	dec_cur_word(&c, &f_ph_info, ph_bits, 1, 1, NULL);
 	if (info & 0x04) {
@@ -1210,13 +1215,14 @@ stream_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 	dec_tree_leftover(r, t);
 	t->depth++;
 	if (r->xfer_type == XFER_BULK)
-		payload_tree(r->data, r->data_len, 0, t);
+		payload_tree(r->data, r->data_len, 0, -1, t);
 	for (i = 0; r->xfer_type == XFER_ISO && i < r->niso; i++) {
 		iso = &r->iso[i];
 		if (iso->status != 0 || iso->off >= r->data_len ||
 		    iso->len > r->data_len - iso->off)
 			continue;
-		payload_tree(r->data + iso->off, iso->len, iso->off, t);
+		payload_tree(r->data + iso->off, iso->len, iso->off, (int)i,
+		    t);
 	}
 	t->depth--;
 	return 1;
