@@ -817,14 +817,31 @@ label(const struct dec_cls_desc *cd, struct dec_tree *t, const char *kind,
 		cd->label->str = s;
 }
 
+/* A descriptor the data ends inside (fewer bytes than its bLength) is
+ * not malformed, and dec-desc.c flags its heading as cut unless the
+ * request asked for no more: its fields carry no flag of their own. */
+static void
+unbad_cut(const struct dec_cls_desc *cd, struct dec_tree *t, size_t from)
+{
+	size_t	 i;
+
+	if (cd->n >= cd->p[0])
+		return;
+	for (i = from; i < t->n; i++)
+		if (t->node[i].flags & DN_CUT)
+			t->node[i].flags &= (uint8_t)~(DN_BAD | DN_CUT);
+}
+
 static int
 video_desc(const struct dec_cls_desc *cd, struct dec_tree *t)
 {
 	struct dec_cur	 c = { t, cd->p, cd->n, cd->off, 0 };
+	size_t		 from = t->n;
 	uint32_t	 st;
 	size_t		 at = 3;
 
-	if (cd->n < 2)
+	/* cut before its subtype: the bytes, as any descriptor cut there */
+	if (cd->n < 3)
 		return 0;
 	if (cd->p[1] == CS_ENDPOINT) {
 		label(cd, t, "VC ENDPOINT descriptor", ep_subtypes);
@@ -874,6 +891,7 @@ video_desc(const struct dec_cls_desc *cd, struct dec_tree *t)
 	/* what tshark does not know of the descriptor */
 	if (!c.cut && at < c.n)
 		dec_cur_rest(&c, &f_data, at);
+	unbad_cut(cd, t, from);
 	return 1;
 }
 
