@@ -50,6 +50,9 @@ struct dec_class_ops {
 	int		(*summary)(const struct dec_cls_arg *, struct sbuf *);
 	/* the payload's subtree, at the tree's depth; 1 when decoded */
 	int		(*tree)(const struct dec_cls_arg *, struct dec_tree *);
+	/* tree sees records without data too (tshark's usbvideo names the
+	 * control that a response without data answers) */
+	int		 tree_empty;
 	/* the fields of a class descriptor after its bLength and
 	 * bDescriptorType; 1 when decoded (else shown as bytes) */
 	int		(*desc)(const struct dec_cls_desc *, struct dec_tree *);
@@ -61,6 +64,9 @@ struct dec_class_ops {
 /* dec-record.c: r's data as the control transfer's usb.data_fragment,
  * for a class whose dissector in Wireshark leaves the bytes so. */
 void		 dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t);
+/* r's data as Wireshark leaves what no dissector takes: the fragment of a
+ * control transfer's submit, else usb.capdata. */
+void		 dec_tree_leftover(const struct urb_rec *r, struct dec_tree *t);
 
 /* The decoder of (cls, subcls, proto), or NULL. */
 const struct dec_class_ops *dec_class_find(int cls, int subcls, int proto);
@@ -75,6 +81,8 @@ extern const struct dec_class_ops dec_class_printer;	/* dec-printer.c */
 extern const struct dec_class_ops dec_class_cdc;	/* dec-cdc.c */
 extern const struct dec_class_ops dec_class_cdc_data;	/* dec-cdc.c */
 extern const struct dec_class_ops dec_class_hub;	/* dec-hub.c */
+extern const struct dec_class_ops dec_class_audio;	/* dec-audio.c */
+extern const struct dec_class_ops dec_class_video;	/* dec-video.c */
 
 /*
  * A cursor over the bytes p[0..n) of a class structure that sit at offset

@@ -20,6 +20,8 @@
 #define CLS_MSC		0x08
 #define CLS_CDC		0x02
 #define CLS_HUB		0x09
+#define CLS_AUDIO	0x01
+#define CLS_VIDEO	0x0e
 
 #define RECIP_DEVICE	0
 #define RECIP_INTF	1
@@ -124,6 +126,49 @@ static const struct dec_name cdc_requests[] = {	/* CDC 1.2 6.2, PSTN 6.3 */
 	{ 0x43, "SET_ETHERNET_PACKET_FILTER" },
 	{ 0x44, "GET_ETHERNET_STATISTIC" },
 	{ 0x80, "GET_NTB_PARAMETERS" },
+	{ 0, NULL }
+};
+
+/* UAC 1.0 A.9; UAC 2.0 A.14 reuses 0x01-0x03 for CUR, RANGE and MEM in
+ * both directions (audio_aliases). */
+static const struct dec_name audio_requests[] = {
+	{ 0x01, "SET_CUR" },
+	{ 0x02, "SET_MIN" },
+	{ 0x03, "SET_MAX" },
+	{ 0x04, "SET_RES" },
+	{ 0x05, "SET_MEM" },
+	{ 0x81, "GET_CUR" },
+	{ 0x82, "GET_MIN" },
+	{ 0x83, "GET_MAX" },
+	{ 0x84, "GET_RES" },
+	{ 0x85, "GET_MEM" },
+	{ 0xff, "GET_STAT" },
+	{ 0, NULL }
+};
+
+/* UAC 2.0 requests read from the device (bRequest < 0x80, IN). */
+static const struct dec_name audio_aliases[] = {
+	{ 0x01, "GET_CUR" },
+	{ 0x02, "GET_RANGE" },
+	{ 0x03, "GET_MEM" },
+	{ 0, NULL }
+};
+
+static const struct dec_name video_requests[] = {	/* UVC 1.5 A.8 */
+	{ 0x01, "SET_CUR" },
+	{ 0x11, "SET_CUR_ALL" },
+	{ 0x81, "GET_CUR" },
+	{ 0x82, "GET_MIN" },
+	{ 0x83, "GET_MAX" },
+	{ 0x84, "GET_RES" },
+	{ 0x85, "GET_LEN" },
+	{ 0x86, "GET_INFO" },
+	{ 0x87, "GET_DEF" },
+	{ 0x91, "GET_CUR_ALL" },
+	{ 0x92, "GET_MIN_ALL" },
+	{ 0x93, "GET_MAX_ALL" },
+	{ 0x94, "GET_RES_ALL" },
+	{ 0x97, "GET_DEF_ALL" },
 	{ 0, NULL }
 };
 
@@ -275,6 +320,19 @@ F(f_cdc_wvalue, "Value", "usbcom.control.value", DK_UINT, 2, NULL, 0);
 F(f_cdc_windex, "Index", "usbcom.control.index", DK_UINT, 2, NULL, 0);
 F(f_cdc_wlength, "Length", "usbcom.control.length", DK_UINT, 2, NULL, 0);
 
+/* Audio class requests: tshark has no dissector for them (usb.*). */
+F(f_audio_breq, "bRequest", "usb.setup.bRequest", DK_UINT, 1, NULL, 0);
+
+/* Video class requests: tshark's usbvideo takes the setup bytes after
+ * bmRequestType (epan/dissectors/packet-usb-video.c). */
+F(f_vid_breq, "bRequest", "usbvideo.setup.bRequest", DK_HEX, 1,
+    video_requests, 0);
+F(f_vid_sel, "Control Selector", "usbvideo.control.selector", DK_HEX, 1,
+    NULL, 0);
+F(f_vid_intf, "Interface", "usbvideo.control.interface", DK_HEX, 1, NULL, 0);
+F(f_vid_entity, "Entity", "usbvideo.control.entity", DK_HEX, 1, NULL, 0);
+F(f_vid_wlength, "wLength", "usbvideo.setup.wLength", DK_UINT, 2, NULL, 0);
+
 /* The four fields every request has, per protocol. */
 struct setup_fields {
 	const struct dec_field	*bRequest;
@@ -308,6 +366,12 @@ static const struct setup_fields msc_fields = {
 };
 static const struct setup_fields cdc_fields = {
 	&f_cdc_breq, &f_cdc_wvalue, &f_cdc_windex, &f_cdc_wlength
+};
+static const struct setup_fields audio_fields = {
+	&f_audio_breq, &f_wvalue, &f_windex, &f_wlength
+};
+static const struct setup_fields video_fields = {
+	&f_vid_breq, &f_wvalue, &f_windex, &f_vid_wlength
 };
 /* GET_DESCRIPTOR of a HID class descriptor: tshark hands it to usbhid. */
 static const struct setup_fields hid_desc_fields = {
@@ -443,6 +507,36 @@ static void
 args_intf(const struct dec_setup *s, struct out *o)
 {
 	out_printf(o, " intf %u", s->wIndex);
+}
+
+/* Audio and video control requests (UAC 1.0 5.2.1, UVC 1.5 4.2.1): the
+ * interface or endpoint, the entity (wIndex 15:8), the control selector
+ * (wValue 15:8) and, for audio, the channel (wValue 7:0). */
+static void
+args_entity(const struct dec_setup *s, struct out *o, int audio)
+{
+	if (SETUP_RECIP(s) == RECIP_EP)
+		out_printf(o, " ep 0x%02x", s->wIndex & 0xff);
+	else
+		out_printf(o, " intf %u", s->wIndex & 0xff);
+	if (s->wIndex >> 8 != 0)
+		out_printf(o, " unit %u", s->wIndex >> 8);
+	out_printf(o, " cs 0x%02x", s->wValue >> 8);
+	if (audio && (s->wValue & 0xff) != 0)
+		out_printf(o, " ch %u", s->wValue & 0xff);
+	out_printf(o, " len %u", s->wLength);
+}
+
+static void
+args_audio(const struct dec_setup *s, struct out *o)
+{
+	args_entity(s, o, 1);
+}
+
+static void
+args_video(const struct dec_setup *s, struct out *o)
+{
+	args_entity(s, o, 0);
 }
 
 /* Vendor requests whose meaning we only name: the raw arguments. */
@@ -855,6 +949,19 @@ tree_hid_report(const struct dec_setup *s, const struct setup_fields *sf,
 	tree_wlength(s, sf, t);
 }
 
+/* A video request as tshark's usbvideo shows it: the selector, interface
+ * and entity bytes, then wLength (wValue's low byte is skipped). */
+static void
+tree_video(const struct dec_setup *s, const struct setup_fields *sf,
+    int cls, struct dec_tree *t)
+{
+	(void)cls;
+	add(t, &f_vid_sel, 3, 1, s->wValue >> 8);
+	add(t, &f_vid_intf, 4, 1, s->wIndex & 0xff);
+	add(t, &f_vid_entity, 5, 1, s->wIndex >> 8);
+	tree_wlength(s, sf, t);
+}
+
 static void
 tree_hid_idle(const struct dec_setup *s, const struct setup_fields *sf,
     int cls, struct dec_tree *t)
@@ -955,6 +1062,39 @@ static const struct req_ops cdc_ops[] = {	/* CDC 1.2 6.2, PSTN 6.3 */
 	{ 0, NULL, NULL }
 };
 
+static const struct req_ops audio_ops[] = {	/* UAC 1.0 A.9, 2.0 A.14 */
+	{ 0x01, args_audio, tree_raw },
+	{ 0x02, args_audio, tree_raw },
+	{ 0x03, args_audio, tree_raw },
+	{ 0x04, args_audio, tree_raw },
+	{ 0x05, args_audio, tree_raw },
+	{ 0x81, args_audio, tree_raw },
+	{ 0x82, args_audio, tree_raw },
+	{ 0x83, args_audio, tree_raw },
+	{ 0x84, args_audio, tree_raw },
+	{ 0x85, args_audio, tree_raw },
+	{ 0xff, args_audio, tree_raw },
+	{ 0, NULL, NULL }
+};
+
+/* The requests tshark's usbvideo dissects (its setup_dissectors). */
+static const struct req_ops video_ops[] = {	/* UVC 1.5 A.8 */
+	{ 0x01, args_video, tree_video },
+	{ 0x11, args_video, tree_video },
+	{ 0x81, args_video, tree_video },
+	{ 0x82, args_video, tree_video },
+	{ 0x83, args_video, tree_video },
+	{ 0x84, args_video, tree_video },
+	{ 0x85, args_video, tree_video },
+	{ 0x86, args_video, tree_video },
+	{ 0x87, args_video, tree_video },
+	{ 0x91, args_video, tree_video },
+	{ 0x92, args_video, tree_video },
+	{ 0x93, args_video, tree_video },
+	{ 0x94, args_video, tree_video },
+	{ 0, NULL, NULL }
+};
+
 static const struct req_ops ftdi_ops[] = {	/* ftdi_sio.h */
 	{ 0x00, args_raw_vendor, tree_raw },
 	{ 0x01, args_raw_vendor, tree_raw },
@@ -989,6 +1129,10 @@ static const struct class_reqs {
 	    msc_ops },
 	{ CLS_CDC, TYPE_CLASS, 1 << RECIP_INTF, cdc_requests, &cdc_fields,
 	    cdc_ops },
+	{ CLS_AUDIO, TYPE_CLASS, 1 << RECIP_INTF | 1 << RECIP_EP,
+	    audio_requests, &audio_fields, audio_ops },
+	{ CLS_VIDEO, TYPE_CLASS, 1 << RECIP_INTF, video_requests,
+	    &video_fields, video_ops },
 	{ DEC_CLS_FTDI, TYPE_VENDOR, 1 << RECIP_DEVICE | 1 << RECIP_INTF,
 	    ftdi_requests, &ftdi_fields, ftdi_ops },
 	{ -1, 0, 0, NULL, NULL, NULL }
@@ -1087,6 +1231,9 @@ dec_request_name_class(const struct dec_setup *s, int cls)
 		return dec_name_find(dec_std_requests, s->bRequest);
 	if ((c = class_find(s, cls)) == NULL)
 		return NULL;
+	if (cls == CLS_AUDIO && SETUP_DIR_IN(s) && s->bRequest < 0x80 &&
+	    dec_name_find(audio_aliases, s->bRequest) != NULL)
+		return dec_name_find(audio_aliases, s->bRequest);
 	if (cls == CLS_HUB) {
 		for (i = 0; hub_aliases[i].name != NULL; i++) {
 			if (hub_aliases[i].bRequest == s->bRequest &&

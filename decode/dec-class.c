@@ -22,6 +22,8 @@ static const struct dec_class_ops *const classes[] = {
 	&dec_class_ccid,
 	&dec_class_dfu,
 	&dec_class_printer,
+	&dec_class_audio,
+	&dec_class_video,
 };
 
 const struct dec_class_ops *
@@ -92,7 +94,8 @@ dec_class_tree(const struct urb_rec *r, const struct dec_info *info,
 	const struct dec_class_ops *o;
 	struct dec_cls_arg a;
 
-	if ((o = class_of(r, info, &a)) == NULL || o->tree == NULL)
+	if ((o = class_of(r, info, &a)) == NULL || o->tree == NULL ||
+	    (r->data_len == 0 && !o->tree_empty))
 		return 0;
 	return o->tree(&a, t);
 }

@@ -679,6 +679,16 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	case DK_INT:
 		sb_i64(b, (int64_t)n->value);
 		break;
+	case DK_CENTI:
+		/* a double as tshark prints it: 1, 1.5, 1.01 */
+		sb_u64(b, n->value / 100);
+		if (n->value % 100 != 0) {
+			sb_putc(b, '.');
+			sb_putc(b, (char)('0' + n->value / 10 % 10));
+			if (n->value % 10 != 0)
+				sb_putc(b, (char)('0' + n->value % 10));
+		}
+		break;
 	case DK_CHAR:
 		sb_putc(b, '\'');
 		if (n->value >= 0x20 && n->value < 0x7f)
@@ -814,6 +824,7 @@ json_value(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	case DK_BCD:
 	case DK_BYTES:
 	case DK_TIME:
+	case DK_CENTI:
 		/* digits, '.', 'x' and '-' only: nothing to escape */
 		sb_putc(b, '"');
 		node_raw(r, n, b);

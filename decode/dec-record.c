@@ -662,8 +662,10 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_tree_pop(t);
 	}
 
-	if (r->data_len == 0)
+	if (r->data_len == 0) {
+		dec_class_tree(r, info, t);
 		return;
+	}
 	if (r->origin == URB_ORIGIN_DARWIN && r->xfer_type == XFER_ISO)
 		return;		/* the frames have their data */
 	want = urb_data_expected(r);
@@ -682,6 +684,12 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 	}
 	if (dec_class_tree(r, info, t) || std_answer_tree(r, info, t))
 		return;
+	dec_tree_leftover(r, t);
+}
+
+void
+dec_tree_leftover(const struct urb_rec *r, struct dec_tree *t)
+{
 	/* the data stage of a control transfer is a fragment to
 	 * Wireshark, other data is left over (packet-usb.c) */
 	if (r->xfer_type == XFER_CTRL && r->type == 'S')

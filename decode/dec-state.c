@@ -368,6 +368,12 @@ dev_active_cfg(const struct dec_dev *d, size_t *len)
 	return NULL;
 }
 
+const uint8_t *
+dec_dev_active_cfg(const struct dec_dev *d, size_t *len)
+{
+	return dev_active_cfg(d, len);
+}
+
 /*
  * Rebuild the endpoint map from the active configuration: endpoints of the
  * selected alternate settings, and, where an endpoint only appears in

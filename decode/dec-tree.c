@@ -158,6 +158,12 @@ node_number(const struct dec_node *n, struct sbuf *b)
 	case DK_INT:
 		sb_i64(b, sign_extend(n->value, f->width));
 		break;
+	case DK_CENTI:
+		sb_u64(b, n->value / 100);
+		sb_putc(b, '.');
+		sb_putc(b, (char)('0' + n->value / 10 % 10));
+		sb_putc(b, (char)('0' + n->value % 10));
+		break;
 	case DK_CHAR:
 		if (n->value >= 0x20 && n->value < 0x7f) {
 			sb_putc(b, '\'');

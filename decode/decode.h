@@ -729,6 +729,9 @@ enum dec_kind {
 	DK_BOOL,		/* a bit, shown as set/not set */
 	DK_CHAR,		/* one ASCII character ('S') */
 	DK_TIME,		/* a duration in ns, shown in seconds */
+	DK_CENTI,		/* hundredths, shown 1.00: a version that
+				   Wireshark keeps as FT_DOUBLE (usbaudio
+				   bcdADC), printed by -T fields as 1 */
 };
 
 /* Field metadata, like Wireshark's header-field registration. */
@@ -1019,6 +1022,9 @@ struct dec_info {
  * (DEC_CLS_*) for vendor requests it decodes, -1 when unknown.
  */
 int		 dec_info_class(const struct dec_info *info);
+/* The configuration descriptor (with what follows it, *len bytes) that is
+ * active on d, or assumed to be before any SET_CONFIGURATION; NULL. */
+const uint8_t	*dec_dev_active_cfg(const struct dec_dev *d, size_t *len);
 
 /*
  * A record kept beyond the source's next one (decode/dec-copy.c): r or ev

@@ -32,6 +32,8 @@ gen hid-keyboard.pcap	hid-keyboard -F pcap
 gen mass-storage.pcapng	mass-storage -F pcapng
 gen stall.pcap		stall -F pcap
 gen iso.pcap		iso -F pcap
+gen uvc-webcam.pcapng	uvc -F pcapng
+gen uac2-headset.pcap	uac2 -F pcap
 gen big-endian.pcap	stall -F pcap --big-endian
 gen usbmon-text.txt	stall -F usbmon
 gen windows-usbpcap.pcapng usbpcap -F pcapng

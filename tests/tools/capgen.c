@@ -15,9 +15,10 @@
  * traffic.  The model imitates what Linux 6.1 puts into usbmon: the hub
  * driver's port requests, the enumeration sequence of hub_port_init and
  * usb_new_device in drivers/usb/core/hub.c (device 0 until and including
- * SET_ADDRESS), usbhid, usb-storage's bulk-only transport and
- * snd-usb-audio's isochronous URBs, with the URB ids, transfer flags and
- * lengths those drivers use.  The reference is the real capture in
+ * SET_ADDRESS), usbhid, usb-storage's bulk-only transport,
+ * snd-usb-audio's isochronous URBs and class requests (UAC 1 and 2, USB
+ * MIDI) and uvcvideo's controls, probe/commit and isochronous video, with
+ * the URB ids, transfer flags and lengths those drivers use.  The reference is the real capture in
  * tests/data/linux61/usbmon-0u.txt.  The usbmon event rules (which event
  * carries data, len_urb, flags) are those of mon_bin_event in
  * drivers/usb/mon/mon_bin.c.
@@ -237,6 +238,117 @@ static const uint8_t audio_cfg[] = {
 	7, USB_DT_CS_ENDPOINT, 0x01, 0x01, 0, 0, 0
 };
 
+
+/*
+ * USB Video Class 1.1 webcam, high speed (UVC 1.1 3.7, 3.9, the MJPEG and
+ * uncompressed payload specifications): an interface association of the
+ * video control interface 0 (header, camera terminal 1, processing unit
+ * 2, extension unit 3, output terminal 4, a status interrupt endpoint
+ * 0x83) and the video streaming interface 1 (input header, MJPEG format 1
+ * with a 640x480 frame of two discrete intervals and a 1280x720 frame of
+ * continuous ones, uncompressed YUY2 format 2 with a 640x480 frame, color
+ * matching; alt 1 has isochronous IN 0x81, 1024 bytes, 1 per
+ * microframe).
+ */
+static const uint8_t uvc_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0xef, 0x02, 0x01, 64,
+	0x09, 0x12, 0x05, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+#define UVC_MAXP	1024
+#define UVC_CS_INTERFACE 0x24
+#define UVC_CS_ENDPOINT	0x25
+static const uint8_t uvc_cfg[] = {
+	9, USB_DT_CONFIG, 0x33, 0x01, 2, 1, 0, 0x80, 250,
+	8, USB_DT_INTERFACE_ASSOCIATION, 0, 2, 0x0e, 0x03, 0x00, 2,
+	/* interface 0: video control */
+	9, USB_DT_INTERFACE, 0, 0, 1, 0x0e, 0x01, 0x00, 2,
+	13, UVC_CS_INTERFACE, 0x01, 0x10, 0x01, 79, 0,
+	0x00, 0x6c, 0xdc, 0x02, 1, 1,			/* 48 MHz */
+	18, UVC_CS_INTERFACE, 0x02, 1, 0x01, 0x02, 0, 0, 0, 0, 0, 0, 0, 0,
+	3, 0x0a, 0x00, 0x02,			/* AE, exposure, autofocus */
+	12, UVC_CS_INTERFACE, 0x05, 2, 1, 0x00, 0x40, 2, 0x7f, 0x15, 0,
+	0x00,
+	27, UVC_CS_INTERFACE, 0x06, 3,
+	0xdd, 0x88, 0x0f, 0x8a, 0x1c, 0xba, 0x49, 0x54,	/* guidExtensionCode */
+	0x8a, 0x25, 0xf7, 0x87, 0x59, 0xf6, 0x17, 0x5c,
+	4, 1, 2, 2, 0x0f, 0x00, 0,
+	9, UVC_CS_INTERFACE, 0x03, 4, 0x01, 0x01, 0, 3, 0,
+	7, USB_DT_ENDPOINT, 0x83, 0x03, 16, 0, 6,
+	5, UVC_CS_ENDPOINT, 0x03, 16, 0,
+	/* interface 1: video streaming */
+	9, USB_DT_INTERFACE, 1, 0, 0, 0x0e, 0x02, 0x00, 0,
+	15, UVC_CS_INTERFACE, 0x01, 2, 165, 0, 0x81, 0x00, 4, 2, 1, 0, 1,
+	0x00, 0x00,
+	11, UVC_CS_INTERFACE, 0x06, 1, 2, 0x01, 1, 0, 0, 0x00, 0,
+	34, UVC_CS_INTERFACE, 0x07, 1, 0x00, 0x80, 0x02, 0xe0, 0x01,
+	0x00, 0x00, 0x77, 0x01, 0x00, 0x00, 0xca, 0x08,	/* bit rates */
+	0x00, 0x60, 0x09, 0x00, 0x15, 0x16, 0x05, 0x00,	/* buffer, 30 fps */
+	2, 0x15, 0x16, 0x05, 0x00, 0x2a, 0x2c, 0x0a, 0x00,
+	38, UVC_CS_INTERFACE, 0x07, 2, 0x00, 0x00, 0x05, 0xd0, 0x02,
+	0x00, 0x00, 0x65, 0x04, 0x00, 0x00, 0xca, 0x08,
+	0x00, 0x20, 0x1c, 0x00, 0x15, 0x16, 0x05, 0x00,
+	0, 0x15, 0x16, 0x05, 0x00, 0x80, 0x96, 0x98, 0x00,
+	0x15, 0x16, 0x05, 0x00,
+	27, UVC_CS_INTERFACE, 0x04, 2, 1,
+	0x59, 0x55, 0x59, 0x32, 0x00, 0x00, 0x10, 0x00,	/* YUY2 */
+	0x80, 0x00, 0x00, 0xaa, 0x00, 0x38, 0x9b, 0x71,
+	16, 1, 0, 0, 0x00, 0,
+	34, UVC_CS_INTERFACE, 0x05, 1, 0x00, 0x80, 0x02, 0xe0, 0x01,
+	0x00, 0x00, 0x65, 0x04, 0x00, 0x00, 0xca, 0x08,
+	0x00, 0x60, 0x09, 0x00, 0x2a, 0x2c, 0x0a, 0x00,
+	2, 0x2a, 0x2c, 0x0a, 0x00, 0x40, 0x42, 0x0f, 0x00,
+	6, UVC_CS_INTERFACE, 0x0d, 1, 1, 4,
+	9, USB_DT_INTERFACE, 1, 1, 1, 0x0e, 0x02, 0x00, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x05, UVC_MAXP & 0xff, UVC_MAXP >> 8, 1
+};
+
+/*
+ * USB Audio Class 2.0 headset, high speed (UAC 2.0 4.7-4.10): an
+ * interface association of the audio control interface 0 (header,
+ * internal programmable clock source 16, clock selector 17, USB streaming
+ * input terminal 1, stereo feature unit 2 with mute and volume, extension
+ * unit 5, headphones output terminal 3), the streaming interface 1 (alt
+ * 1: 24-bit PCM in 32-bit slots, isochronous OUT 0x01) and a MIDI
+ * streaming interface 2 (USB MIDI 1.0: two jacks, bulk OUT 0x02).
+ */
+static const uint8_t uac2_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0xef, 0x02, 0x01, 64,
+	0x09, 0x12, 0x06, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t uac2_cfg[] = {
+	9, USB_DT_CONFIG, 0xd6, 0x00, 3, 1, 0, 0x80, 50,
+	8, USB_DT_INTERFACE_ASSOCIATION, 0, 2, 0x01, 0x00, 0x20, 0,
+	/* interface 0: audio control, UAC 2 */
+	9, USB_DT_INTERFACE, 0, 0, 0, 0x01, 0x01, 0x20, 0,
+	9, UVC_CS_INTERFACE, 0x01, 0x00, 0x02, 0x04, 88, 0, 0x00,
+	8, UVC_CS_INTERFACE, 0x0a, 16, 0x03, 0x07, 0, 0,
+	8, UVC_CS_INTERFACE, 0x0b, 17, 1, 16, 0x03, 0,
+	17, UVC_CS_INTERFACE, 0x02, 1, 0x01, 0x01, 0, 17, 2,
+	0x03, 0x00, 0x00, 0x00, 0, 0x00, 0x00, 0,
+	18, UVC_CS_INTERFACE, 0x06, 2, 1,
+	0x0f, 0x00, 0x00, 0x00, 0x0c, 0x00, 0x00, 0x00,
+	0x0c, 0x00, 0x00, 0x00, 0,
+	16, UVC_CS_INTERFACE, 0x09, 5, 0x34, 0x12, 1, 2, 2,
+	0x03, 0x00, 0x00, 0x00, 0, 0x00, 0,
+	12, UVC_CS_INTERFACE, 0x03, 3, 0x02, 0x03, 0, 5, 17, 0x00, 0x00,
+	0,
+	/* interface 1: audio streaming */
+	9, USB_DT_INTERFACE, 1, 0, 0, 0x01, 0x02, 0x20, 0,
+	9, USB_DT_INTERFACE, 1, 1, 1, 0x01, 0x02, 0x20, 0,
+	16, UVC_CS_INTERFACE, 0x01, 1, 0x05, 0x01, 0x01, 0x00, 0x00, 0x00,
+	2, 0x03, 0x00, 0x00, 0x00, 0,
+	6, UVC_CS_INTERFACE, 0x02, 0x01, 4, 24,
+	7, USB_DT_ENDPOINT, 0x01, 0x0d, 0x88, 0x01, 4,
+	8, UVC_CS_ENDPOINT, 0x01, 0x00, 0x00, 0x00, 0x00, 0x00,
+	/* interface 2: MIDI streaming */
+	9, USB_DT_INTERFACE, 2, 0, 1, 0x01, 0x03, 0x00, 0,
+	7, UVC_CS_INTERFACE, 0x01, 0x00, 0x01, 36, 0,
+	6, UVC_CS_INTERFACE, 0x02, 0x01, 1, 0,
+	9, UVC_CS_INTERFACE, 0x03, 0x02, 2, 1, 1, 1, 0,
+	9, USB_DT_ENDPOINT, 0x02, 0x02, 0x00, 0x02, 0, 0, 0,
+	5, UVC_CS_ENDPOINT, 0x01, 1, 1
+};
+
 struct gdesc {
 	const uint8_t	*dev;		/* device descriptor (18) */
 	const uint8_t	*cfg;		/* configuration hierarchy */
@@ -269,6 +381,14 @@ static const struct gdesc flash = {
 static const struct gdesc audio = {
 	audio_dev, audio_cfg, sizeof audio_cfg,
 	{ NULL, "urbscope", "Synthetic USB Audio", "AUD0004" }
+};
+static const struct gdesc uvc = {
+	uvc_dev, uvc_cfg, sizeof uvc_cfg,
+	{ NULL, "urbscope", "Synthetic UVC Webcam", "CAM0005" }
+};
+static const struct gdesc uac2 = {
+	uac2_dev, uac2_cfg, sizeof uac2_cfg,
+	{ NULL, "urbscope", "Synthetic UAC2 Headset", "HDS0006" }
 };
 
 /* ------------------------------------------------------------------------
@@ -1571,6 +1691,338 @@ scn_iso(struct gen *g)
 	audio_alt(g, &a, 2, 0, 0);
 }
 
+/* ------------------------------------------------------------------------
+ * A UVC webcam (uvcvideo) and a UAC 2 headset with MIDI (snd-usb-audio).
+ */
+
+/* A descriptor set's wTotalLength is its size, or the model is wrong. */
+static void
+cfg_check(const struct gdesc *dd)
+{
+	if (dd->cfglen != (size_t)(dd->cfg[2] | dd->cfg[3] << 8))
+		errx(1, "capgen: configuration is %zu bytes, wTotalLength "
+		    "says %u", dd->cfglen, dd->cfg[2] | dd->cfg[3] << 8);
+}
+
+/* An interrupt or bulk URB of d on ep, len bytes. */
+static void
+gen_urb(struct gen *g, const struct gdev *d, struct gurb *u, uint8_t ep,
+    uint8_t xfer, uint32_t len, int32_t interval)
+{
+	memset(u, 0, sizeof *u);
+	u->id = gen_urbid(g);
+	u->bus = d->bus;
+	u->dev = d->devnum;
+	u->ep = ep;
+	u->xfer = xfer;
+	u->flags = UF_NO_DMA_MAP | ((ep & 0x80) ? UF_DIR_IN : 0);
+	u->interval = interval;
+	u->len = len;
+}
+
+/* A class request to entity id of interface intf (UAC 2.0 5.2.2, UVC 1.5
+ * 4.2.1): the IN ones answered with ans[0..alen). */
+static void
+cls_req(struct gen *g, const struct gdev *d, uint8_t bm, uint8_t req,
+    uint8_t cs, uint8_t cn, uint8_t id, uint8_t intf, uint16_t len,
+    const uint8_t *ans, uint32_t alen)
+{
+	ctrl(g, d, &(struct greq){ bm, req, (uint16_t)(cs << 8 | cn),
+	    (uint16_t)(id << 8 | intf), len }, ans, alen);
+}
+
+#define UVC_SET_CUR	0x01
+#define UVC_GET_CUR	0x81
+#define UVC_GET_MIN	0x82
+#define UVC_GET_MAX	0x83
+#define UVC_GET_RES	0x84
+#define UVC_GET_LEN	0x85
+#define UVC_GET_INFO	0x86
+#define UVC_GET_DEF	0x87
+#define UVC_PACKS	8
+#define UVC_HDR		12		/* header with PTS and SCR */
+
+/* The probe and commit control of UVC 1.1 (4.3.1.1), 34 bytes: format 1
+ * (MJPEG) frame 1 (640x480) at 30 fps; the device fills in the rest. */
+static void
+uvc_probe(uint8_t p[34], int dev)
+{
+	memset(p, 0, 34);
+	put_le16(p, 0x0001);			/* bmHint: frame interval */
+	p[2] = 1;
+	p[3] = 1;
+	put_le32(p + 4, 333333);
+	if (!dev)
+		return;
+	put_le16(p + 16, 32);			/* wDelay, ms */
+	put_le32(p + 18, 614400);
+	put_le32(p + 22, UVC_MAXP);
+	put_le32(p + 26, 48000000);
+	p[30] = 0x03;				/* FID, EOF */
+	p[31] = 1;
+	p[32] = 1;
+	p[33] = 1;
+}
+
+/* One ISO IN completion of the stream: packets of a 12-byte header
+ * (UVC 1.5 2.4.3.3: EOH, SCR, PTS, FID) and MJPEG data; the frame ends
+ * (EOF) in packet end, or not when end is past the packets; an empty
+ * header-only packet after it. */
+static void
+uvc_iso_done(struct gen *g, struct gurb *u, uint8_t fid, uint32_t pts,
+    uint32_t end, uint8_t err)
+{
+	uint8_t		*p;
+	uint32_t	 i, n;
+
+	memset(g->buf, 0, u->len);
+	u->start_frame = (int32_t)((g->now / (125 * US)) % 8192);
+	for (i = 0; i < u->nframes; i++) {
+		p = g->buf + u->fr[i].off;
+		n = i < end ? UVC_MAXP : i == end ? 300 : UVC_HDR;
+		p[0] = UVC_HDR;
+		p[1] = (uint8_t)(0x80 | 0x08 | 0x04 | fid |
+		    (i == end ? 0x02 : 0) | (i == 0 ? err : 0));
+		put_le32(p + 2, pts);
+		put_le32(p + 6, pts + 1500 + i * 6000);
+		put_le16(p + 10, (uint16_t)((g->now / MS + i) & 0x7ff));
+		if (i == 0 && n > UVC_HDR + 2) {
+			p[UVC_HDR] = 0xff;		/* SOI */
+			p[UVC_HDR + 1] = 0xd8;
+		} else if (i == end) {
+			p[n - 2] = 0xff;		/* EOI */
+			p[n - 1] = 0xd9;
+		}
+		u->fr[i].actual = n;
+		u->fr[i].status = 0;
+	}
+	urb_give(g, u, 0, 0, g->buf);
+}
+
+static void
+scn_uvc(struct gen *g)
+{
+	static const uint8_t info3[1] = { 0x03 }, b128[2] = { 128, 0 },
+	    b0[2] = { 0, 0 }, b255[2] = { 255, 0 }, b1[2] = { 1, 0 },
+	    len4[2] = { 4, 0 }, ae_mode[1] = { 0x08 }, err6[1] = { 0x06 },
+	    xu_cur[4] = { 0x01, 0x00, 0x10, 0x00 };
+	static const uint8_t vc_change[6] = { 0x01, 2, 0x00, 0x02, 0x00, 140 };
+	static const uint8_t button[4] = { 0x02, 1, 0x00, 0x01 };
+	struct ghub	 h;
+	struct gdev	 d;
+	struct gurb	 st, u[2];
+	uint8_t		 probe[34], ans[34];
+	uint32_t	 i, k;
+
+	cfg_check(&uvc);
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &uvc, &d);
+	/* uvc_probe: the streaming interface idle, the status URB */
+	ctrl(g, &d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE, 0, 1,
+	    0 }, NULL, 0);
+	gen_urb(g, &d, &st, 0x83, XFER_INT, 16, 32);
+	urb_submit(g, &st, NULL);
+	gen_wait(g, 2000, 4000);
+
+	/* uvc_ctrl_init: the processing unit's brightness (selector 2),
+	 * the camera's auto-exposure mode (2), an extension unit control */
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_INFO, 0x02, 0, 2, 0, 1, info3, 1);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_DEF, 0x02, 0, 2, 0, 2, b128, 2);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_MIN, 0x02, 0, 2, 0, 2, b0, 2);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_MAX, 0x02, 0, 2, 0, 2, b255, 2);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_RES, 0x02, 0, 2, 0, 2, b1, 2);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_CUR, 0x02, 0, 2, 0, 2, b128, 2);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_INFO, 0x02, 0, 1, 0, 1, info3, 1);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_RES, 0x02, 0, 1, 0, 1, ae_mode,
+	    1);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_LEN, 0x01, 0, 3, 0, 2, len4, 2);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_CUR, 0x01, 0, 3, 0, 4, xu_cur,
+	    4);
+	/* a control the device refuses, and why (4.2.1.2) */
+	ctrl_id(g, &d, d.ctl_id, 0, &(struct greq){ RT_CLS_INTF_IN,
+	    UVC_GET_CUR, 0x05 << 8, 3 << 8, 4 }, NULL, 0, ST_EPIPE);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_CUR, 0x02, 0, 0, 0, 1, err6, 1);
+	/* brightness up */
+	cls_req(g, &d, RT_CLS_INTF_OUT, UVC_SET_CUR, 0x02, 0, 2, 0, 2, b255, 2);
+
+	/* uvc_video_init and uvc_probe_video: probe, then commit */
+	uvc_probe(ans, 1);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_CUR, 0x01, 0, 0, 1, 34, ans, 34);
+	uvc_probe(probe, 0);
+	cls_req(g, &d, RT_CLS_INTF_OUT, UVC_SET_CUR, 0x01, 0, 0, 1, 34, probe,
+	    34);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_CUR, 0x01, 0, 0, 1, 34, ans, 34);
+	cls_req(g, &d, RT_CLS_INTF_IN, UVC_GET_MAX, 0x01, 0, 0, 1, 34, ans, 34);
+	cls_req(g, &d, RT_CLS_INTF_OUT, UVC_SET_CUR, 0x02, 0, 0, 1, 34, ans,
+	    34);
+	gen_wait(g, 5000, 9000);
+
+	/* streaming: alt 1, two ISO URBs of 8 packets in flight */
+	ctrl(g, &d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE, 1, 1,
+	    0 }, NULL, 0);
+	for (i = 0; i < 2; i++) {
+		memset(&u[i], 0, sizeof u[i]);
+		u[i].id = gen_urbid(g);
+		u[i].bus = d.bus;
+		u[i].dev = d.devnum;
+		u[i].ep = 0x81;
+		u[i].xfer = XFER_ISO;
+		u[i].flags = UF_ISO_ASAP | UF_NO_DMA_MAP | UF_DIR_IN;
+		u[i].interval = 1;
+		u[i].nframes = UVC_PACKS;
+		u[i].len = UVC_PACKS * UVC_MAXP;
+		for (k = 0; k < UVC_PACKS; k++) {
+			u[i].fr[k].off = k * UVC_MAXP;
+			u[i].fr[k].len = UVC_MAXP;
+		}
+		urb_submit(g, &u[i], NULL);
+		gen_wait(g, 10, 40);
+	}
+	/* frame 1 over two URBs, frame 2 in one with an error flag */
+	for (k = 0; k < 4; k++) {
+		g->now += UVC_PACKS * 125 * US;
+		uvc_iso_done(g, &u[k % 2], (uint8_t)(k / 2 % 2),
+		    90000 + 3000 * (k / 2), k % 2 == 0 ? UVC_PACKS : 5,
+		    k == 2 ? 0x40 : 0);
+		gen_wait(g, 15, 60);
+		if (k == 1) {
+			/* the user turned brightness; then pressed a button */
+			urb_give(g, &st, 0, sizeof vc_change, vc_change);
+			gen_wait(g, 20, 50);
+			urb_submit(g, &st, NULL);
+		}
+		urb_submit(g, &u[k % 2], NULL);
+	}
+	urb_give(g, &st, 0, sizeof button, button);
+	gen_wait(g, 20, 50);
+	urb_submit(g, &st, NULL);
+
+	/* stop: the URBs killed, the interface idle */
+	gen_wait(g, 500, 1500);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < UVC_PACKS; k++) {
+			u[i].fr[k].actual = 0;
+			u[i].fr[k].status = ST_EXDEV;
+		}
+		urb_give(g, &u[i], ST_ENOENT, 0, g->buf);
+		gen_wait(g, 30, 90);
+	}
+	ctrl(g, &d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE, 0, 1,
+	    0 }, NULL, 0);
+}
+
+#define UAC2_CUR	0x01
+#define UAC2_RANGE	0x02
+#define UAC2_PACKS	8
+#define UAC2_FRAME	384		/* 48 kHz, 2 ch, 4-byte slots, 1 ms */
+
+static void
+scn_uac2(struct gen *g)
+{
+	static const uint8_t valid[1] = { 1 }, sel[1] = { 1 }, mute[1] = { 0 },
+	    nranges[2] = { 2, 0 },
+	    rate_ranges[26] = {
+		2, 0,
+		0x44, 0xac, 0, 0, 0x44, 0xac, 0, 0, 0, 0, 0, 0,	/* 44100 */
+		0x80, 0xbb, 0, 0, 0x80, 0xbb, 0, 0, 0, 0, 0, 0	/* 48000 */
+	    },
+	    rate[4] = { 0x80, 0xbb, 0, 0 },
+	    vol_range[8] = { 1, 0, 0x00, 0xc0, 0x00, 0x00, 0x80, 0x00 },
+	    vol[2] = { 0x00, 0xf6 }, vol_set[2] = { 0x00, 0xf0 };
+	static const uint8_t midi1[8] = {
+		0x09, 0x90, 0x3c, 0x64, 0x09, 0x90, 0x40, 0x64	/* note on */
+	}, midi2[12] = {
+		0x08, 0x80, 0x3c, 0x00, 0x0c, 0xc0, 0x05, 0x00,	/* off, prog */
+		0x0f, 0xf8, 0x00, 0x00				/* clock */
+	};
+	struct ghub	 h;
+	struct gdev	 d;
+	struct gurb	 u[2], m;
+	uint32_t	 i, k;
+
+	cfg_check(&uac2);
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &uac2, &d);
+	ctrl(g, &d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE, 0, 1,
+	    0 }, NULL, 0);
+	/* snd-usb-audio: the clock (clock.c), its rates (format.c) */
+	cls_req(g, &d, RT_CLS_INTF_IN, UAC2_CUR, 0x01, 0, 17, 0, 1, sel, 1);
+	cls_req(g, &d, RT_CLS_INTF_IN, UAC2_CUR, 0x02, 0, 16, 0, 1, valid, 1);
+	cls_req(g, &d, RT_CLS_INTF_IN, UAC2_RANGE, 0x01, 0, 16, 0, 2, nranges,
+	    2);
+	cls_req(g, &d, RT_CLS_INTF_IN, UAC2_RANGE, 0x01, 0, 16, 0, 26,
+	    rate_ranges, 26);
+	/* the mixer (mixer.c): mute, then volume of each channel */
+	cls_req(g, &d, RT_CLS_INTF_IN, UAC2_CUR, 0x01, 0, 2, 0, 1, mute, 1);
+	for (i = 1; i <= 2; i++) {
+		cls_req(g, &d, RT_CLS_INTF_IN, UAC2_RANGE, 0x02, (uint8_t)i, 2,
+		    0, 8, vol_range, 8);
+		cls_req(g, &d, RT_CLS_INTF_IN, UAC2_CUR, 0x02, (uint8_t)i, 2, 0,
+		    2, vol, 2);
+	}
+	cls_req(g, &d, RT_CLS_INTF_OUT, UAC2_CUR, 0x02, 1, 2, 0, 2, vol_set,
+	    2);
+	gen_wait(g, 200000, 300000);
+
+	/* playback: alt 1, the rate, ISO OUT URBs */
+	ctrl(g, &d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE, 1, 1,
+	    0 }, NULL, 0);
+	cls_req(g, &d, RT_CLS_INTF_OUT, UAC2_CUR, 0x01, 0, 16, 0, 4, rate, 4);
+	cls_req(g, &d, RT_CLS_INTF_IN, UAC2_CUR, 0x01, 0, 16, 0, 4, rate, 4);
+	for (i = 0; i < 2; i++) {
+		memset(&u[i], 0, sizeof u[i]);
+		u[i].id = gen_urbid(g);
+		u[i].bus = d.bus;
+		u[i].dev = d.devnum;
+		u[i].ep = 0x01;
+		u[i].xfer = XFER_ISO;
+		u[i].flags = UF_ISO_ASAP | UF_NO_DMA_MAP;
+		u[i].interval = 8;
+		u[i].nframes = UAC2_PACKS;
+		u[i].len = UAC2_PACKS * UAC2_FRAME;
+		for (k = 0; k < UAC2_PACKS; k++) {
+			u[i].fr[k].off = k * UAC2_FRAME;
+			u[i].fr[k].len = UAC2_FRAME;
+		}
+		for (k = 0; k < u[i].len; k++)
+			g->buf[k] = (uint8_t)(k * 7 + i);
+		urb_submit(g, &u[i], g->buf);
+		gen_wait(g, 10, 40);
+	}
+	for (k = 0; k < 4; k++) {
+		g->now += UAC2_PACKS * MS;
+		for (i = 0; i < UAC2_PACKS; i++) {
+			u[k % 2].fr[i].actual = UAC2_FRAME;
+			u[k % 2].fr[i].status = 0;
+		}
+		urb_give(g, &u[k % 2], 0, 0, NULL);
+		gen_wait(g, 15, 60);
+		urb_submit(g, &u[k % 2], g->buf);
+		if (k == 1) {
+			/* a MIDI keyboard plays on the MIDI interface */
+			gen_urb(g, &d, &m, 0x02, XFER_BULK, sizeof midi1, 0);
+			urb_submit(g, &m, midi1);
+			gen_wait(g, 100, 200);
+			urb_give(g, &m, 0, sizeof midi1, NULL);
+			gen_urb(g, &d, &m, 0x02, XFER_BULK, sizeof midi2, 0);
+			urb_submit(g, &m, midi2);
+			gen_wait(g, 100, 200);
+			urb_give(g, &m, 0, sizeof midi2, NULL);
+		}
+	}
+	gen_wait(g, 500, 1500);
+	for (i = 0; i < 2; i++) {
+		for (k = 0; k < UAC2_PACKS; k++) {
+			u[i].fr[k].actual = 0;
+			u[i].fr[k].status = ST_EXDEV;
+		}
+		urb_give(g, &u[i], ST_ENOENT, 0, NULL);
+		gen_wait(g, 30, 90);
+	}
+	ctrl(g, &d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE, 0, 1,
+	    0 }, NULL, 0);
+}
+
 /*
  * The benchmark capture: keyboard and disk on one EHCI bus, the keyboard
  * typing in the background while the disk runs READ/WRITE(10) of 512 B
@@ -2293,6 +2745,12 @@ static const struct scenario {
 	  "full-speed flash drive: STALLs, CLEAR_FEATURE, -ENODEV, unplug", 0 },
 	{ "iso", scn_iso, 0, "usbmon1",
 	  "USB audio device: SET_INTERFACE, ISO IN and OUT URBs", 0 },
+	{ "uvc", scn_uvc, 0, "usbmon1",
+	  "UVC 1.1 webcam: descriptors, controls, probe/commit, ISO frames",
+	  0 },
+	{ "uac2", scn_uac2, 0, "usbmon1",
+	  "UAC 2 headset with MIDI: clock, ranges, volume, ISO OUT, MIDI",
+	  0 },
 	{ "mixed", scn_mixed, 1000000, "usbmon1",
 	  "keyboard and disk interleaved, for benchmarks (default 1M)", 0 },
 	{ "usbpcap", scn_usbpcap, 0, "\\\\.\\USBPcap1",

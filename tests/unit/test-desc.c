@@ -534,7 +534,7 @@ test_config_superspeed(void **state)
 	check(t, "usb.bFunctionClass", 1, 48, 1);
 	check(t, "usb.bFunctionSubClass", 2, 49, 1);
 	assert_int_equal(label(t, "INTERFACE 1 alt 1: Audio", 0)->off, 61);
-	n = label(t, "CS_INTERFACE", 0);
+	n = label(t, "Class-specific Audio Streaming Interface Descriptor", 0);
 	assert_int_equal(n->depth, 2);
 
 	/* The isochronous audio endpoint: 9 bytes, ISO bits, companion. */
