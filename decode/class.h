@@ -59,6 +59,9 @@ struct dec_class_ops {
 	/* keep what later records need into st */
 	void		(*learn)(const struct urb_rec *,
 			    const struct dec_info *, struct dec_cls_state *);
+	/* the decoders read the interface's siblings in the active
+	 * configuration (dec_info.cfg) */
+	int		 needs_cfg;
 };
 
 /* dec-record.c: r's data as the control transfer's usb.data_fragment,

@@ -1281,18 +1281,16 @@ static enum uac_ctl
 audio_control(const struct dec_cls_arg *a, int *ver)
 {
 	const struct dec_setup *s = &a->info->setup;
-	const struct dec_dev *d = a->info->dev;
-	const uint8_t	*cfg;
+	const uint8_t	*cfg = a->info->cfg;
 	struct dec_dref	 r;
-	size_t		 len, off = 0;
+	size_t		 len = a->info->cfg_len, off = 0;
 	uint8_t		 cs = s->wValue >> 8, id = s->wIndex >> 8;
 	int		 in_ac = 0, st = -1;
 
 	*ver = uac_version(a->info->proto);
 	if (SETUP_RECIP(s) == 2)		/* endpoint: UAC 1.0 5.2.3.2 */
 		return cs == 1 ? CTL_FREQ : cs == 2 ? CTL_PITCH : CTL_OTHER;
-	if (SETUP_RECIP(s) != 1 || id == 0 || d == NULL ||
-	    (cfg = dec_dev_active_cfg(d, &len)) == NULL)
+	if (SETUP_RECIP(s) != 1 || id == 0 || cfg == NULL)
 		return CTL_OTHER;
 	/* the entity id in the AC interface the request goes to */
 	while (dec_desc_next(cfg, len, &off, &r)) {
@@ -1596,4 +1594,5 @@ const struct dec_class_ops dec_class_audio = {
 	.summary = audio_summary,
 	.tree = audio_tree,
 	.desc = audio_desc,
+	.needs_cfg = 1,
 };

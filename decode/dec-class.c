@@ -100,18 +100,17 @@ dec_class_tree(const struct urb_rec *r, const struct dec_info *info,
 	return o->tree(&a, t);
 }
 
-void
-dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
-    const struct dec_info *info)
+int
+dec_class_learn(const struct urb_rec *r, const struct dec_info *info,
+    struct dec_cls_state *st)
 {
 	const struct dec_class_ops *o;
 
-	if (!(info->flags & DI_CLASS) || info->intf < 0 ||
-	    info->intf >= DEC_MAX_INTFS)
-		return;
-	o = dec_class_find(info->cls, info->subcls, info->proto);
-	if (o != NULL && o->learn != NULL)
-		o->learn(r, info, &d->cls[info->intf]);
+	if ((o = dec_class_find(info->cls, info->subcls, info->proto)) == NULL)
+		return 0;
+	if (o->learn != NULL)
+		o->learn(r, info, st);
+	return o->needs_cfg;
 }
 
 void

@@ -2,9 +2,9 @@
  * decode/dec-copy.c - a record kept beyond the source's next one: the
  * URB record or driver event with every byte it points to (payload, ISO
  * descriptors, a bus-level packet, pcapng comments, the event's
- * strings), and the class state of its interface as the analysis had it
- * after this record, so that it formats later (the TUI's pages) as it
- * would have at once.
+ * strings), and the class state of its interface (and the configuration
+ * a class reads) as the analysis had it after this record, so that it
+ * formats later (the TUI's pages) as it would have at once.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -75,7 +75,8 @@ dec_rec_size(const struct urb_rec *r, const struct dec_info *info,
 	return (info != NULL && info->st != NULL ?
 	    align8(sizeof(struct dec_cls_state)) : 0) +
 	    align8(niso * sizeof *r->iso) + align8(r->data_len) +
-	    align8(r->ll.raw_len) + align8(comments_size(r));
+	    align8(r->ll.raw_len) + align8(comments_size(r)) +
+	    (info != NULL && info->cfg != NULL ? align8(info->cfg_len) : 0);
 }
 
 static void
@@ -108,6 +109,11 @@ dec_rec_put(struct dec_rec *rec, int kind, const struct urb_rec *r,
 		rec->info.st = st;
 		rec->shares = st->hid != NULL;
 		off = align8(sizeof *st);
+	}
+	if (info != NULL && info->cfg != NULL) {
+		memcpy(buf + off, info->cfg, info->cfg_len);
+		rec->info.cfg = buf + off;
+		off += align8(info->cfg_len);
 	}
 	niso = r->niso > URB_ISO_MAX ? URB_ISO_MAX : r->niso;
 	if (niso > 0) {

@@ -368,12 +368,6 @@ dev_active_cfg(const struct dec_dev *d, size_t *len)
 	return NULL;
 }
 
-const uint8_t *
-dec_dev_active_cfg(const struct dec_dev *d, size_t *len)
-{
-	return dev_active_cfg(d, len);
-}
-
 /*
  * Rebuild the endpoint map from the active configuration: endpoints of the
  * selected alternate settings, and, where an endpoint only appears in
@@ -868,7 +862,6 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	find_owner(d, r, info);
 	decode_as(ctx, d, r, info);
 	guess_class(d, r, info);
-	dec_class_learn(d, r, info);
 	if ((d->has_ddesc && d->ddesc[4] == 9) ||
 	    ((info->flags & DI_CLASS) && info->cls == 9) ||
 	    ((info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 1 &&
@@ -880,8 +873,11 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		info->pid = get_le16(d->ddesc + 10);
 	}
 	if ((info->flags & DI_CLASS) && info->intf >= 0 &&
-	    info->intf < DEC_MAX_INTFS)
+	    info->intf < DEC_MAX_INTFS) {
 		info->st = &d->cls[info->intf];
+		if (dec_class_learn(r, info, &d->cls[info->intf]))
+			info->cfg = dev_active_cfg(d, &info->cfg_len);
+	}
 	return 0;
 }
 

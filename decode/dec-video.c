@@ -1296,16 +1296,15 @@ control_name(const struct dec_cls_arg *a, uint8_t intf, uint8_t id,
     uint8_t sel)
 {
 	const struct dec_name *names = NULL;
-	const uint8_t	*cfg;
+	const uint8_t	*cfg = a->info->cfg;
 	struct dec_dref	 r;
-	size_t		 len, off = 0;
+	size_t		 len = a->info->cfg_len, off = 0;
 	int		 in_vc = 0;
 
 	if (id == 0)
 		names = a->info->subcls == SC_STREAMING ? vs_controls :
 		    a->info->subcls == SC_CONTROL ? vc_controls : NULL;
-	else if (a->info->dev != NULL &&
-	    (cfg = dec_dev_active_cfg(a->info->dev, &len)) != NULL) {
+	else if (cfg != NULL) {
 		while (names == NULL && dec_desc_next(cfg, len, &off, &r)) {
 			if (r.type == USB_DT_INTERFACE && r.len >= 7)
 				in_vc = r.p[2] == intf &&
@@ -1485,4 +1484,5 @@ const struct dec_class_ops dec_class_video = {
 	.tree = video_tree,
 	.tree_empty = 1,
 	.desc = video_desc,
+	.needs_cfg = 1,
 };

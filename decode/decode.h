@@ -1011,9 +1011,17 @@ struct dec_info {
 	 * is after this record (NULL if none).  It points into the
 	 * analysis, which moves on with the next record: a record kept
 	 * for later keeps a copy (dec_rec_copy).  Formatting reads only
-	 * the record, this structure and *st.
+	 * the record, this structure, *st and cfg.
 	 */
 	const struct dec_cls_state *st;
+	/*
+	 * For a class whose decoder reads the interface's siblings (the
+	 * audio and video units a request addresses): the active
+	 * configuration's descriptors, cfg_len bytes, else NULL.  Points
+	 * into the analysis as st does.
+	 */
+	const uint8_t	*cfg;
+	size_t		 cfg_len;
 };
 
 /*
@@ -1022,9 +1030,6 @@ struct dec_info {
  * (DEC_CLS_*) for vendor requests it decodes, -1 when unknown.
  */
 int		 dec_info_class(const struct dec_info *info);
-/* The configuration descriptor (with what follows it, *len bytes) that is
- * active on d, or assumed to be before any SET_CONFIGURATION; NULL. */
-const uint8_t	*dec_dev_active_cfg(const struct dec_dev *d, size_t *len);
 
 /*
  * A record kept beyond the source's next one (decode/dec-copy.c): r or ev
@@ -1316,15 +1321,16 @@ void		 dec_fmt_event_verbose(struct dec_fmt *f,
  * requests): 1 when it wrote something, 0 when the class knows nothing.
  * The tree: 1 when the class decoded the payload (then no usb.capdata, as
  * Wireshark's subdissectors take the bytes), 0 otherwise.  Learning: what
- * the class keeps from a record (a CBW) into the
- * interface's dec_cls_state, from dec_analyze.
+ * the class keeps from a record (a CBW) into st, its interface's state,
+ * from dec_analyze; 1 when the class's decoders also read the active
+ * configuration (info->cfg).
  */
 int		 dec_class_summary(const struct urb_rec *r,
 		     const struct dec_info *info, struct sbuf *b);
 int		 dec_class_tree(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_tree *t);
-void		 dec_class_learn(struct dec_dev *d, const struct urb_rec *r,
-		     const struct dec_info *info);
+int		 dec_class_learn(const struct urb_rec *r,
+		     const struct dec_info *info, struct dec_cls_state *st);
 /* A HID keyboard's input report (interrupt IN completion) as the boot
  * report's 8 bytes, read by the interface's report descriptor or as a
  * boot report: modifier bits, 0, six key usages (HID 1.11 appendix B).

@@ -360,7 +360,6 @@ test_descriptor_truncations(void **state)
 struct rec {
 	struct urb_rec	 r;
 	struct dec_info	 info;
-	struct dec_dev	 dev;
 	uint8_t		 cfg[512];
 };
 
@@ -373,8 +372,8 @@ rec_init(struct rec *x, const char *hex, int intf, int cls, int sub,
     uint32_t len)
 {
 	memset(x, 0, sizeof *x);
-	x->dev.cfg_len[0] = (uint16_t)unhex(hex, x->cfg, sizeof x->cfg);
-	x->dev.cfg[0] = x->cfg;
+	x->info.cfg_len = unhex(hex, x->cfg, sizeof x->cfg);
+	x->info.cfg = x->cfg;
 	x->r.type = (uint8_t)type;
 	x->r.xfer_type = (uint8_t)xfer;
 	x->r.epnum = setup != NULL && (setup[0] & 0x80) ? 0x80 : 0;
@@ -386,7 +385,6 @@ rec_init(struct rec *x, const char *hex, int intf, int cls, int sub,
 	x->info.cls = (uint8_t)cls;
 	x->info.subcls = (uint8_t)sub;
 	x->info.proto = (uint8_t)proto;
-	x->info.dev = &x->dev;
 	if (setup != NULL) {
 		memcpy(x->r.setup, setup, 8);
 		dec_setup(setup, &x->info.setup);
