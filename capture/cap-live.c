@@ -385,6 +385,9 @@ cap_live_synth(unsigned bus, unsigned devnum, const uint8_t *desc,
 		r->ts_sec = ts_ns / 1000000000;
 		r->ts_usec = (int32_t)(ts_ns % 1000000000 / 1000);
 		r->flags = REC_F_SYNTHETIC;
+		/* the comment a pcapng file written from it gives it */
+		r->comments = CAP_SYNTH_COMMENT;
+		r->ncomments = 1;
 		/* 'C': the descriptor as the device gave it at enumeration */
 		out[n] = *r;
 		r = &out[n++];
