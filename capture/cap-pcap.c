@@ -274,6 +274,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		r->ts_usec = (int32_t)(rd->nsec ? frac / 1000 : frac);
 	}
 	r->offset = off;
+	r->wire_len = len;
 	cap_in_skip(&src->in, PCAP_REC_HDR + caplen);
 	return CAP_URB;
 }

@@ -463,6 +463,9 @@ struct urb_rec {
 					   plus the packets skipped before */
 	uint64_t	 offset;	/* byte offset of the record in the source
 					   (none: REC_F_NOOFFSET) */
+	uint32_t	 wire_len;	/* the packet's original length as the
+					   file records it (pcap orig_len,
+					   Wireshark's frame.len), 0: none */
 };
 
 /* The frame number of r (its record number when the source gave none). */

@@ -1,0 +1,1273 @@
+/*
+ * decode/dec-stats.c - statistics of a capture: counted as the records go
+ * by (dec_stats_add, dec_stats_event), printed at the end as a report,
+ * tshark's tables, JSON or SVG charts.
+ *
+ * What counts as what:
+ *  - an URB's bytes are its completion's actual length (usbmon's length
+ *    on a 'C' record, the kernel's urb->actual_length), in the
+ *    endpoint's direction (a control transfer's: the request's);
+ *  - an error is a completion urb_failed() says failed, by status; the
+ *    deliberate unlinks and kills (-ENOENT from usb_kill_urb, -ECONNRESET
+ *    from usb_unlink_urb; Linux Documentation/driver-api/usb/error-codes
+ *    .rst) are counted apart as cancelled, and isochronous frames in
+ *    error are counted frame by frame (an ISO URB completes with status 0
+ *    whatever its frames did);
+ *  - latency is completion time minus submit time of a paired URB;
+ *    percentiles are nearest-rank;
+ *  - tshark's tables count frames and frame.len, every frame between the
+ *    host and the address usb.src or usb.dst names (a submit goes from
+ *    the host, anything else to it), as packet-usb.c does.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+
+#define HASH(b, d, e)	((((uint32_t)(b) * 131u + (d)) * 257u + (e)) % \
+			    DEC_STATS_HASH)
+
+void
+dec_stats_init(struct dec_stats *s)
+{
+	memset(s, 0, sizeof *s);
+	s->t0 = s->t1 = DEC_TS_BAD;
+}
+
+void
+dec_stats_free(struct dec_stats *s)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->neps; i++) {
+		free(s->eps[i].lat);
+		free(s->eps[i].pts);
+	}
+	free(s->eps);
+	free(s->addrs);
+	free(s->frames);
+	dec_stats_init(s);
+}
+
+/* Room for one more element of size sz in *p (n used, *cap allocated). */
+static int
+grow(void *pp, size_t n, size_t *cap, size_t sz)
+{
+	void	**p = pp;
+	void	 *np;
+	size_t	  ncap;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap == 0 ? 16 : *cap * 2;
+	if ((np = reallocarray(*p, ncap, sz)) == NULL)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
+static struct dec_stats_ep *
+ep_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t ep)
+{
+	struct dec_stats_ep	*e;
+	uint32_t		 h = HASH(bus, dev, ep), i;
+
+	for (i = s->ephash[h]; i != 0; i = s->eps[i - 1].next) {
+		e = &s->eps[i - 1];
+		if (e->busnum == bus && e->devnum == dev && e->epnum == ep)
+			return e;
+	}
+	if (grow(&s->eps, s->neps, &s->epcap, sizeof *s->eps) != 0) {
+		s->oom = 1;
+		return NULL;
+	}
+	e = &s->eps[s->neps++];
+	memset(e, 0, sizeof *e);
+	e->busnum = bus;
+	e->devnum = dev;
+	e->epnum = ep;
+	e->intf = -1;
+	e->cls = -1;
+	e->first_ns = e->last_ns = DEC_TS_BAD;
+	e->next = s->ephash[h];
+	s->ephash[h] = (uint32_t)s->neps;
+	return e;
+}
+
+static struct dec_stats_addr *
+addr_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t ep)
+{
+	struct dec_stats_addr	*a;
+	uint32_t		 h = HASH(bus, dev, ep), i;
+
+	for (i = s->addrhash[h]; i != 0; i = s->addrs[i - 1].next) {
+		a = &s->addrs[i - 1];
+		if (a->busnum == bus && a->devnum == dev && a->ep == ep)
+			return a;
+	}
+	if (grow(&s->addrs, s->naddrs, &s->addrcap, sizeof *s->addrs) != 0) {
+		s->oom = 1;
+		return NULL;
+	}
+	a = &s->addrs[s->naddrs++];
+	memset(a, 0, sizeof *a);
+	a->busnum = bus;
+	a->devnum = dev;
+	a->ep = ep;
+	a->first_ns = a->last_ns = DEC_TS_BAD;
+	a->next = s->addrhash[h];
+	s->addrhash[h] = (uint32_t)s->naddrs;
+	return a;
+}
+
+static void
+span(int64_t *first, int64_t *last, int64_t ts)
+{
+	if (ts == DEC_TS_BAD)
+		return;
+	if (*first == DEC_TS_BAD || ts < *first)
+		*first = ts;
+	if (*last == DEC_TS_BAD || ts > *last)
+		*last = ts;
+}
+
+/* The class a record belongs to, for the hierarchy. */
+static const char *
+cls_of(const struct urb_rec *r, const struct dec_info *info, char *buf,
+    size_t len)
+{
+	static const char *const kinds[] = { "standard", "class", "vendor",
+	    "reserved" };
+	const char	*n;
+
+	if (r->origin == URB_ORIGIN_USBLL)
+		return "wire-level packets";
+	if ((info->flags & DI_SETUP) != 0 && r->xfer_type == XFER_CTRL) {
+		if (SETUP_TYPE(&info->setup) == 0)
+			return "control: standard requests (chapter 9)";
+		if ((info->flags & DI_CLASS) != 0 && (n = dec_name_find(
+		    dec_classes, info->cls)) != NULL) {
+			snprintf(buf, len, "control: %s %s requests", n,
+			    kinds[SETUP_TYPE(&info->setup)]);
+			return buf;
+		}
+		snprintf(buf, len, "control: %s requests",
+		    kinds[SETUP_TYPE(&info->setup)]);
+		return buf;
+	}
+	if (r->xfer_type == XFER_CTRL)
+		return "control";
+	if ((info->flags & DI_CLASS) != 0) {
+		if ((n = dec_name_find(dec_classes, info->cls)) != NULL)
+			snprintf(buf, len, "%s%s", n,
+			    (info->flags & DI_GUESSED) != 0 ? " (guessed)" :
+			    "");
+		else
+			snprintf(buf, len, "class 0x%02x", info->cls);
+		return buf;
+	}
+	return "unknown class";
+}
+
+static void
+cls_add(struct dec_stats *s, const char *name, uint32_t bytes)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->ncls; i++) {
+		if (strcmp(s->cls[i].name, name) == 0)
+			break;
+	}
+	if (i == s->ncls) {
+		if (s->ncls == DEC_STATS_NCLS)
+			i = s->ncls - 1;	/* the last one takes the rest */
+		else {
+			snprintf(s->cls[i].name, sizeof s->cls[i].name, "%s",
+			    name);
+			s->ncls++;
+		}
+	}
+	s->cls[i].records++;
+	s->cls[i].bytes += bytes;
+}
+
+static void
+ep_status(struct dec_stats_ep *e, int32_t status)
+{
+	size_t	 i;
+
+	for (i = 0; i < e->nst; i++) {
+		if (e->st[i].status == status) {
+			e->st[i].n++;
+			return;
+		}
+	}
+	if (e->nst == DEC_STATS_NSTATUS) {
+		e->st_other++;
+		return;
+	}
+	e->st[e->nst].status = status;
+	e->st[e->nst++].n = 1;
+}
+
+static void
+ep_complete(struct dec_stats *s, struct dec_stats_ep *e,
+    const struct urb_rec *r, const struct dec_info *info)
+{
+	uint32_t	 i, bad = 0;
+
+	e->completions++;
+	s->completions++;
+	if ((r->epnum & 0x80) != 0)
+		e->bytes_in += r->len_urb;
+	else
+		e->bytes_out += r->len_urb;
+	if (r->status == -2 || r->status == -104) {	/* ENOENT, ECONNRESET */
+		e->cancelled++;
+		s->cancelled++;
+	} else if (r->status != 0 && urb_failed(r)) {
+		ep_status(e, r->status);
+		e->failed++;
+		s->failed++;
+	}
+	if (r->xfer_type == XFER_ISO) {
+		e->iso_frames += r->niso;
+		for (i = 0; i < r->niso; i++)
+			bad += r->iso[i].status != 0;
+		if (r->niso == 0 && r->iso_error_count > 0)
+			bad = (uint32_t)r->iso_error_count;
+		e->iso_frame_errors += bad;
+		s->iso_frame_errors += bad;
+		if (bad != 0 && r->status == 0) {
+			e->failed++;
+			s->failed++;
+		}
+	}
+	if ((info->flags & DI_PAIRED) == 0)
+		s->unpaired++;
+	else if (info->latency_ns >= 0 && info->latency_ns != DEC_TS_BAD) {
+		if (grow(&e->lat, e->nlat, &e->latcap, sizeof *e->lat) != 0)
+			s->oom = 1;
+		else {
+			e->lat[e->nlat++] = info->latency_ns;
+			e->sorted = 0;
+		}
+	}
+	if (r->ts_ns != DEC_TS_BAD) {
+		if (grow(&e->pts, e->npts, &e->ptcap, sizeof *e->pts) != 0)
+			s->oom = 1;
+		else {
+			e->pts[e->npts].ts_ns = r->ts_ns;
+			e->pts[e->npts++].bytes = r->len_urb;
+		}
+	}
+}
+
+void
+dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
+    const struct dec_info *info, uint32_t frame_len)
+{
+	struct dec_stats_ep	*e;
+	struct dec_stats_addr	*a;
+	char			 buf[64];
+	uint8_t			 ep;
+
+	span(&s->t0, &s->t1, r->ts_ns);
+	cls_add(s, cls_of(r, info, buf, sizeof buf), r->data_len);
+	if (r->type == 'P' || r->origin == URB_ORIGIN_USBLL) {
+		s->packets++;
+		return;
+	}
+	s->records++;
+
+	/* tshark's frames: host <-> bus.dev.ep */
+	if ((a = addr_get(s, r->busnum, r->devnum, r->epnum & 0x7f)) != NULL) {
+		if (r->type == 'S') {
+			a->rx_frames++;
+			a->rx_bytes += frame_len;
+		} else {
+			a->tx_frames++;
+			a->tx_bytes += frame_len;
+		}
+		span(&a->first_ns, &a->last_ns, r->ts_ns);
+	}
+	if (r->ts_ns != DEC_TS_BAD) {
+		if (grow(&s->frames, s->nframes, &s->framecap,
+		    sizeof *s->frames) != 0)
+			s->oom = 1;
+		else {
+			s->frames[s->nframes].ts_ns = r->ts_ns;
+			s->frames[s->nframes++].len = frame_len;
+		}
+	}
+
+	/* one row for a control endpoint, whichever way its requests go */
+	ep = r->xfer_type == XFER_CTRL ? r->epnum & 0x7f : r->epnum;
+	if ((e = ep_get(s, r->busnum, r->devnum, ep)) == NULL)
+		return;
+	if (e->submits + e->completions + e->submit_errors == 0)
+		e->xfer = r->xfer_type;
+	if ((info->flags & DI_CLASS) != 0 && e->intf < 0) {
+		e->intf = info->intf;
+		e->cls = info->cls;
+	}
+	span(&e->first_ns, &e->last_ns, r->ts_ns);
+	switch (r->type) {
+	case 'S':
+		e->submits++;
+		s->submits++;
+		break;
+	case 'E':
+		e->submit_errors++;
+		s->submit_errors++;
+		ep_status(e, r->status);
+		e->failed++;
+		s->failed++;
+		break;
+	case 'C':
+		ep_complete(s, e, r, info);
+		break;
+	}
+}
+
+void
+dec_stats_event(struct dec_stats *s, const struct drv_event *ev)
+{
+	size_t	 i;
+
+	s->events++;
+	span(&s->t0, &s->t1, ev->ts_ns);
+	if ((unsigned)ev->kind < sizeof s->kinds / sizeof s->kinds[0])
+		s->kinds[ev->kind]++;
+	if (ev->kind != DRV_RULE || ev->rule == NULL)
+		return;
+	for (i = 0; i < s->nrules; i++) {
+		if (strcmp(s->rules[i].id, ev->rule) == 0)
+			break;
+	}
+	if (i == s->nrules) {
+		if (s->nrules == DEC_STATS_NRULES)
+			return;
+		snprintf(s->rules[i].id, sizeof s->rules[i].id, "%s",
+		    ev->rule);
+		s->nrules++;
+	}
+	s->rules[i].n++;
+}
+
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t	 x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int64_t
+dec_stats_pct(struct dec_stats_ep *e, int p)
+{
+	size_t	 rank;
+
+	if (e->nlat == 0)
+		return -1;
+	if (!e->sorted) {
+		qsort(e->lat, e->nlat, sizeof *e->lat, cmp_i64);
+		e->sorted = 1;
+	}
+	/* nearest rank: the smallest value with p% of them at or below */
+	rank = (size_t)(((uint64_t)e->nlat * (uint64_t)p + 99) / 100);
+	if (rank == 0)
+		rank = 1;
+	return e->lat[rank - 1];
+}
+
+void
+dec_stats_ep_name(const struct dec_stats_ep *e, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u", e->busnum, e->devnum,
+	    e->epnum & 0x7f);
+}
+
+/* ------------------------------------------------------------------------
+ * Shared by the printers.
+ */
+
+/* Latency histogram bounds: 1-2-5 steps from 10 us to 10 s, then more. */
+static const int64_t lat_bounds[] = {
+	10000, 20000, 50000, 100000, 200000, 500000,
+	1000000, 2000000, 5000000, 10000000, 20000000, 50000000,
+	100000000, 200000000, 500000000,
+	1000000000, 2000000000, 5000000000, 10000000000,
+};
+#define NLATB	(sizeof lat_bounds / sizeof lat_bounds[0] + 1)
+
+static void
+lat_hist(const struct dec_stats_ep *e, uint64_t *h)
+{
+	size_t	 i, j;
+
+	memset(h, 0, NLATB * sizeof *h);
+	for (i = 0; i < e->nlat; i++) {
+		for (j = 0; j < NLATB - 1 && e->lat[i] >= lat_bounds[j]; j++)
+			continue;
+		h[j]++;
+	}
+}
+
+/* "10 us", "1.5 ms", "2 s": a bucket's bound. */
+static void
+fmt_bound(char *buf, size_t len, int64_t ns)
+{
+	if (ns >= 1000000000)
+		snprintf(buf, len, "%lld s", (long long)(ns / 1000000000));
+	else if (ns >= 1000000)
+		snprintf(buf, len, "%lld ms", (long long)(ns / 1000000));
+	else
+		snprintf(buf, len, "%lld us", (long long)(ns / 1000));
+}
+
+/* A duration for people: "850 ns", "12.5 us", "3.214 ms", "2.004 s". */
+static void
+fmt_dur(char *buf, size_t len, int64_t ns)
+{
+	if (ns < 0)
+		snprintf(buf, len, "-");
+	else if (ns < 1000)
+		snprintf(buf, len, "%lld ns", (long long)ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.3f ms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.3f s", (double)ns / 1e9);
+}
+
+/* Bytes a second, SI prefixes as Wireshark's. */
+static void
+fmt_rate(char *buf, size_t len, double bps)
+{
+	if (bps >= 1e6)
+		snprintf(buf, len, "%.1f MB/s", bps / 1e6);
+	else if (bps >= 1e3)
+		snprintf(buf, len, "%.1f kB/s", bps / 1e3);
+	else
+		snprintf(buf, len, "%.0f B/s", bps);
+}
+
+static uint64_t
+ep_bytes(const struct dec_stats_ep *e)
+{
+	return e->bytes_in + e->bytes_out;
+}
+
+/* Bytes a second over the endpoint's time span, or -1 without one. */
+static double
+ep_rate(const struct dec_stats_ep *e)
+{
+	if (e->first_ns == DEC_TS_BAD || e->last_ns <= e->first_ns)
+		return -1;
+	return (double)ep_bytes(e) * 1e9 / (double)(e->last_ns - e->first_ns);
+}
+
+static const char *
+ep_dir(const struct dec_stats_ep *e)
+{
+	if (e->xfer == XFER_CTRL)
+		return "-";
+	return (e->epnum & 0x80) != 0 ? "IN" : "OUT";
+}
+
+static const char *
+xfer_name(uint8_t x)
+{
+	static const char *const n[] = { "iso", "interrupt", "control",
+	    "bulk" };
+
+	return x < 4 ? n[x] : "?";
+}
+
+static const char *
+status_name(int32_t st, char *buf, size_t len)
+{
+	const char *n = dec_status_name(st);
+
+	if (n != NULL)
+		return n;
+	snprintf(buf, len, "%d", st);
+	return buf;
+}
+
+/*
+ * The activity of e in nbins columns over the capture's span: each bin's
+ * bytes (its completions when e moved no bytes at all), into v; the
+ * largest into *max.
+ */
+static void
+ep_bins(const struct dec_stats *s, const struct dec_stats_ep *e,
+    uint64_t *v, int nbins, uint64_t *max)
+{
+	int64_t		 d = s->t1 - s->t0;
+	size_t		 i;
+	int		 k, counts = ep_bytes(e) == 0;
+
+	memset(v, 0, (size_t)nbins * sizeof *v);
+	*max = 0;
+	for (i = 0; i < e->npts; i++) {
+		k = d <= 0 ? 0 : (int)((double)(e->pts[i].ts_ns - s->t0) /
+		    (double)d * nbins);
+		if (k < 0)
+			k = 0;
+		if (k >= nbins)
+			k = nbins - 1;
+		v[k] += counts ? 1 : e->pts[i].bytes;
+	}
+	for (k = 0; k < nbins; k++) {
+		if (v[k] > *max)
+			*max = v[k];
+	}
+}
+
+/* One character of a strip: a block of 8 heights, or ASCII. */
+static void
+strip_cell(struct sbuf *b, uint64_t v, uint64_t max, int utf8)
+{
+	static const char *const blocks[] = { "\u2581", "\u2582", "\u2583",
+	    "\u2584", "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = ".:-=+*#@";
+	int	 lvl;
+
+	if (v == 0 || max == 0) {
+		sb_printf(b, " ");
+		return;
+	}
+	lvl = (int)((v * 8 - 1) / max);
+	if (lvl > 7)
+		lvl = 7;
+	if (utf8)
+		sb_printf(b, "%s", blocks[lvl]);
+	else
+		sb_printf(b, "%c", ascii[lvl]);
+}
+
+static int
+cmp_addr(const void *a, const void *b)
+{
+	const struct dec_stats_addr *x = *(const struct dec_stats_addr *const *)a;
+	const struct dec_stats_addr *y = *(const struct dec_stats_addr *const *)b;
+	uint64_t fx = x->tx_frames + x->rx_frames, fy = y->tx_frames +
+	    y->rx_frames;
+
+	if (fx != fy)
+		return fx > fy ? -1 : 1;
+	return x < y ? -1 : x > y;	/* first seen first */
+}
+
+/* The addresses, most frames first, as tshark sorts them; free it. */
+static const struct dec_stats_addr **
+sorted_addrs(const struct dec_stats *s)
+{
+	const struct dec_stats_addr **v;
+	size_t	 i;
+
+	if ((v = calloc(s->naddrs + 1, sizeof *v)) == NULL)
+		return NULL;
+	for (i = 0; i < s->naddrs; i++)
+		v[i] = &s->addrs[i];
+	qsort(v, s->naddrs, sizeof *v, cmp_addr);
+	return v;
+}
+
+static int
+cmp_ep(const void *a, const void *b)
+{
+	const struct dec_stats_ep *x = a, *y = b;
+
+	if (x->busnum != y->busnum)
+		return x->busnum < y->busnum ? -1 : 1;
+	if (x->devnum != y->devnum)
+		return x->devnum < y->devnum ? -1 : 1;
+	if ((x->epnum & 0x7f) != (y->epnum & 0x7f))
+		return (x->epnum & 0x7f) < (y->epnum & 0x7f) ? -1 : 1;
+	return x->epnum < y->epnum ? -1 : x->epnum > y->epnum;
+}
+
+/* Endpoints in bus, device, endpoint order (the hash is rebuilt). */
+static void
+sort_eps(struct dec_stats *s)
+{
+	size_t		 i;
+	uint32_t	 h;
+
+	qsort(s->eps, s->neps, sizeof *s->eps, cmp_ep);
+	memset(s->ephash, 0, sizeof s->ephash);
+	for (i = 0; i < s->neps; i++) {
+		h = HASH(s->eps[i].busnum, s->eps[i].devnum, s->eps[i].epnum);
+		s->eps[i].next = s->ephash[h];
+		s->ephash[h] = (uint32_t)(i + 1);
+	}
+}
+
+#define IO_MAX_ROWS	100000
+
+/* The io,stat rows: frames and bytes of each interval from the first
+ * frame; NULL (with *n 0) when there are none or too many. */
+static uint64_t *
+io_rows(const struct dec_stats *s, int64_t io_ns, size_t *n)
+{
+	uint64_t	*v;
+	uint64_t	 k;
+	size_t		 i;
+
+	*n = 0;
+	if (s->nframes == 0 || s->t1 == DEC_TS_BAD || io_ns <= 0)
+		return NULL;
+	k = (uint64_t)(s->t1 - s->t0) / (uint64_t)io_ns + 1;
+	if (k > IO_MAX_ROWS)
+		return NULL;
+	if ((v = calloc(k * 2, sizeof *v)) == NULL)
+		return NULL;
+	for (i = 0; i < s->nframes; i++) {
+		uint64_t j = (uint64_t)(s->frames[i].ts_ns - s->t0) /
+		    (uint64_t)io_ns;
+
+		v[2 * j]++;
+		v[2 * j + 1] += s->frames[i].len;
+	}
+	*n = (size_t)k;
+	return v;
+}
+
+static int64_t
+opt_io(const struct dec_stats_opts *o)
+{
+	return o->io_ns > 0 ? o->io_ns : 1000000000;
+}
+
+static int
+opt_bins(const struct dec_stats_opts *o)
+{
+	return o->bins > 0 && o->bins <= 512 ? o->bins : 32;
+}
+
+/* ------------------------------------------------------------------------
+ * Text.
+ */
+
+static void
+text_overview(struct dec_stats *s, struct sbuf *b)
+{
+	char	 d[32];
+
+	sb_printf(b, "URBs: %llu submits, %llu completions, %llu submit "
+	    "errors", (unsigned long long)s->submits,
+	    (unsigned long long)s->completions,
+	    (unsigned long long)s->submit_errors);
+	if (s->packets != 0)
+		sb_printf(b, "; %llu wire-level packets",
+		    (unsigned long long)s->packets);
+	sb_printf(b, "\nDriver events: %llu\n", (unsigned long long)s->events);
+	if (s->t0 != DEC_TS_BAD) {
+		fmt_dur(d, sizeof d, s->t1 - s->t0);
+		sb_printf(b, "Duration: %s\n", d);
+	}
+	sb_printf(b, "Errors: %llu failed, %llu cancelled (unlink/kill), "
+	    "%llu isochronous frames in error\n",
+	    (unsigned long long)s->failed, (unsigned long long)s->cancelled,
+	    (unsigned long long)s->iso_frame_errors);
+	if (s->oom)
+		sb_printf(b, "(out of memory: some records were not "
+		    "counted)\n");
+}
+
+static void
+text_endpoints(struct dec_stats *s, const struct dec_stats_opts *o,
+    struct sbuf *b)
+{
+	uint64_t	*bins;
+	uint64_t	 max;
+	char		 nm[24], r[24], l[4][24];
+	size_t		 i;
+	int		 k, nb = opt_bins(o);
+
+	sb_printf(b, "\nEndpoints (bytes: completions' actual length; "
+	    "latency: submit to completion)\n");
+	sb_printf(b, "%-10s %-9s %-3s %4s %8s %10s %11s %6s %10s %10s %10s "
+	    "%10s  %s\n", "ENDPOINT", "TYPE", "DIR", "INTF", "URBS", "BYTES",
+	    "RATE", "ERRORS", "LAT MIN", "MEDIAN", "P99", "MAX", "ACTIVITY");
+	if ((bins = calloc((size_t)nb, sizeof *bins)) == NULL)
+		return;
+	for (i = 0; i < s->neps; i++) {
+		struct dec_stats_ep *e = &s->eps[i];
+		double rate = ep_rate(e);
+
+		dec_stats_ep_name(e, nm, sizeof nm);
+		if (rate < 0)
+			snprintf(r, sizeof r, "-");
+		else
+			fmt_rate(r, sizeof r, rate);
+		fmt_dur(l[0], sizeof l[0], dec_stats_pct(e, 0));
+		fmt_dur(l[1], sizeof l[1], dec_stats_pct(e, 50));
+		fmt_dur(l[2], sizeof l[2], dec_stats_pct(e, 99));
+		fmt_dur(l[3], sizeof l[3], dec_stats_pct(e, 100));
+		sb_printf(b, "%-10s %-9s %-3s ", nm, xfer_name(e->xfer),
+		    ep_dir(e));
+		if (e->intf >= 0)
+			sb_printf(b, "%4d ", e->intf);
+		else
+			sb_printf(b, "%4s ", "-");
+		sb_printf(b, "%8llu %10llu %11s %6llu %10s %10s %10s %10s  ",
+		    (unsigned long long)(e->completions + e->submit_errors),
+		    (unsigned long long)ep_bytes(e), r,
+		    (unsigned long long)e->failed, l[0], l[1], l[2], l[3]);
+		ep_bins(s, e, bins, nb, &max);
+		for (k = 0; k < nb; k++)
+			strip_cell(b, bins[k], max, o->utf8);
+		sb_printf(b, "\n");
+	}
+	free(bins);
+}
+
+static void
+text_latency(struct dec_stats *s, const struct dec_stats_opts *o,
+    struct sbuf *b)
+{
+	uint64_t	 h[NLATB], max;
+	char		 nm[24], lo[24], hi[24];
+	size_t		 i, j, first, last;
+	int		 k, w;
+
+	sb_printf(b, "\nLatency histograms\n");
+	for (i = 0; i < s->neps; i++) {
+		struct dec_stats_ep *e = &s->eps[i];
+
+		if (e->nlat == 0)
+			continue;
+		lat_hist(e, h);
+		first = NLATB;
+		last = 0;
+		max = 0;
+		for (j = 0; j < NLATB; j++) {
+			if (h[j] == 0)
+				continue;
+			if (first == NLATB)
+				first = j;
+			last = j;
+			if (h[j] > max)
+				max = h[j];
+		}
+		dec_stats_ep_name(e, nm, sizeof nm);
+		sb_printf(b, "%s %s %s, %zu URBs:\n", nm, xfer_name(e->xfer),
+		    ep_dir(e), e->nlat);
+		for (j = first; j <= last; j++) {
+			if (j == 0)
+				snprintf(lo, sizeof lo, "0");
+			else
+				fmt_bound(lo, sizeof lo, lat_bounds[j - 1]);
+			if (j == NLATB - 1)
+				snprintf(hi, sizeof hi, "...");
+			else
+				fmt_bound(hi, sizeof hi, lat_bounds[j]);
+			sb_printf(b, "  %6s - %-6s %8llu |", lo, hi,
+			    (unsigned long long)h[j]);
+			w = (int)((h[j] * 40 + max - 1) / max);
+			for (k = 0; k < w; k++)
+				sb_printf(b, "%s", o->utf8 ? "\u2588" : "#");
+			sb_printf(b, "\n");
+		}
+	}
+}
+
+static void
+text_errors(struct dec_stats *s, struct sbuf *b)
+{
+	char	 nm[24], sn[24];
+	size_t	 i, j;
+	int	 any = 0;
+
+	sb_printf(b, "\nErrors\n");
+	for (i = 0; i < s->neps; i++) {
+		struct dec_stats_ep *e = &s->eps[i];
+
+		if (e->failed == 0 && e->cancelled == 0 &&
+		    e->iso_frame_errors == 0)
+			continue;
+		any = 1;
+		dec_stats_ep_name(e, nm, sizeof nm);
+		sb_printf(b, "%-10s %-9s %-3s", nm, xfer_name(e->xfer),
+		    ep_dir(e));
+		for (j = 0; j < e->nst; j++)
+			sb_printf(b, " %s x%llu", status_name(e->st[j].status,
+			    sn, sizeof sn), (unsigned long long)e->st[j].n);
+		if (e->st_other != 0)
+			sb_printf(b, " other x%llu",
+			    (unsigned long long)e->st_other);
+		if (e->cancelled != 0)
+			sb_printf(b, "; cancelled (unlink/kill) x%llu",
+			    (unsigned long long)e->cancelled);
+		if (e->iso_frame_errors != 0)
+			sb_printf(b, "; %llu of %llu isochronous frames in "
+			    "error", (unsigned long long)e->iso_frame_errors,
+			    (unsigned long long)e->iso_frames);
+		sb_printf(b, "\n");
+	}
+	if (!any)
+		sb_printf(b, "none\n");
+}
+
+static void
+text_classes(struct dec_stats *s, struct sbuf *b)
+{
+	size_t	 i;
+
+	sb_printf(b, "\nClasses\n%-48s %10s %12s\n", "CLASS", "RECORDS",
+	    "BYTES");
+	for (i = 0; i < s->ncls; i++)
+		sb_printf(b, "%-48s %10llu %12llu\n", s->cls[i].name,
+		    (unsigned long long)s->cls[i].records,
+		    (unsigned long long)s->cls[i].bytes);
+}
+
+static void
+text_events(struct dec_stats *s, struct sbuf *b)
+{
+	const char	*n;
+	size_t		 i;
+
+	if (s->events == 0)
+		return;
+	sb_printf(b, "\nDriver events\n");
+	for (i = 0; i < sizeof s->kinds / sizeof s->kinds[0]; i++) {
+		if (s->kinds[i] == 0)
+			continue;
+		n = dec_drv_kind_name((int)i);
+		sb_printf(b, "  %-16s %8llu\n", n != NULL ? n : "?",
+		    (unsigned long long)s->kinds[i]);
+	}
+	for (i = 0; i < s->nrules; i++)
+		sb_printf(b, "  rule %-32s %8llu\n", s->rules[i].id,
+		    (unsigned long long)s->rules[i].n);
+}
+
+static void
+addr_name(const struct dec_stats_addr *a, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u.%u.%u", a->busnum, a->devnum, a->ep);
+}
+
+static void
+text_conv(struct dec_stats *s, struct sbuf *b)
+{
+	const struct dec_stats_addr **v;
+	char		 nm[24];
+	size_t		 i;
+
+	if ((v = sorted_addrs(s)) == NULL)
+		return;
+	sb_printf(b, "USB Conversations (A = host; bytes: frame.len)\n");
+	sb_printf(b, "%-10s %-10s %10s %12s %10s %12s %10s %12s %14s %12s\n",
+	    "A", "B", "B->A", "BYTES", "A->B", "BYTES", "TOTAL", "BYTES",
+	    "REL START", "DURATION");
+	for (i = 0; i < s->naddrs; i++) {
+		const struct dec_stats_addr *a = v[i];
+
+		addr_name(a, nm, sizeof nm);
+		sb_printf(b, "%-10s %-10s %10llu %12llu %10llu %12llu %10llu "
+		    "%12llu ", "host", nm, (unsigned long long)a->tx_frames,
+		    (unsigned long long)a->tx_bytes,
+		    (unsigned long long)a->rx_frames,
+		    (unsigned long long)a->rx_bytes,
+		    (unsigned long long)(a->tx_frames + a->rx_frames),
+		    (unsigned long long)(a->tx_bytes + a->rx_bytes));
+		if (a->first_ns != DEC_TS_BAD) {
+			sb_printf(b, "%14.9f %12.4f\n",
+			    (double)(a->first_ns - s->t0) / 1e9,
+			    (double)(a->last_ns - a->first_ns) / 1e9);
+		} else
+			sb_printf(b, "%14s %12s\n", "-", "-");
+	}
+	free(v);
+}
+
+static void
+text_addrs(struct dec_stats *s, struct sbuf *b)
+{
+	const struct dec_stats_addr **v;
+	uint64_t	 f = 0, by = 0, tf = 0, tb = 0;
+	char		 nm[24];
+	size_t		 i;
+
+	if ((v = sorted_addrs(s)) == NULL)
+		return;
+	for (i = 0; i < s->naddrs; i++) {
+		f += s->addrs[i].tx_frames + s->addrs[i].rx_frames;
+		by += s->addrs[i].tx_bytes + s->addrs[i].rx_bytes;
+		tf += s->addrs[i].rx_frames;
+		tb += s->addrs[i].rx_bytes;
+	}
+	sb_printf(b, "USB Endpoints (bytes: frame.len)\n");
+	sb_printf(b, "%-10s %10s %12s %10s %12s %10s %12s\n", "ADDRESS",
+	    "PACKETS", "BYTES", "TX PACKETS", "TX BYTES", "RX PACKETS",
+	    "RX BYTES");
+	if (s->naddrs != 0)
+		sb_printf(b, "%-10s %10llu %12llu %10llu %12llu %10llu "
+		    "%12llu\n", "host", (unsigned long long)f,
+		    (unsigned long long)by, (unsigned long long)tf,
+		    (unsigned long long)tb, (unsigned long long)(f - tf),
+		    (unsigned long long)(by - tb));
+	for (i = 0; i < s->naddrs; i++) {
+		const struct dec_stats_addr *a = v[i];
+
+		addr_name(a, nm, sizeof nm);
+		sb_printf(b, "%-10s %10llu %12llu %10llu %12llu %10llu "
+		    "%12llu\n", nm,
+		    (unsigned long long)(a->tx_frames + a->rx_frames),
+		    (unsigned long long)(a->tx_bytes + a->rx_bytes),
+		    (unsigned long long)a->tx_frames,
+		    (unsigned long long)a->tx_bytes,
+		    (unsigned long long)a->rx_frames,
+		    (unsigned long long)a->rx_bytes);
+	}
+	free(v);
+}
+
+static void
+text_io(struct dec_stats *s, const struct dec_stats_opts *o, struct sbuf *b)
+{
+	uint64_t	*v;
+	int64_t		 io = opt_io(o);
+	size_t		 n, i;
+
+	sb_printf(b, "IO Statistics (interval %.6f s; bytes: frame.len)\n",
+	    (double)io / 1e9);
+	if ((v = io_rows(s, io, &n)) == NULL) {
+		sb_printf(b, s->nframes == 0 ? "no frames with a time\n" :
+		    "more than %d intervals: choose a longer one\n",
+		    IO_MAX_ROWS);
+		return;
+	}
+	sb_printf(b, "%14s %14s %10s %12s\n", "START", "END", "FRAMES",
+	    "BYTES");
+	for (i = 0; i < n; i++) {
+		sb_printf(b, "%14.6f ", (double)i * (double)io / 1e9);
+		if (i + 1 == n)
+			sb_printf(b, "%14.6f ", (double)(s->t1 - s->t0) / 1e9);
+		else
+			sb_printf(b, "%14.6f ", (double)(i + 1) *
+			    (double)io / 1e9);
+		sb_printf(b, "%10llu %12llu\n", (unsigned long long)v[2 * i],
+		    (unsigned long long)v[2 * i + 1]);
+	}
+	free(v);
+}
+
+void
+dec_stats_text(struct dec_stats *s, const struct dec_stats_opts *o,
+    struct sbuf *b)
+{
+	int	 sep = 0;
+
+	sort_eps(s);
+	if (o->what & DS_OVERVIEW)
+		text_overview(s, b);
+	if (o->what & DS_ENDPOINTS)
+		text_endpoints(s, o, b);
+	if (o->what & DS_LATENCY)
+		text_latency(s, o, b);
+	if (o->what & DS_ERRORS)
+		text_errors(s, b);
+	if (o->what & DS_CLASSES)
+		text_classes(s, b);
+	if (o->what & DS_EVENTS)
+		text_events(s, b);
+	sep = (o->what & DS_REPORT) != 0;
+	if (o->what & DS_CONV) {
+		sb_printf(b, "%s", sep ? "\n" : "");
+		text_conv(s, b);
+		sep = 1;
+	}
+	if (o->what & DS_ADDRS) {
+		sb_printf(b, "%s", sep ? "\n" : "");
+		text_addrs(s, b);
+		sep = 1;
+	}
+	if (o->what & DS_IO) {
+		sb_printf(b, "%s", sep ? "\n" : "");
+		text_io(s, o, b);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * JSON: one object, every number exact.
+ */
+
+static void
+json_ep(struct dec_stats *s, struct dec_stats_ep *e,
+    const struct dec_stats_opts *o, struct sbuf *b)
+{
+	uint64_t	 h[NLATB], *bins, max;
+	char		 nm[24], sn[24];
+	size_t		 j;
+	double		 rate = ep_rate(e);
+	int		 k, nb = opt_bins(o), first = 1;
+
+	dec_stats_ep_name(e, nm, sizeof nm);
+	sb_printf(b, "{\"endpoint\":\"%s\",\"epnum\":\"0x%02x\","
+	    "\"type\":\"%s\",\"direction\":\"%s\"", nm, e->epnum,
+	    xfer_name(e->xfer), e->xfer == XFER_CTRL ? "both" :
+	    (e->epnum & 0x80) != 0 ? "in" : "out");
+	if (e->intf >= 0)
+		sb_printf(b, ",\"interface\":%d", e->intf);
+	if (e->cls >= 0)
+		sb_printf(b, ",\"class\":%d", e->cls);
+	sb_printf(b, ",\"submits\":%llu,\"completions\":%llu,"
+	    "\"submit_errors\":%llu,\"bytes_in\":%llu,\"bytes_out\":%llu",
+	    (unsigned long long)e->submits,
+	    (unsigned long long)e->completions,
+	    (unsigned long long)e->submit_errors,
+	    (unsigned long long)e->bytes_in,
+	    (unsigned long long)e->bytes_out);
+	if (rate >= 0)
+		sb_printf(b, ",\"bytes_per_s\":%.3f", rate);
+	sb_printf(b, ",\"failed\":%llu,\"cancelled\":%llu,\"errors\":{",
+	    (unsigned long long)e->failed, (unsigned long long)e->cancelled);
+	for (j = 0; j < e->nst; j++)
+		sb_printf(b, "%s\"%s\":%llu", j ? "," : "",
+		    status_name(e->st[j].status, sn, sizeof sn),
+		    (unsigned long long)e->st[j].n);
+	if (e->st_other != 0)
+		sb_printf(b, "%s\"other\":%llu", e->nst ? "," : "",
+		    (unsigned long long)e->st_other);
+	sb_printf(b, "},\"iso_frames\":%llu,\"iso_frame_errors\":%llu",
+	    (unsigned long long)e->iso_frames,
+	    (unsigned long long)e->iso_frame_errors);
+	if (e->first_ns != DEC_TS_BAD)
+		sb_printf(b, ",\"first\":%.9f,\"last\":%.9f",
+		    (double)(e->first_ns - s->t0) / 1e9,
+		    (double)(e->last_ns - s->t0) / 1e9);
+	if (e->nlat != 0) {
+		sb_printf(b, ",\"latency_ns\":{\"count\":%zu,\"min\":%lld,"
+		    "\"median\":%lld,\"p99\":%lld,\"max\":%lld,"
+		    "\"histogram\":[", e->nlat,
+		    (long long)dec_stats_pct(e, 0),
+		    (long long)dec_stats_pct(e, 50),
+		    (long long)dec_stats_pct(e, 99),
+		    (long long)dec_stats_pct(e, 100));
+		lat_hist(e, h);
+		for (j = 0; j < NLATB; j++) {
+			if (h[j] == 0)
+				continue;
+			sb_printf(b, "%s{\"below_ns\":", first ? "" : ",");
+			first = 0;
+			if (j == NLATB - 1)
+				sb_printf(b, "null");
+			else
+				sb_printf(b, "%lld", (long long)lat_bounds[j]);
+			sb_printf(b, ",\"count\":%llu}",
+			    (unsigned long long)h[j]);
+		}
+		sb_printf(b, "]}");
+	}
+	if ((bins = calloc((size_t)nb, sizeof *bins)) != NULL) {
+		ep_bins(s, e, bins, nb, &max);
+		sb_printf(b, ",\"activity\":{\"unit\":\"%s\",\"bins\":[",
+		    ep_bytes(e) == 0 ? "completions" : "bytes");
+		for (k = 0; k < nb; k++)
+			sb_printf(b, "%s%llu", k ? "," : "",
+			    (unsigned long long)bins[k]);
+		sb_printf(b, "]}");
+		free(bins);
+	}
+	sb_printf(b, "}");
+}
+
+void
+dec_stats_json(struct dec_stats *s, const struct dec_stats_opts *o,
+    struct sbuf *b)
+{
+	const struct dec_stats_addr **v;
+	const char	*n;
+	uint64_t	*io;
+	char		 nm[24];
+	size_t		 i, nio;
+	int		 first;
+
+	sort_eps(s);
+	sb_printf(b, "{\"submits\":%llu,\"completions\":%llu,"
+	    "\"submit_errors\":%llu,\"packets\":%llu,\"events\":%llu,"
+	    "\"failed\":%llu,\"cancelled\":%llu,\"iso_frame_errors\":%llu,"
+	    "\"unpaired\":%llu",
+	    (unsigned long long)s->submits,
+	    (unsigned long long)s->completions,
+	    (unsigned long long)s->submit_errors,
+	    (unsigned long long)s->packets, (unsigned long long)s->events,
+	    (unsigned long long)s->failed, (unsigned long long)s->cancelled,
+	    (unsigned long long)s->iso_frame_errors,
+	    (unsigned long long)s->unpaired);
+	if (s->t0 != DEC_TS_BAD)
+		sb_printf(b, ",\"duration\":%.9f", (double)(s->t1 - s->t0) /
+		    1e9);
+	if (s->oom)
+		sb_printf(b, ",\"incomplete\":true");
+	sb_printf(b, ",\"endpoints\":[");
+	for (i = 0; i < s->neps; i++) {
+		sb_printf(b, "%s", i ? "," : "");
+		json_ep(s, &s->eps[i], o, b);
+	}
+	sb_printf(b, "],\"classes\":[");
+	for (i = 0; i < s->ncls; i++) {
+		sb_printf(b, "%s{\"class\":", i ? "," : "");
+		sb_json_str(b, s->cls[i].name, strlen(s->cls[i].name));
+		sb_printf(b, ",\"records\":%llu,\"bytes\":%llu}",
+		    (unsigned long long)s->cls[i].records,
+		    (unsigned long long)s->cls[i].bytes);
+	}
+	sb_printf(b, "],\"events_by_kind\":{");
+	first = 1;
+	for (i = 0; i < sizeof s->kinds / sizeof s->kinds[0]; i++) {
+		if (s->kinds[i] == 0 || (n = dec_drv_kind_name((int)i)) ==
+		    NULL)
+			continue;
+		sb_printf(b, "%s\"%s\":%llu", first ? "" : ",", n,
+		    (unsigned long long)s->kinds[i]);
+		first = 0;
+	}
+	sb_printf(b, "},\"rules\":{");
+	for (i = 0; i < s->nrules; i++) {
+		sb_printf(b, "%s", i ? "," : "");
+		sb_json_str(b, s->rules[i].id, strlen(s->rules[i].id));
+		sb_printf(b, ":%llu", (unsigned long long)s->rules[i].n);
+	}
+	sb_printf(b, "},\"conversations\":[");
+	if ((v = sorted_addrs(s)) != NULL) {
+		for (i = 0; i < s->naddrs; i++) {
+			addr_name(v[i], nm, sizeof nm);
+			sb_printf(b, "%s{\"a\":\"host\",\"b\":\"%s\","
+			    "\"frames_b_to_a\":%llu,\"bytes_b_to_a\":%llu,"
+			    "\"frames_a_to_b\":%llu,\"bytes_a_to_b\":%llu}",
+			    i ? "," : "", nm,
+			    (unsigned long long)v[i]->tx_frames,
+			    (unsigned long long)v[i]->tx_bytes,
+			    (unsigned long long)v[i]->rx_frames,
+			    (unsigned long long)v[i]->rx_bytes);
+		}
+		free(v);
+	}
+	sb_printf(b, "],\"io\":{\"interval\":%.9f,\"rows\":[",
+	    (double)opt_io(o) / 1e9);
+	if ((io = io_rows(s, opt_io(o), &nio)) != NULL) {
+		for (i = 0; i < nio; i++)
+			sb_printf(b, "%s{\"frames\":%llu,\"bytes\":%llu}",
+			    i ? "," : "", (unsigned long long)io[2 * i],
+			    (unsigned long long)io[2 * i + 1]);
+		free(io);
+	}
+	sb_printf(b, "]}}\n");
+}
+
+/* ------------------------------------------------------------------------
+ * SVG: a row an endpoint, its throughput over time on the left and its
+ * latency histogram on the right, for a bug report.
+ */
+#define SVG_W		960
+#define SVG_ROW		130
+#define SVG_TOP		40
+#define SVG_PLOT_W	560
+#define SVG_HIST_X	640
+#define SVG_HIST_W	300
+#define SVG_PLOT_H	80
+
+void
+dec_stats_svg(struct dec_stats *s, const struct dec_stats_opts *o,
+    struct sbuf *b)
+{
+	uint64_t	 h[NLATB], *bins, max;
+	char		 nm[24], lab[32], rate[24];
+	size_t		 i, j, row = 0;
+	int		 k, nb = 64, y;
+	double		 bw, x;
+
+	(void)o;
+	sort_eps(s);
+	if ((bins = calloc((size_t)nb, sizeof *bins)) == NULL)
+		return;
+	sb_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
+	    "height=\"%zu\" font-family=\"monospace\" font-size=\"11\">\n"
+	    "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+	    SVG_W, (size_t)SVG_TOP + s->neps * SVG_ROW + 10);
+	fmt_dur(lab, sizeof lab, s->t0 == DEC_TS_BAD ? -1 : s->t1 - s->t0);
+	sb_printf(b, "<text x=\"10\" y=\"20\" font-size=\"14\">urbscope "
+	    "stats: %zu endpoints, %s; throughput over the capture (left), "
+	    "latency histogram (right)</text>\n", s->neps, lab);
+	for (i = 0; i < s->neps; i++, row++) {
+		struct dec_stats_ep *e = &s->eps[i];
+		double r = ep_rate(e);
+
+		y = SVG_TOP + (int)row * SVG_ROW;
+		dec_stats_ep_name(e, nm, sizeof nm);
+		if (r < 0)
+			snprintf(rate, sizeof rate, "-");
+		else
+			fmt_rate(rate, sizeof rate, r);
+		sb_printf(b, "<text x=\"10\" y=\"%d\">%s %s %s: %llu URBs, "
+		    "%llu bytes, %s, %llu errors</text>\n", y + 12, nm,
+		    xfer_name(e->xfer), ep_dir(e),
+		    (unsigned long long)(e->completions + e->submit_errors),
+		    (unsigned long long)ep_bytes(e), rate,
+		    (unsigned long long)e->failed);
+		sb_printf(b, "<rect x=\"10\" y=\"%d\" width=\"%d\" "
+		    "height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+		    y + 20, SVG_PLOT_W, SVG_PLOT_H);
+		ep_bins(s, e, bins, nb, &max);
+		bw = (double)SVG_PLOT_W / nb;
+		for (k = 0; k < nb; k++) {
+			double bh;
+
+			if (bins[k] == 0)
+				continue;
+			bh = (double)bins[k] * SVG_PLOT_H / (double)max;
+			x = 10 + k * bw;
+			sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\" fill=\"#3a7bd5\"/>\n", x,
+			    y + 20 + SVG_PLOT_H - bh, bw * 0.9, bh);
+		}
+		sb_printf(b, "<text x=\"12\" y=\"%d\" fill=\"#555\">max %llu "
+		    "%s/bin</text>\n", y + 32, (unsigned long long)max,
+		    ep_bytes(e) == 0 ? "completions" : "bytes");
+		if (e->nlat == 0)
+			continue;
+		lat_hist(e, h);
+		max = 0;
+		for (j = 0; j < NLATB; j++)
+			if (h[j] > max)
+				max = h[j];
+		bw = (double)SVG_HIST_W / NLATB;
+		sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+		    "height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
+		    SVG_HIST_X, y + 20, SVG_HIST_W, SVG_PLOT_H);
+		for (j = 0; j < NLATB; j++) {
+			double bh;
+
+			if (h[j] == 0)
+				continue;
+			bh = (double)h[j] * SVG_PLOT_H / (double)max;
+			x = SVG_HIST_X + (double)j * bw;
+			sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			    "height=\"%.1f\" fill=\"#d5823a\"><title>%llu"
+			    "</title></rect>\n", x,
+			    y + 20 + SVG_PLOT_H - bh, bw * 0.9, bh,
+			    (unsigned long long)h[j]);
+		}
+		fmt_bound(lab, sizeof lab, lat_bounds[0]);
+		sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#555\">&lt;%s"
+		    "</text>", SVG_HIST_X, y + 20 + SVG_PLOT_H + 12, lab);
+		fmt_bound(lab, sizeof lab, lat_bounds[NLATB - 2]);
+		sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#555\" "
+		    "text-anchor=\"end\">&gt;%s</text>\n",
+		    SVG_HIST_X + SVG_HIST_W, y + 20 + SVG_PLOT_H + 12, lab);
+	}
+	sb_printf(b, "</svg>\n");
+	free(bins);
+}

@@ -1,0 +1,120 @@
+#!/bin/sh
+# tests/e2e/stats.sh - `urbscope stats`: what it counts, checked against
+# tshark on the same files (every frame's usb.src, usb.dst, frame.len and
+# usb.time: tests/stats-oracle.py), tshark's io,stat table row by row, the
+# JSON and SVG forms, driver events and rules of a simulator run, -Y, the
+# ASCII fallback, and bad usage.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+# Usage.
+"$US" stats --help >"$TMP/out" 2>&1
+check_eq "--help exits 0" 0 $?
+check "--help names -z conv,usb and --svg" \
+    grep -q -- '--svg OUT' "$TMP/out"
+"$US" stats samples/stall.pcap -z nonsense >/dev/null 2>"$TMP/err"
+check_eq "-z nonsense exits 2" 2 $?
+check "-z nonsense says what -z takes" grep -q 'conv,usb' "$TMP/err"
+"$US" stats samples/stall.pcap -z io,stat,0 >/dev/null 2>"$TMP/err"
+check_eq "-z io,stat,0 exits 2" 2 $?
+"$US" stats samples/stall.pcap -T xml >/dev/null 2>&1
+check_eq "-T xml exits 2" 2 $?
+"$US" stats /nonexistent.pcap >/dev/null 2>"$TMP/err"
+check_eq "a missing file exits 1" 1 $?
+"$US" stats >/dev/null 2>&1
+check_eq "no file exits 2" 2 $?
+
+# The report on a capture with errors: every section, the statuses by name.
+"$US" stats samples/stall.pcap >"$TMP/r.txt" 2>"$TMP/err"
+check_eq "report exits 0" 0 $?
+for s in "^Endpoints" "^Latency histograms" "^Errors" "^Classes"; do
+	check "report has section $s" grep -q "$s" "$TMP/r.txt"
+done
+check "errors by status name" grep -q '^2.2.1 .*-EREMOTEIO x3 -EPIPE x1' \
+    "$TMP/r.txt"
+check "9 failed URBs (8 completions and a submit error), as -Y says" \
+    grep -q '^Errors: 9 failed' "$TMP/r.txt"
+check_eq "the same 9 by read -Y usb.urb_status!=0 on completions" 9 \
+    "$("$US" read samples/stall.pcap -Y 'status != 0' | wc -l)"
+check "a latency histogram with bars" grep -q '1 ms - 2 ms .*14 |█' \
+    "$TMP/r.txt"
+LC_ALL=C "$US" stats samples/stall.pcap >"$TMP/c.txt"
+check "LC_ALL=C: ASCII only" sh -c "! LC_ALL=C grep -q '[^ -~]' '$TMP/c.txt'"
+check "LC_ALL=C: ASCII bars" grep -q '1 ms - 2 ms .*14 |#' "$TMP/c.txt"
+check "no sanitizer report" no_sanitizer_report "$TMP/err"
+
+# -Y counts only what it passes.
+"$US" stats samples/stall.pcap -Y 'usb.src == "2.2.1" || usb.dst == "2.2.1"' \
+    -T json >"$TMP/y.json"
+check_eq "-Y: one endpoint left" 1 "$(python3 -c '
+import json, sys
+print(len(json.load(open(sys.argv[1]))["endpoints"]))' "$TMP/y.json")"
+
+# Driver events and rules of a simulator run: the rules stats counts are
+# the rule events read prints.
+"$US" sim buggy -w "$TMP/b.pcapng" >/dev/null 2>&1
+"$US" stats "$TMP/b.pcapng" -T json >"$TMP/b.json" 2>"$TMP/err"
+check_eq "sim buggy: stats -T json exits 0" 0 $?
+"$US" read "$TMP/b.pcapng" -Y 'event == rule' -T fields -e rule \
+    | sort | uniq -c | awk '{ print $2, $1 }' >"$TMP/rules.want"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for k in sorted(d["rules"]):
+    print(k, d["rules"][k])' "$TMP/b.json" >"$TMP/rules.got"
+check_diff "sim buggy: rules counted as read -Y 'event == rule' shows" \
+    "$TMP/rules.want" "$TMP/rules.got"
+check "sim buggy: events section" sh -c \
+    "'$US' stats '$TMP/b.pcapng' -z events | grep -q '^  probe '"
+
+# SVG: well-formed, a panel (title) per endpoint.
+"$US" stats samples/mass-storage.pcapng --svg "$TMP/s.svg" -z urbs \
+    >"$TMP/u.txt"
+check_eq "--svg exits 0" 0 $?
+check "--svg is well-formed XML" python3 -c '
+import sys, xml.etree.ElementTree as E
+E.parse(sys.argv[1])' "$TMP/s.svg"
+check_eq "--svg: a panel per endpoint of the table" \
+    "$(grep -c '^[0-9]*\.[0-9]*\.[0-9]* ' "$TMP/u.txt")" \
+    "$(grep -c 'URBs, .* bytes' "$TMP/s.svg")"
+"$US" stats samples/stall.pcap --svg - | head -n 1 >"$TMP/h"
+check "--svg - writes the SVG to standard output" grep -q '^<?xml' "$TMP/h"
+
+if ! command -v tshark >/dev/null 2>&1; then
+	skip "stats against tshark" "tshark is not installed"
+	exit 0
+fi
+
+# tshark as the oracle, on real captures of Linux (usbmon), Windows
+# (USBPcap) and macOS.  Wire-level captures are counted as packets only.
+for f in samples/stall.pcap samples/big-endian.pcap samples/iso.pcap \
+    samples/hid-keyboard.pcap samples/mass-storage.pcapng \
+    samples/uvc-webcam.pcapng samples/windows-usbpcap.pcapng \
+    samples/macos-xhc.pcapng "$LINUX61"/qemu-usb-storage.pcap \
+    "$LINUX61"/qemu-usb-uas.pcap "$LINUX61"/qemu-usb-kbd.pcap \
+    "$LINUX61C"/classes.pcapng "$LINUX61C"/qemu-usb-audio.pcap; do
+	[ -f "$f" ] || { notok "$f exists"; continue; }
+	tshark -r "$f" -T fields -e usb.src -e usb.dst -e frame.len \
+	    -e usb.urb_type -e usb.urb_status -e usb.urb_len -e usb.time \
+	    -e usb.endpoint_address -e usb.transfer_type -e frame.number \
+	    -e usb.request_in >"$TMP/t.tsv" 2>/dev/null
+	"$US" stats "$f" -T json >"$TMP/s.json" 2>"$TMP/err"
+	"$US" stats "$f" -z endpoints,usb >"$TMP/e.txt" 2>>"$TMP/err"
+	python3 tests/stats-oracle.py "$TMP/t.tsv" "$TMP/s.json" \
+	    "$TMP/e.txt" "$f"
+	check "$f: no sanitizer report" no_sanitizer_report "$TMP/err"
+done
+
+# io,stat: tshark's rows (frames, bytes) in its table, ours in ours.
+for iv in 1 0.25; do
+	for f in samples/stall.pcap "$LINUX61"/qemu-usb-storage.pcap; do
+		tshark -r "$f" -q -z "io,stat,$iv" 2>/dev/null | awk -F'|' \
+		    '$2 ~ /<>/ { gsub(/ /, "", $3); gsub(/ /, "", $4);
+		    print $3, $4 }' >"$TMP/io.want"
+		"$US" stats "$f" -z "io,stat,$iv" | awk \
+		    'NF == 4 && $1 ~ /^[0-9.]+$/ { print $3, $4 }' \
+		    >"$TMP/io.got"
+		check_diff "$f: -z io,stat,$iv rows as tshark's" \
+		    "$TMP/io.want" "$TMP/io.got"
+	done
+done
