@@ -600,6 +600,8 @@ sort_eps(struct dec_stats *s)
 	size_t		 i;
 	uint32_t	 h;
 
+	if (s->neps == 0)
+		return;		/* qsort wants an array, even of none */
 	qsort(s->eps, s->neps, sizeof *s->eps, cmp_ep);
 	memset(s->ephash, 0, sizeof s->ephash);
 	for (i = 0; i < s->neps; i++) {

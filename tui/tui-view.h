@@ -165,6 +165,13 @@ struct tui_screen {
 	size_t		 dev_cur;	/* cursor line (filters) */
 	char		 dev_cur_filter[256]; /* its item, across rebuilds */
 
+	/* the statistics screen ('s', tui-stats.c) */
+	int		 stats;
+	struct sbuf	 st_text;	/* lines, '\n'-separated */
+	size_t		 st_lines;
+	size_t		 st_top;
+	size_t		 st_left;	/* columns scrolled sideways */
+
 	/* the prompt: '/' search or 'f' filter; 0 when closed */
 	int		 prompt;
 	char		 input[256];
@@ -188,6 +195,10 @@ void		 tui_rule(struct tui_screen *s, int y, int w,
  * 1 if the key was one of them. */
 int		 tui_scroll_key(size_t *top, size_t lines, int page,
 		     int key);
+/* The statistics screen: built from the records shown, drawn, keys. */
+void		 tui_stats_build(struct tui_screen *s);
+void		 tui_stats_draw(struct tui_screen *s);
+int		 tui_stats_key(struct tui_screen *s, int key);
 /* Build s->det and the hex bytes for the selected item if it changed. */
 void		 tui_details_update(struct tui_screen *s);
 

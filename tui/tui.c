@@ -71,6 +71,9 @@ static const char *const help_text[] = {
 	"  F                 follow the newest record (on for live input;",
 	"                    scrolling up stops it, G or F again resumes)",
 	"  mouse             click a line or a pane; the wheel scrolls",
+	"  s                 statistics of the records shown: per endpoint "
+	    "URBs, bytes, throughput, errors, latency and activity, latency "
+	    "histograms, classes, driver events (s again closes it)",
 	"  ?                 this help (any key closes it)",
 	"  q                 quit",
 	NULL
@@ -196,6 +199,10 @@ draw(struct tui_screen *s)
 	if (s->help) {
 		draw_help(s);
 		refresh();
+		return;
+	}
+	if (s->stats) {
+		tui_stats_draw(s);
 		return;
 	}
 	tui_layout(LINES, COLS, &l);
@@ -360,6 +367,12 @@ screen_key(struct tui_screen *s, int k)
 		s->help = 0;
 		return 0;
 	}
+	if (s->stats) {
+		(void)tui_stats_key(s, k);
+		if (!s->stats)
+			s->lines = 0;	/* the panes draw anew */
+		return 0;
+	}
 	if (s->prompt != 0) {
 		prompt_key(s, k);
 		return 0;
@@ -378,6 +391,10 @@ screen_key(struct tui_screen *s, int k)
 		return 1;
 	case '?':
 		s->help = 1;
+		return 0;
+	case 's':
+		tui_stats_build(s);
+		s->stats = 1;
 		return 0;
 	case '\t':
 		s->focus = (s->focus + 1) % NPANES;
@@ -732,6 +749,7 @@ out:
 	free(s.arena);
 	sb_free(&s.det);
 	sb_free(&s.devs);
+	sb_free(&s.st_text);
 	dec_rec_free(&s.det_rec);
 	tui_corr_free(m.corr);
 	m.corr = NULL;

@@ -3,7 +3,8 @@
  * as `urbscope read` opens a file (the format recognised by content), and
  * every record read through the record pipeline (cap_pipe: analysis and
  * filter) and printed by every formatter: the one-line form, -V, JSON,
- * -T fields, usbmon text.
+ * -T fields, usbmon text; and counted by `urbscope stats`, printed in
+ * every form it has.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "capture/capture.h"
+#include "decode/stats.h"
 #include "tests/fuzz/fuzz.h"
 
 
@@ -33,6 +35,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dec_fref	 refs[sizeof fields / sizeof fields[0]];
 	struct cap_pipe	 pipe;
 	struct dec_tree	 tree;
+	struct dec_stats st;
+	struct dec_stats_opts so = { .what = ~0u, .io_ns = 1000000,
+	    .utf8 = 1 };
 	size_t		 i;
 	struct sbuf	 out = { 0 };
 	char		 name[64], err[512], line[512];
@@ -60,8 +65,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    "frame.time_relative > 1.5 || usb.src == \"1.2.1\"", err,
 	    sizeof err) != 0)
 		abort();
+	dec_stats_init(&st);
 	while ((rc = cap_pipe_next(&pipe)) > 0) {
 		out.len = 0;
+		if (rc == CAP_EVENT)
+			dec_stats_event(&st, &pipe.ev);
+		else if (rc == CAP_URB)
+			dec_stats_add(&st, &pipe.r, &pipe.info,
+			    pipe.r.wire_len);
 		if (rc == CAP_EVENT) {
 			dec_fmt_start(&fmt[0], pipe.ev.ts_ns);
 			dec_fmt_event_line(&fmt[0], &pipe.ev, &out);
@@ -88,6 +99,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    &pipe.info, cap_pipe_tree(&pipe), refs,
 		    sizeof refs / sizeof refs[0], &out);
 	}
+	out.len = 0;
+	dec_stats_text(&st, &so, &out);
+	out.len = 0;
+	dec_stats_json(&st, &so, &out);
+	out.len = 0;
+	dec_stats_svg(&st, &so, &out);
+	dec_stats_free(&st);
 	sb_free(&out);
 	cap_pipe_close(&pipe);
 	return 0;
