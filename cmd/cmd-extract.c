@@ -326,8 +326,9 @@ extract_record(struct ex_state *st, struct cap_pipe *pipe)
 		st->trunc_bytes += want - r->data_len;
 	}
 	st->bytes += (uint64_t)n;
-	/* an unlinked URB that got nothing was no transfer */
-	if (n > 0 || r->status == 0)
+	/* an unlinked URB that got nothing was no transfer, nor is a
+	 * USBPcap IRP record (no transfer type) */
+	if (n > 0 || (r->status == 0 && r->xfer_type <= XFER_BULK))
 		st->transfers++;
 	st->eps[(r->epnum & 0x0f) | (in ? 16 : 0)] = 1;
 	return 0;
