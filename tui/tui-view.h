@@ -165,7 +165,7 @@ struct tui_screen {
 	size_t		 dev_cur;	/* cursor line (filters) */
 	char		 dev_cur_filter[256]; /* its item, across rebuilds */
 
-	/* the prompt: '/' search or 'f' filter; 0 when closed */
+	/* the prompt: '/' search, 'f' filter, 'w' save; 0 when closed */
 	int		 prompt;
 	char		 input[256];
 	size_t		 ilen;
