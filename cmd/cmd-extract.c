@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "capture/capture.h"
@@ -563,6 +564,18 @@ out:
 	return status;
 }
 
+/* Would writing out truncate the input while it is read (mapped)? */
+static int
+extract_same_file(const char *in, const char *out)
+{
+	struct stat	 a, b;
+
+	if (strcmp(in, "-") == 0 || strcmp(out, "-") == 0)
+		return 0;
+	return stat(in, &a) == 0 && stat(out, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 static int
 extract_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
@@ -616,6 +629,10 @@ extract_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	if ((st.outpath = args_get(a, 'o')) == NULL) {
 		cmd_warnx("extract: -o OUT is required (- for standard "
 		    "output)");
+		return EXIT_USAGE;
+	}
+	if (extract_same_file(a->argv[0], st.outpath)) {
+		cmd_warnx("extract: -o %s is the capture itself", st.outpath);
 		return EXIT_USAGE;
 	}
 	status = extract_run(&st, a->argv[0], args_get(a, 'Y'), decode_as,

@@ -180,6 +180,12 @@ check_eq "--endpoint and --interface: exits 2" 2 "$rc"
 check_eq "no -o: exits 2" 2 $?
 extract "bad -Y" samples/mass-storage.pcapng --endpoint 1.2.1 -Y "ep =="
 check_eq "bad -Y: exits 2" 2 "$rc"
+cp samples/mass-storage.pcapng "$TMP/self.pcapng"
+"$US" extract "$TMP/self.pcapng" --endpoint 1.2.1 -o "$TMP/self.pcapng" \
+    2>"$TMP/err"
+check_eq "-o the capture itself: exits 2" 2 $?
+check "-o the capture itself: the capture is untouched" \
+    cmp samples/mass-storage.pcapng "$TMP/self.pcapng"
 extract "missing endpoint" samples/mass-storage.pcapng --endpoint 1.9.2
 check_eq "missing endpoint: exits 1" 1 "$rc"
 check "missing endpoint: says which" \
