@@ -113,7 +113,8 @@ extract_usage(FILE *f)
 	    "a usage error, an IN and OUT endpoint with no --dir included.\n");
 }
 
-/* One decimal or 0x number of at most max; -1 if not. */
+/* One decimal or 0x number of at most max (a leading 0 is not octal:
+ * 010 is ten, as the address column has it); -1 if not. */
 static long
 extract_num(const char *s, const char **end, long max)
 {
@@ -123,7 +124,8 @@ extract_num(const char *s, const char **end, long max)
 	if (*s < '0' || *s > '9')
 		return -1;
 	errno = 0;
-	v = strtol(s, &e, 0);
+	v = strtol(s, &e, s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ?
+	    16 : 10);
 	if (errno != 0 || v < 0 || v > max)
 		return -1;
 	*end = e;

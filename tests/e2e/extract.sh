@@ -113,6 +113,8 @@ check_eq "summary: bytes, transfers, endpoint, file" \
     "$(tail -n 1 "$TMP/err")"
 check_eq "without --dir: the direction that has data, exit 0" 0 "$rc"
 cp "$TMP/us.bin" "$TMP/ms-in.bin"
+extract "leading zeros" samples/mass-storage.pcapng --endpoint 01.02.01
+check "01.02.01 is 1.2.1 (not octal)" cmp "$TMP/ms-in.bin" "$TMP/us.bin"
 extract "address with the IN bit" samples/mass-storage.pcapng \
     --endpoint 1.2.0x81
 check "1.2.0x81 is 1.2.1 IN" cmp "$TMP/ms-in.bin" "$TMP/us.bin"
@@ -160,7 +162,7 @@ check "--interface with no bulk data: names those that have some" \
 
 # errors: usage (2), and a missing endpoint (1, no file, the choices)
 rm -f "$TMP/us.bin"
-for bad in 1.2 1.2.16 1.2.x a.b.c 1.2.1.0 1.2.0x91 ""; do
+for bad in 1.2 1.2.16 1.2.x a.b.c 1.2.1.0 1.2.0x91 1.2.-1 1.2.0x "" ; do
 	extract "bad endpoint '$bad'" samples/mass-storage.pcapng \
 	    --endpoint "$bad"
 	check_eq "bad endpoint '$bad': exits 2" 2 "$rc"
