@@ -323,6 +323,22 @@ cap_sink_fail(struct cap_sink *sink, int rc)
 	return rc;
 }
 
+uint32_t
+cap_linktype_of(const struct urb_rec *r)
+{
+	switch (r->origin) {
+	case URB_ORIGIN_USBPCAP:
+		return 249;
+	case URB_ORIGIN_DARWIN:
+		return 266;
+	case URB_ORIGIN_USBLL:
+		/* 293 low .. 295 high, 288 when the link type said none */
+		return r->ll.speed == USBLL_SPEED_ANY ? 288 :
+		    292 + r->ll.speed;
+	}
+	return 0;
+}
+
 int
 cap_sink_open(const char *path, const char *format,
     const struct cap_sink_opts *opts, struct cap_sink **out, char *err,

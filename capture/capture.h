@@ -492,6 +492,13 @@ struct cap_sink {
 extern const struct cap_sink_ops *const cap_sinks[];
 
 /*
+ * The link type that keeps records like r as they came (a USBPcap, macOS
+ * or bus-level capture is written as one, byte for byte), for
+ * cap_sink_opts.linktype; 0 for usbmon's (220).
+ */
+uint32_t	 cap_linktype_of(const struct urb_rec *r);
+
+/*
  * Open a sink writing path ("-" = standard output) in format ("pcap",
  * "pcapng", "usbmon"; NULL = guess from the extension, default pcapng).
  * opts may be NULL.  On failure writes a message into err.

@@ -153,16 +153,8 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	}
 	memset(&opts, 0, sizeof opts);
 	opts.linktype = linktype;
-	if (linktype == 0 && kind == CAP_URB &&
-	    pipe.r.origin == URB_ORIGIN_USBPCAP)
-		opts.linktype = 249;
-	if (linktype == 0 && kind == CAP_URB &&
-	    pipe.r.origin == URB_ORIGIN_DARWIN)
-		opts.linktype = 266;
-	if (linktype == 0 && kind == CAP_URB &&
-	    pipe.r.origin == URB_ORIGIN_USBLL)
-		opts.linktype = pipe.r.ll.speed == USBLL_SPEED_ANY ? 288 :
-		    292 + pipe.r.ll.speed;	/* 293 low .. 295 high */
+	if (linktype == 0 && kind == CAP_URB)
+		opts.linktype = cap_linktype_of(&pipe.r);
 	/* the first interface keeps its name (pcapng), as the others do */
 	if (kind == CAP_URB && pipe.r.ifname != NULL) {
 		snprintf(ifname, sizeof ifname, "%s", pipe.r.ifname);

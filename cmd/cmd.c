@@ -17,6 +17,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_read_entry,
 	&cmd_stats_entry,
 	&cmd_convert_entry,
+	&cmd_extract_entry,
 	&cmd_sim_entry,
 	&cmd_capture_entry,
 	&cmd_devices_entry,

@@ -48,6 +48,7 @@ struct cmd_entry {
 extern const struct cmd_entry cmd_read_entry;
 extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_convert_entry;
+extern const struct cmd_entry cmd_extract_entry;
 extern const struct cmd_entry cmd_sim_entry;
 extern const struct cmd_entry cmd_capture_entry;
 extern const struct cmd_entry cmd_devices_entry;

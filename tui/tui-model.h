@@ -249,6 +249,18 @@ int		 tui_model_search_step(struct tui_model *m, size_t max);
  * text", "filter", or "text, not a filter: col 6: ..." with m->serr. */
 const char	*tui_model_search_kind(struct tui_model *m);
 
+/*
+ * Write the items the view shows (the whole index filtered first), URB
+ * records and driver events, to path through a capture sink: the format
+ * by its extension, else pcapng; the link type the first record came in.
+ * *nsaved and *ndropped (what the format cannot hold: events in a pcap)
+ * count items.  0, or a negative error with the message in err (a file
+ * cut by a failed write is removed).  tui/tui-save.c.
+ */
+int		 tui_model_save(struct tui_model *m, const char *path,
+		     uint64_t *nsaved, uint64_t *ndropped, char *err,
+		     size_t errlen);
+
 /* ------------------------------------------------------------------------
  * The record store (tui/tui-store.c).
  */

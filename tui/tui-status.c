@@ -35,7 +35,8 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 	if (s->prompt != 0) {
 		/* the prompt on the bar's row, its error under it */
 		snprintf(buf, sizeof buf, "%s %s", s->prompt == 'f' ?
-		    "filter:" : "search /", s->input);
+		    "filter:" : s->prompt == 'w' ? "save shown records to:" :
+		    "search /", s->input);
 		tui_clear(r->y, r->x, r->w);
 		tui_put(s, r->y, r->x, buf, r->w);
 		if (s->msg[0] != '\0') {

@@ -172,7 +172,7 @@ struct tui_screen {
 	size_t		 st_top;
 	size_t		 st_left;	/* columns scrolled sideways */
 
-	/* the prompt: '/' search or 'f' filter; 0 when closed */
+	/* the prompt: '/' search, 'f' filter, 'w' save; 0 when closed */
 	int		 prompt;
 	char		 input[256];
 	size_t		 ilen;

@@ -68,6 +68,9 @@ static const char *const help_text[] = {
 	"                    type dir ev status len latency driver event urb)",
 	"                    == != < <= > >= ~= contains  && || ! and or not",
 	"                    empty filter: show everything",
+	"  w                 save the records shown (after the filter,",
+	"                    driver events too) to a file: pcapng, or pcap",
+	"                    or usbmon text by the name's .pcap or .txt",
 	"  F                 follow the newest record (on for live input;",
 	"                    scrolling up stops it, G or F again resumes)",
 	"  mouse             click a line or a pane; the wheel scrolls",
@@ -243,6 +246,37 @@ set_msg(struct tui_screen *s, int err, const char *fmt, ...)
 	s->msg_err = err;
 }
 
+/*
+ * The 'w' prompt's Enter: save what the view shows.  On an error the
+ * prompt stays open to fix the name.
+ */
+static void
+save_shown(struct tui_screen *s)
+{
+	char		 err[600];
+	uint64_t	 n, dropped;
+
+	if (s->input[0] == '\0') {
+		s->prompt = 0;
+		s->msg[0] = '\0';
+		return;
+	}
+	if (tui_model_save(s->m, s->input, &n, &dropped, err,
+	    sizeof err) < 0) {
+		set_msg(s, 1, "%.300s", err);
+		return;
+	}
+	s->prompt = 0;
+	if (dropped > 0)
+		set_msg(s, 0, "saved %llu records to %.200s (%llu left out: "
+		    "the format cannot hold them; use pcapng)",
+		    (unsigned long long)n, s->input,
+		    (unsigned long long)dropped);
+	else
+		set_msg(s, 0, "saved %llu records to %.200s",
+		    (unsigned long long)n, s->input);
+}
+
 /* A key while a prompt is open. */
 static void
 prompt_key(struct tui_screen *s, int key)
@@ -275,6 +309,10 @@ prompt_key(struct tui_screen *s, int key)
 			s->input[s->ilen++] = (char)key;
 			s->input[s->ilen] = '\0';
 		}
+		return;
+	}
+	if (s->prompt == 'w') {
+		save_shown(s);
 		return;
 	}
 	if (s->prompt == 'f') {
@@ -422,6 +460,7 @@ screen_key(struct tui_screen *s, int k)
 		return 0;
 	case '/':
 	case 'f':
+	case 'w':
 		open_prompt(s, k);
 		return 0;
 	case 'n':

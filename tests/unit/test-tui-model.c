@@ -5,7 +5,8 @@
  * the pairing jump, driver events; and the record store on a sample
  * capture (re-reading, bytes per index item); incremental
  * indexing and filtering, follow while items arrive, a paced simulation
- * spooled and replayed, and where mouse clicks land.
+ * spooled and replayed, where mouse clicks land, and saving what is
+ * shown.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -1167,6 +1168,60 @@ test_filter_incremental(void **state)
 	free(f);
 }
 
+/*
+ * Saving what is shown ('w'): a filter still running is finished first,
+ * the file holds the items the view passes, in order, and an empty view
+ * or a name that cannot be created writes nothing.
+ */
+static void
+test_save(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	struct cap_pipe	 pipe;
+	char		 path[64], bad[80], err[600];
+	uint64_t	 n, dropped, got = 0;
+	int		 fd, rc;
+
+	(void)state;
+	snprintf(path, sizeof path, "/tmp/urbscope-save.XXXXXX");
+	assert_true((fd = mkstemp(path)) >= 0);
+	close(fd);
+	build(&m, f);
+	m.fsync = 10;			/* the rest is left for steps */
+	assert_int_equal(tui_model_set_filter(&m, "dev==2 && ev==C"), 0);
+	assert_true(m.fpos < m.n);
+	assert_int_equal(tui_model_save(&m, path, &n, &dropped, err,
+	    sizeof err), 0);
+	assert_int_equal(m.fpos, m.n);
+	assert_int_equal(n, m.nvis);
+	assert_int_equal(dropped, 0);
+	/* transfers 1, 6, ... 96 and 60: 21 completions */
+	assert_int_equal(n, 21);
+	assert_int_equal(cap_pipe_open(&pipe, path, 0, err, sizeof err), 0);
+	while ((rc = cap_pipe_next(&pipe)) == CAP_URB) {
+		assert_int_equal(pipe.r.devnum, 2);
+		assert_int_equal(pipe.r.type, 'C');
+		got++;
+	}
+	assert_int_equal(rc, CAP_END);
+	assert_int_equal(got, 21);
+	cap_pipe_close(&pipe);
+	unlink(path);
+	/* nothing shown, nothing written */
+	assert_int_equal(tui_model_set_filter(&m, "dev==9"), 0);
+	assert_int_equal(tui_model_save(&m, path, &n, &dropped, err,
+	    sizeof err), -UE_USAGE);
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(tui_model_set_filter(&m, ""), 0);
+	snprintf(bad, sizeof bad, "%s/no/such/dir.pcapng", path);
+	assert_true(tui_model_save(&m, bad, &n, &dropped, err,
+	    sizeof err) < 0);
+	assert_non_null(strstr(err, "cannot create"));
+	unbuild(&m, f);
+	free(f);
+}
+
 /* Follow keeps the newest item selected as items and filter steps come. */
 static void
 test_follow_incremental(void **state)
@@ -1389,6 +1444,7 @@ main(void)
 		cmocka_unit_test(test_store_window),
 		cmocka_unit_test(test_store_checkpoints),
 		cmocka_unit_test(test_filter_incremental),
+		cmocka_unit_test(test_save),
 		cmocka_unit_test(test_follow_incremental),
 		cmocka_unit_test(test_layout_hit),
 		cmocka_unit_test(test_store_incremental),
