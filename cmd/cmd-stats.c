@@ -29,8 +29,10 @@ stats_usage(FILE *f)
 	    "-ECONNRESET, counted apart as cancelled; isochronous frames in\n"
 	    "error counted), latency from submit to completion (min, median,\n"
 	    "p99, max: nearest rank) with a histogram, and the activity over\n"
-	    "the capture as a strip; the classes the traffic belongs to; the\n"
-	    "driver events and rule violations.\n\n"
+	    "the capture as a strip; the classes the traffic belongs to; per\n"
+	    "mass storage LUN the commands, blocks and bytes read and\n"
+	    "written, LBA ranges, failures and sense keys; the driver events\n"
+	    "and rule violations.\n\n"
 	    "  -Y FILTER     count only the records and events it passes\n"
 	    "  -c N          stop after N records\n"
 	    "  -z WHAT       print only these (repeatable):\n"
@@ -38,6 +40,9 @@ stats_usage(FILE *f)
 	    "                  latency   latency histograms\n"
 	    "                  errors    errors by endpoint and status\n"
 	    "                  classes   records and bytes by class\n"
+	    "                  msc       mass storage LUNs: commands, blocks\n"
+	    "                            and bytes read and written, LBAs,\n"
+	    "                            failures, sense keys\n"
 	    "                  events    driver events and rules\n"
 	    "                  conv,usb  tshark's conversations (frames,\n"
 	    "                            frame.len bytes)\n"
@@ -82,6 +87,7 @@ stats_z(const char *arg, struct dec_stats_opts *o)
 		{ "latency", DS_LATENCY },
 		{ "errors", DS_ERRORS },
 		{ "classes", DS_CLASSES },
+		{ "msc", DS_MSC },
 		{ "events", DS_EVENTS },
 		{ "conv,usb", DS_CONV },
 		{ "endpoints,usb", DS_ADDRS },
@@ -111,7 +117,7 @@ stats_z(const char *arg, struct dec_stats_opts *o)
 		}
 	}
 	cmd_warnx("stats: -z %s: unknown; one of urbs, latency, errors, "
-	    "classes, events, conv,usb, endpoints,usb, io,stat[,INTERVAL]",
+	    "classes, msc, events, conv,usb, endpoints,usb, io,stat[,INTERVAL]",
 	    arg);
 	return -1;
 }

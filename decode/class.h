@@ -137,7 +137,15 @@ struct dec_scsi_cmd {
 	uint64_t	 req_frame;
 };
 
+/* Bulk-only transport's wrappers (USB MSC BOT 1.0, 5.1 and 5.2). */
+#define CBW_SIG		0x43425355	/* "USBC" */
+#define CSW_SIG		0x53425355	/* "USBS" */
+#define CBW_LEN		31
+#define CSW_LEN		13
+
 const char	*dec_scsi_op_name(uint8_t op, char *tmp);
+/* The name of a sense key (SPC-4 table 27); tmp as dec_name_or's. */
+const char	*dec_scsi_sense_key_name(uint8_t key, char *tmp);
 /* "SCSI CDB ..." subtree of the CDB at offset off of the record's data. */
 void		 dec_scsi_cdb_tree(const uint8_t *cdb, size_t n, uint32_t off,
 		     const struct dec_scsi_cmd *cmd, struct dec_tree *t);

@@ -17,11 +17,6 @@
 
 #define F DEC_FIELD
 
-#define CBW_SIG		0x43425355	/* "USBC", BOT 5.1 */
-#define CSW_SIG		0x53425355	/* "USBS", BOT 5.2 */
-#define CBW_LEN		31
-#define CSW_LEN		13
-
 static const struct dec_name csw_status[] = {	/* BOT 5.2 table 5.3 */
 	{ 0, "passed" },
 	{ 1, "failed" },

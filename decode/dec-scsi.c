@@ -427,6 +427,12 @@ dec_scsi_op_name(uint8_t op, char *tmp)
 	return dec_name_or(scsi_ops, op, tmp);
 }
 
+const char *
+dec_scsi_sense_key_name(uint8_t key, char *tmp)
+{
+	return dec_name_or(sense_keys, key & 0x0f, tmp);
+}
+
 /* The name of a command the way Wireshark's layer titles say it. */
 static const char *
 op_title(uint8_t op, char *tmp)

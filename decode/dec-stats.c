@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "class.h"
 #include "stats.h"
 
 #define HASH(b, d, e)	((((uint32_t)(b) * 131u + (d)) * 257u + (e)) % \
@@ -265,6 +266,138 @@ ep_complete(struct dec_stats *s, struct dec_stats_ep *e,
 	}
 }
 
+static struct dec_stats_msc *
+msc_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t lun)
+{
+	struct dec_stats_msc	*m;
+	size_t			 i;
+
+	for (i = 0; i < s->nmsc; i++) {
+		m = &s->msc[i];
+		if (m->busnum == bus && m->devnum == dev && m->lun == lun)
+			return m;
+	}
+	if (s->nmsc == DEC_STATS_NMSC)
+		return NULL;
+	m = &s->msc[s->nmsc++];
+	memset(m, 0, sizeof *m);
+	m->busnum = bus;
+	m->devnum = dev;
+	m->lun = lun;
+	m->rd.lba_min = m->wr.lba_min = UINT64_MAX;
+	return m;
+}
+
+/* The LBA and block count a READ or WRITE CDB asks (SBC-3 5.x); 0 when
+ * it is neither. */
+static int
+cdb_rw(const uint8_t *c, size_t n, uint64_t *lba, uint64_t *blocks)
+{
+	switch (n > 0 ? c[0] : 0) {
+	case 0x08:			/* READ(6), WRITE(6) */
+	case 0x0a:
+		if (n < 6)
+			return 0;
+		*lba = (uint64_t)(c[1] & 0x1f) << 16 | (uint64_t)c[2] << 8 |
+		    c[3];
+		*blocks = c[4] == 0 ? 256 : c[4];
+		return 1;
+	case 0x28:			/* READ(10), WRITE(10) */
+	case 0x2a:
+		if (n < 10)
+			return 0;
+		*lba = get_be32(c + 2);
+		*blocks = get_be16(c + 7);
+		return 1;
+	case 0xa8:			/* READ(12), WRITE(12) */
+	case 0xaa:
+		if (n < 12)
+			return 0;
+		*lba = get_be32(c + 2);
+		*blocks = get_be32(c + 6);
+		return 1;
+	case 0x88:			/* READ(16), WRITE(16) */
+	case 0x8a:
+		if (n < 16)
+			return 0;
+		*lba = get_be64(c + 2);
+		*blocks = get_be32(c + 10);
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * Bulk-only mass storage: a command counts when its CBW goes out (the
+ * class state has just learnt it, dec-msc.c), its status and the bytes it
+ * moved when the CSW that ends it comes back, and a REQUEST SENSE answer
+ * counts its sense key.  UAS is not summed up here.
+ */
+static void
+msc_add(struct dec_stats *s, const struct urb_rec *r,
+    const struct dec_info *info)
+{
+	const struct dec_cls_state *st = info->st;
+	struct dec_stats_msc	*m;
+	struct dec_stats_rw	*rw;
+	const uint8_t		*cdb;
+	uint64_t		 lba, blocks, want, resid;
+	size_t			 n;
+	int			 isrw;
+
+	if (st == NULL || r->xfer_type != XFER_BULK || r->data_len < 4 ||
+	    st->has_cbw == 0 || (m = msc_get(s, r->busnum, r->devnum,
+	    st->cbw[13] & 0x0f)) == NULL)
+		return;
+	cdb = st->cbw + 15;
+	n = st->cbw[14] & 0x1f;
+	if (n > 16)
+		n = 16;
+	isrw = n > 0 && cdb_rw(cdb, n, &lba, &blocks);
+	rw = isrw && (cdb[0] == 0x08 || cdb[0] == 0x28 || cdb[0] == 0xa8 ||
+	    cdb[0] == 0x88) ? &m->rd : &m->wr;
+	if (!urb_is_in(r)) {
+		if (get_le32(r->data) != CBW_SIG || st->has_cbw != 1 ||
+		    st->cbw_frame != urb_frame(r))
+			return;
+		m->commands++;
+		if (n > 0)
+			m->ops[cdb[0]]++;
+		if (!isrw)
+			return;
+		rw->commands++;
+		rw->blocks += blocks;
+		if (lba < rw->lba_min)
+			rw->lba_min = lba;
+		if (blocks > 0 && lba + blocks - 1 > rw->lba_max)
+			rw->lba_max = lba + blocks - 1;
+		return;
+	}
+	if (r->type != 'C')
+		return;
+	if (get_le32(r->data) != CSW_SIG) {
+		/* a data phase: a REQUEST SENSE answer's key (SPC-4 4.5) */
+		if (st->has_cbw == 1 && n > 0 && cdb[0] == 0x03 &&
+		    r->data_len >= 3 && ((r->data[0] & 0x7f) == 0x70 ||
+		    (r->data[0] & 0x7f) == 0x71))
+			m->sense[r->data[2] & 0x0f]++;
+		return;
+	}
+	if (r->data_len < CSW_LEN || st->has_cbw != 2 ||
+	    get_le32(r->data + 4) != get_le32(st->cbw + 4))
+		return;
+	m->statuses++;
+	if (r->data[12] == 1)
+		m->failed++;
+	else if (r->data[12] == 2)
+		m->phase_errors++;
+	if (isrw) {
+		want = get_le32(st->cbw + 8);
+		resid = get_le32(r->data + 8);
+		rw->bytes += resid < want ? want - resid : 0;
+	}
+}
+
 void
 dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
     const struct dec_info *info, uint32_t frame_len)
@@ -314,6 +447,8 @@ dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
 		e->cls = info->cls;
 	}
 	span(&e->first_ns, &e->last_ns, r->ts_ns);
+	if ((info->flags & DI_CLASS) != 0 && info->cls == 0x08)
+		msc_add(s, r, info);
 	switch (r->type) {
 	case 'S':
 		e->submits++;
@@ -853,6 +988,60 @@ text_events(struct dec_stats *s, struct sbuf *b)
 }
 
 static void
+text_rw(struct sbuf *b, const char *what, const struct dec_stats_rw *rw)
+{
+	if (rw->commands == 0)
+		return;
+	sb_printf(b, "  %s: %llu commands, %llu blocks, %llu bytes, LBA "
+	    "%llu-%llu\n", what, (unsigned long long)rw->commands,
+	    (unsigned long long)rw->blocks, (unsigned long long)rw->bytes,
+	    (unsigned long long)rw->lba_min,
+	    (unsigned long long)rw->lba_max);
+}
+
+static void
+text_msc(struct dec_stats *s, struct sbuf *b)
+{
+	const struct dec_stats_msc *m;
+	char		 tmp[24];
+	size_t		 i;
+	int		 op, k, first;
+
+	if (s->nmsc == 0)
+		return;
+	sb_printf(b, "\nMass storage (bulk-only)\n");
+	for (i = 0; i < s->nmsc; i++) {
+		m = &s->msc[i];
+		sb_printf(b, "%u.%u LUN %u: %llu commands (%llu ended by a "
+		    "CSW), %llu failed, %llu phase errors\n", m->busnum,
+		    m->devnum, m->lun, (unsigned long long)m->commands,
+		    (unsigned long long)m->statuses,
+		    (unsigned long long)m->failed,
+		    (unsigned long long)m->phase_errors);
+		text_rw(b, "read", &m->rd);
+		text_rw(b, "written", &m->wr);
+		sb_printf(b, "  commands:");
+		for (op = 0; op < 256; op++) {
+			if (m->ops[op] != 0)
+				sb_printf(b, " %s x%llu",
+				    dec_scsi_op_name((uint8_t)op, tmp),
+				    (unsigned long long)m->ops[op]);
+		}
+		sb_printf(b, "\n");
+		for (k = 0, first = 1; k < 16; k++) {
+			if (m->sense[k] == 0)
+				continue;
+			sb_printf(b, "%s %s x%llu", first ? "  sense keys:" :
+			    ",", dec_scsi_sense_key_name((uint8_t)k, tmp),
+			    (unsigned long long)m->sense[k]);
+			first = 0;
+		}
+		if (!first)
+			sb_printf(b, "\n");
+	}
+}
+
+static void
 addr_name(const struct dec_stats_addr *a, char *buf, size_t len)
 {
 	snprintf(buf, len, "%u.%u.%u", a->busnum, a->devnum, a->ep);
@@ -981,6 +1170,8 @@ dec_stats_text(struct dec_stats *s, const struct dec_stats_opts *o,
 		text_errors(s, b);
 	if (o->what & DS_CLASSES)
 		text_classes(s, b);
+	if (o->what & DS_MSC)
+		text_msc(s, b);
 	if (o->what & DS_EVENTS)
 		text_events(s, b);
 	sep = (o->what & DS_REPORT) != 0;
@@ -1084,6 +1275,56 @@ json_ep(struct dec_stats *s, struct dec_stats_ep *e,
 	sb_printf(b, "}");
 }
 
+static void
+json_rw(struct sbuf *b, const char *what, const struct dec_stats_rw *rw)
+{
+	sb_printf(b, ",\"%s\":{\"commands\":%llu,\"blocks\":%llu,"
+	    "\"bytes\":%llu", what, (unsigned long long)rw->commands,
+	    (unsigned long long)rw->blocks, (unsigned long long)rw->bytes);
+	if (rw->commands != 0)
+		sb_printf(b, ",\"lba_min\":%llu,\"lba_max\":%llu",
+		    (unsigned long long)rw->lba_min,
+		    (unsigned long long)rw->lba_max);
+	sb_printf(b, "}");
+}
+
+static void
+json_msc(const struct dec_stats_msc *m, struct sbuf *b)
+{
+	const char	*n;
+	char		 tmp[24];
+	int		 op, k, first = 1;
+
+	sb_printf(b, "{\"device\":\"%u.%u\",\"lun\":%u,\"commands\":%llu,"
+	    "\"statuses\":%llu,\"failed\":%llu,\"phase_errors\":%llu,"
+	    "\"opcodes\":{", m->busnum, m->devnum, m->lun,
+	    (unsigned long long)m->commands,
+	    (unsigned long long)m->statuses,
+	    (unsigned long long)m->failed,
+	    (unsigned long long)m->phase_errors);
+	for (op = 0; op < 256; op++) {
+		if (m->ops[op] == 0)
+			continue;
+		sb_printf(b, "%s\"0x%02x\":%llu", first ? "" : ",", op,
+		    (unsigned long long)m->ops[op]);
+		first = 0;
+	}
+	sb_printf(b, "}");
+	json_rw(b, "read", &m->rd);
+	json_rw(b, "written", &m->wr);
+	sb_printf(b, ",\"sense_keys\":{");
+	for (k = 0, first = 1; k < 16; k++) {
+		if (m->sense[k] == 0)
+			continue;
+		n = dec_scsi_sense_key_name((uint8_t)k, tmp);
+		sb_printf(b, "%s", first ? "" : ",");
+		sb_json_str(b, n, strlen(n));
+		sb_printf(b, ":%llu", (unsigned long long)m->sense[k]);
+		first = 0;
+	}
+	sb_printf(b, "}}");
+}
+
 void
 dec_stats_json(struct dec_stats *s, const struct dec_stats_opts *o,
     struct sbuf *b)
@@ -1124,6 +1365,11 @@ dec_stats_json(struct dec_stats *s, const struct dec_stats_opts *o,
 		sb_printf(b, ",\"records\":%llu,\"bytes\":%llu}",
 		    (unsigned long long)s->cls[i].records,
 		    (unsigned long long)s->cls[i].bytes);
+	}
+	sb_printf(b, "],\"mass_storage\":[");
+	for (i = 0; i < s->nmsc; i++) {
+		sb_printf(b, "%s", i ? "," : "");
+		json_msc(&s->msc[i], b);
 	}
 	sb_printf(b, "],\"events_by_kind\":{");
 	first = 1;

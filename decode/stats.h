@@ -3,8 +3,10 @@
  * driver developer asks of it every day, per device and endpoint (URBs,
  * bytes each way, throughput, errors by status, latency percentiles and
  * histogram, activity over time), tshark's tables (-z conv,usb,
- * -z endpoints,usb, -z io,stat), the classes the traffic belongs to and
- * the driver events; as text, JSON and SVG charts.
+ * -z endpoints,usb, -z io,stat), the classes the traffic belongs to, a
+ * summary of every mass storage LUN (commands, blocks and bytes read and
+ * written, LBA ranges, failures, sense keys) and the driver events; as
+ * text, JSON and SVG charts.
  *
  * The caller feeds the records and events the analysis (dec_analyze) has
  * seen, in capture order; nothing is read back from the source.  Memory:
@@ -86,6 +88,32 @@ struct dec_stats_cls {
 	uint64_t	 bytes;		/* captured payload */
 };
 
+/* Reads or writes of a mass storage LUN. */
+struct dec_stats_rw {
+	uint64_t	 commands;
+	uint64_t	 blocks;	/* as the CDBs ask */
+	uint64_t	 bytes;		/* moved: dCBWDataTransferLength less
+					   dCSWDataResidue, when a CSW came */
+	uint64_t	 lba_min;
+	uint64_t	 lba_max;	/* last block touched */
+};
+
+/* A mass storage (bulk-only) LUN: its commands (CBWs) and statuses. */
+struct dec_stats_msc {
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	uint8_t		 lun;
+	uint64_t	 commands;
+	uint64_t	 statuses;	/* CSWs that ended one */
+	uint64_t	 failed;	/* bCSWStatus 1 */
+	uint64_t	 phase_errors;	/* bCSWStatus 2 */
+	uint64_t	 ops[256];	/* by operation code */
+	struct dec_stats_rw rd;
+	struct dec_stats_rw wr;
+	uint64_t	 sense[16];	/* REQUEST SENSE answers by key */
+};
+
+#define DEC_STATS_NMSC		16
 #define DEC_STATS_NCLS		40
 #define DEC_STATS_NRULES	32
 #define DEC_STATS_HASH		1024
@@ -102,6 +130,8 @@ struct dec_stats {
 	struct dec_stats_frame *frames;
 	size_t		 nframes;
 	size_t		 framecap;
+	struct dec_stats_msc msc[DEC_STATS_NMSC];
+	size_t		 nmsc;
 	struct dec_stats_cls cls[DEC_STATS_NCLS];
 	size_t		 ncls;
 	uint64_t	 records;	/* URB records */
@@ -139,7 +169,8 @@ void	 dec_stats_event(struct dec_stats *s, const struct drv_event *ev);
 #define DS_ERRORS	0x08
 #define DS_CLASSES	0x10
 #define DS_EVENTS	0x20
-#define DS_REPORT	0x3f	/* all of the above */
+#define DS_MSC		0x40	/* mass storage LUNs */
+#define DS_REPORT	0x7f	/* all of the above */
 #define DS_CONV		0x100	/* -z conv,usb */
 #define DS_ADDRS	0x200	/* -z endpoints,usb */
 #define DS_IO		0x400	/* -z io,stat,INTERVAL */

@@ -118,3 +118,48 @@ for iv in 1 0.25; do
 		    "$TMP/io.want" "$TMP/io.got"
 	done
 done
+
+# Mass storage: the commands (CBWs) by operation code, the statuses, the blocks read and
+# written and their LBA ranges, the failed CSWs, as tshark's usbms and
+# scsi_sbc fields of the same captures give them.
+for f in "$LINUX61"/qemu-usb-storage.pcap samples/mass-storage.pcapng \
+    samples/stall.pcap; do
+	tshark -r "$f" -Y 'usbms.dCBWSignature' -T fields -e scsi_sbc.opcode \
+	    -e scsi_sbc.rdwr10.lba -e scsi_sbc.rdwr10.xferlen \
+	    >"$TMP/cbw.tsv" 2>/dev/null
+	tshark -r "$f" -Y 'usbms.dCSWSignature' -T fields \
+	    -e usbms.dCSWStatus >"$TMP/csw.tsv" 2>/dev/null
+	"$US" stats "$f" -z msc -T json >"$TMP/m.json"
+	check "$f: mass storage summary as tshark's CBWs and CSWs" python3 -c '
+import json, sys
+cbw, csw, js = sys.argv[1:4]
+ops, rw = {}, {0x28: [0, None, None], 0x2a: [0, None, None]}
+for line in open(cbw):
+    f = line.rstrip("\n").split("\t")
+    if not f[0]:
+        continue
+    op = int(f[0], 0)
+    ops[op] = ops.get(op, 0) + 1
+    if op in rw and f[2]:
+        lba, n = int(f[1]), int(f[2])
+        r = rw[op]
+        r[0] += n
+        r[1] = lba if r[1] is None else min(r[1], lba)
+        r[2] = lba + n - 1 if r[2] is None else max(r[2], lba + n - 1)
+failed = sum(1 for l in open(csw) if l.strip() and int(l, 0) == 1)
+m = json.load(open(js))["mass_storage"]
+assert len(m) == 1, m
+m = m[0]
+got = {int(k, 16): v for k, v in m["opcodes"].items()}
+assert got == ops, (got, ops)
+assert m["failed"] == failed, (m["failed"], failed)
+assert m["statuses"] == sum(1 for l in open(csw) if l.strip())
+for op, name in ((0x28, "read"), (0x2a, "written")):
+    r = m[name]
+    assert r["blocks"] == rw[op][0], (name, r, rw[op])
+    if rw[op][0]:
+        assert (r["lba_min"], r["lba_max"]) == (rw[op][1], rw[op][2]), \
+            (name, r, rw[op])
+print(sum(ops.values()), "commands", failed, "failed")
+' "$TMP/cbw.tsv" "$TMP/csw.tsv" "$TMP/m.json"
+done
