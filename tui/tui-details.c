@@ -597,7 +597,7 @@ static void
 details_jump(struct tui_screen *s)
 {
 	uint32_t i = line_target(s, tui_fold_line(&s->det_fold,
-	    s->det_cur));
+	    s->det_cur)), from = tui_model_selected(s->m);
 
 	if (i == TI_NONE && details_fold(s, -1))
 		return;
@@ -608,7 +608,8 @@ details_jump(struct tui_screen *s)
 		snprintf(s->msg, sizeof s->msg, "record %u is hidden by the "
 		    "filter", tui_recno(i));
 		s->msg_err = 1;
-	}
+	} else
+		tui_model_hist_push(s->m, from);
 }
 
 static int

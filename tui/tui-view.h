@@ -137,6 +137,13 @@ struct tui_screen {
 	int		 help;		/* the help screen is up */
 	int		 lines, cols;	/* the size last drawn at */
 
+	/* the timeline's summaries scrolled left by list_hscroll columns
+	 * ('<' '>'); the summary column's width and its longest line on
+	 * screen, as last drawn */
+	int		 list_hscroll;
+	int		 list_sumw;
+	int		 list_maxw;
+
 	/* the selected record's details, rebuilt when it changes */
 	uint32_t	 det_item;	/* TI_NONE = none built */
 	struct sbuf	 det;		/* lines, '\n'-separated */
@@ -165,7 +172,7 @@ struct tui_screen {
 	size_t		 dev_cur;	/* cursor line (filters) */
 	char		 dev_cur_filter[256]; /* its item, across rebuilds */
 
-	/* the prompt: '/' search or 'f' filter; 0 when closed */
+	/* the prompt: '/' search, 'f' filter or ':' go to; 0 when closed */
 	int		 prompt;
 	char		 input[256];
 	size_t		 ilen;
@@ -179,6 +186,9 @@ struct tui_screen {
  * Returns the columns used. */
 int		 tui_put(struct tui_screen *s, int y, int x, const char *str,
 		     int w);
+/* Skip at most w columns of *str as tui_put counts them: *str moves
+ * past them; returns the columns skipped (w = INT_MAX: the width). */
+int		 tui_skip(struct tui_screen *s, const char **str, int w);
 /* Fill from column x to x + w - 1 of row y with blanks. */
 void		 tui_clear(int y, int x, int w);
 /* A horizontal rule with a title, in UTF-8 or ASCII. */
