@@ -161,7 +161,7 @@ S=$S-ascii
 $T new-session -d -s "$S" -x 70 -y 24 \
     "TERM=xterm-256color LANG=C LC_ALL=C NO_COLOR=1 $US tui samples/hid-keyboard.pcap \
     2>$TMP/err2; echo TUI-EXIT=\$?; sleep 30"
-check "first screen (ASCII)" wait_for "^ +1 0.000000 .*GET_DESCRIPTOR"
+check "first screen (ASCII)" wait_for "^ +1 0.000000 .*GET_DESCRIPTO>$"
 $T send-keys -t "$S" / 'SET_REPORT output' Enter
 check "search finds the SET_REPORT" wait_for "^ 102/130 "
 check "a setup with a payload has its own row" wait_for \
