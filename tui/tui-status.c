@@ -1,8 +1,8 @@
 /*
  * tui/tui-status.c - the status bar (position, what runs: indexing or
  * filtering progress, a live input's records/s and drops; the filter,
- * the time reference, follow, source, counts) and, on the row below, the prompt with its
- * error or a message, else the key hints.
+ * the time reference, follow, source, counts) and, on the row below,
+ * the prompt with its error or a message, else the key hints.
  */
 #include <curses.h>
 #include <stdio.h>

@@ -125,6 +125,27 @@ size_t		 tui_fold_parent(const struct tui_fold *f, size_t v);
 int		 tui_fold_bytes(const struct tui_fold *f, size_t v, int *buf,
 		     uint32_t *off, uint32_t *len);
 
+/*
+ * Folds kept from record to record (tui/tui-fold.c, no curses): for each
+ * kind of record (a name the caller gives, such as the transfer type and
+ * S or C), the nodes last folded on a record of that kind, each by its
+ * path: the names of the nodes from the top of the tree down to it.
+ */
+#define TUI_FOLD_KINDS	16
+struct tui_fold_keep {
+	char		 kind[TUI_FOLD_KINDS][16];	/* "" = free */
+	struct sbuf	 paths[TUI_FOLD_KINDS];	/* a line each */
+	unsigned	 next;		/* the slot a new kind takes */
+};
+/* Keep the folds of f as those of kind: the nodes folded in f, and
+ * those kept before that f has no node for. */
+void		 tui_fold_save(struct tui_fold_keep *k, const char *kind,
+		     const struct tui_fold *f);
+/* Fold the nodes of f (with children) kept folded for kind. */
+void		 tui_fold_load(const struct tui_fold_keep *k,
+		     const char *kind, struct tui_fold *f);
+void		 tui_fold_keep_free(struct tui_fold_keep *k);
+
 struct tui_screen {
 	struct tui_model *m;
 	const char	*source;	/* as the user named it */
@@ -152,6 +173,8 @@ struct tui_screen {
 	size_t		 det_cur;	/* cursor (visible line) */
 	struct tui_fold	 det_fold;	/* the tree in det */
 	uint8_t		 det_folded[TUI_TREE_NODES];
+	char		 det_kind[16];	/* its kind for det_keep, "" none */
+	struct tui_fold_keep det_keep;
 	const uint8_t	*hex_setup;	/* the 8 setup bytes, NULL */
 	const uint8_t	*hex_p;		/* hex pane bytes (det_rec) */
 	size_t		 hex_n;

@@ -60,7 +60,8 @@ static const char *const help_text[] = {
 	    "shown when the filter hides it",
 	"  [  ]  Backspace   back / forward over jumps (:N, g G, p, Enter, "
 	    "search hits), as a browser",
-	"  h l  Left Right   fold / unfold in the details (- + Space Enter too)",
+	"  h l  Left Right   fold / unfold in the details (- + Space Enter too);"
+	    " what is folded stays so on the next record of its kind",
 	"  < >               scroll the summaries left / right (Left Right on "
 	    "the timeline); < > at the edges say a line goes on",
 	"  t                 time reference: the Time column counts from the "
@@ -876,6 +877,7 @@ out:
 	free(s.arena);
 	sb_free(&s.det);
 	sb_free(&s.devs);
+	tui_fold_keep_free(&s.det_keep);
 	dec_rec_free(&s.det_rec);
 	tui_corr_free(m.corr);
 	m.corr = NULL;

@@ -6,7 +6,8 @@
 # time reference (t: *REF*, times relative to it, named in the header
 # and the status bar; t again clears it), the summaries scrolled left
 # and right (< > and Left/Right on the timeline, the markers of a line
-# cut or scrolled), the help naming the keys; q exits cleanly with no
+# cut or scrolled), folds kept for the next record of a kind, the help
+# naming the keys; q exits cleanly with no
 # sanitizer report.  Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -128,7 +129,33 @@ check "Right in the details does not scroll the timeline" \
 press '>' "> scrolls from the details pane" "Summary \+[0-9]+$"
 $T send-keys -t "$S" BTab '<'
 
+# folds are kept for the next record of the same kind: record 1 and 3
+# are control submits, 2 a control completion
+press g "g goes to the start" "^ 1/171 "
+press Tab "Tab focuses the details" "Details \*"
+$T send-keys -t "$S" j -
+check "- folds USB URB" wait_for "^>▸ USB URB"
+$T send-keys -t "$S" j -
+check "- folds URB setup" wait_for "^>▸ URB setup"
+$T send-keys -t "$S" BTab j
+check "record 2, a completion, opens unfolded" wait_for "^ ▾ USB URB"
+$T send-keys -t "$S" j
+check "record 3, a control submit as 1 is" wait_for "^ 3/171 "
+check "opens with USB URB folded" wait_for "^ ▸ USB URB"
+check "and URB setup folded" wait_for "^ ▸ URB setup"
+$T send-keys -t "$S" Tab j +
+check "+ unfolds USB URB on record 3" wait_for "^>▾ USB URB"
+$T send-keys -t "$S" BTab k k
+check "back on record 1" wait_for "^ 1/171 "
+check "USB URB is open, as last left on a control submit" \
+    wait_for "^ ▾ USB URB"
+$T send-keys -t "$S" Tab j -
+check "- folds USB URB again" wait_for "^>▸ USB URB"
+check "URB setup, under it, stayed folded" wait_for "^ ▸ URB setup"
+$T send-keys -t "$S" BTab
+
 press '?' "? lists the go-to key" "go to record N"
+check "? says folds are kept" wait_for "stays so on the next record"
 check "? lists back and forward" wait_for "back / forward over jumps"
 check "? lists the time reference" wait_for "time reference"
 press x "any key closes the help" "^ +No\. "
