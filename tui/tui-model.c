@@ -622,6 +622,15 @@ tui_model_goto(struct tui_model *m, uint64_t recno)
 
 	if (recno == 0 || recno > m->n)
 		return -1;
+	if (recno - 1 >= m->fpos) {
+		/* a filter runs and has not come to it: wait for it there,
+		 * as a new filter waits for the selection */
+		if (m->nvis > 0)
+			select_pos(m, m->nvis - 1);
+		m->follow = 0;
+		m->fwant = (uint32_t)(recno - 1);
+		return 2;
+	}
 	if ((rc = tui_model_select_near(m, (uint32_t)(recno - 1))) < 0)
 		return -2;
 	tui_model_hist_push(m, from);

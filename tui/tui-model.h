@@ -192,8 +192,10 @@ int		 tui_model_select_item(struct tui_model *m, uint32_t i);
 int		 tui_model_select_near(struct tui_model *m, uint32_t i);
 /*
  * Go to record recno (a jump), or the shown record nearest to it: 0, 1
- * when the filter hides it, -1 when there is no such record (0, or
- * past the last indexed), -2 when nothing is shown.
+ * when the filter hides it, 2 when a filter still running has not come
+ * to it (the selection goes to the first shown from it on when it does;
+ * no jump is remembered), -1 when there is no such record (0, or past
+ * the last indexed), -2 when nothing is shown.
  */
 int		 tui_model_goto(struct tui_model *m, uint64_t recno);
 

@@ -307,7 +307,10 @@ goto_record(struct tui_screen *s)
 		return;
 	}
 	s->prompt = 0;
-	if ((rc = tui_model_goto(m, n)) != -1)
+	if ((rc = tui_model_goto(m, n)) == 2)
+		set_msg(s, 0, "go to: the filter has not come to record %llu "
+		    "yet: the selection goes there when it does", n);
+	else if (rc != -1)
 		landed(s, "go to", n, rc);
 	else if (n == 0)
 		set_msg(s, 1, "no record 0: records count from 1");

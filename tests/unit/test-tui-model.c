@@ -622,6 +622,16 @@ test_goto(void **state)
 	assert_int_equal(tui_model_set_filter(&m, "dev==99"), 0);
 	assert_int_equal(tui_model_goto(&m, 5), -2);
 	assert_int_equal(tui_model_select_near(&m, 5), -1);
+	/* a filter still running: the selection waits for the record */
+	m.fsync = 20;
+	assert_int_equal(tui_model_set_filter(&m, "ev==S"), 0);
+	assert_int_equal(m.fpos, 20);
+	assert_int_equal(tui_model_goto(&m, 101), 2);
+	assert_int_equal(tui_model_selected(&m), 18);
+	assert_int_equal(tui_model_filter_step(&m, SIZE_MAX), 0);
+	assert_int_equal(tui_model_selected(&m), 100);
+	assert_int_equal(tui_model_goto(&m, 102), 1);
+	assert_int_equal(tui_model_selected(&m), 102);
 	unbuild(&m, f);
 	free(f);
 }
