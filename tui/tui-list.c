@@ -111,8 +111,10 @@ summary(struct tui_screen *s, int y, int x, int w, const char *str)
 
 	len = tui_skip(s, &p, INT_MAX);
 	p = str;
-	if (w < 2)
+	if (w < 2) {
+		tui_put(s, y, x, str, w);
 		return len;
+	}
 	if (s->list_hscroll > 0) {
 		tui_skip(s, &p, s->list_hscroll);
 		tui_put(s, y, x++, "<", 1);
@@ -204,6 +206,11 @@ hscroll(struct tui_screen *s, int dir)
 	else if (s->list_hscroll < max)
 		s->list_hscroll = s->list_hscroll + step < max ?
 		    s->list_hscroll + step : max;
+	else if (max == 0) {
+		snprintf(s->msg, sizeof s->msg, "the summaries shown fit: "
+		    "nothing to scroll");
+		s->msg_err = 0;
+	}
 }
 
 static int

@@ -128,6 +128,11 @@ check "Right in the details does not scroll the timeline" \
     wait_for "Latency Summary$"
 press '>' "> scrolls from the details pane" "Summary \+[0-9]+$"
 $T send-keys -t "$S" BTab '<'
+$T send-keys -t "$S" f 'ev==S && type==ctrl' Enter
+check "a filter leaving short summaries" wait_for "filter: ev==S"
+press '>' "> says when nothing is cut" "^the summaries shown fit: nothing"
+check "and scrolls nothing" wait_for "Latency Summary$"
+$T send-keys -t "$S" f C-u Enter
 
 # folds are kept for the next record of the same kind: record 1 and 3
 # are control submits, 2 a control completion
