@@ -13,7 +13,9 @@
  * tree folds (tui-fold.c): a node with children shows an open or closed
  * marker, Left/Right (h/l, -/+) close and open it, Space and Enter
  * (on a line naming no record) toggle it.  The folds last while the
- * record stays selected; another record starts with every node open.
+ * record stays selected, and are kept for the next record of its kind
+ * (transfer type, and submit or completion): fold the setup of one
+ * control transfer and the next opens with its setup folded.
  * The hex pane highlights the bytes of the cursor's node.
  */
 #include <curses.h>
@@ -368,6 +370,9 @@ tui_details_update(struct tui_screen *s)
 
 	if (i == s->det_item)
 		return;
+	/* the tree in s->nodes is still the old record's */
+	tui_fold_save(&s->det_keep, s->det_kind, &s->det_fold);
+	s->det_kind[0] = '\0';
 	s->det_item = i;
 	s->det_cur = 0;
 	s->det.len = 0;
@@ -424,6 +429,9 @@ tui_details_update(struct tui_screen *s)
 			s->det_fold.first++;
 	s->det_fold.n = t.n;
 	memset(s->det_folded, 0, sizeof s->det_folded);
+	snprintf(s->det_kind, sizeof s->det_kind, "%u %c", m->item[i].xfer,
+	    m->item[i].kind);
+	tui_fold_load(&s->det_keep, s->det_kind, &s->det_fold);
 	for (k = 0; k < t.n; k++)
 		node_line(&rec->r, &t.node[k], &s->det);
 	if (t.overflow)
@@ -597,7 +605,7 @@ static void
 details_jump(struct tui_screen *s)
 {
 	uint32_t i = line_target(s, tui_fold_line(&s->det_fold,
-	    s->det_cur));
+	    s->det_cur)), from = tui_model_selected(s->m);
 
 	if (i == TI_NONE && details_fold(s, -1))
 		return;
@@ -608,7 +616,8 @@ details_jump(struct tui_screen *s)
 		snprintf(s->msg, sizeof s->msg, "record %u is hidden by the "
 		    "filter", tui_recno(i));
 		s->msg_err = 1;
-	}
+	} else
+		tui_model_hist_push(s->m, from);
 }
 
 static int

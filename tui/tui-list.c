@@ -2,8 +2,11 @@
  * tui/tui-list.c - the timeline: one line per item that passes the
  * filter, columns fitted to the width (the summary takes what is left;
  * latency, time and type give way on narrow terminals), coloured by kind.
+ * The summaries scroll left and right together, as in less -S; a '<'
+ * starts those scrolled, a '>' ends those cut.
  */
 #include <curses.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -72,21 +75,58 @@ fmt_cols(char *line, size_t size, const struct layout *l,
 static void
 header(struct tui_screen *s, int y, int w, const struct layout *l)
 {
-	static const struct tui_cols titles = {
+	struct tui_cols titles = {
 		.no = "No.", .time = "Time", .addr = "Address", .dir = "Dir",
 		.ev = "Ev", .type = "Type", .status = "Status", .len = "Len",
 		.lat = "Latency",
 	};
-	char	 buf[512];
+	char	 buf[512], sum[32] = "Summary";
 	int	 x;
 
+	/* times count from the reference */
+	if (s->m->tref != TI_NONE)
+		snprintf(titles.time, sizeof titles.time, "ref #%u",
+		    tui_recno(s->m->tref));
+	if (s->list_hscroll > 0)
+		snprintf(sum, sizeof sum, "Summary +%d", s->list_hscroll);
 	fmt_cols(buf, sizeof buf, l, &titles);
 	attrset(A_BOLD | (s->color ? COLOR_PAIR(TC_TITLE) : 0));
 	tui_clear(y, 0, w);
 	x = tui_put(s, y, 0, buf, w);
 	if (x < w)
-		tui_put(s, y, x, "Summary", w - x);
+		tui_put(s, y, x, sum, w - x);
 	attrset(A_NORMAL);
+}
+
+/*
+ * The summary str at row y from column x, w columns: scrolled by
+ * s->list_hscroll with a '<' first, a '>' last when it goes on.
+ * Returns its width unscrolled.
+ */
+static int
+summary(struct tui_screen *s, int y, int x, int w, const char *str)
+{
+	const char *p = str, *q;
+	int	 len;
+
+	len = tui_skip(s, &p, INT_MAX);
+	p = str;
+	if (w < 2) {
+		tui_put(s, y, x, str, w);
+		return len;
+	}
+	if (s->list_hscroll > 0) {
+		tui_skip(s, &p, s->list_hscroll);
+		tui_put(s, y, x++, "<", 1);
+		w--;
+	}
+	q = p;
+	tui_skip(s, &q, w);
+	if (*q == '\0')
+		tui_put(s, y, x, p, w);
+	else
+		tui_put(s, y, x + tui_put(s, y, x, p, w - 1), ">", 1);
+	return len;
 }
 
 static void
@@ -104,6 +144,7 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 
 	fit(r->w, &l);
 	header(s, r->y, r->w, &l);
+	s->list_maxw = 0;
 	for (y = 1; y < r->h; y++) {
 		k = m->top + (size_t)y - 1;
 		if (k >= m->nvis) {
@@ -130,8 +171,11 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 		tui_clear(r->y + y, r->x, r->w);
 		fmt_cols(line, sizeof line, &l, &c);
 		x = tui_put(s, r->y + y, r->x, line, r->w);
-		if (x < r->w && b.s != NULL)
-			tui_put(s, r->y + y, r->x + x, b.s, r->w - x);
+		s->list_sumw = r->w - x;
+		if (x < r->w && b.s != NULL &&
+		    (x = summary(s, r->y + y, r->x + x, r->w - x, b.s)) >
+		    s->list_maxw)
+			s->list_maxw = x;
 		attrset(A_NORMAL);
 	}
 	sb_free(&b);
@@ -144,10 +188,36 @@ list_resize(struct tui_screen *s, const struct tui_rect *r)
 	tui_model_set_rows(s->m, (size_t)(r->h > 1 ? r->h - 1 : 1));
 }
 
+/*
+ * Scroll the summaries half their width left (dir -1) or right (1), not
+ * past the end of the longest on screen.
+ */
+static void
+hscroll(struct tui_screen *s, int dir)
+{
+	int	 step = s->list_sumw / 2 > 8 ? s->list_sumw / 2 : 8, max;
+
+	/* scrolled, a line shows list_sumw - 1 columns after the '<' */
+	max = s->list_maxw > s->list_sumw ? s->list_maxw - s->list_sumw + 1 :
+	    0;
+	if (dir < 0)
+		s->list_hscroll = s->list_hscroll > step ?
+		    s->list_hscroll - step : 0;
+	else if (s->list_hscroll < max)
+		s->list_hscroll = s->list_hscroll + step < max ?
+		    s->list_hscroll + step : max;
+	else if (max == 0) {
+		snprintf(s->msg, sizeof s->msg, "the summaries shown fit: "
+		    "nothing to scroll");
+		s->msg_err = 0;
+	}
+}
+
 static int
 list_key(struct tui_screen *s, int key)
 {
 	struct tui_model *m = s->m;
+	uint32_t from = tui_model_selected(m);
 
 	switch (key) {
 	case KEY_UP:
@@ -170,6 +240,7 @@ list_key(struct tui_screen *s, int key)
 	case KEY_HOME:
 	case 'g':
 		tui_model_home(m);
+		tui_model_hist_push(m, from);
 		break;
 	case KEY_END:
 	case 'G':
@@ -178,6 +249,18 @@ list_key(struct tui_screen *s, int key)
 			tui_model_set_follow(m, 1);
 		else
 			tui_model_end(m);
+		tui_model_hist_push(m, from);
+		break;
+	case KEY_LEFT:
+	case KEY_RIGHT:
+		/* the details pane folds with them */
+		if (s->focus != 0)
+			return 0;
+		hscroll(s, key == KEY_LEFT ? -1 : 1);
+		break;
+	case '<':
+	case '>':
+		hscroll(s, key == '<' ? -1 : 1);
 		break;
 	default:
 		return 0;

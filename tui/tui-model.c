@@ -23,6 +23,7 @@ tui_model_init(struct tui_model *m, tui_fetch_fn fetch, void *arg)
 	m->rows = 1;
 	m->t0 = DEC_TS_BAD;
 	m->fwant = TI_NONE;
+	m->tref = TI_NONE;
 	m->fsync = 65536;
 	m->filter.node = m->fnode;
 	m->filter.max = TUI_FILTER_NODES;
@@ -536,14 +537,14 @@ tui_model_set_follow(struct tui_model *m, int on)
 		tui_model_end(m);
 }
 
-/* Position of item i in vis, or -1. */
-static long
-vis_pos(const struct tui_model *m, uint32_t i)
+/* The first position in vis whose item is i or later (nvis if none). */
+static size_t
+vis_lower(const struct tui_model *m, uint32_t i)
 {
 	size_t	 lo = 0, hi = m->nvis, mid;
 
 	if (m->all)
-		return i < m->nvis ? (long)i : -1;
+		return i < m->nvis ? i : m->nvis;
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (m->vis[mid] < i)
@@ -551,21 +552,44 @@ vis_pos(const struct tui_model *m, uint32_t i)
 		else
 			hi = mid;
 	}
-	return lo < m->nvis && m->vis[lo] == i ? (long)lo : -1;
+	return lo;
+}
+
+/* Select position p of the view (p < nvis). */
+static void
+select_pos(struct tui_model *m, size_t p)
+{
+	m->sel = p;
+	m->follow = m->follow && m->sel == m->nvis - 1;
+	m->fwant = TI_NONE;
+	fix_scroll(m);
 }
 
 int
 tui_model_select_item(struct tui_model *m, uint32_t i)
 {
-	long	 p;
+	size_t	 p;
 
-	if (i >= m->n || (p = vis_pos(m, i)) < 0)
+	if (i >= m->n || (p = vis_lower(m, i)) >= m->nvis ||
+	    tui_model_vis(m, p) != i)
 		return -1;
-	m->sel = (size_t)p;
-	m->follow = m->follow && m->sel == m->nvis - 1;
-	m->fwant = TI_NONE;
-	fix_scroll(m);
+	select_pos(m, p);
 	return 0;
+}
+
+int
+tui_model_select_near(struct tui_model *m, uint32_t i)
+{
+	size_t	 p;
+
+	if (m->nvis == 0)
+		return -1;
+	p = vis_lower(m, i);
+	if (p == m->nvis || (p > 0 &&
+	    i - tui_model_vis(m, p - 1) < tui_model_vis(m, p) - i))
+		p--;
+	select_pos(m, p);
+	return tui_model_vis(m, p) == i ? 0 : 1;
 }
 
 int
@@ -573,10 +597,7 @@ tui_model_select_row(struct tui_model *m, size_t k)
 {
 	if (m->top + k >= m->nvis)
 		return -1;
-	m->sel = m->top + k;
-	m->follow = m->follow && m->sel == m->nvis - 1;
-	m->fwant = TI_NONE;
-	fix_scroll(m);
+	select_pos(m, m->top + k);
 	return 0;
 }
 
@@ -587,7 +608,88 @@ tui_model_pair(struct tui_model *m)
 
 	if (i == TI_NONE || m->item[i].pair == TI_NONE)
 		return -1;
-	return tui_model_select_item(m, m->item[i].pair) == 0 ? 0 : -2;
+	if (tui_model_select_item(m, m->item[i].pair) != 0)
+		return -2;
+	tui_model_hist_push(m, i);
+	return 0;
+}
+
+int
+tui_model_goto(struct tui_model *m, uint64_t recno)
+{
+	uint32_t from = tui_model_selected(m);
+	int	 rc;
+
+	if (recno == 0 || recno > m->n)
+		return -1;
+	if (recno - 1 >= m->fpos) {
+		/* a filter runs and has not come to it: wait for it there,
+		 * as a new filter waits for the selection */
+		if (m->nvis > 0)
+			select_pos(m, m->nvis - 1);
+		m->follow = 0;
+		m->fwant = (uint32_t)(recno - 1);
+		return 2;
+	}
+	if ((rc = tui_model_select_near(m, (uint32_t)(recno - 1))) < 0)
+		return -2;
+	tui_model_hist_push(m, from);
+	return rc;
+}
+
+void
+tui_model_hist_push(struct tui_model *m, uint32_t from)
+{
+	uint32_t to = tui_model_selected(m);
+
+	if (from == TI_NONE || to == TI_NONE || from == to)
+		return;
+	/* where the last jump went may have moved on since: from is
+	 * where back returns */
+	if (m->nhist > 0)
+		m->nhist = m->hpos;
+	m->hist[m->nhist++] = from;
+	if (m->nhist == TUI_HIST_MAX) {
+		memmove(m->hist, m->hist + 1, (TUI_HIST_MAX - 1) *
+		    sizeof *m->hist);
+		m->nhist--;
+	}
+	m->hist[m->nhist++] = to;
+	m->hpos = m->nhist - 1;
+}
+
+int
+tui_model_hist_go(struct tui_model *m, int dir)
+{
+	uint32_t cur = tui_model_selected(m);
+
+	if (dir < 0 ? m->hpos == 0 : m->hpos + 1 >= m->nhist)
+		return -1;
+	if (cur != TI_NONE)
+		m->hist[m->hpos] = cur;
+	if (dir < 0)
+		m->hpos--;
+	else
+		m->hpos++;
+	return tui_model_select_near(m, m->hist[m->hpos]) < 0 ? -2 :
+	    tui_model_vis(m, m->sel) != m->hist[m->hpos];
+}
+
+int
+tui_model_time_ref(struct tui_model *m)
+{
+	uint32_t i = tui_model_selected(m);
+
+	if (i == TI_NONE)
+		return -1;
+	if (m->tref == i) {
+		m->tref = TI_NONE;
+		return 0;
+	}
+	if (m->item[i].ts_ns == DEC_TS_BAD)
+		return -2;
+	m->tref = i;
+	return 1;
 }
 
 int
@@ -647,7 +749,10 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 
 	memset(c, 0, sizeof *c);
 	snprintf(c->no, sizeof c->no, "%u", tui_recno(i));
-	if ((t = dec_ts_sub(it->ts_ns, m->t0)) == DEC_TS_BAD)
+	if (i == m->tref)
+		snprintf(c->time, sizeof c->time, "*REF*");	/* Wireshark's */
+	else if ((t = dec_ts_sub(it->ts_ns, m->tref != TI_NONE ?
+	    m->item[m->tref].ts_ns : m->t0)) == DEC_TS_BAD)
 		snprintf(c->time, sizeof c->time, "bad time");
 	else
 		snprintf(c->time, sizeof c->time, "%s%lld.%06lld",
@@ -940,10 +1045,9 @@ tui_model_search_step(struct tui_model *m, size_t max)
 		p = m->sdir > 0 ? (m->sfrom + k) % m->nvis :
 		    (m->sfrom + m->nvis - k % m->nvis) % m->nvis;
 		if (search_hit(m, fetch, tui_model_vis(m, p), &b, icase)) {
-			m->sel = p;
 			m->follow = 0;
-			m->fwant = TI_NONE;
-			fix_scroll(m);
+			select_pos(m, p);
+			tui_model_hist_push(m, tui_model_vis(m, m->sfrom));
 			rc = 0;
 			break;
 		}

@@ -72,6 +72,8 @@ enum {
 	TUI_SEARCH_FILTER,	/* the next item a filter expression passes */
 };
 
+#define TUI_HIST_MAX	64	/* positions the jump history keeps */
+
 struct tui_model {
 	struct tui_item	*item;
 	size_t		 n, cap;
@@ -121,6 +123,13 @@ struct tui_model {
 	size_t		 sfrom;		/* the position it started from */
 	size_t		 sdone;		/* positions tried */
 
+	/* where jumps went, oldest first: hist[hpos] is where the last
+	 * jump or step on the history went (tui_model_hist_*) */
+	uint32_t	 hist[TUI_HIST_MAX];
+	size_t		 nhist;
+	size_t		 hpos;
+	uint32_t	 tref;		/* the time reference, TI_NONE */
+
 	tui_fetch_fn	 fetch;
 	tui_fetch_fn	 scan;		/* for searches, NULL = fetch */
 	void		*fetch_arg;
@@ -168,12 +177,49 @@ void		 tui_model_home(struct tui_model *m);
 void		 tui_model_end(struct tui_model *m);
 void		 tui_model_set_follow(struct tui_model *m, int on);
 /*
- * Select the other half of the selected URB.  0, or -1 when it has none,
- * -2 when the filter hides it.
+ * Select the other half of the selected URB (a jump: see
+ * tui_model_hist_push).  0, or -1 when it has none, -2 when the filter
+ * hides it.
  */
 int		 tui_model_pair(struct tui_model *m);
 /* Select item i if visible; 0 or -1. */
 int		 tui_model_select_item(struct tui_model *m, uint32_t i);
+/*
+ * Select the shown item nearest to item i (the later one of two as
+ * near): 0 when that is i, 1 when the filter hides i, -1 when nothing
+ * is shown.
+ */
+int		 tui_model_select_near(struct tui_model *m, uint32_t i);
+/*
+ * Go to record recno (a jump), or the shown record nearest to it: 0, 1
+ * when the filter hides it, 2 when a filter still running has not come
+ * to it (the selection goes to the first shown from it on when it does;
+ * no jump is remembered), -1 when there is no such record (0, or past
+ * the last indexed), -2 when nothing is shown.
+ */
+int		 tui_model_goto(struct tui_model *m, uint64_t recno);
+
+/*
+ * The jump history, as a browser's: after a jump from item from (the
+ * selection before it), remember from and the selection now, dropping
+ * the positions ahead (those forward would go to).  Nothing when the
+ * selection did not move.  The oldest positions go past TUI_HIST_MAX.
+ */
+void		 tui_model_hist_push(struct tui_model *m, uint32_t from);
+/*
+ * Go back (dir -1) or forward (1) on the history; the position left is
+ * remembered, so the other way returns to it.  0, 1 when the filter
+ * hides the position and the nearest shown is selected, -1 when the
+ * history has nothing that way, -2 when nothing is shown.
+ */
+int		 tui_model_hist_go(struct tui_model *m, int dir);
+
+/*
+ * Make the selected item the time reference (the time column counts
+ * from it), or clear the reference when it is that item: 1 set, 0
+ * cleared, -1 when nothing is selected, -2 when its time stamp is bad.
+ */
+int		 tui_model_time_ref(struct tui_model *m);
 
 /* Select row k of the list (0 = the top one shown); 0 or -1. */
 int		 tui_model_select_row(struct tui_model *m, size_t k);
@@ -199,7 +245,8 @@ int		 tui_model_summary(struct tui_model *m, uint32_t i,
 /* The columns of the list for item i, as text. */
 struct tui_cols {
 	char		 no[12];	/* record number */
-	char		 time[20];	/* seconds since the first item */
+	char		 time[20];	/* seconds since the first item or
+					 * the time reference ("*REF*") */
 	char		 addr[16];	/* bus.dev.ep */
 	char		 dir[4];	/* in, out */
 	char		 ev[4];		/* S C E, or "drv" */

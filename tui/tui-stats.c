@@ -121,5 +121,9 @@ tui_stats_key(struct tui_screen *s, int k)
 		return 0;
 	}
 	(void)tui_scroll_key(&s->st_top, s->st_lines, LINES, k);
+	/* the last screen is full, not one line at the top */
+	if (LINES > 0 && s->st_top + (size_t)LINES > s->st_lines)
+		s->st_top = s->st_lines > (size_t)LINES ?
+		    s->st_lines - (size_t)LINES : 0;
 	return 0;
 }

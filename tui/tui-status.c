@@ -1,8 +1,8 @@
 /*
  * tui/tui-status.c - the status bar (position, what runs: indexing or
  * filtering progress, a live input's records/s and drops; the filter,
- * follow, source, counts) and, on the row below, the prompt with its
- * error or a message, else the key hints.
+ * the time reference, follow, source, counts) and, on the row below,
+ * the prompt with its error or a message, else the key hints.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -14,15 +14,17 @@ static void
 status_draw(struct tui_screen *s, const struct tui_rect *r)
 {
 	struct tui_model *m = s->m;
-	char	 buf[512], pos[48];
+	char	 buf[512], pos[48], ref[32] = "";
 
 	if (m->nvis > 0)
 		snprintf(pos, sizeof pos, "%zu/%zu", m->sel + 1, m->nvis);
 	else
 		snprintf(pos, sizeof pos, "0/0");
-	snprintf(buf, sizeof buf, " %s%s%s%s%s%s%s | %s | %llu URBs %llu "
+	if (m->tref != TI_NONE)
+		snprintf(ref, sizeof ref, " | ref: #%u", tui_recno(m->tref));
+	snprintf(buf, sizeof buf, " %s%s%s%s%s%s%s%s | %s | %llu URBs %llu "
 	    "events %llu errors", pos, s->activity[0] ? " | " : "",
-	    s->activity, m->ftext[0] ? " | filter: " : "", m->ftext,
+	    s->activity, m->ftext[0] ? " | filter: " : "", m->ftext, ref,
 	    m->follow ? " | FOLLOW" : "", s->load_err ? " | input cut" : "",
 	    s->source, (unsigned long long)m->nurb,
 	    (unsigned long long)m->nevent, (unsigned long long)m->nerror);
@@ -36,6 +38,7 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 		/* the prompt on the bar's row, its error under it */
 		snprintf(buf, sizeof buf, "%s %s", s->prompt == 'f' ?
 		    "filter:" : s->prompt == 'w' ? "save shown records to:" :
+		    s->prompt == ':' ? "go to record:" :
 		    "search /", s->input);
 		tui_clear(r->y, r->x, r->w);
 		tui_put(s, r->y, r->x, buf, r->w);

@@ -125,6 +125,27 @@ size_t		 tui_fold_parent(const struct tui_fold *f, size_t v);
 int		 tui_fold_bytes(const struct tui_fold *f, size_t v, int *buf,
 		     uint32_t *off, uint32_t *len);
 
+/*
+ * Folds kept from record to record (tui/tui-fold.c, no curses): for each
+ * kind of record (a name the caller gives, such as the transfer type and
+ * S or C), the nodes last folded on a record of that kind, each by its
+ * path: the names of the nodes from the top of the tree down to it.
+ */
+#define TUI_FOLD_KINDS	16
+struct tui_fold_keep {
+	char		 kind[TUI_FOLD_KINDS][16];	/* "" = free */
+	struct sbuf	 paths[TUI_FOLD_KINDS];	/* a line each */
+	unsigned	 next;		/* the slot a new kind takes */
+};
+/* Keep the folds of f as those of kind: the nodes folded in f, and
+ * those kept before that f has no node for. */
+void		 tui_fold_save(struct tui_fold_keep *k, const char *kind,
+		     const struct tui_fold *f);
+/* Fold the nodes of f (with children) kept folded for kind. */
+void		 tui_fold_load(const struct tui_fold_keep *k,
+		     const char *kind, struct tui_fold *f);
+void		 tui_fold_keep_free(struct tui_fold_keep *k);
+
 struct tui_screen {
 	struct tui_model *m;
 	const char	*source;	/* as the user named it */
@@ -137,6 +158,13 @@ struct tui_screen {
 	int		 help;		/* the help screen is up */
 	int		 lines, cols;	/* the size last drawn at */
 
+	/* the timeline's summaries scrolled left by list_hscroll columns
+	 * ('<' '>'); the summary column's width and its longest line on
+	 * screen, as last drawn */
+	int		 list_hscroll;
+	int		 list_sumw;
+	int		 list_maxw;
+
 	/* the selected record's details, rebuilt when it changes */
 	uint32_t	 det_item;	/* TI_NONE = none built */
 	struct sbuf	 det;		/* lines, '\n'-separated */
@@ -145,6 +173,8 @@ struct tui_screen {
 	size_t		 det_cur;	/* cursor (visible line) */
 	struct tui_fold	 det_fold;	/* the tree in det */
 	uint8_t		 det_folded[TUI_TREE_NODES];
+	char		 det_kind[16];	/* its kind for det_keep, "" none */
+	struct tui_fold_keep det_keep;
 	const uint8_t	*hex_setup;	/* the 8 setup bytes, NULL */
 	const uint8_t	*hex_p;		/* hex pane bytes (det_rec) */
 	size_t		 hex_n;
@@ -172,7 +202,8 @@ struct tui_screen {
 	size_t		 st_top;
 	size_t		 st_left;	/* columns scrolled sideways */
 
-	/* the prompt: '/' search, 'f' filter, 'w' save; 0 when closed */
+	/* the prompt: '/' search, 'f' filter, 'w' save, ':' go to; 0 when
+	 * closed */
 	int		 prompt;
 	char		 input[256];
 	size_t		 ilen;
@@ -186,6 +217,9 @@ struct tui_screen {
  * Returns the columns used. */
 int		 tui_put(struct tui_screen *s, int y, int x, const char *str,
 		     int w);
+/* Skip at most w columns of *str as tui_put counts them: *str moves
+ * past them; returns the columns skipped (w = INT_MAX: the width). */
+int		 tui_skip(struct tui_screen *s, const char **str, int w);
 /* Fill from column x to x + w - 1 of row y with blanks. */
 void		 tui_clear(int y, int x, int w);
 /* A horizontal rule with a title, in UTF-8 or ASCII. */

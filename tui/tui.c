@@ -56,7 +56,16 @@ static const char *const help_text[] = {
 	"  Enter  p          jump to the other half of the URB (submit <-> "
 	    "completion); Enter in the details jumps to the record a line "
 	    "names",
-	"  h l  Left Right   fold / unfold in the details (- + Space Enter too)",
+	"  :N  Ctrl-G N      go to record N (the No. column); the nearest "
+	    "shown when the filter hides it",
+	"  [  ]  Backspace   back / forward over jumps (:N, g G, p, Enter, "
+	    "search hits), as a browser",
+	"  h l  Left Right   fold / unfold in the details (- + Space Enter too);"
+	    " what is folded stays so on the next record of its kind",
+	"  < >               scroll the summaries left / right (Left Right on "
+	    "the timeline); < > at the edges say a line goes on",
+	"  t                 time reference: the Time column counts from the "
+	    "selected record (*REF*); t on it again clears it",
 	"  /                 search text (smart case), payload bytes (55 53",
 	"                    42 43, 0x55534243) or a filter (ep==0x81); a",
 	"                    long search runs while you look, any key stops it",
@@ -96,21 +105,27 @@ tui_clear(int y, int x, int w)
 		mvhline(y, x, ' ', w);
 }
 
-int
-tui_put(struct tui_screen *s, int y, int x, const char *str, int w)
+/*
+ * Put (draw) or skip (not) at most w columns of *str from the cursor on;
+ * advance *str past them and return the columns used.
+ */
+static int
+put_cols(struct tui_screen *s, const char **strp, int w, int draw)
 {
+	const char *str = *strp;
 	mbstate_t st;
 	wchar_t	 wc;
 	size_t	 n;
 	int	 used = 0, cw;
 
 	memset(&st, 0, sizeof st);
-	move(y, x);
 	while (*str != '\0' && used < w) {
 		if (!s->utf8 || (unsigned char)*str < 0x80) {
 			cw = 1;
-			addch((unsigned char)*str >= 0x20 &&
-			    (unsigned char)*str < 0x7f ? (chtype)*str : '?');
+			if (draw)
+				addch((unsigned char)*str >= 0x20 &&
+				    (unsigned char)*str < 0x7f ?
+				    (chtype)*str : '?');
 			/* one '?' for a whole UTF-8 sequence */
 			if ((unsigned char)*str >= 0x80)
 				while (((unsigned char)str[1] & 0xc0) == 0x80)
@@ -122,22 +137,38 @@ tui_put(struct tui_screen *s, int y, int x, const char *str, int w)
 		n = mbrtowc(&wc, str, MB_CUR_MAX, &st);
 		if (n == (size_t)-1 || n == (size_t)-2 || n == 0) {
 			memset(&st, 0, sizeof st);
-			addch('?');
+			if (draw)
+				addch('?');
 			str++;
 			used++;
 			continue;
 		}
 		if ((cw = wcwidth(wc)) < 0) {
-			addch('?');
+			if (draw)
+				addch('?');
 			cw = 1;
 		} else if (used + cw > w)
 			break;
-		else
+		else if (draw)
 			addnstr(str, (int)n);
 		str += n;
 		used += cw;
 	}
+	*strp = str;
 	return used;
+}
+
+int
+tui_put(struct tui_screen *s, int y, int x, const char *str, int w)
+{
+	move(y, x);
+	return put_cols(s, &str, w, 1);
+}
+
+int
+tui_skip(struct tui_screen *s, const char **str, int w)
+{
+	return put_cols(s, str, w, 0);
 }
 
 void
@@ -277,6 +308,102 @@ save_shown(struct tui_screen *s)
 		    (unsigned long long)n, s->input);
 }
 
+/*
+ * Say where a jump (what: "go to", "back") to record want landed: rc 0
+ * on it, 1 on the nearest shown, -2 nowhere (tui_model_goto,
+ * tui_model_hist_go).
+ */
+static void
+landed(struct tui_screen *s, const char *what, uint64_t want, int rc)
+{
+	uint32_t at = tui_recno(tui_model_selected(s->m));
+
+	if (rc == -2)
+		set_msg(s, 1, "no record is shown: the filter hides them "
+		    "all");
+	else if (rc == 1)
+		set_msg(s, 0, "%s: record %llu is hidden by the filter: at "
+		    "%u, the nearest shown", what, (unsigned long long)want,
+		    at);
+	else
+		set_msg(s, 0, "%s: record %u", what, at);
+}
+
+/* Go to the record the ':' prompt names; a typo keeps it open. */
+static void
+goto_record(struct tui_screen *s)
+{
+	struct tui_model *m = s->m;
+	unsigned long long n;
+	const char *p = s->input;
+	char	*end;
+	int	 rc;
+
+	p += strspn(p, " ");
+	if (*p == '#')
+		p++;
+	if (*p < '0' || *p > '9' ||
+	    (n = strtoull(p, &end, 10), end[strspn(end, " ")] != '\0')) {
+		set_msg(s, 1, "not a record number: %s", s->input);
+		return;
+	}
+	s->prompt = 0;
+	if ((rc = tui_model_goto(m, n)) == 2)
+		set_msg(s, 0, "go to: the filter has not come to record %llu "
+		    "yet: the selection goes there when it does", n);
+	else if (rc != -1)
+		landed(s, "go to", n, rc);
+	else if (n == 0)
+		set_msg(s, 1, "no record 0: records count from 1");
+	else
+		set_msg(s, 1, "record %llu is past the end: the last is %zu%s",
+		    n, m->n, s->live ? " so far" : "");
+}
+
+/* Back (dir -1) or forward (1) over the jumps. */
+static void
+history(struct tui_screen *s, int dir)
+{
+	struct tui_model *m = s->m;
+	size_t	 len;
+	int	 rc;
+
+	if ((rc = tui_model_hist_go(m, dir)) == -1) {
+		set_msg(s, 1, "no jump to go %s to", dir < 0 ? "back" :
+		    "forward");
+		return;
+	}
+	landed(s, dir < 0 ? "back" : "forward", tui_recno(m->hist[m->hpos]),
+	    rc);
+	len = strlen(s->msg);
+	if (rc == 0)
+		snprintf(s->msg + len, sizeof s->msg - len, " (%zu of %zu)",
+		    m->hpos + 1, m->nhist);
+}
+
+/* t: the selected record becomes the time reference, or stops being. */
+static void
+time_ref(struct tui_screen *s)
+{
+	struct tui_model *m = s->m;
+
+	switch (tui_model_time_ref(m)) {
+	case 1:
+		set_msg(s, 0, "time reference: record %u (t on it again "
+		    "clears it)", tui_recno(m->tref));
+		break;
+	case 0:
+		set_msg(s, 0, "time reference cleared");
+		break;
+	case -1:
+		set_msg(s, 1, "no record is selected");
+		break;
+	case -2:
+		set_msg(s, 1, "this record's time stamp is bad");
+		break;
+	}
+}
+
 /* A key while a prompt is open. */
 static void
 prompt_key(struct tui_screen *s, int key)
@@ -313,6 +440,10 @@ prompt_key(struct tui_screen *s, int key)
 	}
 	if (s->prompt == 'w') {
 		save_shown(s);
+		return;
+	}
+	if (s->prompt == ':') {
+		goto_record(s);
 		return;
 	}
 	if (s->prompt == 'f') {
@@ -453,6 +584,7 @@ screen_key(struct tui_screen *s, int k)
 			return 0;
 		/* FALLTHROUGH */
 	case 'p':
+		/* a jump: tui_model_pair puts it on the history */
 		if ((rc = tui_model_pair(m)) == -1)
 			set_msg(s, 1, "this record has no pair in the capture");
 		else if (rc == -2)
@@ -461,7 +593,23 @@ screen_key(struct tui_screen *s, int k)
 	case '/':
 	case 'f':
 	case 'w':
+	case ':':
 		open_prompt(s, k);
+		return 0;
+	case 'g' & 0x1f:		/* Wireshark's Go to packet */
+		open_prompt(s, ':');
+		return 0;
+	case '[':
+	case KEY_BACKSPACE:
+	case 127:
+	case '\b':
+		history(s, -1);
+		return 0;
+	case ']':
+		history(s, 1);
+		return 0;
+	case 't':
+		time_ref(s);
 		return 0;
 	case 'n':
 	case 'N':
@@ -789,6 +937,7 @@ out:
 	sb_free(&s.det);
 	sb_free(&s.devs);
 	sb_free(&s.st_text);
+	tui_fold_keep_free(&s.det_keep);
 	dec_rec_free(&s.det_rec);
 	tui_corr_free(m.corr);
 	m.corr = NULL;

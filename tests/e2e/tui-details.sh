@@ -2,10 +2,11 @@
 # tests/e2e/tui-details.sh - the TUI's details and hex panes in a real
 # terminal (tmux): the decoded tree folds and unfolds (Left/Right, h/l,
 # -/+, Space, Enter), its markers in UTF-8 and ASCII, the folds last over
-# redraws of the record and not to the next one; the bytes of the node
-# under the details cursor are highlighted in the hex pane (reverse
-# video, with and without colours), setup bytes and payload alike, and
-# the pane scrolls to them; q exits cleanly with no sanitizer report.
+# redraws of the record and not to the next one of another kind; the
+# bytes of the node under the details cursor are highlighted in the hex
+# pane (reverse video, with and without colours), setup bytes and
+# payload alike, and the pane scrolls to them; q exits cleanly with no
+# sanitizer report.
 # Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
@@ -131,7 +132,8 @@ check "? shows the help" wait_for "smart case"
 $T send-keys -t "$S" x
 check "the fold lasts over a redraw" wait_for "^>▸ USB URB"
 
-# another record starts with every node open
+# another record starts with every node open (record 2 is a completion,
+# another kind than record 1, a submit: tui-nav.sh keeps folds by kind)
 $T send-keys -t "$S" BTab j
 check "j on the timeline moves to record 2" wait_for "^ 2/171 "
 check "record 2 starts unfolded" wait_for "^ ▾ USB URB"
@@ -161,7 +163,7 @@ S=$S-ascii
 $T new-session -d -s "$S" -x 70 -y 24 \
     "TERM=xterm-256color LANG=C LC_ALL=C NO_COLOR=1 $US tui samples/hid-keyboard.pcap \
     2>$TMP/err2; echo TUI-EXIT=\$?; sleep 30"
-check "first screen (ASCII)" wait_for "^ +1 0.000000 .*GET_DESCRIPTOR"
+check "first screen (ASCII)" wait_for "^ +1 0.000000 .*GET_DESCRIPTO>$"
 $T send-keys -t "$S" / 'SET_REPORT output' Enter
 check "search finds the SET_REPORT" wait_for "^ 102/130 "
 check "a setup with a payload has its own row" wait_for \

@@ -24,7 +24,8 @@ check "the same totals as urbscope stats" \
 screen | grep -E '^2\.2\.1 +bulk +IN +0 ' | cut -c1-100 >"$TMP/got"
 check_diff "the 2.2.1 row as urbscope stats prints it" "$TMP/want" "$TMP/got"
 $T send-keys -t "$S" G
-check "G scrolls to the end (classes)" wait_for "^Mass Storage +66"
+check "G scrolls to the end (the mass storage LUN)" \
+    wait_for "sense keys: UNIT ATTENTION x1, ABORTED COMMAND x1"
 $T send-keys -t "$S" g l
 check "l scrolls sideways (8 columns)" wait_for "^ +bulk +IN +0 "
 $T send-keys -t "$S" h

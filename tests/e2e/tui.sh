@@ -97,7 +97,7 @@ check "/ with hex bytes says it searches bytes" \
     wait_for "^search \(bytes\): 55 53 42 43"
 check "/55 53 42 43 selects the first CBW" wait_for "^ 98/171 "
 case $(selected) in
-*" 98 "*" out "*"CBW tag"*) ok "the selected line is the CBW" ;;
+*" 98 "*" out "*"CBW ta>"*) ok "the selected line is the CBW" ;;
 *) notok "the selected line is the CBW"; echo "#   got: $(selected)" ;;
 esac
 $T send-keys -t "$S" n

@@ -2,12 +2,15 @@
  * tests/unit/test-tui-fold.c - folding the details pane's decoded tree
  * without curses (tui/tui-fold.c): which lines show with nodes folded,
  * mapping visible lines to text lines and nodes and back, going up to a
- * parent, and the bytes of the cursor's node the hex pane highlights.
+ * parent, and the bytes of the cursor's node the hex pane highlights;
+ * folds kept from one record to the next of its kind, by the nodes'
+ * paths.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -210,6 +213,88 @@ test_no_tree(void **state)
 	assert_int_equal(tui_fold_count(&f), 0);
 }
 
+/* mk's tree with its names, as the details pane shows them. */
+static void
+mk_named(struct tui_fold *f)
+{
+	static const char *const name[8] = { "USB URB", "URB id", "Endpoint",
+	    "Direction", "URB setup", "bmRequestType", "Direction",
+	    "bRequest" };
+	size_t	 k;
+
+	mk(f);
+	for (k = 0; k < 8; k++)
+		nodes[k].str = name[k];
+}
+
+/* The nodes folded, as a string of 0 and 1. */
+static const char *
+folds(const struct tui_fold *f)
+{
+	static char buf[16];
+	size_t	 k;
+
+	for (k = 0; k < f->n && k + 1 < sizeof buf; k++)
+		buf[k] = f->folded[k] ? '1' : '0';
+	buf[k] = '\0';
+	return buf;
+}
+
+static void
+test_keep(void **state)
+{
+	struct tui_fold_keep keep;
+	struct tui_fold f;
+	char	 kind[16];
+	int	 i;
+
+	(void)state;
+	memset(&keep, 0, sizeof keep);
+	mk_named(&f);
+	folded[2] = folded[4] = 1;		/* Endpoint, URB setup */
+	tui_fold_save(&keep, "2 S", &f);
+	mk_named(&f);
+	tui_fold_load(&keep, "2 C", &f);	/* another kind */
+	assert_string_equal(folds(&f), "00000000");
+	tui_fold_load(&keep, "2 S", &f);
+	assert_string_equal(folds(&f), "00101000");
+	/* a record of the kind without a setup: Endpoint opened there,
+	 * the setup's fold kept for the next that has one */
+	mk_named(&f);
+	f.n = 4;
+	tui_fold_save(&keep, "2 S", &f);
+	mk_named(&f);
+	tui_fold_load(&keep, "2 S", &f);
+	assert_string_equal(folds(&f), "00001000");
+	/* the same name elsewhere in the tree is another node */
+	mk_named(&f);
+	folded[5] = 1;
+	tui_fold_save(&keep, "2 S", &f);
+	mk_named(&f);
+	tui_fold_load(&keep, "2 S", &f);
+	assert_string_equal(folds(&f), "00000100");
+	/* a leaf is never folded; nothing folded on a new kind keeps none */
+	mk_named(&f);
+	tui_fold_save(&keep, "3 S", &f);
+	assert_int_equal(keep.next, 1);
+	tui_fold_save(&keep, "", &f);
+	assert_int_equal(keep.next, 1);
+	/* past TUI_FOLD_KINDS kinds the oldest goes */
+	for (i = 0; i < TUI_FOLD_KINDS; i++) {
+		mk_named(&f);
+		folded[0] = 1;
+		snprintf(kind, sizeof kind, "k%d", i);
+		tui_fold_save(&keep, kind, &f);
+	}
+	mk_named(&f);
+	tui_fold_load(&keep, "2 S", &f);
+	assert_string_equal(folds(&f), "00000000");
+	tui_fold_load(&keep, "k15", &f);
+	assert_string_equal(folds(&f), "10000000");
+	tui_fold_keep_free(&keep);
+	assert_int_equal(keep.next, 0);
+}
+
 int
 main(void)
 {
@@ -220,6 +305,7 @@ main(void)
 		cmocka_unit_test(test_parent),
 		cmocka_unit_test(test_bytes),
 		cmocka_unit_test(test_no_tree),
+		cmocka_unit_test(test_keep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

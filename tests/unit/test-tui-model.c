@@ -2,7 +2,8 @@
  * tests/unit/test-tui-model.c - the TUI's view model without curses:
  * navigation, paging, follow, filter narrowing and its count, search
  * next/prev for text, bytes (payload and setup) and filter expressions,
- * the pairing jump, driver events; and the record store on a sample
+ * the pairing jump, going to a record (or the nearest shown), the jump
+ * history, the time reference, driver events; and the record store on a sample
  * capture (re-reading, bytes per index item); incremental
  * indexing and filtering, follow while items arrive, a paced simulation
  * spooled and replayed, where mouse clicks land, and saving what is
@@ -584,6 +585,157 @@ test_pair(void **state)
 	/* the pair hidden by a filter */
 	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
 	assert_int_equal(tui_model_pair(&m), -2);
+	unbuild(&m, f);
+	free(f);
+}
+
+static void
+test_goto(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+
+	(void)state;
+	build(&m, f);
+	assert_int_equal(tui_model_goto(&m, 0), -1);
+	assert_int_equal(tui_model_goto(&m, NREC + 1), -1);
+	assert_int_equal(tui_model_selected(&m), 0);
+	assert_int_equal(tui_model_goto(&m, 50), 0);
+	assert_int_equal(tui_model_selected(&m), 49);
+	assert_true(m.sel >= m.top && m.sel < m.top + m.rows);
+	assert_int_equal(tui_model_goto(&m, NREC), 0);
+	assert_int_equal(tui_model_selected(&m), NREC - 1);
+	/* completions only: the odd items */
+	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
+	assert_int_equal(tui_model_goto(&m, 50), 0);
+	assert_int_equal(tui_model_selected(&m), 49);
+	/* 49 and 51 are as near to 50: the later */
+	assert_int_equal(tui_model_goto(&m, 51), 1);
+	assert_int_equal(tui_model_selected(&m), 51);
+	assert_int_equal(tui_model_goto(&m, 1), 1);
+	assert_int_equal(tui_model_selected(&m), 1);
+	/* one record shown (the stall): it is the nearest to any */
+	assert_int_equal(tui_model_set_filter(&m, "status!=0 && ev==C"), 0);
+	assert_int_equal(tui_model_goto(&m, NREC), 1);
+	assert_int_equal(tui_model_selected(&m), 141);
+	assert_int_equal(tui_model_goto(&m, 1), 1);
+	assert_int_equal(tui_model_selected(&m), 141);
+	assert_int_equal(tui_model_set_filter(&m, "dev==99"), 0);
+	assert_int_equal(tui_model_goto(&m, 5), -2);
+	assert_int_equal(tui_model_select_near(&m, 5), -1);
+	/* a filter still running: the selection waits for the record */
+	m.fsync = 20;
+	assert_int_equal(tui_model_set_filter(&m, "ev==S"), 0);
+	assert_int_equal(m.fpos, 20);
+	assert_int_equal(tui_model_goto(&m, 101), 2);
+	assert_int_equal(tui_model_selected(&m), 18);
+	assert_int_equal(tui_model_filter_step(&m, SIZE_MAX), 0);
+	assert_int_equal(tui_model_selected(&m), 100);
+	assert_int_equal(tui_model_goto(&m, 102), 1);
+	assert_int_equal(tui_model_selected(&m), 102);
+	unbuild(&m, f);
+	free(f);
+}
+
+static void
+test_history(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	int		 k;
+
+	(void)state;
+	build(&m, f);
+	assert_int_equal(tui_model_hist_go(&m, -1), -1);
+	assert_int_equal(tui_model_hist_go(&m, 1), -1);
+	assert_int_equal(tui_model_goto(&m, 11), 0);
+	tui_model_move(&m, 3);
+	assert_int_equal(tui_model_selected(&m), 13);
+	assert_int_equal(tui_model_pair(&m), 0);
+	assert_int_equal(tui_model_selected(&m), 12);
+	/* back to where the pair jump started, not where goto went */
+	assert_int_equal(tui_model_hist_go(&m, -1), 0);
+	assert_int_equal(tui_model_selected(&m), 13);
+	assert_int_equal(tui_model_hist_go(&m, -1), 0);
+	assert_int_equal(tui_model_selected(&m), 0);
+	assert_int_equal(tui_model_hist_go(&m, -1), -1);
+	assert_int_equal(tui_model_selected(&m), 0);
+	assert_int_equal(tui_model_hist_go(&m, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 13);
+	assert_int_equal(tui_model_hist_go(&m, 1), 0);
+	assert_int_equal(tui_model_selected(&m), 12);
+	assert_int_equal(tui_model_hist_go(&m, 1), -1);
+	/* a jump after going back drops what was ahead */
+	assert_int_equal(tui_model_hist_go(&m, -1), 0);
+	assert_int_equal(tui_model_goto(&m, 101), 0);
+	assert_int_equal(tui_model_hist_go(&m, 1), -1);
+	assert_int_equal(m.nhist, 3);
+	/* a search hit is a jump; a goto to where one is is none */
+	assert_int_equal(tui_model_search(&m, "GET_DESCRIPTOR", 1), 0);
+	assert_int_equal(tui_model_selected(&m), 120);
+	assert_int_equal(tui_model_goto(&m, 121), 0);
+	assert_int_equal(m.nhist, 4);
+	assert_int_equal(tui_model_hist_go(&m, -1), 0);
+	assert_int_equal(tui_model_selected(&m), 100);
+	assert_int_equal(tui_model_hist_go(&m, 1), 0);
+	/* a position the filter hides: the nearest shown */
+	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
+	assert_int_equal(tui_model_selected(&m), 121);
+	assert_int_equal(tui_model_hist_go(&m, -1), 1);
+	assert_int_equal(tui_model_selected(&m), 101);
+	assert_int_equal(tui_model_set_filter(&m, "dev==99"), 0);
+	assert_int_equal(tui_model_hist_go(&m, 1), -2);
+	assert_int_equal(tui_model_set_filter(&m, ""), 0);
+	/* the oldest positions go */
+	for (k = 0; k < 2 * TUI_HIST_MAX; k++)
+		assert_true(tui_model_goto(&m, (uint64_t)(k % 2 ? 1 : 3 +
+		    k)) >= 0);
+	assert_int_equal(m.nhist, TUI_HIST_MAX);
+	assert_int_equal(m.hpos, TUI_HIST_MAX - 1);
+	for (k = 0; k < TUI_HIST_MAX - 1; k++)
+		assert_int_equal(tui_model_hist_go(&m, -1), 0);
+	assert_int_equal(tui_model_hist_go(&m, -1), -1);
+	unbuild(&m, f);
+	free(f);
+}
+
+static void
+test_time_ref(void **state)
+{
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	struct tui_cols	 c;
+
+	(void)state;
+	build(&m, f);
+	tui_model_cols(&m, 3, &c);
+	assert_string_equal(c.time, "0.001250");
+	tui_model_move(&m, 2);
+	assert_int_equal(tui_model_time_ref(&m), 1);
+	assert_int_equal(m.tref, 2);
+	tui_model_cols(&m, 2, &c);
+	assert_string_equal(c.time, "*REF*");
+	tui_model_cols(&m, 3, &c);
+	assert_string_equal(c.time, "0.000250");
+	tui_model_cols(&m, 0, &c);
+	assert_string_equal(c.time, "-0.001000");
+	/* another record moves it; the same one clears it */
+	tui_model_move(&m, 1);
+	assert_int_equal(tui_model_time_ref(&m), 1);
+	assert_int_equal(m.tref, 3);
+	tui_model_cols(&m, 2, &c);
+	assert_string_equal(c.time, "-0.000250");
+	assert_int_equal(tui_model_time_ref(&m), 0);
+	assert_int_equal(m.tref, TI_NONE);
+	tui_model_cols(&m, 3, &c);
+	assert_string_equal(c.time, "0.001250");
+	/* a bad time stamp is no reference */
+	m.item[5].ts_ns = DEC_TS_BAD;
+	tui_model_move(&m, 2);
+	assert_int_equal(tui_model_time_ref(&m), -2);
+	assert_int_equal(m.tref, TI_NONE);
+	assert_int_equal(tui_model_set_filter(&m, "dev==99"), 0);
+	assert_int_equal(tui_model_time_ref(&m), -1);
 	unbuild(&m, f);
 	free(f);
 }
@@ -1179,7 +1331,7 @@ test_save(void **state)
 	struct tui_model m;
 	struct fake	*f = malloc(sizeof *f);
 	struct cap_pipe	 pipe;
-	char		 path[64], bad[80], err[600];
+	char		 path[64], bad[128], err[600];
 	uint64_t	 n, dropped, got = 0;
 	int		 fd, rc;
 
@@ -1434,6 +1586,9 @@ main(void)
 		cmocka_unit_test(test_search_bytes),
 		cmocka_unit_test(test_search_filter),
 		cmocka_unit_test(test_pair),
+		cmocka_unit_test(test_goto),
+		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_time_ref),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_submitter),
 		cmocka_unit_test(test_latency_column),
