@@ -1484,6 +1484,14 @@ dec_stats_svg(struct dec_stats *s, const struct dec_stats_opts *o,
 		sb_printf(b, "<text x=\"12\" y=\"%d\" fill=\"#555\">max %llu "
 		    "%s/bin</text>\n", y + 32, (unsigned long long)max,
 		    ep_bytes(e) == 0 ? "completions" : "bytes");
+		/* the time axis: the capture's start and its end */
+		fmt_dur(lab, sizeof lab, s->t0 == DEC_TS_BAD ? -1 :
+		    s->t1 - s->t0);
+		sb_printf(b, "<text x=\"10\" y=\"%d\" fill=\"#555\">0 s"
+		    "</text><text x=\"%d\" y=\"%d\" fill=\"#555\" "
+		    "text-anchor=\"end\">%s</text>\n",
+		    y + 20 + SVG_PLOT_H + 12, 10 + SVG_PLOT_W,
+		    y + 20 + SVG_PLOT_H + 12, lab);
 		if (e->nlat == 0)
 			continue;
 		lat_hist(e, h);
