@@ -15,7 +15,8 @@
  * teach the device and configuration descriptors, SET_CONFIGURATION and
  * SET_INTERFACE choose what is active, a successful SET_ADDRESS (sent to
  * device 0) or a device descriptor that changes starts a new device under
- * that number.
+ * that number, and leaves device 0 empty until the next device answers
+ * there.
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -517,6 +518,12 @@ learn_control(struct dec_ctx *ctx, struct dec_dev *d,
 		nd = dev_get(ctx, r->busnum, (uint8_t)s->wValue, 1);
 		if (nd != NULL && nd != d)
 			dev_reset(nd, r->recno);
+		/* It has left the default address, whose state was its
+		 * own: the next device there starts afresh. */
+		if (d->devnum == 0 && nd != d) {
+			dev_reset(d, r->recno);
+			d->addressed = 1;
+		}
 		return;
 	}
 }
@@ -857,6 +864,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	d = dev_get(ctx, r->busnum, r->devnum, 1);
 	if (d == NULL)
 		return -UE_NOMEM;
+	d->addressed = 0;	/* (set again by its SET_ADDRESS) */
 	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP))
 		learn_control(ctx, d, r, &info->setup);
 	find_owner(d, r, info);

@@ -970,6 +970,12 @@ struct dec_dev {
 					   configuration: DEC_GUESS_* */
 	uint64_t	 since;		/* record that (re)created this state */
 	uint32_t	 generation;	/* bumps on every re-enumeration */
+	/*
+	 * Device 0 only: the device that answered at the default address
+	 * took its address (SET_ADDRESS completed, at record since) and
+	 * nothing came to the default address since; no device is there.
+	 */
+	uint8_t		 addressed;
 };
 
 /* dec_info.flags */

@@ -166,7 +166,13 @@ intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
 	}
 }
 
-/* The interfaces and endpoints of configuration descriptors p[0..n). */
+/*
+ * The interfaces and endpoints of configuration descriptors p[0..n):
+ * every alternate setting with its endpoints (an audio or video stream's
+ * endpoints are in alt 1 and up), the current one marked when there are
+ * several; what the driver events say of an interface follows its first
+ * setting.
+ */
 static void
 config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
     const uint8_t *p, size_t n, struct sbuf *b)
@@ -176,31 +182,41 @@ config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 	char	 tmp[24], filt[256];
 	struct dec_dref r;
 	size_t	 off = 0;
-	int	 shown = 0;
-	uint8_t	 intf, alt;
+	int	 shown = 0, first;
+	uint8_t	 intf, alt, nalt[DEC_MAX_INTFS], listed[DEC_MAX_INTFS];
 
+	memset(nalt, 0, sizeof nalt);
+	memset(listed, 0, sizeof listed);
+	while (dec_desc_next(p, n, &off, &r))
+		if (r.type == USB_DT_INTERFACE &&
+		    r.len >= USB_DT_INTERFACE_SIZE &&
+		    r.p[2] < DEC_MAX_INTFS && nalt[r.p[2]] < UINT8_MAX)
+			nalt[r.p[2]]++;
+	off = 0;
 	while (dec_desc_next(p, n, &off, &r)) {
 		if (r.type == USB_DT_INTERFACE &&
 		    r.len >= USB_DT_INTERFACE_SIZE) {
 			intf = r.p[2];
 			alt = r.p[3];
-			shown = intf >= DEC_MAX_INTFS || d->alt[intf] == alt;
-			if (shown) {
-				ci = tui_corr_find_intf(cd, intf);
-				sb_printf(b, "      interface %u", intf);
-				if (ci != NULL && ci->name != NULL)
-					sb_printf(b, " (%s)", ci->name);
-				sb_printf(b, " alt %u: %s (0x%02x) sub 0x%02x "
-				    "proto 0x%02x", alt,
-				    class_name(r.p[5], tmp), r.p[5],
-				    r.p[6], r.p[7]);
-				intf_filter(p, n, ci, intf, d->busnum,
-				    d->devnum, filt, sizeof filt);
-				line_end(b, filt);
-				if (ci != NULL)
-					intf_driver_lines(ci, "        ",
-					    b);
-			}
+			shown = 1;
+			first = intf >= DEC_MAX_INTFS || !listed[intf];
+			if (intf < DEC_MAX_INTFS)
+				listed[intf] = 1;
+			ci = tui_corr_find_intf(cd, intf);
+			sb_printf(b, "      interface %u", intf);
+			if (ci != NULL && ci->name != NULL)
+				sb_printf(b, " (%s)", ci->name);
+			sb_printf(b, " alt %u: %s (0x%02x) sub 0x%02x "
+			    "proto 0x%02x", alt, class_name(r.p[5], tmp),
+			    r.p[5], r.p[6], r.p[7]);
+			if (intf < DEC_MAX_INTFS && nalt[intf] > 1 &&
+			    d->alt[intf] == alt)
+				sb_puts(b, "  [current]");
+			intf_filter(p, n, ci, intf, d->busnum, d->devnum,
+			    filt, sizeof filt);
+			line_end(b, filt);
+			if (ci != NULL && first)
+				intf_driver_lines(ci, "        ", b);
 		} else if (r.type == USB_DT_ENDPOINT &&
 		    r.len >= USB_DT_ENDPOINT_SIZE && shown) {
 			sb_printf(b, "        ep 0x%02x %s %s mps %u",
@@ -331,6 +347,11 @@ devices_build(struct tui_screen *s)
 			    (uint8_t)dev) : NULL;
 			last = tui_corr_find_dev(m->corr, bus, (uint8_t)dev);
 			if (d == NULL && last == NULL)
+				continue;
+			/* the device seen at the default address during
+			 * enumeration is listed under its address */
+			if (dev == 0 && d != NULL && d->addressed &&
+			    last == NULL)
 				continue;
 			if (bus != lastbus) {
 				sb_printf(&s->devs, "Bus %u", bus);

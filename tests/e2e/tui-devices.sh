@@ -159,3 +159,53 @@ check "with the resubmit's URB records" \
 $T send-keys -t "$S" q
 check "q quits with status 0" wait_for "TUI-EXIT=0"
 check "no sanitizer report" no_sanitizer_report "$TMP/err"
+
+# The classes guest's capture (tests/data/linux61-classes): every
+# alternate setting of an interface is listed with its endpoints (the
+# audio stream's are in alt 1), the current one marked; the device seen
+# at the default address while it was enumerated is not left as a device
+# 0 once it has its address, but is while it has none yet.
+devpane() {
+	$T new-session -d -s "$S" -x 150 -y 80 \
+	    "TERM=xterm-256color LANG=C.UTF-8 $US tui $1 2>$TMP/err; \
+	    echo TUI-EXIT=\$?; sleep 30"
+	wait_for "^ 1/$2 \|" && $T send-keys -t "$S" d &&
+	    wait_for "^ Bus 2"
+}
+S=$S-classes
+check "the classes capture's devices are shown" \
+    devpane "$LINUX61C/classes.pcapng" 1529
+check "the audio stream's alt 0, current" \
+    wait_for "interface 1 alt 0: Audio \(0x01\) sub 0x02 proto 0x00  \[current\]"
+screen >"$TMP/pane"
+check_eq "its alt 1 with the isochronous endpoint" \
+    "         ep 0x01 out iso mps 192" \
+    "$(grep -A1 'interface 1 alt 1: Audio (0x01) sub 0x02 proto 0x00$' \
+    "$TMP/pane" | sed -n 2p)"
+check_eq "no device left at the default address" "" \
+    "$(grep -E '^ +[12]\.0  ' "$TMP/pane")"
+$T send-keys -t "$S" q
+check "q quits with status 0 (classes)" wait_for "TUI-EXIT=0"
+check "no sanitizer report (classes)" no_sanitizer_report "$TMP/err"
+$T kill-session -t "$S"
+# cut before the tablet's SET_ADDRESS 6 (records 470, 471), then after it
+"$US" convert -c 469 "$LINUX61C/classes.pcapng" -w "$TMP/enum.pcapng" \
+    2>/dev/null
+S=$S-cut
+check "a capture cut in an enumeration is shown" \
+    devpane "$TMP/enum.pcapng" 469
+check "the device being enumerated is at the default address" \
+    wait_for "^ +2\.0  056a:0000 .* at the default address, before SET_ADDRESS"
+$T send-keys -t "$S" q
+$T kill-session -t "$S"
+"$US" convert -c 471 "$LINUX61C/classes.pcapng" -w "$TMP/enum.pcapng" \
+    2>/dev/null
+S=$S-2
+check "the capture cut after its SET_ADDRESS is shown" \
+    devpane "$TMP/enum.pcapng" 471
+screen >"$TMP/pane"
+check_eq "then nothing is at the default address" "" \
+    "$(grep -E '^ +[12]\.0  ' "$TMP/pane")"
+$T send-keys -t "$S" q
+check "q quits with status 0 (cut)" wait_for "TUI-EXIT=0"
+check "no sanitizer report (cut)" no_sanitizer_report "$TMP/err"

@@ -252,6 +252,40 @@ test_state_enumeration(void **state)
 	dec_ctx_free(ctx);
 }
 
+/* The device at the default address moves to its address: nothing is
+ * left at 0 until the next device answers there. */
+static void
+test_state_default_address(void **state)
+{
+	static const uint8_t get_dev64[8] = { 0x80, 6, 0, 1, 0, 0, 64, 0 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	const struct dec_dev *d0;
+	struct urb_rec	 r;
+	struct dec_info	 i;
+
+	(void)state;
+	r = mk('S', 0x200, XFER_CTRL, 0x80, 0, 1);
+	r.flag_setup = 0;
+	memcpy(r.setup, get_dev64, 8);
+	dec_analyze(ctx, &r, &i);
+	d0 = dec_ctx_device(ctx, 1, 0);
+	assert_non_null(d0);
+	assert_false(d0->addressed);
+	enumerate_disk(ctx, 5);
+	d0 = dec_ctx_device(ctx, 1, 0);
+	assert_non_null(d0);
+	assert_true(d0->addressed);
+	assert_false(d0->has_ddesc);
+	assert_true(dec_ctx_device(ctx, 1, 5)->has_ddesc);
+	/* the next device's first request: someone is at 0 again */
+	r = mk('S', 0x201, XFER_CTRL, 0x80, 0, 9000);
+	r.flag_setup = 0;
+	memcpy(r.setup, get_dev64, 8);
+	dec_analyze(ctx, &r, &i);
+	assert_false(dec_ctx_device(ctx, 1, 0)->addressed);
+	dec_ctx_free(ctx);
+}
+
 static void
 test_state_reset_forgets(void **state)
 {
@@ -894,6 +928,7 @@ main(void)
 		cmocka_unit_test(test_pair_reuse_and_error),
 		cmocka_unit_test(test_pair_many),
 		cmocka_unit_test(test_state_enumeration),
+		cmocka_unit_test(test_state_default_address),
 		cmocka_unit_test(test_state_reset_forgets),
 		cmocka_unit_test(test_state_alt_settings),
 		cmocka_unit_test(test_hub_request),
