@@ -188,6 +188,37 @@ cat >"$TMP/expect" <<'EOF'
 EOF
 check_diff "-t: buses, ports and interfaces in order" "$TMP/expect" \
     "$TMP/t.out"
+# -v lists every alternate setting with its endpoints, as lsusb -v: the
+# classes guest's audio device (interface 1: alt 0 without endpoints, alt
+# 1 with the isochronous OUT one) and network device (two
+# configurations; CDC data in alt 0 and 1), their descriptors as the
+# guest's capture has them (capdesc.py: the GET_DESCRIPTOR answers of
+# records 152, 160 and 375, 385, 389).
+D=$TMP/csys/devices/pci0000:00/0000:00:04.0/usb2
+python3 "$FX/capdesc.py" --raw "$CL/classes.pcapng" 152 160 \
+    >"$D/2-1/descriptors"
+python3 "$FX/capdesc.py" --raw "$CL/classes.pcapng" 375 385 389 \
+    >"$D/2-2/2-2.1/descriptors"
+settings() {
+	awk '/^Bus /{ print $1, $2, $3, $4 }
+	    /^ +(bConfigurationValue|bInterfaceNumber|bAlternateSetting|bEndpointAddress) / {
+	    print $1, $2 }' "$1"
+}
+awk '/^Bus /{ keep = /^Bus 002 Device 00[24]:/ } keep' "$CL/lsusb-v.txt" \
+    >"$TMP/ls.v"
+for s in 2:4 2:2; do
+	"$US" devices --sysfs "$TMP/csys" -v -s $s
+done >"$TMP/v.out" 2>"$TMP/err"
+check "-v of the audio and network devices: no sanitizer report" \
+    no_sanitizer_report "$TMP/err"
+settings "$TMP/ls.v" >"$TMP/ls.set"
+settings "$TMP/v.out" >"$TMP/v.set"
+check_eq "lsusb -v lists 8 alternate settings and 7 endpoints there" \
+    "8 7" "$(grep -c bAlternateSetting "$TMP/ls.set") $(grep -c \
+    bEndpointAddress "$TMP/ls.set")"
+check_diff "-v: every configuration, alternate setting and endpoint" \
+    "$TMP/ls.set" "$TMP/v.set"
+
 # The other guest's hub has its FTDI serial adapter below it; a device
 # without interfaces (unconfigured) takes one line.
 "$US" devices -t --sysfs "$ROOT" >"$TMP/t.out" 2>"$TMP/err"
