@@ -976,6 +976,12 @@ struct dec_dev {
 	 * nothing came to the default address since; no device is there.
 	 */
 	uint8_t		 addressed;
+	/*
+	 * The hub (its address) and port this device is plugged into: the
+	 * port reset (SET_FEATURE PORT_RESET, USB 2.0 11.24.2.13) last
+	 * before its SET_ADDRESS; port 0 = not in the capture.
+	 */
+	uint8_t		 parent, port;
 };
 
 /* dec_info.flags */

@@ -286,6 +286,32 @@ test_state_default_address(void **state)
 	dec_ctx_free(ctx);
 }
 
+/* The port a hub reset before a SET_ADDRESS is where that device is. */
+static void
+test_state_topology(void **state)
+{
+	/* SET_FEATURE(PORT_RESET) port 3, to the hub (class, other) */
+	static const uint8_t reset3[8] = { 0x23, 3, 4, 0, 3, 0, 0, 0 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_info	 i;
+
+	(void)state;
+	enumerate_disk(ctx, 4);		/* no reset seen: port unknown */
+	assert_int_equal(dec_ctx_device(ctx, 1, 4)->port, 0);
+	control(ctx, 1, reset3, NULL, 0, 0, &i);
+	enumerate_disk(ctx, 5);
+	assert_int_equal(dec_ctx_device(ctx, 1, 5)->parent, 1);
+	assert_int_equal(dec_ctx_device(ctx, 1, 5)->port, 3);
+	/* the reset is used once: the next device's port is unknown */
+	enumerate_disk(ctx, 6);
+	assert_int_equal(dec_ctx_device(ctx, 1, 6)->port, 0);
+	/* a failed reset says nothing */
+	control(ctx, 1, reset3, NULL, 0, -32, &i);
+	enumerate_disk(ctx, 7);
+	assert_int_equal(dec_ctx_device(ctx, 1, 7)->port, 0);
+	dec_ctx_free(ctx);
+}
+
 static void
 test_state_reset_forgets(void **state)
 {
@@ -929,6 +955,7 @@ main(void)
 		cmocka_unit_test(test_pair_many),
 		cmocka_unit_test(test_state_enumeration),
 		cmocka_unit_test(test_state_default_address),
+		cmocka_unit_test(test_state_topology),
 		cmocka_unit_test(test_state_reset_forgets),
 		cmocka_unit_test(test_state_alt_settings),
 		cmocka_unit_test(test_hub_request),
