@@ -83,7 +83,7 @@ capture_usage(FILE *f)
 	    "                        [-s SNAPLEN] [-C MB [-W N]] [-Z USER] "
 	    "[-q]\n"
 	    "                        [-Y FILTER] [-V] [-T FORM [-e FIELD]...] "
-	    "[-t r|a|d|e]\n"
+	    "[-t r|a|d|dd|e]\n"
 	    "       urbscope capture -D\n"
 	    "Capture live USB traffic through the kernel's usbmon (N = bus, "
 	    "0 = all).\n\n"

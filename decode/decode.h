@@ -1216,12 +1216,14 @@ sb_u64(struct sbuf *b, uint64_t v)
 		d[-1] = (char)('0' + v);
 }
 
-/* How records are printed (tshark's -t r, a, d, e). */
+/* How records are printed (tshark's -t r, a, d, dd, e). */
 enum dec_time_mode {
 	DT_RELATIVE,		/* seconds since the first record */
 	DT_ABSOLUTE,		/* date and time of day (UTC) */
 	DT_DELTA,		/* seconds since the previous record, shown
 				   or not (tshark's frame.time_delta) */
+	DT_DELTA_SHOWN,		/* since the previous record shown (tshark's
+				   -t dd, frame.time_delta_displayed) */
 	DT_EPOCH,		/* seconds since 1970 */
 };
 
@@ -1233,6 +1235,7 @@ struct dec_fmt {
 	int64_t		 t0;		/* ts of the first record */
 	int64_t		 tprev;		/* ts of the previous record */
 	int		 have_t0;
+	int		 shown;		/* -t dd: a record was shown */
 };
 
 /* Times count from ts, unless they already count from an earlier one or
@@ -1247,12 +1250,12 @@ dec_fmt_start(struct dec_fmt *f, int64_t ts)
 }
 
 /* A record read and not shown (a filter's): the next -t d counts from
- * it, as tshark's does. */
+ * it, as tshark's does; -t dd does not. */
 static inline void
 dec_fmt_skip(struct dec_fmt *f, int64_t ts)
 {
 	dec_fmt_start(f, ts);
-	if (ts != DEC_TS_BAD)
+	if (ts != DEC_TS_BAD && f->time_mode != DT_DELTA_SHOWN)
 		f->tprev = ts;
 }
 

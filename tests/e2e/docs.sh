@@ -112,3 +112,22 @@ for c in "" read convert sim capture devices tui; do
 	check_eq "urbscope $c --help: no usage goes on at column 0" "" \
 	    "$(grep '^\[' "$TMP/h")"
 done
+
+# Time modes: each -t usage lists every mode -t takes.
+"$US" read -t no-such-mode samples/stall.pcap >/dev/null 2>"$TMP/err"
+modes=$(sed -n "s/.*-t wants \(.*\), not 'no-such-mode'.*/\1/p" "$TMP/err" |
+    sed 's/,//g; s/ or / /')
+check_eq "a bad -t lists the 5 modes" 5 "$(echo "$modes" | wc -w)"
+{
+	for c in read capture sim; do
+		"$US" $c --help 2>&1 | grep -o -- '\[-t [a-z|]*\]'
+	done
+	grep -o -- '\[-t [a-z|]*\]' README.md
+	awk '/^\.RB \[ \\-t$/ { getline; gsub(/[ .BR]/, ""); print "[-t " $0 }' \
+	    "$MAN"
+} >"$TMP/t.lists"
+check "usages with -t" test -s "$TMP/t.lists"
+for m in $modes; do
+	check_eq "every -t usage has $m" "" \
+	    "$(grep -v -- "[ |]$m[]|]" "$TMP/t.lists")"
+done
