@@ -46,6 +46,12 @@ for n in $names; do
 	check "sim --help: built-in scenario $n" grep -q " $n[ ;]" \
 	    "$TMP/sim.help"
 done
+# each name listed is a scenario that runs (hcd/sim-scenario.c keeps the
+# names apart from the scenarios)
+for n in $names; do
+	"$US" sim "$n" -c 1 >/dev/null 2>&1
+	check_eq "built-in scenario $n runs" 0 $?
+done
 # and nothing more: each name the man page lists is one
 for n in $(sed -n 's/^\.R\{0,1\}BR\{0,1\} (\{0,1\} *\([a-z-]*\) *[,)]\{0,1\}$/\1/p' \
     "$TMP/man.names"); do
