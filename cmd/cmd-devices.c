@@ -1,8 +1,9 @@
 /*
  * cmd/cmd-devices.c - `urbscope devices [-v] [-s [[bus]:][devnum]]
- * [-d vendor:[product]]` and `urbscope devices -t`: the attached USB devices, as lsusb lists them,
- * through libusb-1.0, with the port path, the speed and the kernel driver
- * bound to each interface (sysfs).  Each device takes two lines:
+ * [-d vendor:[product]]` and `urbscope devices -t`: the attached USB
+ * devices, as lsusb lists them, through libusb-1.0, with the port path,
+ * the speed and the kernel driver bound to each interface (sysfs).  Each
+ * device takes two lines:
  *
  *	Bus 001 Device 003: ID 0627:0001 Adomax Technology Co., Ltd QEMU ...
  *	    port 1-2, 480M, if 0 usbhid

@@ -201,8 +201,8 @@ python3 "$FX/capdesc.py" --raw "$CL/classes.pcapng" 375 385 389 \
     >"$D/2-2/2-2.1/descriptors"
 settings() {
 	awk '/^Bus /{ print $1, $2, $3, $4 }
-	    /^ +(bConfigurationValue|bInterfaceNumber|bAlternateSetting|bEndpointAddress) / {
-	    print $1, $2 }' "$1"
+	    /^ +b(ConfigurationValue|InterfaceNumber|AlternateSetting) / ||
+	    /^ +bEndpointAddress / { print $1, $2 }' "$1"
 }
 awk '/^Bus /{ keep = /^Bus 002 Device 00[24]:/ } keep' "$CL/lsusb-v.txt" \
     >"$TMP/ls.v"
@@ -233,9 +233,8 @@ mv "$TMP/ftdi-if" "$ROOT/bus/usb/devices/2-1.1:1.0"
 if [ -n "$ids" ]; then
 	unset URBSCOPE_USB_IDS
 	"$US" devices -t --sysfs "$ROOT" >"$TMP/t.out" 2>&1
-	check "-t: class names from usb.ids" grep -qx \
-	    '    |__ Port 1: Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 480M' \
-	    "$TMP/t.out"
+	check "-t: class names from usb.ids" grep -qx "    |__ Port 1: \
+Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 480M" "$TMP/t.out"
 	check "-t: a hub with its ports" grep -qx \
 	    '    |__ Port 1: Dev 2, If 0, Class=Hub, Driver=hub/8p, 12M' \
 	    "$TMP/t.out"

@@ -53,8 +53,8 @@ for n in $names; do
 	check_eq "built-in scenario $n runs" 0 $?
 done
 # and nothing more: each name the man page lists is one
-for n in $(sed -n 's/^\.R\{0,1\}BR\{0,1\} (\{0,1\} *\([a-z-]*\) *[,)]\{0,1\}$/\1/p' \
-    "$TMP/man.names"); do
+re='s/^\.R\{0,1\}BR\{0,1\} (\{0,1\} *\([a-z-]*\) *[,)]\{0,1\}$/\1/p'
+for n in $(sed -n "$re" "$TMP/man.names"); do
 	case " $names " in
 	*" $n "*) ;;
 	*) notok "man page lists built-in scenario '$n' the code has not" ;;

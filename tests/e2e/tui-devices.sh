@@ -178,8 +178,8 @@ devpane() {
 S=$S-classes
 check "the classes capture's devices are shown" \
     devpane "$LINUX61C/classes.pcapng" 1529
-check "the audio stream's alt 0, current" \
-    wait_for "interface 1 alt 0: Audio \(0x01\) sub 0x02 proto 0x00  \[current\]"
+check "the audio stream's alt 0, current" wait_for \
+    "interface 1 alt 0: Audio \(0x01\) sub 0x02 proto 0x00  \[current\]"
 screen >"$TMP/pane"
 check_eq "its alt 1 with the isochronous endpoint" \
     "ep 0x01 out iso mps 192" \

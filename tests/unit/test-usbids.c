@@ -1,8 +1,9 @@
 /*
  * tests/unit/test-usbids.c - decode/dec-usbids.c: a small usb.ids written
  * by the test (comments, interface lines, CRLF, vendors out of order, the
- * class section that ends the ids and names the classes), no database, and real lookups in the
- * installed hwdata file (skipped when it is absent) with the load time.
+ * class section that ends the ids and names the classes), no database,
+ * and real lookups in the installed hwdata file (skipped when it is
+ * absent) with the load time.
  */
 #include <stdarg.h>
 #include <stddef.h>
