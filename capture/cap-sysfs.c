@@ -82,15 +82,18 @@ attr_num(int dfd, const char *name, int base, unsigned long dflt)
 	return v;
 }
 
-/* The basename of the "driver" symlink: the bound driver, or "". */
+/*
+ * The basename of the symlink at name ("driver", or a root hub's
+ * "../driver": its controller's): the bound driver, or "".
+ */
 static void
-attr_driver(int dfd, char *buf, size_t size)
+attr_driver(int dfd, const char *name, char *buf, size_t size)
 {
 	char	 link[512], *slash;
 	ssize_t	 n;
 
 	buf[0] = '\0';
-	n = readlinkat(dfd, "driver", link, sizeof link - 1);
+	n = readlinkat(dfd, name, link, sizeof link - 1);
 	if (n <= 0)
 		return;
 	link[n] = '\0';
@@ -146,9 +149,13 @@ read_device(int dfd, const char *name, struct sysfs_usb_dev *d)
 	d->speed = (unsigned)strtoul(d->speed_str, NULL, 10);
 	d->vid = (uint16_t)attr_num(dfd, "idVendor", 16, 0);
 	d->pid = (uint16_t)attr_num(dfd, "idProduct", 16, 0);
+	d->devclass = (uint8_t)attr_num(dfd, "bDeviceClass", 16, 0);
 	/* Empty while unconfigured. */
 	d->config = (int)attr_num(dfd, "bConfigurationValue", 10, 0);
-	attr_driver(dfd, d->driver, sizeof d->driver);
+	attr_driver(dfd, "driver", d->driver, sizeof d->driver);
+	d->maxchild = (unsigned)attr_num(dfd, "maxchild", 10, 0);
+	if (strncmp(name, "usb", 3) == 0)
+		attr_driver(dfd, "../driver", d->hcd, sizeof d->hcd);
 	attr_read(dfd, "manufacturer", d->manufacturer,
 	    sizeof d->manufacturer);
 	attr_read(dfd, "product", d->product, sizeof d->product);
@@ -173,7 +180,7 @@ read_intf(int dfd, const char *name, struct sysfs_usb_intf *in)
 	in->cls = (uint8_t)attr_num(dfd, "bInterfaceClass", 16, 0);
 	in->subcls = (uint8_t)attr_num(dfd, "bInterfaceSubClass", 16, 0);
 	in->proto = (uint8_t)attr_num(dfd, "bInterfaceProtocol", 16, 0);
-	attr_driver(dfd, in->driver, sizeof in->driver);
+	attr_driver(dfd, "driver", in->driver, sizeof in->driver);
 }
 
 /*

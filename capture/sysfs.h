@@ -29,8 +29,12 @@ struct sysfs_usb_dev {
 	unsigned	 speed;		/* Mb/s as sysfs says: 1 (1.5), 12, 480, 5000 */
 	char		 speed_str[16];	/* as sysfs says: "1.5", "12", "480" */
 	uint16_t	 vid, pid;
+	uint8_t		 devclass;	/* bDeviceClass */
 	int		 config;	/* bConfigurationValue, 0 = unconfigured */
 	char		 driver[64];	/* "usb" normally */
+	unsigned	 maxchild;	/* a hub's ports, else 0 */
+	char		 hcd[64];	/* a root hub's controller driver:
+					   "ehci-pci" ("../driver"), or "" */
 	char		 manufacturer[128], product[128], serial[128];
 	/*
 	 * The "descriptors" file: the 18-byte device descriptor followed by

@@ -52,16 +52,38 @@ struct capture {
 	struct printer	 pr;		/* without -w: as read prints */
 };
 
+/* Is format one a sink writes (cap_sinks)?  If not, say which are. */
+static int
+capture_format_known(const char *format)
+{
+	char	 names[128];
+	size_t	 i, n = 0;
+	int	 k;
+
+	names[0] = '\0';
+	for (i = 0; cap_sinks[i] != NULL; i++) {
+		if (strcmp(cap_sinks[i]->name, format) == 0)
+			return 1;
+		k = snprintf(names + n, sizeof names - n, "%s%s",
+		    i > 0 ? ", " : "", cap_sinks[i]->name);
+		if (k > 0 && (size_t)k < sizeof names - n)
+			n += (size_t)k;
+	}
+	cmd_warnx("capture: unknown output format \"%s\"; urbscope writes "
+	    "%s", format, names);
+	return 0;
+}
+
 static void
 capture_usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: urbscope capture -i usbmonN [-w FILE|-] [-F pcap|pcapng] "
-	    "[-c N]\n"
+	    "usage: urbscope capture -i usbmonN [-w FILE|-] "
+	    "[-F pcap|pcapng|usbmon] [-c N]\n"
 	    "                        [-s SNAPLEN] [-C MB [-W N]] [-Z USER] "
 	    "[-q]\n"
 	    "                        [-Y FILTER] [-V] [-T FORM [-e FIELD]...] "
-	    "[-t r|a|d|e]\n"
+	    "[-t r|a|d|dd|e]\n"
 	    "       urbscope capture -D\n"
 	    "Capture live USB traffic through the kernel's usbmon (N = bus, "
 	    "0 = all).\n\n"
@@ -459,13 +481,8 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_warnx("capture: -F needs -w FILE");
 		return EXIT_USAGE;
 	}
-	if (c.rg.format != NULL && strcmp(c.rg.format, "pcap") != 0 &&
-	    strcmp(c.rg.format, "pcapng") != 0 &&
-	    strcmp(c.rg.format, "usbmon") != 0) {
-		cmd_warnx("capture: unknown output format \"%s\"; urbscope "
-		    "writes pcapng, pcap, usbmon", c.rg.format);
+	if (c.rg.format != NULL && !capture_format_known(c.rg.format))
 		return EXIT_USAGE;
-	}
 
 	if (cap_open(c.ifname, &c.src, err, sizeof err) < 0) {
 		cmd_warnx("%s", err);

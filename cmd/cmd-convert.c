@@ -25,7 +25,8 @@ convert_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: urbscope convert IN -w OUT [-F pcap|pcapng|usbmon] "
-	    "[-y 220|249] [-c N] [-Y FILTER]\n"
+	    "[-y 220|249]\n"
+	    "                        [-c N] [-Y FILTER]\n"
 	    "Convert a USB capture.  IN is any format 'urbscope read' "
 	    "takes;\n"
 	    "OUT '-' is standard output.  Without -F the format follows\n"

@@ -1,8 +1,9 @@
 /*
  * cmd/cmd-devices.c - `urbscope devices [-v] [-s [[bus]:][devnum]]
- * [-d vendor:[product]]`: the attached USB devices, as lsusb lists them,
- * through libusb-1.0, with the port path, the speed and the kernel driver
- * bound to each interface (sysfs).  Each device takes two lines:
+ * [-d vendor:[product]]` and `urbscope devices -t`: the attached USB
+ * devices, as lsusb lists them, through libusb-1.0, with the port path,
+ * the speed and the kernel driver bound to each interface (sysfs).  Each
+ * device takes two lines:
  *
  *	Bus 001 Device 003: ID 0627:0001 Adomax Technology Co., Ltd QEMU ...
  *	    port 1-2, 480M, if 0 usbhid
@@ -20,6 +21,9 @@
  * the device can be opened (root, or a udev rule), the string descriptors,
  * the device qualifier, the hub descriptor with its port status and the
  * device status are read from the device, as lsusb does.
+ *
+ * With -t the buses, hubs and ports are a tree, one line per interface,
+ * as `lsusb -t` draws them (dev-tree.c), from sysfs alone as lsusb -t.
  *
  * --sysfs ROOT lists the devices of a sysfs tree instead of libusb's
  * (another machine's dump, a test fixture): no device is opened.
@@ -41,6 +45,7 @@ devices_usage(FILE *f)
 	fprintf(f,
 	    "usage: urbscope devices [-v] [-s [[bus]:][devnum]] "
 	    "[-d vendor:[product]]\n"
+	    "       urbscope devices -t\n"
 	    "List the attached USB devices, as lsusb does, with each one's\n"
 	    "port, speed and the kernel driver of each interface:\n"
 	    "  Bus 001 Device 003: ID 0627:0001 VENDOR PRODUCT\n"
@@ -50,6 +55,13 @@ devices_usage(FILE *f)
 	    "            read from the device when it can be opened (root)\n"
 	    "  -s [[bus]:][devnum]  only this bus and/or device number\n"
 	    "  -d vendor:[product]  only this vendor (and product), in hex\n"
+	    "  -t        the buses, hubs and ports as a tree, one line per\n"
+	    "            interface with its class, driver and speed, as\n"
+	    "            lsusb -t:\n"
+	    "  /:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=ehci-pci/6p, "
+	    "480M\n"
+	    "      |__ Port 1: Dev 2, If 0, Class=Mass Storage, "
+	    "Driver=usb-storage, 480M\n"
 	    "  --sysfs ROOT  the devices of the sysfs tree at ROOT (as\n"
 	    "            ROOT/bus/usb/devices) instead of the live ones\n"
 	    "Names come from usb.ids ($URBSCOPE_USB_IDS, else hwdata's).\n");
@@ -217,7 +229,7 @@ devices_list(struct dv *dv, size_t n, const struct devopts *o)
 static int
 devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	struct devopts		 o = { 0, -1, -1, -1, -1, NULL };
+	struct devopts		 o = { 0, 0, -1, -1, -1, -1, NULL };
 	struct sysfs_usb_dev	*sys = NULL;
 	struct dv		*dv = NULL;
 	libusb_context		*ctx = NULL;
@@ -249,20 +261,38 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		case 'S':
 			o.sysfs = a->opt[i].arg;
 			break;
+		case 't':
+			o.tree = 1;
+			break;
 		case 'v':
 			o.verbose = 1;
 			break;
 		}
 	}
+	if (o.tree && (o.verbose || o.bus >= 0 || o.devnum >= 0 ||
+	    o.vid >= 0 || o.pid >= 0)) {
+		cmd_warnx("devices: -t shows the whole tree: no -v, -s or -d "
+		    "with it");
+		return EXIT_USAGE;
+	}
 
 	if (sysfs_usb_scan(o.sysfs, &sys, &nsys, err, sizeof err) != 0) {
-		if (o.sysfs != NULL) {
+		/* lsusb -t has only sysfs too. */
+		if (o.sysfs != NULL || o.tree) {
 			cmd_warnx("devices: %s", err);
 			return EXIT_INPUT;
 		}
 		/* Live: libusb may still work; drivers will be unknown. */
 		sys = NULL;
 		nsys = 0;
+	}
+
+	if (o.tree) {
+		if (nsys == 0)
+			cmd_warnx("no USB devices found");
+		ls_bustree(sys, nsys);
+		sysfs_usb_free(sys, nsys);
+		return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
 	}
 
 	if (o.sysfs != NULL) {
@@ -321,15 +351,17 @@ out:
 
 static const struct option devices_longopts[] = {
 	{ "sysfs", required_argument, NULL, 'S' },
+	{ "tree", no_argument, NULL, 't' },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ NULL, 0, NULL, 0 }
 };
 
 const struct cmd_entry cmd_devices_entry = {
 	.name = "devices",
-	.usage = "[-v] [-s [[bus]:][devnum]] [-d vendor:[product]]",
-	.help = "list the attached USB devices (-v: descriptors, as lsusb -v)",
-	.template = "d:s:v",
+	.usage = "[-tv] [-s [[bus]:][devnum]] [-d vendor:[product]]",
+	.help = "list the attached USB devices (-v: descriptors, as lsusb -v; "
+	    "-t: a tree, as lsusb -t)",
+	.template = "d:s:tv",
 	.longopts = devices_longopts,
 	.lower = 0,
 	.upper = 0,

@@ -1,7 +1,8 @@
 /*
  * cmd/devices.h - what `urbscope devices` is made of: the devices from
- * sysfs or libusb (dev-enum.c) and the descriptor tree laid out as
- * `lsusb -v` lays it out (dev-lsusb.c); cmd-devices.c is the command.
+ * sysfs or libusb (dev-enum.c), the descriptor tree laid out as
+ * `lsusb -v` lays it out (dev-lsusb.c) and the bus tree as `lsusb -t`
+ * (dev-tree.c); cmd-devices.c is the command.
  */
 #ifndef TUI_DEVICES_H
 #define TUI_DEVICES_H
@@ -29,6 +30,7 @@ struct dv {
 
 struct devopts {
 	int		 verbose;
+	int		 tree;			/* -t */
 	int		 bus, devnum;		/* -s; -1 = any */
 	int		 vid, pid;		/* -d; -1 = any */
 	const char	*sysfs;			/* --sysfs ROOT */
@@ -50,5 +52,9 @@ int		 dv_ctrl_in(struct dv *d, uint8_t rtype, uint8_t req,
 void		 ls_descriptors(struct dv *d);
 /* What lsusb asks the device after them (hub, qualifier, status). */
 void		 ls_requests(struct dv *d);
+
+/* dev-tree.c */
+/* The buses, hubs, ports and interfaces of sysfs, as lsusb -t. */
+void		 ls_bustree(const struct sysfs_usb_dev *sys, size_t n);
 
 #endif /* TUI_DEVICES_H */

@@ -35,9 +35,10 @@ const char print_usage[] =
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
     "                frame.number, frame.time_relative, event, rule,\n"
     "                ...: what -T json prints), repeatable\n"
-    "  -t r|a|d|e    time: relative (default), absolute, delta\n"
-    "                (since the previous record, shown or not, as\n"
-    "                tshark's), epoch\n"
+    "  -t r|a|d|dd|e time: relative (default), absolute, delta\n"
+    "                since the previous record read, shown or not\n"
+    "                (d, tshark's frame.time_delta) or since the\n"
+    "                previous one shown (dd, time_delta_displayed), epoch\n"
     "  --decode-as TARGET=CLASS\n"
     "                decode an interface as a class, as Wireshark's\n"
     "                Decode As: TARGET BUS.DEV[.INTF] or\n"
@@ -63,6 +64,7 @@ static const struct {
 	{ "a", DT_ABSOLUTE },
 	{ "ad", DT_ABSOLUTE },
 	{ "d", DT_DELTA },
+	{ "dd", DT_DELTA_SHOWN },
 	{ "e", DT_EPOCH },
 };
 
@@ -112,7 +114,7 @@ print_option(struct printer *pr, int ch, const char *arg)
 				return 1;
 			}
 		}
-		cmd_warnx("-t wants r, a, d or e, not '%s'", arg);
+		cmd_warnx("-t wants r, a, d, dd or e, not '%s'", arg);
 		return -1;
 	case 'V':
 		pr->verbose = 1;

@@ -16,17 +16,27 @@
 #error "URBSCOPE_VERSION comes from the Makefile's VERSION"
 #endif
 
+/*
+ * Each command's usage, then its help two columns further in.  Three
+ * blanks at least after the longest name: cmd_print_wrapped continues a
+ * wrapped line under the text that follows a run of three blanks (sb_wrap),
+ * so a usage too long for one line goes on under its own first column.
+ */
 static void
 usage(FILE *f)
 {
 	const struct cmd_entry *const *ce;
+	int	 w = 0, n;
 
+	for (ce = cmd_table; *ce != NULL; ce++)
+		if ((n = (int)strlen((*ce)->name)) > w)
+			w = n;
 	fprintf(f, "usage: urbscope COMMAND [ARGS]\n\n"
 	    "urbscope is a USB protocol analyzer and driver debugger.\n\n"
 	    "commands:\n");
 	for (ce = cmd_table; *ce != NULL; ce++)
-		fprintf(f, "  %-8s %s\n  %-8s   %s\n", (*ce)->name,
-		    (*ce)->usage, "", (*ce)->help);
+		fprintf(f, "  %-*s   %s\n  %-*s     %s\n", w, (*ce)->name,
+		    (*ce)->usage, w, "", (*ce)->help);
 	fprintf(f, "\n'urbscope COMMAND --help' says more; 'urbscope -G "
 	    "fields' lists the field names of -T fields and -Y; see also "
 	    "urbscope(1).\n");

@@ -30,6 +30,11 @@ dec_fmt_time(struct dec_fmt *f, int64_t ts_ns, int notime, struct sbuf *b)
 	case DT_DELTA:
 		ns = dec_ts_sub(ns, f->tprev);
 		break;
+	case DT_DELTA_SHOWN:
+		/* the first one shown: 0, as tshark's -t dd */
+		ns = f->shown ? dec_ts_sub(ns, f->tprev) : 0;
+		f->shown = 1;
+		break;
 	case DT_ABSOLUTE:
 		if (notime) {
 			/* no wall clock: no date, but the time since t0 */

@@ -15,7 +15,10 @@
  * teach the device and configuration descriptors, SET_CONFIGURATION and
  * SET_INTERFACE choose what is active, a successful SET_ADDRESS (sent to
  * device 0) or a device descriptor that changes starts a new device under
- * that number.
+ * that number, and leaves device 0 empty until the next device answers
+ * there.  The port a hub reset last before a SET_ADDRESS is where that
+ * device is plugged in (hub.c hub_port_init): the topology, when the
+ * capture has the hubs' requests (usbmon has the root hub's too).
  */
 #include <ctype.h>
 #include <stdio.h>
@@ -39,7 +42,12 @@ struct pending {
 struct dec_bus {
 	uint16_t	 busnum;
 	struct dec_dev	*dev[256];
+	/* the port reset last (a hub's SET_FEATURE PORT_RESET) and its
+	 * hub, for the SET_ADDRESS that follows it; port 0 = none */
+	uint8_t		 reset_hub, reset_port;
 };
+
+#define HUB_PORT_RESET	4	/* USB 2.0 table 11-17: PORT_RESET */
 
 /* One --decode-as. */
 struct decode_as {
@@ -274,6 +282,17 @@ dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos, size_t max)
 	return ctx->pend_n;
 }
 
+static struct dec_bus *
+bus_find(struct dec_ctx *ctx, uint16_t busnum)
+{
+	size_t	 n;
+
+	for (n = 0; n < ctx->nbus; n++)
+		if (ctx->bus[n]->busnum == busnum)
+			return ctx->bus[n];
+	return NULL;
+}
+
 static struct dec_dev *
 dev_get(struct dec_ctx *ctx, uint16_t busnum, uint8_t devnum, int create)
 {
@@ -456,10 +475,22 @@ static void
 learn_control(struct dec_ctx *ctx, struct dec_dev *d,
     const struct urb_rec *r, const struct dec_setup *s)
 {
+	struct dec_bus	*b;
 	struct dec_dev	*nd;
 	uint8_t		*copy;
 	size_t		 idx, n;
 
+	/* Linux resets a port, then addresses the device on it (hub.c
+	 * hub_port_init, one port of a bus at a time): the topology. */
+	if (SETUP_TYPE(s) == 1 && SETUP_RECIP(s) == 3 &&
+	    s->bRequest == USB_REQ_SET_FEATURE &&
+	    s->wValue == HUB_PORT_RESET) {
+		if ((b = bus_find(ctx, d->busnum)) != NULL) {
+			b->reset_hub = d->devnum;
+			b->reset_port = (uint8_t)s->wIndex;
+		}
+		return;
+	}
 	if (SETUP_TYPE(s) != 0)
 		return;
 	switch (s->bRequest) {
@@ -517,6 +548,19 @@ learn_control(struct dec_ctx *ctx, struct dec_dev *d,
 		nd = dev_get(ctx, r->busnum, (uint8_t)s->wValue, 1);
 		if (nd != NULL && nd != d)
 			dev_reset(nd, r->recno);
+		if (nd != NULL && nd != d &&
+		    (b = bus_find(ctx, r->busnum)) != NULL &&
+		    b->reset_port != 0 && b->reset_hub != nd->devnum) {
+			nd->parent = b->reset_hub;
+			nd->port = b->reset_port;
+			b->reset_port = 0;
+		}
+		/* It has left the default address, whose state was its
+		 * own: the next device there starts afresh. */
+		if (d->devnum == 0 && nd != d) {
+			dev_reset(d, r->recno);
+			d->addressed = 1;
+		}
 		return;
 	}
 }
@@ -857,6 +901,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	d = dev_get(ctx, r->busnum, r->devnum, 1);
 	if (d == NULL)
 		return -UE_NOMEM;
+	d->addressed = 0;	/* (set again by its SET_ADDRESS) */
 	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP))
 		learn_control(ctx, d, r, &info->setup);
 	find_owner(d, r, info);

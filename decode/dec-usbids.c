@@ -1,5 +1,5 @@
 /*
- * decode/dec-usbids.c - vendor and product names from usb.ids, the
+ * decode/dec-usbids.c - vendor, product and class names from usb.ids, the
  * database lsusb uses (http://www.linux-usb.org/usb.ids, Debian's hwdata
  * and usbutils packages).  Its format:
  *
@@ -49,6 +49,7 @@ static struct {
 	size_t			 nvendor;
 	struct usbids_product	*prod;
 	size_t			 nprod;
+	const char		*cls[256];	/* "C xx  Name" lines */
 } db;
 
 /* Forget the database read so far: the next lookup reads it again. */
@@ -62,6 +63,7 @@ unload(void)
 	db.prod = NULL;
 	db.text = NULL;
 	db.nvendor = db.nprod = 0;
+	memset(db.cls, 0, sizeof db.cls);
 	db.loaded = 0;
 }
 
@@ -154,6 +156,31 @@ cut(char *p, char *nl)
 	*nl = '\0';
 	if (nl > p && nl[-1] == '\r')
 		nl[-1] = '\0';
+}
+
+/*
+ * The class section: "C xx  Name" lines, each cut in place.  Its
+ * subclass lines (a tab first) are skipped.  Runs before parse(), which
+ * stops at the first of them.
+ */
+static void
+parse_classes(char *text, size_t len)
+{
+	char	*p, *end = text + len, *nl;
+	int	 hi, lo;
+
+	for (p = text; p < end; p = nl + 1) {
+		if ((nl = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			nl = end;
+		if (nl - p < 6 || p[0] != 'C' || p[1] != ' ')
+			continue;
+		if ((hi = dec_hexval((unsigned char)p[2])) < 0 ||
+		    (lo = dec_hexval((unsigned char)p[3])) < 0 ||
+		    (p[4] != ' ' && p[4] != '\t'))
+			continue;
+		cut(p, nl);
+		db.cls[hi << 4 | lo] = name_at(p + 4);
+	}
 }
 
 /*
@@ -254,6 +281,7 @@ load(void)
 	}
 	if (db.text == NULL)
 		return;
+	parse_classes(db.text, len);
 	if (parse(db.text, len) != 0) {
 		unload();
 		db.loaded = 1;		/* out of memory: numbers only */
@@ -295,4 +323,12 @@ usbids_product(uint16_t vid, uint16_t pid)
 	p = bsearch(&key, db.prod + v->first, v->n, sizeof *db.prod,
 	    product_cmp);
 	return p != NULL ? p->name : NULL;
+}
+
+const char *
+usbids_class(uint8_t cls)
+{
+	if (!db.loaded)
+		load();
+	return db.cls[cls];
 }

@@ -973,6 +973,18 @@ struct dec_dev {
 					   configuration: DEC_GUESS_* */
 	uint64_t	 since;		/* record that (re)created this state */
 	uint32_t	 generation;	/* bumps on every re-enumeration */
+	/*
+	 * Device 0 only: the device that answered at the default address
+	 * took its address (SET_ADDRESS completed, at record since) and
+	 * nothing came to the default address since; no device is there.
+	 */
+	uint8_t		 addressed;
+	/*
+	 * The hub (its address) and port this device is plugged into: the
+	 * port reset (SET_FEATURE PORT_RESET, USB 2.0 11.24.2.13) last
+	 * before its SET_ADDRESS; port 0 = not in the capture.
+	 */
+	uint8_t		 parent, port;
 };
 
 /* dec_info.flags */
@@ -1207,12 +1219,14 @@ sb_u64(struct sbuf *b, uint64_t v)
 		d[-1] = (char)('0' + v);
 }
 
-/* How records are printed (tshark's -t r, a, d, e). */
+/* How records are printed (tshark's -t r, a, d, dd, e). */
 enum dec_time_mode {
 	DT_RELATIVE,		/* seconds since the first record */
 	DT_ABSOLUTE,		/* date and time of day (UTC) */
 	DT_DELTA,		/* seconds since the previous record, shown
 				   or not (tshark's frame.time_delta) */
+	DT_DELTA_SHOWN,		/* since the previous record shown (tshark's
+				   -t dd, frame.time_delta_displayed) */
 	DT_EPOCH,		/* seconds since 1970 */
 };
 
@@ -1224,6 +1238,7 @@ struct dec_fmt {
 	int64_t		 t0;		/* ts of the first record */
 	int64_t		 tprev;		/* ts of the previous record */
 	int		 have_t0;
+	int		 shown;		/* -t dd: a record was shown */
 };
 
 /* Times count from ts, unless they already count from an earlier one or
@@ -1238,12 +1253,12 @@ dec_fmt_start(struct dec_fmt *f, int64_t ts)
 }
 
 /* A record read and not shown (a filter's): the next -t d counts from
- * it, as tshark's does. */
+ * it, as tshark's does; -t dd does not. */
 static inline void
 dec_fmt_skip(struct dec_fmt *f, int64_t ts)
 {
 	dec_fmt_start(f, ts);
-	if (ts != DEC_TS_BAD)
+	if (ts != DEC_TS_BAD && f->time_mode != DT_DELTA_SHOWN)
 		f->tprev = ts;
 }
 

@@ -21,6 +21,7 @@
  * keeps the cursor on its item.
  */
 #include <curses.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -166,7 +167,13 @@ intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
 	}
 }
 
-/* The interfaces and endpoints of configuration descriptors p[0..n). */
+/*
+ * The interfaces and endpoints of configuration descriptors p[0..n):
+ * every alternate setting with its endpoints (an audio or video stream's
+ * endpoints are in alt 1 and up), the current one marked when there are
+ * several; what the driver events say of an interface follows its first
+ * setting.
+ */
 static void
 config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
     const uint8_t *p, size_t n, struct sbuf *b)
@@ -176,31 +183,41 @@ config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 	char	 tmp[24], filt[256];
 	struct dec_dref r;
 	size_t	 off = 0;
-	int	 shown = 0;
-	uint8_t	 intf, alt;
+	int	 shown = 0, first;
+	uint8_t	 intf, alt, nalt[DEC_MAX_INTFS], listed[DEC_MAX_INTFS];
 
+	memset(nalt, 0, sizeof nalt);
+	memset(listed, 0, sizeof listed);
+	while (dec_desc_next(p, n, &off, &r))
+		if (r.type == USB_DT_INTERFACE &&
+		    r.len >= USB_DT_INTERFACE_SIZE &&
+		    r.p[2] < DEC_MAX_INTFS && nalt[r.p[2]] < UINT8_MAX)
+			nalt[r.p[2]]++;
+	off = 0;
 	while (dec_desc_next(p, n, &off, &r)) {
 		if (r.type == USB_DT_INTERFACE &&
 		    r.len >= USB_DT_INTERFACE_SIZE) {
 			intf = r.p[2];
 			alt = r.p[3];
-			shown = intf >= DEC_MAX_INTFS || d->alt[intf] == alt;
-			if (shown) {
-				ci = tui_corr_find_intf(cd, intf);
-				sb_printf(b, "      interface %u", intf);
-				if (ci != NULL && ci->name != NULL)
-					sb_printf(b, " (%s)", ci->name);
-				sb_printf(b, " alt %u: %s (0x%02x) sub 0x%02x "
-				    "proto 0x%02x", alt,
-				    class_name(r.p[5], tmp), r.p[5],
-				    r.p[6], r.p[7]);
-				intf_filter(p, n, ci, intf, d->busnum,
-				    d->devnum, filt, sizeof filt);
-				line_end(b, filt);
-				if (ci != NULL)
-					intf_driver_lines(ci, "        ",
-					    b);
-			}
+			shown = 1;
+			first = intf >= DEC_MAX_INTFS || !listed[intf];
+			if (intf < DEC_MAX_INTFS)
+				listed[intf] = 1;
+			ci = tui_corr_find_intf(cd, intf);
+			sb_printf(b, "      interface %u", intf);
+			if (ci != NULL && ci->name != NULL)
+				sb_printf(b, " (%s)", ci->name);
+			sb_printf(b, " alt %u: %s (0x%02x) sub 0x%02x "
+			    "proto 0x%02x", alt, class_name(r.p[5], tmp),
+			    r.p[5], r.p[6], r.p[7]);
+			if (intf < DEC_MAX_INTFS && nalt[intf] > 1 &&
+			    d->alt[intf] == alt)
+				sb_puts(b, "  [current]");
+			intf_filter(p, n, ci, intf, d->busnum, d->devnum,
+			    filt, sizeof filt);
+			line_end(b, filt);
+			if (ci != NULL && first)
+				intf_driver_lines(ci, "        ", b);
 		} else if (r.type == USB_DT_ENDPOINT &&
 		    r.len >= USB_DT_ENDPOINT_SIZE && shown) {
 			sb_printf(b, "        ep 0x%02x %s %s mps %u",
@@ -262,6 +279,8 @@ device_line(const struct dec_dev *d, const struct tui_corr_dev *cd,
 		sb_puts(b, "(no device descriptor seen)");
 	if (cd != NULL && cd->speed != NULL)
 		sb_printf(b, "  %s-speed", cd->speed);
+	if (d != NULL && d->port != 0)
+		sb_printf(b, "  port %u", d->port);
 	if (d != NULL && d->has_ddesc)
 		sb_printf(b, "  USB %x.%02x  %s (0x%02x)", d->ddesc[3],
 		    d->ddesc[2], d->ddesc[4] ? class_name(d->ddesc[4], tmp) :
@@ -302,18 +321,98 @@ device_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 			config_lines(d, cd, d->cfg[k], d->cfg_len[k], b);
 }
 
-/* Build the lines from the device state and the driver events so far. */
+/* The devices of one bus the pane lists, and how. */
+struct devs_bus {
+	struct tui_screen *s;
+	uint16_t	 bus;
+	uint8_t		 show[128];	/* listed */
+	uint8_t		 done[128];	/* listed already (a loop) */
+};
+
+/* The device at dev (and those gone from it), then the devices on its
+ * ports, by port, each level indented two more columns. */
+static void
+devices_node(struct devs_bus *db, int dev, int depth)
+{
+	struct tui_screen *s = db->s;
+	const struct dec_dev *d, *c;
+	const struct tui_corr_dev *cd, *last;
+	struct sbuf	 t = { 0 };
+	const char	*p, *nl;
+	size_t		 k, ncd = tui_corr_ndevs(s->m->corr);
+	int		 port, next, ch;
+
+	db->done[dev] = 1;
+	d = s->dev_ctx != NULL ? dec_ctx_device(s->dev_ctx, db->bus,
+	    (uint8_t)dev) : NULL;
+	last = tui_corr_find_dev(s->m->corr, db->bus, (uint8_t)dev);
+	/* earlier devices at this address, gone since: the descriptors
+	 * are the last one's */
+	for (k = 0; k < ncd; k++) {
+		cd = tui_corr_dev(s->m->corr, k);
+		if (cd != last && cd->busnum == db->bus && cd->devnum == dev)
+			device_lines(NULL, cd, db->bus, dev, &t);
+	}
+	device_lines(d, last, db->bus, dev, &t);
+	for (p = t.s; p != NULL && p < t.s + t.len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(t.s + t.len - p));
+		if (nl == NULL)
+			nl = t.s + t.len;
+		sb_printf(&s->devs, "%*s", depth * 2, "");
+		sb_putn(&s->devs, p, (size_t)(nl - p));
+		sb_putc(&s->devs, '\n');
+	}
+	sb_free(&t);
+	if (depth >= 7)		/* USB 2.0 4.1.1: five hubs deep at most */
+		return;
+	for (port = 0;; port = next) {
+		next = INT_MAX;
+		ch = -1;
+		for (k = 1; k < 128; k++) {
+			if (!db->show[k] || db->done[k] || s->dev_ctx == NULL ||
+			    (c = dec_ctx_device(s->dev_ctx, db->bus,
+			    (uint8_t)k)) == NULL || c->parent != dev ||
+			    c->port <= port || c->port >= next)
+				continue;
+			next = c->port;
+			ch = (int)k;
+		}
+		if (ch < 0)
+			break;
+		devices_node(db, ch, depth + 1);
+	}
+}
+
+/* A device at the top of its bus, after the bus's line if it is the
+ * first. */
+static void
+devices_top(struct devs_bus *db, int dev, int *hdr)
+{
+	if (!*hdr) {
+		sb_printf(&db->s->devs, "Bus %u", db->bus);
+		line_end(&db->s->devs, NULL);
+		*hdr = 1;
+	}
+	devices_node(db, dev, 0);
+}
+
+/*
+ * Build the lines from the device state and the driver events so far:
+ * each bus, its devices as a tree of hubs and ports where the capture
+ * says which port each was reset on before its address (dec_dev.parent,
+ * port), otherwise by address at the top.
+ */
 static void
 devices_build(struct tui_screen *s)
 {
 	const struct dec_ctx *ctx = s->dev_ctx;
 	const struct dec_dev *d;
-	const struct tui_corr_dev *cd, *last;
+	struct devs_bus	 db;
 	struct tui_model *m = s->m;
 	uint8_t	 seen[256][16];		/* [devnum][bus 0..15] */
-	size_t	 i, k, lines = 0, ncd = tui_corr_ndevs(m->corr);
-	uint16_t bus, lastbus = UINT16_MAX;
-	int	 dev;
+	size_t	 i, k, lines = 0;
+	uint16_t bus;
+	int	 dev, any = 0, hdr, top;
 
 	s->dev_built = 1;
 	s->devs.len = 0;
@@ -324,32 +423,44 @@ devices_build(struct tui_screen *s)
 		if (m->item[i].busnum < 16)
 			seen[m->item[i].devnum][m->item[i].busnum] = 1;
 	for (bus = 0; bus < 16; bus++) {
+		memset(&db, 0, sizeof db);
+		db.s = s;
+		db.bus = bus;
+		hdr = 0;
 		for (dev = 0; dev < 128; dev++) {
 			if (!seen[dev][bus])
 				continue;
 			d = ctx != NULL ? dec_ctx_device(ctx, bus,
 			    (uint8_t)dev) : NULL;
-			last = tui_corr_find_dev(m->corr, bus, (uint8_t)dev);
-			if (d == NULL && last == NULL)
+			if (d == NULL && tui_corr_find_dev(m->corr, bus,
+			    (uint8_t)dev) == NULL)
 				continue;
-			if (bus != lastbus) {
-				sb_printf(&s->devs, "Bus %u", bus);
-				line_end(&s->devs, NULL);
-				lastbus = bus;
-			}
-			/* earlier devices at this address, gone since:
-			 * the descriptors are the last one's */
-			for (k = 0; k < ncd; k++) {
-				cd = tui_corr_dev(m->corr, k);
-				if (cd != last && cd->busnum == bus &&
-				    cd->devnum == dev)
-					device_lines(NULL, cd, bus, dev,
-					    &s->devs);
-			}
-			device_lines(d, last, bus, dev, &s->devs);
+			/* the device seen at the default address during
+			 * enumeration is listed under its address */
+			if (dev == 0 && d != NULL && d->addressed &&
+			    tui_corr_find_dev(m->corr, bus, 0) == NULL)
+				continue;
+			db.show[dev] = 1;
 		}
+		for (dev = 0; dev < 128; dev++) {
+			if (!db.show[dev] || db.done[dev])
+				continue;
+			d = ctx != NULL ? dec_ctx_device(ctx, bus,
+			    (uint8_t)dev) : NULL;
+			/* at the top: no port known, or its hub not listed */
+			top = d == NULL || d->port == 0 || d->parent >= 128 ||
+			    !db.show[d->parent];
+			if (!top)
+				continue;
+			devices_top(&db, dev, &hdr);
+		}
+		/* devices on a hub whose own hub chain loops */
+		for (dev = 0; dev < 128; dev++)
+			if (db.show[dev] && !db.done[dev])
+				devices_top(&db, dev, &hdr);
+		any |= hdr;
 	}
-	if (lastbus == UINT16_MAX)
+	if (!any)
 		sb_puts(&s->devs, ctx == NULL ? "(no device state: the input "
 		    "did not load to its end)\n" : "(no devices)\n");
 	for (k = 0; k < s->devs.len; k++)

@@ -17,6 +17,7 @@ check_eq "--help exits 0" 0 $?
 check "--help names -v, -s, -d and --sysfs" \
     grep -q -- '-s \[\[bus\]:\]\[devnum\].*-d vendor:\[product\]' "$TMP/out"
 check "--help documents --sysfs" grep -q -- '--sysfs ROOT' "$TMP/out"
+check "--help documents -t" grep -q -- '-t  .*tree' "$TMP/out"
 for bad in "-s x" "-s 1:200" "-s 1:2:3" "-d 0627" "-d 12345:1" "-d :1" \
     "-d 0627:xyz" "extra"; do
 	# shellcheck disable=SC2086
@@ -150,6 +151,106 @@ check_eq "-d and -s together" "Bus 001 Device 004: ID 0627:0001 " \
 "$US" devices --sysfs "$ROOT" -d 1234:5678 >"$TMP/out" 2>"$TMP/err"
 check_eq "-d matching nothing exits 1" 1 $?
 check "-d matching nothing says so" grep -q 'no device matches' "$TMP/err"
+
+# -t: the tree of lsusb -t.  The QEMU guest of tests/data/linux61-classes
+# printed both usb-devices and lsusb -t: a tree built from the first
+# (usbdevices.py; the controllers' drivers, which usb-devices does not
+# show, are the guest's modules ehci-pci and uhci_hcd) gives the second,
+# line for line.  lsusb 014 leaves some siblings in directory order; ours
+# are by port, so the lines are compared sorted, then in our order.
+CL=tests/data/linux61-classes
+python3 "$FX/usbdevices.py" "$CL/usb-devices.txt" >"$TMP/classes.dump"
+python3 "$FX/mktree.py" "$TMP/classes.dump" "$TMP/csys"
+for pci in 0000:00:03.0=ehci-pci 0000:00:04.0=uhci_hcd; do
+	mkdir -p "$TMP/csys/bus/pci/drivers/${pci#*=}"
+	ln -s "../../../bus/pci/drivers/${pci#*=}" \
+	    "$TMP/csys/devices/pci0000:00/${pci%=*}/driver"
+done
+export URBSCOPE_USB_IDS=/nonexistent
+"$US" devices -t --sysfs "$TMP/csys" >"$TMP/t.out" 2>"$TMP/err"
+check_eq "-t exits 0" 0 $?
+check "-t: no sanitizer report" no_sanitizer_report "$TMP/err"
+sort "$CL/lsusb-t.txt" >"$TMP/t.want"
+sort "$TMP/t.out" >"$TMP/t.got"
+check_diff "-t: the guest's lsusb -t lines" "$TMP/t.want" "$TMP/t.got"
+cat >"$TMP/expect" <<'EOF'
+/:  Bus 01.Port 1: Dev 1, Class=root_hub, Driver=ehci-pci/6p, 480M
+    |__ Port 1: Dev 2, If 0, Class=, Driver=usbhid, 480M
+    |__ Port 2: Dev 3, If 0, Class=, Driver=, 480M
+/:  Bus 02.Port 1: Dev 1, Class=root_hub, Driver=uhci_hcd/2p, 12M
+    |__ Port 1: Dev 2, If 0, Class=, Driver=snd-usb-audio, 12M
+    |__ Port 1: Dev 2, If 1, Class=, Driver=snd-usb-audio, 12M
+    |__ Port 2: Dev 3, If 0, Class=, Driver=hub/8p, 12M
+        |__ Port 1: Dev 4, If 0, Class=, Driver=cdc_ether, 12M
+        |__ Port 1: Dev 4, If 1, Class=, Driver=cdc_ether, 12M
+        |__ Port 2: Dev 5, If 0, Class=, Driver=, 12M
+        |__ Port 3: Dev 6, If 0, Class=, Driver=usbhid, 12M
+EOF
+check_diff "-t: buses, ports and interfaces in order" "$TMP/expect" \
+    "$TMP/t.out"
+# -v lists every alternate setting with its endpoints, as lsusb -v: the
+# classes guest's audio device (interface 1: alt 0 without endpoints, alt
+# 1 with the isochronous OUT one) and network device (two
+# configurations; CDC data in alt 0 and 1), their descriptors as the
+# guest's capture has them (capdesc.py: the GET_DESCRIPTOR answers of
+# records 152, 160 and 375, 385, 389).
+D=$TMP/csys/devices/pci0000:00/0000:00:04.0/usb2
+python3 "$FX/capdesc.py" --raw "$CL/classes.pcapng" 152 160 \
+    >"$D/2-1/descriptors"
+python3 "$FX/capdesc.py" --raw "$CL/classes.pcapng" 375 385 389 \
+    >"$D/2-2/2-2.1/descriptors"
+settings() {
+	awk '/^Bus /{ print $1, $2, $3, $4 }
+	    /^ +b(ConfigurationValue|InterfaceNumber|AlternateSetting) / ||
+	    /^ +bEndpointAddress / { print $1, $2 }' "$1"
+}
+awk '/^Bus /{ keep = /^Bus 002 Device 00[24]:/ } keep' "$CL/lsusb-v.txt" \
+    >"$TMP/ls.v"
+for s in 2:4 2:2; do
+	"$US" devices --sysfs "$TMP/csys" -v -s $s
+done >"$TMP/v.out" 2>"$TMP/err"
+check "-v of the audio and network devices: no sanitizer report" \
+    no_sanitizer_report "$TMP/err"
+settings "$TMP/ls.v" >"$TMP/ls.set"
+settings "$TMP/v.out" >"$TMP/v.set"
+check_eq "lsusb -v lists 8 alternate settings and 7 endpoints there" \
+    "8 7" "$(grep -c bAlternateSetting "$TMP/ls.set") $(grep -c \
+    bEndpointAddress "$TMP/ls.set")"
+check_diff "-v: every configuration, alternate setting and endpoint" \
+    "$TMP/ls.set" "$TMP/v.set"
+
+# The other guest's hub has its FTDI serial adapter below it; a device
+# without interfaces (unconfigured) takes one line.
+"$US" devices -t --sysfs "$ROOT" >"$TMP/t.out" 2>"$TMP/err"
+check_eq "-t: a device behind a hub" \
+    "        |__ Port 1: Dev 3, If 0, Class=, Driver=ftdi_sio, 12M" \
+    "$(tail -n 1 "$TMP/t.out")"
+mv "$ROOT/bus/usb/devices/2-1.1:1.0" "$TMP/ftdi-if"
+"$US" devices -t --sysfs "$ROOT" >"$TMP/t.out" 2>"$TMP/err"
+check_eq "-t, unconfigured device: one line" \
+    "        |__ Port 1: Dev 3, 12M" "$(tail -n 1 "$TMP/t.out")"
+mv "$TMP/ftdi-if" "$ROOT/bus/usb/devices/2-1.1:1.0"
+if [ -n "$ids" ]; then
+	unset URBSCOPE_USB_IDS
+	"$US" devices -t --sysfs "$ROOT" >"$TMP/t.out" 2>&1
+	check "-t: class names from usb.ids" grep -qx "    |__ Port 1: \
+Dev 2, If 0, Class=Mass Storage, Driver=usb-storage, 480M" "$TMP/t.out"
+	check "-t: a hub with its ports" grep -qx \
+	    '    |__ Port 1: Dev 2, If 0, Class=Hub, Driver=hub/8p, 12M' \
+	    "$TMP/t.out"
+	export URBSCOPE_USB_IDS=/nonexistent
+fi
+for bad in "-t -v" "-t -s 1:2" "-t -d 0627:"; do
+	# shellcheck disable=SC2086
+	"$US" devices --sysfs "$ROOT" $bad >/dev/null 2>"$TMP/err"
+	check_eq "devices $bad exits 2" 2 $?
+done
+check "-t with -d says why" grep -q -- '-t shows the whole tree' "$TMP/err"
+"$US" devices -t --sysfs "$TMP/none" >/dev/null 2>"$TMP/err"
+check_eq "-t, sysfs absent: exits 1" 1 $?
+"$US" devices -t --sysfs "$TMP/empty" >"$TMP/out" 2>"$TMP/err"
+check_eq "-t, no devices: exits 0, lists nothing" "0 0" \
+    "$? $(wc -c <"$TMP/out")"
 
 # Damaged descriptors files: every cut of the keyboard's, and junk.
 K=$ROOT/devices/pci0000:00/0000:00:03.0/usb1/1-2/descriptors

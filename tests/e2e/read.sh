@@ -285,8 +285,39 @@ fi
 "$US" read -t d -Y 'ev==C' samples/stall.pcap 2>/dev/null |
     awk '{ print $1, $2 }' >"$TMP/shown.d"
 check "read -t d -Y: the shown records are there" test -s "$TMP/shown.d"
-check "read -t d -Y: each delta is from the record before, shown or not" \
-    awk 'NR == FNR { d[$1] = $2; next }
-	{ if (d[$1] + 0 != $2 + 0) { print "record " $1 ": " $2 " not " \
+# WANT GOT: "record delta" lines; every record of GOT has WANT's delta.
+same_deltas() {
+	awk 'NR == FNR { d[$1] = $2; next }
+	    { if (d[$1] + 0 != $2 + 0) { print "record " $1 ": " $2 " not " \
 	    d[$1]; bad = 1 } }
-	END { exit bad }' "$TMP/all.d" "$TMP/shown.d"
+	    END { exit bad }' "$1" "$2"
+}
+check "read -t d -Y: each delta is from the record before, shown or not" \
+    same_deltas "$TMP/all.d" "$TMP/shown.d"
+# -t dd: from the previous record shown (0 for the first), as tshark's
+# -t dd (frame.time_delta_displayed); tshark is the oracle where it is.
+"$US" read -t e -Y 'ev==C' samples/stall.pcap 2>/dev/null |
+    awk '{ printf "%s %.6f\n", $1, NR == 1 ? 0 : $2 - p; p = $2 }' \
+    >"$TMP/shown.e"
+"$US" read -t dd -Y 'ev==C' samples/stall.pcap 2>/dev/null |
+    awk '{ print $1, $2 }' >"$TMP/shown.dd"
+check "read -t dd -Y: the shown records are there" test -s "$TMP/shown.dd"
+check "read -t dd -Y: each delta is from the record shown before" \
+    same_deltas "$TMP/shown.e" "$TMP/shown.dd"
+if command -v tshark >/dev/null 2>&1; then
+	for m in d dd; do
+		"$US" read -t $m -Y 'usb.urb_type == 67' \
+		    "$LINUX61/qemu-usb-kbd.pcap" 2>/dev/null |
+		    awk '{ print $1, $2 }' >"$TMP/t.ours"
+		tshark -r "$LINUX61/qemu-usb-kbd.pcap" -t $m \
+		    -Y 'usb.urb_type == 67' 2>/dev/null |
+		    awk '{ print $1, $2 }' >"$TMP/t.tshark"
+		check_diff "read -t $m -Y: tshark -t $m's times" \
+		    "$TMP/t.tshark" "$TMP/t.ours"
+	done
+else
+	skip "-t d and dd against tshark" "tshark is not installed"
+fi
+"$US" read -t x samples/stall.pcap >/dev/null 2>"$TMP/err"
+check_eq "read -t x exits 2" 2 $?
+check "read -t x names the modes" grep -q "r, a, d, dd or e" "$TMP/err"

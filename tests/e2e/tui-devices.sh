@@ -66,8 +66,11 @@ check "usbkbd's entry failed on the class" \
     wait_for "usbkbd: entry 0 bInterfaceClass 0x08 != 0x03 \(record [0-9]+\)"
 check "skeleton's entry failed on the vendor" \
     wait_for "skeleton: entry 0 idVendor 0x1209 != 0xfff0"
-check "devices show their speed and IDs" \
-    wait_for "1\.4  fff0:fff0  high-speed  USB 2\.00"
+check "devices show their speed, IDs and port" \
+    wait_for "1\.4  fff0:fff0  high-speed  port 3  USB 2\.00"
+check "a device is under the hub it is plugged into" \
+    sh -c "$T capture-pane -p -t $S | grep -EA100 '^ +1\.1  ' |
+    grep -qE '^     1\.4  fff0:fff0'"
 check "the node's file operations are counted" \
     wait_for "4 file operations on the node \(first at record [0-9]+\)"
 check "a device gone is marked" wait_for "1\.4 .*\[unplugged at record [0-9]+\]"
@@ -78,7 +81,7 @@ check "the loopback's device line is found ($row)" test -n "$row"
 press j "${row:-0}"
 check "moving onto a device filters to it" \
     wait_for "filter: bus==1 && dev==4 "
-check "the cursor is on the device" wait_for "^>  1\.4  fff0:fff0"
+check "the cursor is on the device" wait_for "^> +1\.4  fff0:fff0"
 a=$(list_addrs | tr '\n' ' ')
 check_eq "the timeline shows only device 1.4" "1.4 " "$a"
 
@@ -103,7 +106,7 @@ $T send-keys -t "$S" -l "$(printf '\033[<0;12;%sM' "${y:-1}")"
 $T send-keys -t "$S" -l "$(printf '\033[<0;12;%sm' "${y:-1}")"
 check "a click on a device filters to it" \
     wait_for "filter: bus==1 && dev==4 "
-check "and puts the cursor there" wait_for "^>  1\.4  fff0:fff0"
+check "and puts the cursor there" wait_for "^> +1\.4  fff0:fff0"
 $T send-keys -t "$S" g
 check "g clears it again" wait_for "no filter: [0-9]+ of"
 
@@ -159,3 +162,65 @@ check "with the resubmit's URB records" \
 $T send-keys -t "$S" q
 check "q quits with status 0" wait_for "TUI-EXIT=0"
 check "no sanitizer report" no_sanitizer_report "$TMP/err"
+
+# The classes guest's capture (tests/data/linux61-classes): every
+# alternate setting of an interface is listed with its endpoints (the
+# audio stream's are in alt 1), the current one marked; the device seen
+# at the default address while it was enumerated is not left as a device
+# 0 once it has its address, but is while it has none yet.
+devpane() {
+	$T new-session -d -s "$S" -x 150 -y 150 \
+	    "TERM=xterm-256color LANG=C.UTF-8 $US tui $1 2>$TMP/err; \
+	    echo TUI-EXIT=\$?; sleep 30"
+	wait_for "^ 1/$2 \|" && $T send-keys -t "$S" d &&
+	    wait_for "^ Bus 2"
+}
+S=$S-classes
+check "the classes capture's devices are shown" \
+    devpane "$LINUX61C/classes.pcapng" 1529
+check "the audio stream's alt 0, current" wait_for \
+    "interface 1 alt 0: Audio \(0x01\) sub 0x02 proto 0x00  \[current\]"
+screen >"$TMP/pane"
+check_eq "its alt 1 with the isochronous endpoint" \
+    "ep 0x01 out iso mps 192" \
+    "$(grep -A1 'interface 1 alt 1: Audio (0x01) sub 0x02 proto 0x00$' \
+    "$TMP/pane" | sed -n '2s/^ *//p')"
+# The devices as a tree of hubs and ports: the guest's own lsusb -t.
+# Each device as "BUS.DEV DEPTH port N" ("-" for a root hub).
+awk '/^\/:/ { bus = substr($3, 1, 2) + 0; print bus ".1 0 -" }
+    /\|__/ { d = (index($0, "|") - 1) / 4; sub(/^ *\|__ Port /, "")
+    split($0, w, /[:, ]+/); print bus "." w[3], d, "port " w[1] }' \
+    "$LINUX61C/lsusb-t.txt" | sort -u >"$TMP/tree.want"
+awk '/^ +[0-9]+\.[0-9]+  / { lead = match($0, /[0-9]/) - 1; p = "-"
+    if (match($0, /  port [0-9]+  /))
+        p = substr($0, RSTART + 2, RLENGTH - 4)
+    print $1, (lead - 3) / 2, p }' "$TMP/pane" | sort -u >"$TMP/tree.got"
+check_diff "devices under their hubs and ports, as the guest's lsusb -t" \
+    "$TMP/tree.want" "$TMP/tree.got"
+check_eq "no device left at the default address" "" \
+    "$(grep -E '^ +[12]\.0  ' "$TMP/pane")"
+$T send-keys -t "$S" q
+check "q quits with status 0 (classes)" wait_for "TUI-EXIT=0"
+check "no sanitizer report (classes)" no_sanitizer_report "$TMP/err"
+$T kill-session -t "$S"
+# cut before the tablet's SET_ADDRESS 6 (records 470, 471), then after it
+"$US" convert -c 469 "$LINUX61C/classes.pcapng" -w "$TMP/enum.pcapng" \
+    2>/dev/null
+S=$S-cut
+check "a capture cut in an enumeration is shown" \
+    devpane "$TMP/enum.pcapng" 469
+check "the device being enumerated is at the default address" \
+    wait_for "^ +2\.0  056a:0000 .* at the default address, before SET_ADDRESS"
+$T send-keys -t "$S" q
+$T kill-session -t "$S"
+"$US" convert -c 471 "$LINUX61C/classes.pcapng" -w "$TMP/enum.pcapng" \
+    2>/dev/null
+S=$S-2
+check "the capture cut after its SET_ADDRESS is shown" \
+    devpane "$TMP/enum.pcapng" 471
+screen >"$TMP/pane"
+check_eq "then nothing is at the default address" "" \
+    "$(grep -E '^ +[12]\.0  ' "$TMP/pane")"
+$T send-keys -t "$S" q
+check "q quits with status 0 (cut)" wait_for "TUI-EXIT=0"
+check "no sanitizer report (cut)" no_sanitizer_report "$TMP/err"

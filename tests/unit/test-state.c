@@ -252,6 +252,66 @@ test_state_enumeration(void **state)
 	dec_ctx_free(ctx);
 }
 
+/* The device at the default address moves to its address: nothing is
+ * left at 0 until the next device answers there. */
+static void
+test_state_default_address(void **state)
+{
+	static const uint8_t get_dev64[8] = { 0x80, 6, 0, 1, 0, 0, 64, 0 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	const struct dec_dev *d0;
+	struct urb_rec	 r;
+	struct dec_info	 i;
+
+	(void)state;
+	r = mk('S', 0x200, XFER_CTRL, 0x80, 0, 1);
+	r.flag_setup = 0;
+	memcpy(r.setup, get_dev64, 8);
+	dec_analyze(ctx, &r, &i);
+	d0 = dec_ctx_device(ctx, 1, 0);
+	assert_non_null(d0);
+	assert_false(d0->addressed);
+	enumerate_disk(ctx, 5);
+	d0 = dec_ctx_device(ctx, 1, 0);
+	assert_non_null(d0);
+	assert_true(d0->addressed);
+	assert_false(d0->has_ddesc);
+	assert_true(dec_ctx_device(ctx, 1, 5)->has_ddesc);
+	/* the next device's first request: someone is at 0 again */
+	r = mk('S', 0x201, XFER_CTRL, 0x80, 0, 9000);
+	r.flag_setup = 0;
+	memcpy(r.setup, get_dev64, 8);
+	dec_analyze(ctx, &r, &i);
+	assert_false(dec_ctx_device(ctx, 1, 0)->addressed);
+	dec_ctx_free(ctx);
+}
+
+/* The port a hub reset before a SET_ADDRESS is where that device is. */
+static void
+test_state_topology(void **state)
+{
+	/* SET_FEATURE(PORT_RESET) port 3, to the hub (class, other) */
+	static const uint8_t reset3[8] = { 0x23, 3, 4, 0, 3, 0, 0, 0 };
+	struct dec_ctx	*ctx = dec_ctx_new();
+	struct dec_info	 i;
+
+	(void)state;
+	enumerate_disk(ctx, 4);		/* no reset seen: port unknown */
+	assert_int_equal(dec_ctx_device(ctx, 1, 4)->port, 0);
+	control(ctx, 1, reset3, NULL, 0, 0, &i);
+	enumerate_disk(ctx, 5);
+	assert_int_equal(dec_ctx_device(ctx, 1, 5)->parent, 1);
+	assert_int_equal(dec_ctx_device(ctx, 1, 5)->port, 3);
+	/* the reset is used once: the next device's port is unknown */
+	enumerate_disk(ctx, 6);
+	assert_int_equal(dec_ctx_device(ctx, 1, 6)->port, 0);
+	/* a failed reset says nothing */
+	control(ctx, 1, reset3, NULL, 0, -32, &i);
+	enumerate_disk(ctx, 7);
+	assert_int_equal(dec_ctx_device(ctx, 1, 7)->port, 0);
+	dec_ctx_free(ctx);
+}
+
 static void
 test_state_reset_forgets(void **state)
 {
@@ -894,6 +954,8 @@ main(void)
 		cmocka_unit_test(test_pair_reuse_and_error),
 		cmocka_unit_test(test_pair_many),
 		cmocka_unit_test(test_state_enumeration),
+		cmocka_unit_test(test_state_default_address),
+		cmocka_unit_test(test_state_topology),
 		cmocka_unit_test(test_state_reset_forgets),
 		cmocka_unit_test(test_state_alt_settings),
 		cmocka_unit_test(test_hub_request),

@@ -1,8 +1,9 @@
 /*
  * tests/unit/test-usbids.c - decode/dec-usbids.c: a small usb.ids written
  * by the test (comments, interface lines, CRLF, vendors out of order, the
- * class section that ends the ids), no database, and real lookups in the
- * installed hwdata file (skipped when it is absent) with the load time.
+ * class section that ends the ids and names the classes), no database,
+ * and real lookups in the installed hwdata file (skipped when it is
+ * absent) with the load time.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -90,6 +91,11 @@ test_fixture(void **state)
 	assert_string_equal(usbids_vendor(0x046d), "Logitech, Inc.");
 	assert_string_equal(usbids_product(0x046d, 0xc52b),
 	    "Unifying Receiver");
+	/* Class names, as lsusb -t prints them; subclass lines are not. */
+	assert_string_equal(usbids_class(0x00), "(Defined at Interface level)");
+	assert_string_equal(usbids_class(0x03), "Human Interface Device");
+	assert_null(usbids_class(0x01));
+	assert_null(usbids_class(0xff));
 }
 
 static void
@@ -113,6 +119,7 @@ test_no_database(void **state)
 	usbids_set_path(NULL);
 	assert_null(usbids_vendor(0x1d6b));
 	assert_null(usbids_product(0x1d6b, 0x0002));
+	assert_null(usbids_class(0x03));
 	usbids_set_path("/nonexistent/usb.ids");
 	assert_null(usbids_vendor(0x1d6b));
 	/* A directory or an empty file: no names, no crash. */
