@@ -83,7 +83,8 @@ extract_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: urbscope extract FILE (--endpoint BUS.DEV.EP | "
-	    "--interface BUS.DEV.INTF) [--dir in|out] -o OUT [-Y FILTER]\n"
+	    "--interface BUS.DEV.INTF)\n"
+	    "                        [--dir in|out] -o OUT [-Y FILTER]\n"
 	    "Write the payload of one endpoint to OUT, the bytes one after\n"
 	    "the other in capture order, as Wireshark's Follow Stream saves\n"
 	    "them raw ('-' is standard output).  FILE is any capture 'urbscope\n"
