@@ -42,7 +42,6 @@ enum lsfmt {
 	LF_HUB_OC,
 	LF_HUB_TT,
 	LF_HEX8,		/* 0x%08x */
-	LF_HEX8U,		/* %08X */
 	LF_HEXNAMED,		/* 0x%04x and the name from the field's table */
 	LF_INDEXED,		/* name(i) %u: the i-th of the descriptor */
 	LF_SUBTYPE,		/* %u (HEADER) */
@@ -60,6 +59,9 @@ enum lsfmt {
 	LF_CCID_ECHO,		/* echo, or %02X */
 	LF_CCID_LCD,		/* none, or N cols N lines */
 	LF_CCID_PIN,		/* %u  verification modification */
+	LF_DFU_ATTR,		/* %u, then a line for each of bits 3..0 */
+	LF_CCID_SYNC,		/* %08X  2-wire 3-wire I2C */
+	LF_CCID_MECH,		/* %08X  accept eject capture lock */
 };
 
 /* Our field (by descriptor type and decoder name) to lsusb's. */
@@ -219,7 +221,8 @@ static const struct {
  * Class-specific descriptors, by the interface's class and subclass and
  * the descriptor's type and subtype (ANY: every one): lsusb.c's
  * dump_audiocontrol_interface, dump_audiostreaming_interface,
- * dump_audiostreaming_endpoint, dump_comm_descriptor and dump_ccid_device.
+ * dump_audiostreaming_endpoint, dump_comm_descriptor, dump_ccid_device and
+ * dump_dfu_interface.
  * lsusb shows no bLength and bDescriptorType of a CDC descriptor (bare).
  */
 #define ANY	0x100
@@ -230,17 +233,24 @@ static const struct {
 	uint16_t	 subtype;
 	int		 indent;
 	int		 bare;
+	uint8_t		 width;	/* of bLength and bDescriptorType; 0 = 25 */
 	const char	*text;
 } lsclsheads[] = {
-	{ 0x01, 0x01, 0x24, ANY, 6, 0, "AudioControl Interface Descriptor:" },
-	{ 0x01, 0x02, 0x24, ANY, 6, 0, "AudioStreaming Interface Descriptor:" },
-	{ 0x01, 0x02, 0x25, ANY, 8, 0, "AudioStreaming Endpoint Descriptor:" },
-	{ 0x02, ANY, 0x24, 0x00, 6, 1, "CDC Header:" },
-	{ 0x02, ANY, 0x24, 0x01, 6, 1, "CDC Call Management:" },
-	{ 0x02, ANY, 0x24, 0x02, 6, 1, "CDC ACM:" },
-	{ 0x02, ANY, 0x24, 0x06, 6, 1, "CDC Union:" },
-	{ 0x02, ANY, 0x24, 0x0f, 6, 1, "CDC Ethernet:" },
-	{ 0x0b, ANY, 0x21, ANY, 6, 0, "ChipCard Interface Descriptor:" },
+	{ 0x01, 0x01, 0x24, ANY, 6, 0, 0,
+	    "AudioControl Interface Descriptor:" },
+	{ 0x01, 0x02, 0x24, ANY, 6, 0, 0,
+	    "AudioStreaming Interface Descriptor:" },
+	{ 0x01, 0x02, 0x25, ANY, 8, 0, 0,
+	    "AudioStreaming Endpoint Descriptor:" },
+	{ 0x02, ANY, 0x24, 0x00, 6, 1, 0, "CDC Header:" },
+	{ 0x02, ANY, 0x24, 0x01, 6, 1, 0, "CDC Call Management:" },
+	{ 0x02, ANY, 0x24, 0x02, 6, 1, 0, "CDC ACM:" },
+	{ 0x02, ANY, 0x24, 0x06, 6, 1, 0, "CDC Union:" },
+	{ 0x02, ANY, 0x24, 0x0f, 6, 1, 0, "CDC Ethernet:" },
+	{ 0x0b, ANY, 0x21, ANY, 6, 0, 0, "ChipCard Interface Descriptor:" },
+	/* lsusb.c's dump_dfu_interface (DFU 1.1 4.1.3) */
+	{ 0xfe, 0x01, 0x21, ANY, 6, 0, 37,
+	    "Device Firmware Upgrade Interface Descriptor:" },
 };
 
 /*
@@ -300,8 +310,8 @@ static const struct lsrow lsclsrows[] = {
 	{ 0, "usbccid.dwDataRate", "dwDataRate", LF_DEC, 0, "bps" },
 	{ 0, "usbccid.dwMaxDataRate", "dwMaxDataRate", LF_DEC, 0, "bps" },
 	R("usbccid.bNumDataRatesSupported", "bNumDataRatesSupp.", LF_DEC),
-	R("usbccid.dwSynchProtocols", "dwSyncProtocols", LF_HEX8U),
-	R("usbccid.dwMechanical", "dwMechanical", LF_HEX8U),
+	R("usbccid.dwSynchProtocols", "dwSyncProtocols", LF_CCID_SYNC),
+	R("usbccid.dwMechanical", "dwMechanical", LF_CCID_MECH),
 	R("usbccid.dwFeatures", "dwFeatures", LF_CCID_FEAT),
 	R("usbccid.dwMaxCCIDMessageLength", "dwMaxCCIDMsgLen", LF_DEC),
 	R("usbccid.hf_ccid_bClassGetResponse", "bClassGetResponse",
@@ -312,6 +322,15 @@ static const struct lsrow lsclsrows[] = {
 	R("usbccid.hf_ccid_wLcdLayout.lines", NULL, LF_SKIP),
 	R("usbccid.hf_ccid_bPINSupport", "bPINSupport", LF_CCID_PIN),
 	R("usbccid.hf_ccid_bMaxCCIDBusySlots", "bMaxCCIDBusySlots", LF_DEC),
+	{ 0, "usbdfu.descriptor.bmAttributes", "bmAttributes", LF_DFU_ATTR,
+	    37, NULL },
+	{ 0, "usbdfu.descriptor.wDetachTimeOut", "wDetachTimeout", LF_DEC, 37,
+	    "milliseconds" },
+	{ 0, "usbdfu.descriptor.wTransferSize", "wTransferSize", LF_DEC, 37,
+	    "bytes" },
+	/* lsusb: "%x.%02x" after the 32-column name, not right-aligned */
+	{ 0, "usbdfu.descriptor.bcdDFUVersion", "bcdDFUVersion", LF_BCD, 36,
+	    NULL },
 };
 #undef R
 
@@ -372,6 +391,12 @@ static const char *const ls_acm_caps[] = {
 	"sends break", "connection notifications"
 };
 
+/* CCID 1.1 table 5.1-1 dwSynchProtocols and dwMechanical, lsusb's words. */
+static const char *const ls_ccid_sync[] = { "2-wire", "3-wire", "I2C" };
+static const char *const ls_ccid_mech[] = {
+	"accept", "eject", "capture", "lock"
+};
+
 /* CCID 1.1 table 5.1-1 dwFeatures, lsusb's words and order. */
 static const struct {
 	uint32_t	 bit;
@@ -406,6 +431,7 @@ struct lswalk {
 	int		 hid_report; /* a report line owed: 0, else -1 */
 	int		 cls;	/* a class-specific descriptor lsusb knows */
 	int		 bare;	/* without bLength and bDescriptorType */
+	uint8_t		 width;	/* of its bLength and bDescriptorType */
 	uint32_t	 dlen;	/* its length */
 	const char	*last;	/* the field before, for LF_INDEXED */
 	unsigned	 index;	/* how many of it so far */
@@ -494,6 +520,7 @@ ls_cls_head(struct lswalk *w, const struct dec_node *n, const uint8_t *p,
 		w->indent = lsclsheads[i].indent + 2;
 		w->cls = 1;
 		w->bare = lsclsheads[i].bare;
+		w->width = lsclsheads[i].width;
 		return 1;
 	}
 	return 0;
@@ -645,6 +672,11 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		if (w->bare)
 			return;
 		row = ls_row(0, n->f->name);
+		if (row != NULL && w->width != 0) {
+			tmp = *row;
+			tmp.width = w->width;
+			row = &tmp;
+		}
 	} else if (w->cls) {
 		if ((row = ls_cls_row(n->f, &tmp)) == NULL)
 			return;
@@ -779,9 +811,6 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		return;
 	case LF_HEX8:
 		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
-		break;
-	case LF_HEX8U:
-		snprintf(val, sizeof val, "%08llX", (unsigned long long)v);
 		break;
 	case LF_HEXNAMED:
 		snprintf(val, sizeof val, "0x%04llx", (unsigned long long)v);
@@ -925,6 +954,38 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		}
 		return;
 	}
+	case LF_CCID_SYNC:
+	case LF_CCID_MECH: {
+		const char *const *words = row->fmt == LF_CCID_SYNC ?
+		    ls_ccid_sync : ls_ccid_mech;
+		size_t	 nwords = row->fmt == LF_CCID_SYNC ?
+		    nitems(ls_ccid_sync) : nitems(ls_ccid_mech);
+
+		snprintf(val, sizeof val, "%08llX", (unsigned long long)v);
+		k = 0;
+		tbuf[0] = '\0';
+		for (i = 0; i < nwords; i++) {
+			if (v & (1U << i))
+				k += (size_t)snprintf(tbuf + k, sizeof tbuf - k,
+				    " %s", words[i]);
+		}
+		text = tbuf;
+		break;
+	}
+	case LF_DFU_ATTR:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		if (v & 0xf0)
+			printf("%*s(unknown attributes!)\n", indent + 2, "");
+		printf("%*sWill %sDetach\n", indent + 2, "", v & 0x08 ? "" :
+		    "Not ");
+		printf("%*sManifestation %s\n", indent + 2, "", v & 0x04 ?
+		    "Tolerant" : "Intolerant");
+		printf("%*sUpload %s\n", indent + 2, "", v & 0x02 ?
+		    "Supported" : "Unsupported");
+		printf("%*sDownload %s\n", indent + 2, "", v & 0x01 ?
+		    "Supported" : "Unsupported");
+		return;
 	case LF_HUB_TT:
 		/* Only high-speed hubs have transaction translators. */
 		if (w->d->desclen >= 7 && (w->d->desc[6] == 1 ||

@@ -132,3 +132,37 @@ for dev in 2-1:2 2-2.1:4 2-2.2:5; do
 	cp "$TMP/desc" "$K"
 done
 check_eq "$n cut descriptors files: no crash" 0 $bad
+
+# DFU (no real lsusb output here): a run-time DFU interface (DFU 1.1
+# 4.1.3) against lsusb.c's dump_dfu_interface formats.
+cat >"$TMP/dfu.dump" <<'EOF2'
+=== 3-1
+sysfs-path: /sys/devices/usb3/3-1
+busnum: 3
+devnum: 2
+devpath: 1
+idVendor: 1d50
+idProduct: 6018
+speed: 12
+descriptors(hex): 12 01 10 01 00 00 00 40 50 1d 18 60 00 01 00 00 00 01 09 02 1b 00 01 01 00 80 32 09 04 00 00 00 fe 01 01 00 09 21 0b ff 00 00 04 10 01
+EOF2
+python3 "$FX/mktree.py" "$TMP/dfu.dump" "$TMP/dfusys"
+"$US" devices --sysfs "$TMP/dfusys" -v >"$TMP/dfu.out" 2>"$TMP/err"
+check_eq "DFU device: exits 0" 0 $?
+check "DFU device: no sanitizer report" no_sanitizer_report "$TMP/err"
+cat >"$TMP/expect" <<'EOF2'
+      Device Firmware Upgrade Interface Descriptor:
+        bLength                             9
+        bDescriptorType                    33
+        bmAttributes                       11
+          Will Detach
+          Manifestation Intolerant
+          Upload Supported
+          Download Supported
+        wDetachTimeout                    255 milliseconds
+        wTransferSize                    1024 bytes
+        bcdDFUVersion                   1.10
+EOF2
+sed -n '/Device Firmware Upgrade/,$p' "$TMP/dfu.out" >"$TMP/ours"
+check_diff "DFU functional descriptor as lsusb lays it out" "$TMP/expect" \
+    "$TMP/ours"
