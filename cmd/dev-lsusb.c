@@ -5,6 +5,7 @@
  * and CCID interfaces, by the class decoders it calls (dec-audio.c,
  * dec-cdc.c, dec-ccid.c); and what lsusb asks the device after them.
  */
+#include <ctype.h>
 #include <libusb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,17 @@ enum lsfmt {
 	LF_DFU_ATTR,		/* %u, then a line for each of bits 3..0 */
 	LF_CCID_SYNC,		/* %08X  2-wire 3-wire I2C */
 	LF_CCID_MECH,		/* %08X  accept eject capture lock */
+	LF_INDEXED2,		/* name(%2u) %u */
+	LF_BYTES_IDX,		/* name(%2u) %u for each byte */
+	LF_GUID,		/* {guid}, after the name's column */
+	LF_UVC_CLOCK,		/* %5u.%06uMHz */
+	LF_UVC_CTLSIZE,		/* %u, wider in a camera terminal */
+	LF_UVC_CONTROLS,	/* bmControls by where they are */
+	LF_UVC_STDS,		/* 0x%02x, then the video standards */
+	LF_UVC_MJPEG,		/* %u, then Fixed-size samples */
+	LF_UVC_INTERLACE,	/* 0x%02x, then the four interlace lines */
+	LF_UVC_FRAMECAPS,	/* 0x%02x, then still image and frame rate */
+	LF_UVC_COLOR,		/* %u (name), from lsusb's tables */
 };
 
 /* Our field (by descriptor type and decoder name) to lsusb's. */
@@ -217,12 +229,76 @@ static const struct {
 	{ USB_DT_HUB, 0, "Hub Descriptor:" },
 };
 
+/* lsusb's names of audio subtypes (UAC 1.0 A.5, A.6, A.8; UAC 2.0 A.9). */
+static const struct dec_name ls_ac_subtypes[] = {
+	{ 0x01, "HEADER" },
+	{ 0x02, "INPUT_TERMINAL" },
+	{ 0x03, "OUTPUT_TERMINAL" },
+	{ 0x04, "MIXER_UNIT" },
+	{ 0x05, "SELECTOR_UNIT" },
+	{ 0x06, "FEATURE_UNIT" },
+	{ 0x07, "PROCESSING_UNIT" },
+	{ 0x08, "EXTENSION_UNIT" },
+	{ 0x0a, "CLOCK_SOURCE" },
+	{ 0x0b, "CLOCK_SELECTOR" },
+	{ 0x0c, "CLOCK_MULTIPLIER" },
+	{ 0x0d, "SAMPLE_RATE_CONVERTER" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_as_subtypes[] = {
+	{ 0x01, "AS_GENERAL" },
+	{ 0x02, "FORMAT_TYPE" },
+	{ 0x03, "FORMAT_SPECIFIC" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_asep_subtypes[] = {
+	{ 0x01, "EP_GENERAL" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_format_types[] = {	/* Formats 1.0 A.2 */
+	{ 0x01, "FORMAT_TYPE_I" },
+	{ 0x02, "FORMAT_TYPE_II" },
+	{ 0x03, "FORMAT_TYPE_III" },
+	{ 0, NULL }
+};
+
+/* UVC 1.5 A.5, A.6, A.7, lsusb's words. */
+static const struct dec_name ls_vc_subtypes[] = {
+	{ 0x01, "HEADER" },
+	{ 0x02, "INPUT_TERMINAL" },
+	{ 0x03, "OUTPUT_TERMINAL" },
+	{ 0x04, "SELECTOR_UNIT" },
+	{ 0x05, "PROCESSING_UNIT" },
+	{ 0x06, "EXTENSION_UNIT" },
+	{ 0x07, "ENCODING UNIT" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_vcep_subtypes[] = {
+	{ 0x03, "EP_INTERRUPT" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_vs_subtypes[] = {
+	{ 0x01, "INPUT_HEADER" },
+	{ 0x02, "OUTPUT_HEADER" },
+	{ 0x03, "STILL_IMAGE_FRAME" },
+	{ 0x04, "FORMAT_UNCOMPRESSED" },
+	{ 0x05, "FRAME_UNCOMPRESSED" },
+	{ 0x06, "FORMAT_MJPEG" },
+	{ 0x07, "FRAME_MJPEG" },
+	{ 0x0a, "FORMAT_MPEG2TS" },
+	{ 0x0d, "COLORFORMAT" },
+	{ 0x10, "FORMAT_FRAME_BASED" },
+	{ 0x11, "FRAME_FRAME_BASED" },
+	{ 0x12, "FORMAT_STREAM_BASED" },
+	{ 0, NULL }
+};
+
 /*
  * Class-specific descriptors, by the interface's class and subclass and
  * the descriptor's type and subtype (ANY: every one): lsusb.c's
  * dump_audiocontrol_interface, dump_audiostreaming_interface,
- * dump_audiostreaming_endpoint, dump_comm_descriptor, dump_ccid_device and
- * dump_dfu_interface.
+ * dump_audiostreaming_endpoint, dump_comm_descriptor, dump_ccid_device,
+ * dump_dfu_interface and the video ones.
  * lsusb shows no bLength and bDescriptorType of a CDC descriptor (bare).
  */
 #define ANY	0x100
@@ -233,24 +309,34 @@ static const struct {
 	uint16_t	 subtype;
 	int		 indent;
 	int		 bare;
-	uint8_t		 width;	/* of bLength and bDescriptorType; 0 = 25 */
+	uint8_t		 width;	/* of its fields but where a row says; 0 = 25 */
+	const struct dec_name *subtypes; /* bDescriptorSubtype's words */
 	const char	*text;
 } lsclsheads[] = {
-	{ 0x01, 0x01, 0x24, ANY, 6, 0, 0,
+	{ 0x01, 0x01, 0x24, ANY, 6, 0, 0, ls_ac_subtypes,
 	    "AudioControl Interface Descriptor:" },
-	{ 0x01, 0x02, 0x24, ANY, 6, 0, 0,
+	{ 0x01, 0x02, 0x24, ANY, 6, 0, 0, ls_as_subtypes,
 	    "AudioStreaming Interface Descriptor:" },
-	{ 0x01, 0x02, 0x25, ANY, 8, 0, 0,
+	{ 0x01, 0x02, 0x25, ANY, 8, 0, 0, ls_asep_subtypes,
 	    "AudioStreaming Endpoint Descriptor:" },
-	{ 0x02, ANY, 0x24, 0x00, 6, 1, 0, "CDC Header:" },
-	{ 0x02, ANY, 0x24, 0x01, 6, 1, 0, "CDC Call Management:" },
-	{ 0x02, ANY, 0x24, 0x02, 6, 1, 0, "CDC ACM:" },
-	{ 0x02, ANY, 0x24, 0x06, 6, 1, 0, "CDC Union:" },
-	{ 0x02, ANY, 0x24, 0x0f, 6, 1, 0, "CDC Ethernet:" },
-	{ 0x0b, ANY, 0x21, ANY, 6, 0, 0, "ChipCard Interface Descriptor:" },
+	{ 0x02, ANY, 0x24, 0x00, 6, 1, 0, NULL, "CDC Header:" },
+	{ 0x02, ANY, 0x24, 0x01, 6, 1, 0, NULL, "CDC Call Management:" },
+	{ 0x02, ANY, 0x24, 0x02, 6, 1, 0, NULL, "CDC ACM:" },
+	{ 0x02, ANY, 0x24, 0x06, 6, 1, 0, NULL, "CDC Union:" },
+	{ 0x02, ANY, 0x24, 0x0f, 6, 1, 0, NULL, "CDC Ethernet:" },
+	{ 0x0b, ANY, 0x21, ANY, 6, 0, 0, NULL,
+	    "ChipCard Interface Descriptor:" },
 	/* lsusb.c's dump_dfu_interface (DFU 1.1 4.1.3) */
-	{ 0xfe, 0x01, 0x21, ANY, 6, 0, 37,
+	{ 0xfe, 0x01, 0x21, ANY, 6, 0, 37, NULL,
 	    "Device Firmware Upgrade Interface Descriptor:" },
+	/* dump_videocontrol_interface, dump_videocontrol_interrupt_endpoint,
+	 * dump_videostreaming_interface (UVC 1.5 3.7, 3.8, 3.9) */
+	{ 0x0e, 0x01, 0x24, ANY, 6, 0, 0, ls_vc_subtypes,
+	    "VideoControl Interface Descriptor:" },
+	{ 0x0e, 0x01, 0x25, ANY, 8, 0, 0, ls_vcep_subtypes,
+	    "VideoControl Endpoint Descriptor:" },
+	{ 0x0e, 0x02, 0x24, ANY, 6, 0, 37, ls_vs_subtypes,
+	    "VideoStreaming Interface Descriptor:" },
 };
 
 /*
@@ -322,6 +408,48 @@ static const struct lsrow lsclsrows[] = {
 	R("usbccid.hf_ccid_wLcdLayout.lines", NULL, LF_SKIP),
 	R("usbccid.hf_ccid_bPINSupport", "bPINSupport", LF_CCID_PIN),
 	R("usbccid.hf_ccid_bMaxCCIDBusySlots", "bMaxCCIDBusySlots", LF_DEC),
+	R("usbvideo.control.descriptorSubType", "bDescriptorSubtype",
+	    LF_SUBTYPE),
+	R("usbvideo.streaming.descriptorSubType", "bDescriptorSubtype",
+	    LF_SUBTYPE),
+	R("usbvideo.ep.descriptorSubType", "bDescriptorSubtype", LF_SUBTYPE),
+	R("usbvideo.bcdUVC", "bcdUVC", LF_BCD),
+	R("usbvideo.totalLength", "wTotalLength", LF_HEX4),
+	R("usbvideo.probe.clockFrequency", "dwClockFrequency", LF_UVC_CLOCK),
+	R("usbvideo.streamingInterfaceNumbers", "baInterfaceNr",
+	    LF_BYTES_IDX),
+	{ 0, "usbvideo.camera.objectiveFocalLengthMin",
+	    "wObjectiveFocalLengthMin", LF_DEC, 31, NULL },
+	{ 0, "usbvideo.camera.objectiveFocalLengthMax",
+	    "wObjectiveFocalLengthMax", LF_DEC, 31, NULL },
+	{ 0, "usbvideo.camera.ocularFocalLength", "wOcularFocalLength",
+	    LF_DEC, 31, NULL },
+	R("usbvideo.bmcontrolSize", "bControlSize", LF_UVC_CTLSIZE),
+	R("usbvideo.availableControls", "bmControls", LF_UVC_CONTROLS),
+	R("usbvideo.availableControls.bytes", "bmControls", LF_UVC_CONTROLS),
+	R("usbvideo.unit.sources", "baSourceID", LF_BYTES_IDX),
+	R("usbvideo.extension.guid", "guidExtensionCode", LF_GUID),
+	R("usbvideo.processor.standards", "bmVideoStandards", LF_UVC_STDS),
+	R("usbvideo.streaming.info", "bmInfo", LF_DEC),
+	R("usb.bEndpointAddress", "bEndpointAddress", LF_EPADDR),
+	R("usbvideo.streaming.stillCaptureMethod", "bStillCaptureMethod",
+	    LF_DEC),
+	R("usbvideo.streaming.triggerSupport", "bTriggerSupport", LF_DEC),
+	R("usbvideo.streaming.triggerUsage", "bTriggerUsage", LF_DEC),
+	R("usbvideo.mjpeg.flags", "bFlags", LF_UVC_MJPEG),
+	R("usbvideo.format.guid", "guidFormat", LF_GUID),
+	R("usbvideo.format.interlace", "bmInterlaceFlags", LF_UVC_INTERLACE),
+	R("usbvideo.format.copyProtect", "bCopyProtect", LF_DEC),
+	/* sic: one column short in lsusb */
+	{ 0, "usbvideo.format.variableSize", "bVariableSize", LF_DEC, 35,
+	    NULL },
+	R("usbvideo.frame.capabilities", "bmCapabilities", LF_UVC_FRAMECAPS),
+	R("usbvideo.frame.interval", "dwFrameInterval", LF_INDEXED2),
+	R("usbvideo.color.primaries", "bColorPrimaries", LF_UVC_COLOR),
+	R("usbvideo.color.transferCharacteristics",
+	    "bTransferCharacteristics", LF_UVC_COLOR),
+	R("usbvideo.color.matrixCoefficients", "bMatrixCoefficients",
+	    LF_UVC_COLOR),
 	{ 0, "usbdfu.descriptor.bmAttributes", "bmAttributes", LF_DFU_ATTR,
 	    37, NULL },
 	{ 0, "usbdfu.descriptor.wDetachTimeOut", "wDetachTimeout", LF_DEC, 37,
@@ -334,37 +462,46 @@ static const struct lsrow lsclsrows[] = {
 };
 #undef R
 
-/* lsusb's names of audio subtypes (UAC 1.0 A.5, A.6, A.8; UAC 2.0 A.9). */
-static const struct dec_name ls_ac_subtypes[] = {
-	{ 0x01, "HEADER" },
-	{ 0x02, "INPUT_TERMINAL" },
-	{ 0x03, "OUTPUT_TERMINAL" },
-	{ 0x04, "MIXER_UNIT" },
-	{ 0x05, "SELECTOR_UNIT" },
-	{ 0x06, "FEATURE_UNIT" },
-	{ 0x07, "PROCESSING_UNIT" },
-	{ 0x08, "EXTENSION_UNIT" },
-	{ 0x0a, "CLOCK_SOURCE" },
-	{ 0x0b, "CLOCK_SELECTOR" },
-	{ 0x0c, "CLOCK_MULTIPLIER" },
-	{ 0x0d, "SAMPLE_RATE_CONVERTER" },
-	{ 0, NULL }
+/* UVC 1.5 table 3-6 (camera) and 3-8 (processing unit) bmControls, and
+ * bmVideoStandards, lsusb's words; UVC 1.1 has the first 19 and 18. */
+static const char *const ls_uvc_camctls[] = {
+	"Scanning Mode", "Auto-Exposure Mode", "Auto-Exposure Priority",
+	"Exposure Time (Absolute)", "Exposure Time (Relative)",
+	"Focus (Absolute)", "Focus (Relative)", "Iris (Absolute)",
+	"Iris (Relative)", "Zoom (Absolute)", "Zoom (Relative)",
+	"PanTilt (Absolute)", "PanTilt (Relative)", "Roll (Absolute)",
+	"Roll (Relative)", "Reserved", "Reserved", "Focus, Auto", "Privacy",
+	"Focus, Simple", "Window", "Region of Interest"
 };
-static const struct dec_name ls_as_subtypes[] = {
-	{ 0x01, "AS_GENERAL" },
-	{ 0x02, "FORMAT_TYPE" },
-	{ 0x03, "FORMAT_SPECIFIC" },
-	{ 0, NULL }
+static const char *const ls_uvc_puctls[] = {
+	"Brightness", "Contrast", "Hue", "Saturation", "Sharpness", "Gamma",
+	"White Balance Temperature", "White Balance Component",
+	"Backlight Compensation", "Gain", "Power Line Frequency", "Hue, Auto",
+	"White Balance Temperature, Auto", "White Balance Component, Auto",
+	"Digital Multiplier", "Digital Multiplier Limit",
+	"Analog Video Standard", "Analog Video Lock Status", "Contrast, Auto"
 };
-static const struct dec_name ls_asep_subtypes[] = {
-	{ 0x01, "EP_GENERAL" },
-	{ 0, NULL }
+static const char *const ls_uvc_stds[] = {
+	"None", "NTSC - 525/60", "PAL - 625/50", "SECAM - 625/50",
+	"NTSC - 625/50", "PAL - 525/60"
 };
-static const struct dec_name ls_format_types[] = {	/* Formats 1.0 A.2 */
-	{ 0x01, "FORMAT_TYPE_I" },
-	{ 0x02, "FORMAT_TYPE_II" },
-	{ 0x03, "FORMAT_TYPE_III" },
-	{ 0, NULL }
+static const char *const ls_uvc_patterns[] = {
+	"Field 1 only", "Field 2 only", "Regular pattern of fields 1 and 2",
+	"Random pattern of fields 1 and 2"
+};
+
+/* UVC 1.5 table 3-19, the color matching descriptor, lsusb's words. */
+static const char *const ls_uvc_prims[] = {
+	"Unspecified", "BT.709,sRGB", "BT.470-2 (M)", "BT.470-2 (B,G)",
+	"SMPTE 170M", "SMPTE 240M"
+};
+static const char *const ls_uvc_xfers[] = {
+	"Unspecified", "BT.709", "BT.470-2 (M)", "BT.470-2 (B,G)",
+	"SMPTE 170M", "SMPTE 240M", "Linear", "sRGB"
+};
+static const char *const ls_uvc_matrices[] = {
+	"Unspecified", "BT.709", "FCC", "BT.470-2 (B,G)",
+	"SMPTE 170M (BT.601)", "SMPTE 240M"
 };
 
 /* wChannelConfig bits (UAC 1.0 3.7.2.3), lsusb's words. */
@@ -431,8 +568,10 @@ struct lswalk {
 	int		 hid_report; /* a report line owed: 0, else -1 */
 	int		 cls;	/* a class-specific descriptor lsusb knows */
 	int		 bare;	/* without bLength and bDescriptorType */
-	uint8_t		 width;	/* of its bLength and bDescriptorType */
+	uint8_t		 width;	/* of its fields, 0 = 25 */
+	const struct dec_name *subtypes; /* its subtypes' words */
 	uint32_t	 dlen;	/* its length */
+	uint8_t		 dsub;	/* its bDescriptorSubtype */
 	const char	*last;	/* the field before, for LF_INDEXED */
 	unsigned	 index;	/* how many of it so far */
 };
@@ -482,6 +621,18 @@ ls_flush(struct lswalk *w)
 	}
 }
 
+/* A line for each bit of v set that words[0..n) has a word for. */
+static void
+ls_bits(int indent, uint64_t v, const char *const *words, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n && i < 64; i++) {
+		if (v & (1ULL << i))
+			printf("%*s%s\n", indent, "", words[i]);
+	}
+}
+
 static void
 ls_bytes(int indent, const uint8_t *p, size_t n, const char *label)
 {
@@ -520,7 +671,9 @@ ls_cls_head(struct lswalk *w, const struct dec_node *n, const uint8_t *p,
 		w->indent = lsclsheads[i].indent + 2;
 		w->cls = 1;
 		w->bare = lsclsheads[i].bare;
+		w->dsub = p[2];
 		w->width = lsclsheads[i].width;
+		w->subtypes = lsclsheads[i].subtypes;
 		return 1;
 	}
 	return 0;
@@ -545,9 +698,14 @@ ls_cls_row(const struct dec_field *f, struct lsrow *tmp)
 	}
 	if (f->mask != 0)
 		return NULL;
-	name = f->abbrev != NULL ? f->abbrev : f->name;
-	if ((dot = strrchr(name, '.')) != NULL)
-		name = dot + 1;
+	/* A specification's name (bTerminalID) as is, else the last part
+	 * of the Wireshark name, which is one there. */
+	name = f->name;
+	if (!islower((unsigned char)name[0]) || strchr(name, ' ') != NULL) {
+		name = f->abbrev != NULL ? f->abbrev : f->name;
+		if ((dot = strrchr(name, '.')) != NULL)
+			name = dot + 1;
+	}
 	memset(tmp, 0, sizeof *tmp);
 	tmp->name = tmp->ls = name;
 	if (f->kind == DK_BYTES)
@@ -672,11 +830,6 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		if (w->bare)
 			return;
 		row = ls_row(0, n->f->name);
-		if (row != NULL && w->width != 0) {
-			tmp = *row;
-			tmp.width = w->width;
-			row = &tmp;
-		}
 	} else if (w->cls) {
 		if ((row = ls_cls_row(n->f, &tmp)) == NULL)
 			return;
@@ -692,19 +845,25 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 	}
 	name = row->ls != NULL ? row->ls : row->name;
 	width = row->width;
+	if (w->cls && width == 0)
+		width = w->width;
 	val[0] = '\0';
 	p = w->data + n->off;
 	/* Binary-coded decimal as sent: the tree may hold it converted. */
 	if ((row->fmt == LF_BCD || row->fmt == LF_CCID_BCD) && n->len == 2 &&
 	    n->off + 2 <= w->len)
 		v = get_le16(p);
-	if (row->fmt == LF_INDEXED || row->fmt == LF_FREQ) {
+	if (row->fmt == LF_INDEXED || row->fmt == LF_INDEXED2 ||
+	    row->fmt == LF_FREQ || (row->fmt == LF_UVC_CONTROLS &&
+	    w->isub == 2)) {
 		/* The i-th of the same field in this descriptor. */
 		if (w->last != row->name)
 			w->index = 0;
 		w->last = row->name;
 		snprintf(ibuf, sizeof ibuf, row->fmt == LF_FREQ ? "%.40s[%2u]" :
-		    "%.40s(%u)", name, w->index++);
+		    row->fmt == LF_INDEXED ? "%.40s(%u)" : "%.40s(%2u)",
+		    row->fmt == LF_UVC_CONTROLS ? "bmaControls" : name,
+		    w->index++);
 		name = ibuf;
 	}
 	switch (row->fmt) {
@@ -818,6 +977,7 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 			text = dec_name_find(n->f->names, (uint32_t)v);
 		break;
 	case LF_INDEXED:
+	case LF_INDEXED2:
 	case LF_FREQ:
 		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
 		break;
@@ -837,9 +997,8 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		break;
 	case LF_SUBTYPE:
 		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
-		text = dec_name_find(w->type == USB_DT_CS_ENDPOINT ?
-		    ls_asep_subtypes : w->isub == 2 ? ls_as_subtypes :
-		    ls_ac_subtypes, (uint32_t)v);
+		text = w->subtypes != NULL ?
+		    dec_name_find(w->subtypes, (uint32_t)v) : NULL;
 		snprintf(tbuf, sizeof tbuf, "(%s)", text != NULL ? text :
 		    "unknown");
 		text = tbuf;
@@ -858,11 +1017,7 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 	case LF_CHCFG:
 		snprintf(val, sizeof val, "0x%04llx", (unsigned long long)v);
 		ls_line(indent, name, width, val, n->note);
-		for (i = 0; i < nitems(ls_channels); i++) {
-			if (v & (1U << i))
-				printf("%*s%s\n", indent + 2, "",
-				    ls_channels[i]);
-		}
+		ls_bits(indent + 2, v, ls_channels, nitems(ls_channels));
 		return;
 	case LF_FU_CTLS:
 		/* bControlSize bytes a channel (UAC 1.0 table 4-7). */
@@ -878,25 +1033,17 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 			snprintf(val, sizeof val, "0x%0*llx", (int)k * 2,
 			    (unsigned long long)v);
 			ls_line(indent, ibuf, width, val, NULL);
-			for (k = 0; k < nitems(ls_fu_controls); k++) {
-				if (v & (1U << k))
-					printf("%*s%s\n", indent + 2, "",
-					    ls_fu_controls[k]);
-			}
-			k = w->data[w->doff + 5];
+			ls_bits(indent + 2, v, ls_fu_controls,
+			    nitems(ls_fu_controls));
 		}
 		return;
 	case LF_CDC_CAPS:
 		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
 		ls_line(indent, name, width, val, n->note);
 		/* Call management from bit 0 up, ACM from bit 3 down. */
-		if (w->dlen >= 3 && w->data[w->doff + 2] == 0x01) {
-			for (i = 0; i < nitems(ls_cm_caps); i++) {
-				if (v & (1U << i))
-					printf("%*s%s\n", indent + 2, "",
-					    ls_cm_caps[i]);
-			}
-		} else if (w->dlen >= 3 && w->data[w->doff + 2] == 0x02) {
+		if (w->dlen >= 3 && w->data[w->doff + 2] == 0x01)
+			ls_bits(indent + 2, v, ls_cm_caps, nitems(ls_cm_caps));
+		else if (w->dlen >= 3 && w->data[w->doff + 2] == 0x02) {
 			for (i = nitems(ls_acm_caps); i-- > 0;) {
 				if (v & (1U << i))
 					printf("%*s%s\n", indent + 2, "",
@@ -969,6 +1116,110 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 				k += (size_t)snprintf(tbuf + k, sizeof tbuf - k,
 				    " %s", words[i]);
 		}
+		text = tbuf;
+		break;
+	}
+	case LF_BYTES_IDX:
+		/* lsusb's UVC selector unit says baSource. */
+		if (w->isub == 1 && w->dsub == 4)
+			name = "baSource";
+		for (i = 0; i < n->len && n->off + i < w->len; i++) {
+			snprintf(ibuf, sizeof ibuf, "%.40s(%2u)", name,
+			    (unsigned)i);
+			snprintf(val, sizeof val, "%u", p[i]);
+			ls_line(indent, ibuf, width, val, NULL);
+		}
+		return;
+	case LF_GUID:
+		printf("%*s%-*s{%s}\n", indent, "", (width ? width : 25) + 1,
+		    name, n->str != NULL ? n->str : "");
+		return;
+	case LF_UVC_CLOCK:
+		/* lsusb: "%5u.%06uMHz" after a 20-column name */
+		printf("%*s%-20s%5u.%06uMHz\n", indent, "", name,
+		    (unsigned)(v / 1000000), (unsigned)(v % 1000000));
+		return;
+	case LF_UVC_CTLSIZE:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		if (w->isub == 1 && w->dsub == 2)
+			width = 31;
+		break;
+	case LF_UVC_CONTROLS:
+		if (w->isub == 2) {
+			/* lsusb shows each format's first byte */
+			snprintf(val, sizeof val, "%u", n->len > 0 &&
+			    n->off < w->len ? p[0] : 0);
+			break;
+		}
+		if (w->dsub == 6) {
+			/* an extension unit's, byte by byte */
+			for (i = 0; i < n->len && n->off + i < w->len; i++) {
+				snprintf(ibuf, sizeof ibuf, "%.40s(%2u)", name,
+				    (unsigned)i);
+				snprintf(val, sizeof val, "0x%02x", p[i]);
+				ls_line(indent, ibuf, width, val, NULL);
+			}
+			return;
+		}
+		/* at most 3 bytes of it, as lsusb reads it */
+		v &= 0xffffff;
+		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
+		if (w->dsub == 2)
+			width = 31;
+		ls_line(indent, name, width, val, n->note);
+		if (w->dsub == 2)
+			ls_bits(indent + 2, v, ls_uvc_camctls,
+			    w->iproto == 1 ? 22 : 19);
+		else if (w->dsub == 5)
+			ls_bits(indent + 2, v, ls_uvc_puctls,
+			    w->iproto == 1 ? 19 : 18);
+		return;
+	case LF_UVC_STDS:
+		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		ls_bits(indent + 2, v, ls_uvc_stds, nitems(ls_uvc_stds));
+		return;
+	case LF_UVC_MJPEG:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		printf("%*sFixed-size samples: %s\n", indent + 2, "", v & 1 ?
+		    "Yes" : "No");
+		return;
+	case LF_UVC_INTERLACE:
+		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		printf("%*sInterlaced stream or variable: %s\n", indent + 2,
+		    "", v & 1 ? "Yes" : "No");
+		/* sic: lsusb reads D1 one way for MJPEG, the other else */
+		printf("%*sFields per frame: %u fields\n", indent + 2, "",
+		    (w->dsub == 6) == ((v & 2) != 0) ? 2 : 1);
+		printf("%*sField 1 first: %s\n", indent + 2, "", v & 4 ?
+		    "Yes" : "No");
+		printf("%*sField pattern: %s\n", indent + 2, "",
+		    ls_uvc_patterns[(v >> 4) & 3]);
+		return;
+	case LF_UVC_FRAMECAPS:
+		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		printf("%*sStill image %ssupported\n", indent + 2, "", v & 1 ?
+		    "" : "un");
+		if (v & 2)
+			printf("%*sFixed frame-rate\n", indent + 2, "");
+		return;
+	case LF_UVC_COLOR: {
+		const char *const *words = ls_uvc_prims;
+		size_t	 nwords = nitems(ls_uvc_prims);
+
+		if (strcmp(name, "bTransferCharacteristics") == 0) {
+			words = ls_uvc_xfers;
+			nwords = nitems(ls_uvc_xfers);
+		} else if (strcmp(name, "bMatrixCoefficients") == 0) {
+			words = ls_uvc_matrices;
+			nwords = nitems(ls_uvc_matrices);
+		}
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		snprintf(tbuf, sizeof tbuf, "(%s)", v < nwords ? words[v] :
+		    "Unknown");
 		text = tbuf;
 		break;
 	}

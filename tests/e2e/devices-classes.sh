@@ -4,7 +4,8 @@
 # reader, hub, mouse, tablet, MTP): a fake sysfs tree rebuilt from the
 # capture of their enumeration, laid out as that guest's `lsusb -v`,
 # compared with it field by field, headings and the lines that word bits
-# included.
+# included; and a DFU interface and a UVC webcam, which no real lsusb
+# printed here, against the formats of lsusb.c (usbutils).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -166,3 +167,75 @@ EOF2
 sed -n '/Device Firmware Upgrade/,$p' "$TMP/dfu.out" >"$TMP/ours"
 check_diff "DFU functional descriptor as lsusb lays it out" "$TMP/expect" \
     "$TMP/ours"
+
+# UVC (no real lsusb output here either): capgen's UVC 1.1 webcam of
+# samples/uvc-webcam.pcapng, its descriptors from its GET_DESCRIPTOR
+# answers, against the formats of lsusb.c's dump_videocontrol_interface,
+# dump_videocontrol_interrupt_endpoint and dump_videostreaming_interface.
+"$US" read samples/uvc-webcam.pcapng -T fields -e usb.device_address \
+    -e usb.urb_type -e data 2>/dev/null | awk -F'\t' '
+	$1 == 2 && $2 == "'"'C'"'" && dev == "" && $3 ~ /^1201/ &&
+	    length($3) == 36 { dev = $3 }
+	$1 == 2 && $2 == "'"'C'"'" && cfg == "" && $3 ~ /^0902/ &&
+	    length($3) > 100 { cfg = $3 }
+	END {
+		print "=== 1-1"
+		print "sysfs-path: /sys/devices/usb1/1-1"
+		print "busnum: 1"
+		print "devnum: 2"
+		print "devpath: 1"
+		print "speed: 480"
+		print "descriptors(hex): " dev cfg
+	}' >"$TMP/uvc.dump"
+python3 "$FX/mktree.py" "$TMP/uvc.dump" "$TMP/uvcsys"
+"$US" devices --sysfs "$TMP/uvcsys" -v >"$TMP/uvc.out" 2>"$TMP/err"
+check_eq "UVC webcam: exits 0" 0 $?
+check "UVC webcam: no sanitizer report" no_sanitizer_report "$TMP/err"
+check_eq "UVC webcam: 13 video class descriptors" 13 \
+    "$(grep -c '^ *Video[A-Za-z]* [A-Za-z]* *Descriptor:$' "$TMP/uvc.out")"
+while IFS= read -r line; do
+	check "UVC: '$line'" grep -qxF -- "$line" "$TMP/uvc.out"
+done <<'EOF2'
+      VideoControl Interface Descriptor:
+        bDescriptorSubtype      1 (HEADER)
+        bcdUVC               1.10
+        wTotalLength       0x004f
+        dwClockFrequency       48.000000MHz
+        baInterfaceNr( 0)       1
+        bDescriptorSubtype      2 (INPUT_TERMINAL)
+        wObjectiveFocalLengthMin      0
+        bControlSize                  3
+        bmControls           0x0002000a
+          Auto-Exposure Mode
+          Focus, Auto
+        bmControls     0x0000157f
+          White Balance Temperature, Auto
+        bmVideoStandards     0x00
+        guidExtensionCode         {8a0f88dd-ba1c-5449-8a25-f78759f6175c}
+        baSourceID( 0)          2
+        bmControls( 0)       0x0f
+        VideoControl Endpoint Descriptor:
+          bDescriptorSubtype      3 (EP_INTERRUPT)
+          wMaxTransferSize       16
+      VideoStreaming Interface Descriptor:
+        bLength                            15
+        bDescriptorSubtype                  1 (INPUT_HEADER)
+        wTotalLength                   0x00a5
+        bEndpointAddress                 0x81  EP 1 IN
+        bmaControls( 1)                     0
+        bDescriptorSubtype                  6 (FORMAT_MJPEG)
+          Fixed-size samples: Yes
+        bmInterlaceFlags                 0x00
+          Fields per frame: 1 fields
+          Field pattern: Field 1 only
+          Still image unsupported
+        dwMaxVideoFrameBufferSize     1843200
+        dwFrameInterval( 1)            666666
+        dwMaxFrameInterval           10000000
+        guidFormat                            {32595559-0000-0010-8000-00aa00389b71}
+          Fields per frame: 2 fields
+        bColorPrimaries                     1 (BT.709,sRGB)
+        bMatrixCoefficients                 4 (SMPTE 170M (BT.601))
+EOF2
+check "UVC webcam: no UNRECOGNIZED descriptor" \
+    test "$(grep -c UNRECOGNIZED "$TMP/uvc.out")" -eq 0
