@@ -302,7 +302,7 @@ static const struct dec_name ls_vs_subtypes[] = {
  * lsusb shows no bLength and bDescriptorType of a CDC descriptor (bare).
  */
 #define ANY	0x100
-static const struct {
+static const struct lsclshead {
 	uint8_t		 cls;
 	uint16_t	 sub;
 	uint8_t		 type;
@@ -652,6 +652,7 @@ static int
 ls_cls_head(struct lswalk *w, const struct dec_node *n, const uint8_t *p,
     size_t left)
 {
+	const struct lsclshead *h;
 	size_t	 i;
 
 	/* Interface descriptors follow an interface, endpoint ones an
@@ -659,21 +660,21 @@ ls_cls_head(struct lswalk *w, const struct dec_node *n, const uint8_t *p,
 	if (left < 3 || w->after != (p[1] == 0x25 ? 5 : 4))
 		return 0;
 	for (i = 0; i < nitems(lsclsheads); i++) {
-		if (lsclsheads[i].cls != w->icls || lsclsheads[i].type != p[1] ||
-		    (lsclsheads[i].sub != ANY && lsclsheads[i].sub != w->isub) ||
-		    (lsclsheads[i].subtype != ANY &&
-		    lsclsheads[i].subtype != p[2]))
+		h = &lsclsheads[i];
+		if (h->cls != w->icls || h->type != p[1] ||
+		    (h->sub != ANY && h->sub != w->isub) ||
+		    (h->subtype != ANY && h->subtype != p[2]))
 			continue;
-		printf("%*s%s", lsclsheads[i].indent, "", lsclsheads[i].text);
+		printf("%*s%s", h->indent, "", h->text);
 		if (n->note != NULL)
 			printf("  [%s]", n->note);
 		printf("\n");
-		w->indent = lsclsheads[i].indent + 2;
+		w->indent = h->indent + 2;
 		w->cls = 1;
-		w->bare = lsclsheads[i].bare;
+		w->bare = h->bare;
 		w->dsub = p[2];
-		w->width = lsclsheads[i].width;
-		w->subtypes = lsclsheads[i].subtypes;
+		w->width = h->width;
+		w->subtypes = h->subtypes;
 		return 1;
 	}
 	return 0;
