@@ -229,21 +229,30 @@ static const struct {
 	{ USB_DT_HUB, 0, "Hub Descriptor:" },
 };
 
-/* lsusb's names of audio subtypes (UAC 1.0 A.5, A.6, A.8; UAC 2.0 A.9). */
-static const struct dec_name ls_ac_subtypes[] = {
-	{ 0x01, "HEADER" },
-	{ 0x02, "INPUT_TERMINAL" },
-	{ 0x03, "OUTPUT_TERMINAL" },
-	{ 0x04, "MIXER_UNIT" },
-	{ 0x05, "SELECTOR_UNIT" },
-	{ 0x06, "FEATURE_UNIT" },
-	{ 0x07, "PROCESSING_UNIT" },
-	{ 0x08, "EXTENSION_UNIT" },
-	{ 0x0a, "CLOCK_SOURCE" },
-	{ 0x0b, "CLOCK_SELECTOR" },
-	{ 0x0c, "CLOCK_MULTIPLIER" },
-	{ 0x0d, "SAMPLE_RATE_CONVERTER" },
-	{ 0, NULL }
+/*
+ * lsusb's names of audio subtypes.  AudioControl's by UAC version (UAC
+ * 1.0 A.5, UAC 2.0 A.9, UAC 3.0 A.22), chosen by bInterfaceProtocol;
+ * where that is no version, UAC 1.0's, as the kernel's snd-usb-audio
+ * assumes (lsusb takes UAC 3.0's numbers there).  AudioStreaming's (A.6)
+ * and its endpoint's (A.8).
+ */
+static const char *const ls_ac_subtypes[][3] = {
+	[0x01] = { "HEADER", "HEADER", "HEADER" },
+	[0x02] = { "INPUT_TERMINAL", "INPUT_TERMINAL", "INPUT_TERMINAL" },
+	[0x03] = { "OUTPUT_TERMINAL", "OUTPUT_TERMINAL", "OUTPUT_TERMINAL" },
+	[0x04] = { "MIXER_UNIT", "MIXER_UNIT", "EXTENDED_TERMINAL" },
+	[0x05] = { "SELECTOR_UNIT", "SELECTOR_UNIT", "MIXER_UNIT" },
+	[0x06] = { "FEATURE_UNIT", "FEATURE_UNIT", "SELECTOR_UNIT" },
+	[0x07] = { "PROCESSING_UNIT", "EFFECT_UNIT", "FEATURE_UNIT" },
+	[0x08] = { "EXTENSION_UNIT", "PROCESSING_UNIT", "EFFECT_UNIT" },
+	[0x09] = { NULL, "EXTENSION_UNIT", "PROCESSING_UNIT" },
+	[0x0a] = { NULL, "CLOCK_SOURCE", "EXTENSION_UNIT" },
+	[0x0b] = { NULL, "CLOCK_SELECTOR", "CLOCK_SOURCE" },
+	[0x0c] = { NULL, "CLOCK_MULTIPLIER", "CLOCK_SELECTOR" },
+	[0x0d] = { NULL, "SAMPLING_RATE_CONVERTER", "CLOCK_MULTIPLIER" },
+	[0x0e] = { NULL, NULL, "SAMPLING_RATE_CONVERTER" },
+	[0x0f] = { NULL, NULL, "CONNECTORS" },
+	[0x10] = { NULL, NULL, "POWER_DOMAIN" },
 };
 static const struct dec_name ls_as_subtypes[] = {
 	{ 0x01, "AS_GENERAL" },
@@ -313,7 +322,8 @@ static const struct lsclshead {
 	const struct dec_name *subtypes; /* bDescriptorSubtype's words */
 	const char	*text;
 } lsclsheads[] = {
-	{ 0x01, 0x01, 0x24, ANY, 6, 0, 0, ls_ac_subtypes,
+	/* (its subtypes' words by UAC version: ls_ac_subtypes) */
+	{ 0x01, 0x01, 0x24, ANY, 6, 0, 0, NULL,
 	    "AudioControl Interface Descriptor:" },
 	{ 0x01, 0x02, 0x24, ANY, 6, 0, 0, ls_as_subtypes,
 	    "AudioStreaming Interface Descriptor:" },
@@ -363,6 +373,11 @@ static const struct lsrow lsclsrows[] = {
 	R("usbaudio.ac_if_su.baSourceID", "baSourceID", LF_INDEXED),
 	R("usbaudio.ac_if_fu.bmaControls", "bmaControls", LF_FU_CTLS),
 	R("usbaudio.ac_if_fu.bmaControl", NULL, LF_SKIP),
+	R("usbaudio.ac_if_fu.bmaControls_v2", NULL, LF_SKIP),
+	R("usbaudio.ac_if_fu.bmaControl_v2", "bmaControls", LF_INDEXED),
+	R("usbaudio.ac_if_pu.baSourceID", "baSourceID", LF_INDEXED),
+	R("usbaudio.ac_if_xu.baSourceID", "baSourceID", LF_INDEXED),
+	R("usbaudio.ac_if_clksel.baCSourceID", "baCSourceID", LF_INDEXED),
 	{ 0, "usbaudio.as_if_gen.bDelay", "bDelay", LF_DEC, 0, "frames" },
 	R("usbaudio.as_if_gen.wFormatTag", "wFormatTag", LF_HEXNAMED),
 	R("usbaudio.as_if_ft.bFormatType", "bFormatType", LF_FMT_TYPE),
@@ -570,6 +585,7 @@ struct lswalk {
 	int		 bare;	/* without bLength and bDescriptorType */
 	uint8_t		 width;	/* of its fields, 0 = 25 */
 	const struct dec_name *subtypes; /* its subtypes' words */
+	int		 uac;	/* else AudioControl's: 0, 1, 2 = UAC 1, 2, 3 */
 	uint32_t	 dlen;	/* its length */
 	uint8_t		 dsub;	/* its bDescriptorSubtype */
 	const char	*last;	/* the field before, for LF_INDEXED */
@@ -675,6 +691,10 @@ ls_cls_head(struct lswalk *w, const struct dec_node *n, const uint8_t *p,
 		w->dsub = p[2];
 		w->width = h->width;
 		w->subtypes = h->subtypes;
+		w->uac = -1;
+		if (h->cls == 0x01 && h->sub == 0x01)
+			w->uac = w->iproto == 0x20 ? 1 : w->iproto == 0x30 ? 2 :
+			    0;
 		return 1;
 	}
 	return 0;
@@ -980,7 +1000,13 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 	case LF_INDEXED:
 	case LF_INDEXED2:
 	case LF_FREQ:
-		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		if (n->f->kind == DK_HEX)
+			snprintf(val, sizeof val, "0x%0*llx",
+			    n->f->width > 0 ? n->f->width * 2 : 2,
+			    (unsigned long long)v);
+		else
+			snprintf(val, sizeof val, "%llu",
+			    (unsigned long long)v);
 		break;
 	case LF_CCID_ECHO:
 		if (v == 0xff)
@@ -998,8 +1024,12 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		break;
 	case LF_SUBTYPE:
 		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
-		text = w->subtypes != NULL ?
-		    dec_name_find(w->subtypes, (uint32_t)v) : NULL;
+		if (w->uac >= 0)
+			text = v < nitems(ls_ac_subtypes) ?
+			    ls_ac_subtypes[v][w->uac] : NULL;
+		else
+			text = w->subtypes != NULL ?
+			    dec_name_find(w->subtypes, (uint32_t)v) : NULL;
 		snprintf(tbuf, sizeof tbuf, "(%s)", text != NULL ? text :
 		    "unknown");
 		text = tbuf;
