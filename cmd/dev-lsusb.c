@@ -1,8 +1,11 @@
 /*
  * cmd/dev-lsusb.c - a device's descriptors as `lsusb -v` lays them out
  * (same headings, field names, number formats and columns), decoded by
- * decode/dec-desc.c; and what lsusb asks the device after them.
+ * decode/dec-desc.c and, for the class-specific descriptors of audio, CDC
+ * and CCID interfaces, by the class decoders it calls (dec-audio.c,
+ * dec-cdc.c, dec-ccid.c); and what lsusb asks the device after them.
  */
+#include <ctype.h>
 #include <libusb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +42,38 @@ enum lsfmt {
 	LF_HUB_POWER,		/* wHubCharacteristics bits */
 	LF_HUB_OC,
 	LF_HUB_TT,
+	LF_HEX8,		/* 0x%08x */
+	LF_HEXNAMED,		/* 0x%04x and the name from the field's table */
+	LF_INDEXED,		/* name(i) %u: the i-th of the descriptor */
+	LF_SUBTYPE,		/* %u (HEADER) */
+	LF_CHCFG,		/* 0x%04x, then the channels, one a line */
+	LF_FU_CTLS,		/* bmaControls(i) of each channel */
+	LF_FMT_TYPE,		/* %u (FORMAT_TYPE_I) */
+	LF_FREQ_TYPE,		/* %u Discrete / Continuous */
+	LF_FREQ,		/* tSamFreq[ i] %u */
+	LF_CDC_CAPS,		/* 0x%02x, then its bits, one a line */
+	LF_CDC_SLAVES,		/* every subordinate interface on one line */
+	LF_CCID_BCD,		/* %x.%02x and the version warning */
+	LF_CCID_VOLT,		/* %u  5.0V 3.0V 1.8V */
+	LF_CCID_PROTO,		/* %u  T=0 T=1 */
+	LF_CCID_FEAT,		/* %08X, then the features, one a line */
+	LF_CCID_ECHO,		/* echo, or %02X */
+	LF_CCID_LCD,		/* none, or N cols N lines */
+	LF_CCID_PIN,		/* %u  verification modification */
+	LF_DFU_ATTR,		/* %u, then a line for each of bits 3..0 */
+	LF_CCID_SYNC,		/* %08X  2-wire 3-wire I2C */
+	LF_CCID_MECH,		/* %08X  accept eject capture lock */
+	LF_INDEXED2,		/* name(%2u) %u */
+	LF_BYTES_IDX,		/* name(%2u) %u for each byte */
+	LF_GUID,		/* {guid}, after the name's column */
+	LF_UVC_CLOCK,		/* %5u.%06uMHz */
+	LF_UVC_CTLSIZE,		/* %u, wider in a camera terminal */
+	LF_UVC_CONTROLS,	/* bmControls by where they are */
+	LF_UVC_STDS,		/* 0x%02x, then the video standards */
+	LF_UVC_MJPEG,		/* %u, then Fixed-size samples */
+	LF_UVC_INTERLACE,	/* 0x%02x, then the four interlace lines */
+	LF_UVC_FRAMECAPS,	/* 0x%02x, then still image and frame rate */
+	LF_UVC_COLOR,		/* %u (name), from lsusb's tables */
 };
 
 /* Our field (by descriptor type and decoder name) to lsusb's. */
@@ -194,6 +229,347 @@ static const struct {
 	{ USB_DT_HUB, 0, "Hub Descriptor:" },
 };
 
+/*
+ * lsusb's names of audio subtypes.  AudioControl's by UAC version (UAC
+ * 1.0 A.5, UAC 2.0 A.9, UAC 3.0 A.22), chosen by bInterfaceProtocol;
+ * where that is no version, UAC 1.0's, as the kernel's snd-usb-audio
+ * assumes (lsusb takes UAC 3.0's numbers there).  AudioStreaming's (A.6)
+ * and its endpoint's (A.8).
+ */
+static const char *const ls_ac_subtypes[][3] = {
+	[0x01] = { "HEADER", "HEADER", "HEADER" },
+	[0x02] = { "INPUT_TERMINAL", "INPUT_TERMINAL", "INPUT_TERMINAL" },
+	[0x03] = { "OUTPUT_TERMINAL", "OUTPUT_TERMINAL", "OUTPUT_TERMINAL" },
+	[0x04] = { "MIXER_UNIT", "MIXER_UNIT", "EXTENDED_TERMINAL" },
+	[0x05] = { "SELECTOR_UNIT", "SELECTOR_UNIT", "MIXER_UNIT" },
+	[0x06] = { "FEATURE_UNIT", "FEATURE_UNIT", "SELECTOR_UNIT" },
+	[0x07] = { "PROCESSING_UNIT", "EFFECT_UNIT", "FEATURE_UNIT" },
+	[0x08] = { "EXTENSION_UNIT", "PROCESSING_UNIT", "EFFECT_UNIT" },
+	[0x09] = { NULL, "EXTENSION_UNIT", "PROCESSING_UNIT" },
+	[0x0a] = { NULL, "CLOCK_SOURCE", "EXTENSION_UNIT" },
+	[0x0b] = { NULL, "CLOCK_SELECTOR", "CLOCK_SOURCE" },
+	[0x0c] = { NULL, "CLOCK_MULTIPLIER", "CLOCK_SELECTOR" },
+	[0x0d] = { NULL, "SAMPLING_RATE_CONVERTER", "CLOCK_MULTIPLIER" },
+	[0x0e] = { NULL, NULL, "SAMPLING_RATE_CONVERTER" },
+	[0x0f] = { NULL, NULL, "CONNECTORS" },
+	[0x10] = { NULL, NULL, "POWER_DOMAIN" },
+};
+static const struct dec_name ls_as_subtypes[] = {
+	{ 0x01, "AS_GENERAL" },
+	{ 0x02, "FORMAT_TYPE" },
+	{ 0x03, "FORMAT_SPECIFIC" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_asep_subtypes[] = {
+	{ 0x01, "EP_GENERAL" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_format_types[] = {	/* Formats 1.0 A.2 */
+	{ 0x01, "FORMAT_TYPE_I" },
+	{ 0x02, "FORMAT_TYPE_II" },
+	{ 0x03, "FORMAT_TYPE_III" },
+	{ 0, NULL }
+};
+
+/* UVC 1.5 A.5, A.6, A.7, lsusb's words. */
+static const struct dec_name ls_vc_subtypes[] = {
+	{ 0x01, "HEADER" },
+	{ 0x02, "INPUT_TERMINAL" },
+	{ 0x03, "OUTPUT_TERMINAL" },
+	{ 0x04, "SELECTOR_UNIT" },
+	{ 0x05, "PROCESSING_UNIT" },
+	{ 0x06, "EXTENSION_UNIT" },
+	{ 0x07, "ENCODING UNIT" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_vcep_subtypes[] = {
+	{ 0x03, "EP_INTERRUPT" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_vs_subtypes[] = {
+	{ 0x01, "INPUT_HEADER" },
+	{ 0x02, "OUTPUT_HEADER" },
+	{ 0x03, "STILL_IMAGE_FRAME" },
+	{ 0x04, "FORMAT_UNCOMPRESSED" },
+	{ 0x05, "FRAME_UNCOMPRESSED" },
+	{ 0x06, "FORMAT_MJPEG" },
+	{ 0x07, "FRAME_MJPEG" },
+	{ 0x0a, "FORMAT_MPEG2TS" },
+	{ 0x0d, "COLORFORMAT" },
+	{ 0x10, "FORMAT_FRAME_BASED" },
+	{ 0x11, "FRAME_FRAME_BASED" },
+	{ 0x12, "FORMAT_STREAM_BASED" },
+	{ 0, NULL }
+};
+
+/*
+ * Class-specific descriptors, by the interface's class and subclass and
+ * the descriptor's type and subtype (ANY: every one): lsusb.c's
+ * dump_audiocontrol_interface, dump_audiostreaming_interface,
+ * dump_audiostreaming_endpoint, dump_comm_descriptor, dump_ccid_device,
+ * dump_dfu_interface and the video ones.
+ * lsusb shows no bLength and bDescriptorType of a CDC descriptor (bare).
+ */
+#define ANY	0x100
+static const struct lsclshead {
+	uint8_t		 cls;
+	uint16_t	 sub;
+	uint8_t		 type;
+	uint16_t	 subtype;
+	int		 indent;
+	int		 bare;
+	uint8_t		 width;	/* of its fields but where a row says; 0 = 25 */
+	const struct dec_name *subtypes; /* bDescriptorSubtype's words */
+	const char	*text;
+} lsclsheads[] = {
+	/* (its subtypes' words by UAC version: ls_ac_subtypes) */
+	{ 0x01, 0x01, 0x24, ANY, 6, 0, 0, NULL,
+	    "AudioControl Interface Descriptor:" },
+	{ 0x01, 0x02, 0x24, ANY, 6, 0, 0, ls_as_subtypes,
+	    "AudioStreaming Interface Descriptor:" },
+	{ 0x01, 0x02, 0x25, ANY, 8, 0, 0, ls_asep_subtypes,
+	    "AudioStreaming Endpoint Descriptor:" },
+	{ 0x02, ANY, 0x24, 0x00, 6, 1, 0, NULL, "CDC Header:" },
+	{ 0x02, ANY, 0x24, 0x01, 6, 1, 0, NULL, "CDC Call Management:" },
+	{ 0x02, ANY, 0x24, 0x02, 6, 1, 0, NULL, "CDC ACM:" },
+	{ 0x02, ANY, 0x24, 0x06, 6, 1, 0, NULL, "CDC Union:" },
+	{ 0x02, ANY, 0x24, 0x0f, 6, 1, 0, NULL, "CDC Ethernet:" },
+	{ 0x0b, ANY, 0x21, ANY, 6, 0, 0, NULL,
+	    "ChipCard Interface Descriptor:" },
+	/* lsusb.c's dump_dfu_interface (DFU 1.1 4.1.3) */
+	{ 0xfe, 0x01, 0x21, ANY, 6, 0, 37, NULL,
+	    "Device Firmware Upgrade Interface Descriptor:" },
+	/* dump_videocontrol_interface, dump_videocontrol_interrupt_endpoint,
+	 * dump_videostreaming_interface (UVC 1.5 3.7, 3.8, 3.9) */
+	{ 0x0e, 0x01, 0x24, ANY, 6, 0, 0, ls_vc_subtypes,
+	    "VideoControl Interface Descriptor:" },
+	{ 0x0e, 0x01, 0x25, ANY, 8, 0, 0, ls_vcep_subtypes,
+	    "VideoControl Endpoint Descriptor:" },
+	{ 0x0e, 0x02, 0x24, ANY, 6, 0, 37, ls_vs_subtypes,
+	    "VideoStreaming Interface Descriptor:" },
+};
+
+/*
+ * Their fields, by our decoders' Wireshark field names (dec-audio.c,
+ * dec-cdc.c, dec-ccid.c) to lsusb's.  A field not here shows under the
+ * last part of its Wireshark name (usbaudio.ac_if_input.bTerminalID:
+ * bTerminalID), which is the class specification's name, as lsusb's.
+ */
+#define R(abbrev, ls, fmt)	{ 0, abbrev, ls, fmt, 0, NULL }
+static const struct lsrow lsclsrows[] = {
+	R("usbaudio.ac_if_subtype", "bDescriptorSubtype", LF_SUBTYPE),
+	R("usbaudio.as_if_subtype", "bDescriptorSubtype", LF_SUBTYPE),
+	R("usbaudio.as_ep_subtype", "bDescriptorSubtype", LF_SUBTYPE),
+	R("usbaudio.ac_if_hdr.bcdADC", "bcdADC", LF_BCD),
+	R("usbaudio.ac_if_hdr.wTotalLength", "wTotalLength", LF_HEX4),
+	R("usbaudio.ac_if_hdr.baInterfaceNr", "baInterfaceNr", LF_INDEXED),
+	R("usbaudio.ac_if_input.wTerminalType", "wTerminalType", LF_HEXNAMED),
+	R("usbaudio.ac_if_output.wTerminalType", "wTerminalType",
+	    LF_HEXNAMED),
+	R("usbaudio.ac_if_input.wChannelConfig", "wChannelConfig", LF_CHCFG),
+	R("usbaudio.ac_if_mu.wChannelConfig", "wChannelConfig", LF_CHCFG),
+	R("usbaudio.ac_if_mu.baSourceID", "baSourceID", LF_INDEXED),
+	R("usbaudio.ac_if_su.baSourceIDs", NULL, LF_SKIP),
+	R("usbaudio.ac_if_su.baSourceID", "baSourceID", LF_INDEXED),
+	R("usbaudio.ac_if_fu.bmaControls", "bmaControls", LF_FU_CTLS),
+	R("usbaudio.ac_if_fu.bmaControl", NULL, LF_SKIP),
+	R("usbaudio.ac_if_fu.bmaControls_v2", NULL, LF_SKIP),
+	R("usbaudio.ac_if_fu.bmaControl_v2", "bmaControls", LF_INDEXED),
+	R("usbaudio.ac_if_pu.baSourceID", "baSourceID", LF_INDEXED),
+	R("usbaudio.ac_if_xu.baSourceID", "baSourceID", LF_INDEXED),
+	R("usbaudio.ac_if_clksel.baCSourceID", "baCSourceID", LF_INDEXED),
+	{ 0, "usbaudio.as_if_gen.bDelay", "bDelay", LF_DEC, 0, "frames" },
+	R("usbaudio.as_if_gen.wFormatTag", "wFormatTag", LF_HEXNAMED),
+	R("usbaudio.as_if_ft.bFormatType", "bFormatType", LF_FMT_TYPE),
+	R("usbaudio.as_if_ft.bSamFreqType", "bSamFreqType", LF_FREQ_TYPE),
+	R("usbaudio.as_if_ft.tSamFreq", "tSamFreq", LF_FREQ),
+	R("usbaudio.as_ep_gen.bmAttributes", "bmAttributes", LF_HEX2),
+	R("usbaudio.as_ep_gen.wLockDelay", "wLockDelay", LF_HEX4),
+	R("usbcom.descriptor.subtype", NULL, LF_SKIP),
+	R("usbcom.descriptor.cdc", "bcdCDC", LF_BCD),
+	R("usbcom.descriptor.capabilities", "bmCapabilities", LF_CDC_CAPS),
+	R("usbcom.descriptor.cm.data_interface", "bDataInterface", LF_DEC),
+	R("usbcom.descriptor.control_interface", "bMasterInterface", LF_DEC),
+	R("usbcom.descriptor.subordinate_interface", "bSlaveInterface",
+	    LF_CDC_SLAVES),
+	{ 0, "usbcom.descriptor.ecm.mac_address", "iMacAddress", LF_STR, 34,
+	    NULL },
+	{ 0, "usbcom.descriptor.ecm.eth_stats", "bmEthernetStatistics",
+	    LF_HEX8, 34, NULL },
+	{ 0, "usbcom.descriptor.ecm.max_segment_size", "wMaxSegmentSize",
+	    LF_DEC, 34, NULL },
+	{ 0, "usbcom.descriptor.ecm.nb_mc_filters", "wNumberMCFilters",
+	    LF_HEX4, 34, NULL },
+	{ 0, "usbcom.descriptor.ecm.nb_power_filters", "bNumberPowerFilters",
+	    LF_DEC, 34, NULL },
+	R("usbccid.bcdCCID", "bcdCCID", LF_CCID_BCD),
+	R("usbccid.bMaxSlotIndex", "nMaxSlotIndex", LF_DEC),
+	R("usbccid.bVoltageSupport", "bVoltageSupport", LF_CCID_VOLT),
+	R("usbccid.dwProtocols", "dwProtocols", LF_CCID_PROTO),
+	/* sic: lsusb's spelling */
+	R("usbccid.dwMaximumClock", "dwMaxiumumClock", LF_DEC),
+	{ 0, "usbccid.dwDataRate", "dwDataRate", LF_DEC, 0, "bps" },
+	{ 0, "usbccid.dwMaxDataRate", "dwMaxDataRate", LF_DEC, 0, "bps" },
+	R("usbccid.bNumDataRatesSupported", "bNumDataRatesSupp.", LF_DEC),
+	R("usbccid.dwSynchProtocols", "dwSyncProtocols", LF_CCID_SYNC),
+	R("usbccid.dwMechanical", "dwMechanical", LF_CCID_MECH),
+	R("usbccid.dwFeatures", "dwFeatures", LF_CCID_FEAT),
+	R("usbccid.dwMaxCCIDMessageLength", "dwMaxCCIDMsgLen", LF_DEC),
+	R("usbccid.hf_ccid_bClassGetResponse", "bClassGetResponse",
+	    LF_CCID_ECHO),
+	R("usbccid.hf_ccid_bClassEnvelope", "bClassEnvelope", LF_CCID_ECHO),
+	R("usbccid.hf_ccid_wLcdLayout", "wlcdLayout", LF_CCID_LCD),
+	R("usbccid.hf_ccid_wLcdLayout.chars", NULL, LF_SKIP),
+	R("usbccid.hf_ccid_wLcdLayout.lines", NULL, LF_SKIP),
+	R("usbccid.hf_ccid_bPINSupport", "bPINSupport", LF_CCID_PIN),
+	R("usbccid.hf_ccid_bMaxCCIDBusySlots", "bMaxCCIDBusySlots", LF_DEC),
+	R("usbvideo.control.descriptorSubType", "bDescriptorSubtype",
+	    LF_SUBTYPE),
+	R("usbvideo.streaming.descriptorSubType", "bDescriptorSubtype",
+	    LF_SUBTYPE),
+	R("usbvideo.ep.descriptorSubType", "bDescriptorSubtype", LF_SUBTYPE),
+	R("usbvideo.bcdUVC", "bcdUVC", LF_BCD),
+	R("usbvideo.totalLength", "wTotalLength", LF_HEX4),
+	R("usbvideo.probe.clockFrequency", "dwClockFrequency", LF_UVC_CLOCK),
+	R("usbvideo.streamingInterfaceNumbers", "baInterfaceNr",
+	    LF_BYTES_IDX),
+	{ 0, "usbvideo.camera.objectiveFocalLengthMin",
+	    "wObjectiveFocalLengthMin", LF_DEC, 31, NULL },
+	{ 0, "usbvideo.camera.objectiveFocalLengthMax",
+	    "wObjectiveFocalLengthMax", LF_DEC, 31, NULL },
+	{ 0, "usbvideo.camera.ocularFocalLength", "wOcularFocalLength",
+	    LF_DEC, 31, NULL },
+	R("usbvideo.bmcontrolSize", "bControlSize", LF_UVC_CTLSIZE),
+	R("usbvideo.availableControls", "bmControls", LF_UVC_CONTROLS),
+	R("usbvideo.availableControls.bytes", "bmControls", LF_UVC_CONTROLS),
+	R("usbvideo.unit.sources", "baSourceID", LF_BYTES_IDX),
+	R("usbvideo.extension.guid", "guidExtensionCode", LF_GUID),
+	R("usbvideo.processor.standards", "bmVideoStandards", LF_UVC_STDS),
+	R("usbvideo.streaming.info", "bmInfo", LF_DEC),
+	R("usb.bEndpointAddress", "bEndpointAddress", LF_EPADDR),
+	R("usbvideo.streaming.stillCaptureMethod", "bStillCaptureMethod",
+	    LF_DEC),
+	R("usbvideo.streaming.triggerSupport", "bTriggerSupport", LF_DEC),
+	R("usbvideo.streaming.triggerUsage", "bTriggerUsage", LF_DEC),
+	R("usbvideo.mjpeg.flags", "bFlags", LF_UVC_MJPEG),
+	R("usbvideo.format.guid", "guidFormat", LF_GUID),
+	R("usbvideo.format.interlace", "bmInterlaceFlags", LF_UVC_INTERLACE),
+	R("usbvideo.format.copyProtect", "bCopyProtect", LF_DEC),
+	/* sic: one column short in lsusb */
+	{ 0, "usbvideo.format.variableSize", "bVariableSize", LF_DEC, 35,
+	    NULL },
+	R("usbvideo.frame.capabilities", "bmCapabilities", LF_UVC_FRAMECAPS),
+	R("usbvideo.frame.interval", "dwFrameInterval", LF_INDEXED2),
+	R("usbvideo.color.primaries", "bColorPrimaries", LF_UVC_COLOR),
+	R("usbvideo.color.transferCharacteristics",
+	    "bTransferCharacteristics", LF_UVC_COLOR),
+	R("usbvideo.color.matrixCoefficients", "bMatrixCoefficients",
+	    LF_UVC_COLOR),
+	{ 0, "usbdfu.descriptor.bmAttributes", "bmAttributes", LF_DFU_ATTR,
+	    37, NULL },
+	{ 0, "usbdfu.descriptor.wDetachTimeOut", "wDetachTimeout", LF_DEC, 37,
+	    "milliseconds" },
+	{ 0, "usbdfu.descriptor.wTransferSize", "wTransferSize", LF_DEC, 37,
+	    "bytes" },
+	/* lsusb: "%x.%02x" after the 32-column name, not right-aligned */
+	{ 0, "usbdfu.descriptor.bcdDFUVersion", "bcdDFUVersion", LF_BCD, 36,
+	    NULL },
+};
+#undef R
+
+/* UVC 1.5 table 3-6 (camera) and 3-8 (processing unit) bmControls, and
+ * bmVideoStandards, lsusb's words; UVC 1.1 has the first 19 and 18. */
+static const char *const ls_uvc_camctls[] = {
+	"Scanning Mode", "Auto-Exposure Mode", "Auto-Exposure Priority",
+	"Exposure Time (Absolute)", "Exposure Time (Relative)",
+	"Focus (Absolute)", "Focus (Relative)", "Iris (Absolute)",
+	"Iris (Relative)", "Zoom (Absolute)", "Zoom (Relative)",
+	"PanTilt (Absolute)", "PanTilt (Relative)", "Roll (Absolute)",
+	"Roll (Relative)", "Reserved", "Reserved", "Focus, Auto", "Privacy",
+	"Focus, Simple", "Window", "Region of Interest"
+};
+static const char *const ls_uvc_puctls[] = {
+	"Brightness", "Contrast", "Hue", "Saturation", "Sharpness", "Gamma",
+	"White Balance Temperature", "White Balance Component",
+	"Backlight Compensation", "Gain", "Power Line Frequency", "Hue, Auto",
+	"White Balance Temperature, Auto", "White Balance Component, Auto",
+	"Digital Multiplier", "Digital Multiplier Limit",
+	"Analog Video Standard", "Analog Video Lock Status", "Contrast, Auto"
+};
+static const char *const ls_uvc_stds[] = {
+	"None", "NTSC - 525/60", "PAL - 625/50", "SECAM - 625/50",
+	"NTSC - 625/50", "PAL - 525/60"
+};
+static const char *const ls_uvc_patterns[] = {
+	"Field 1 only", "Field 2 only", "Regular pattern of fields 1 and 2",
+	"Random pattern of fields 1 and 2"
+};
+
+/* UVC 1.5 table 3-19, the color matching descriptor, lsusb's words. */
+static const char *const ls_uvc_prims[] = {
+	"Unspecified", "BT.709,sRGB", "BT.470-2 (M)", "BT.470-2 (B,G)",
+	"SMPTE 170M", "SMPTE 240M"
+};
+static const char *const ls_uvc_xfers[] = {
+	"Unspecified", "BT.709", "BT.470-2 (M)", "BT.470-2 (B,G)",
+	"SMPTE 170M", "SMPTE 240M", "Linear", "sRGB"
+};
+static const char *const ls_uvc_matrices[] = {
+	"Unspecified", "BT.709", "FCC", "BT.470-2 (B,G)",
+	"SMPTE 170M (BT.601)", "SMPTE 240M"
+};
+
+/* wChannelConfig bits (UAC 1.0 3.7.2.3), lsusb's words. */
+static const char *const ls_channels[] = {
+	"Left Front (L)", "Right Front (R)", "Center Front (C)",
+	"Low Frequency Enhancement (LFE)", "Left Surround (LS)",
+	"Right Surround (RS)", "Left of Center (LC)", "Right of Center (RC)",
+	"Surround (S)", "Side Left (SL)", "Side Right (SR)", "Top (T)"
+};
+
+/* Feature unit bmaControls bits (UAC 1.0 table 4-7). */
+static const char *const ls_fu_controls[] = {
+	"Mute Control", "Volume Control", "Bass Control", "Mid Control",
+	"Treble Control", "Graphic Equalizer Control", "Automatic Gain Control",
+	"Delay Control", "Bass Boost Control", "Loudness Control"
+};
+
+/* CDC 1.2 tables 4 and 5 (call management, ACM), lsusb's words. */
+static const char *const ls_cm_caps[] = {
+	"call management", "use DataInterface"
+};
+static const char *const ls_acm_caps[] = {
+	"get/set/notify Comm Features", "line coding and serial state",
+	"sends break", "connection notifications"
+};
+
+/* CCID 1.1 table 5.1-1 dwSynchProtocols and dwMechanical, lsusb's words. */
+static const char *const ls_ccid_sync[] = { "2-wire", "3-wire", "I2C" };
+static const char *const ls_ccid_mech[] = {
+	"accept", "eject", "capture", "lock"
+};
+
+/* CCID 1.1 table 5.1-1 dwFeatures, lsusb's words and order. */
+static const struct {
+	uint32_t	 bit;
+	int		 group;	/* of a group, only the first set shows */
+	const char	*text;
+} ls_ccid_features[] = {
+	{ 0x00000002, 0, "Auto configuration based on ATR" },
+	{ 0x00000004, 0, "Auto activation on insert" },
+	{ 0x00000008, 0, "Auto voltage selection" },
+	{ 0x00000010, 0, "Auto clock change" },
+	{ 0x00000020, 0, "Auto baud rate change" },
+	{ 0x00000040, 1, "Auto parameter negotiation made by CCID" },
+	{ 0x00000080, 1, "Auto PPS made by CCID" },
+	{ 0x00000100, 0, "CCID can set ICC in clock stop mode" },
+	{ 0x00000200, 0, "NAD value other than 0x00 accepted" },
+	{ 0x00000400, 0, "Auto IFSD exchange" },
+	{ 0x00010000, 2, "TPDU level exchange" },
+	{ 0x00020000, 2, "Short APDU level exchange" },
+	{ 0x00040000, 2, "Short and extended APDU level exchange" },
+};
+
 /* Where the walk is, for the descriptors that depend on it. */
 struct lswalk {
 	struct dv	*d;
@@ -205,6 +581,15 @@ struct lswalk {
 	int		 after;	/* 2, 4, 5: config, interface, ep */
 	uint8_t		 icls, isub, iproto; /* the interface's class */
 	int		 hid_report; /* a report line owed: 0, else -1 */
+	int		 cls;	/* a class-specific descriptor lsusb knows */
+	int		 bare;	/* without bLength and bDescriptorType */
+	uint8_t		 width;	/* of its fields, 0 = 25 */
+	const struct dec_name *subtypes; /* its subtypes' words */
+	int		 uac;	/* else AudioControl's: 0, 1, 2 = UAC 1, 2, 3 */
+	uint32_t	 dlen;	/* its length */
+	uint8_t		 dsub;	/* its bDescriptorSubtype */
+	const char	*last;	/* the field before, for LF_INDEXED */
+	unsigned	 index;	/* how many of it so far */
 };
 
 /* name then value, right-aligned at width (lsusb's columns). */
@@ -252,6 +637,18 @@ ls_flush(struct lswalk *w)
 	}
 }
 
+/* A line for each bit of v set that words[0..n) has a word for. */
+static void
+ls_bits(int indent, uint64_t v, const char *const *words, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < n && i < 64; i++) {
+		if (v & (1ULL << i))
+			printf("%*s%s\n", indent, "", words[i]);
+	}
+}
+
 static void
 ls_bytes(int indent, const uint8_t *p, size_t n, const char *label)
 {
@@ -261,6 +658,88 @@ ls_bytes(int indent, const uint8_t *p, size_t n, const char *label)
 	for (i = 0; i < n; i++)
 		printf(" %02x", p[i]);
 	printf("\n");
+}
+
+/*
+ * A class-specific descriptor lsusb knows (lsclsheads): its heading, and
+ * its fields then show by lsclsrows.  0 when lsusb would not know it.
+ */
+static int
+ls_cls_head(struct lswalk *w, const struct dec_node *n, const uint8_t *p,
+    size_t left)
+{
+	const struct lsclshead *h;
+	size_t	 i;
+
+	/* Interface descriptors follow an interface, endpoint ones an
+	 * endpoint (lsusb's dump_altsetting and dump_endpoint). */
+	if (left < 3 || w->after != (p[1] == 0x25 ? 5 : 4))
+		return 0;
+	for (i = 0; i < nitems(lsclsheads); i++) {
+		h = &lsclsheads[i];
+		if (h->cls != w->icls || h->type != p[1] ||
+		    (h->sub != ANY && h->sub != w->isub) ||
+		    (h->subtype != ANY && h->subtype != p[2]))
+			continue;
+		printf("%*s%s", h->indent, "", h->text);
+		if (n->note != NULL)
+			printf("  [%s]", n->note);
+		printf("\n");
+		w->indent = h->indent + 2;
+		w->cls = 1;
+		w->bare = h->bare;
+		w->dsub = p[2];
+		w->width = h->width;
+		w->subtypes = h->subtypes;
+		w->uac = -1;
+		if (h->cls == 0x01 && h->sub == 0x01)
+			w->uac = w->iproto == 0x20 ? 1 : w->iproto == 0x30 ? 2 :
+			    0;
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * How a field of a class-specific descriptor shows: its lsclsrows row, or
+ * one made in *tmp from its Wireshark name's last part and its kind.
+ * NULL: not shown (bits of a field, which lsusb words in its own way).
+ */
+static const struct lsrow *
+ls_cls_row(const struct dec_field *f, struct lsrow *tmp)
+{
+	const char	*name, *dot;
+	size_t		 i;
+
+	if (f->abbrev != NULL) {
+		for (i = 0; i < nitems(lsclsrows); i++) {
+			if (strcmp(lsclsrows[i].name, f->abbrev) == 0)
+				return &lsclsrows[i];
+		}
+	}
+	if (f->mask != 0)
+		return NULL;
+	/* A specification's name (bTerminalID) as is, else the last part
+	 * of the Wireshark name, which is one there. */
+	name = f->name;
+	if (!islower((unsigned char)name[0]) || strchr(name, ' ') != NULL) {
+		name = f->abbrev != NULL ? f->abbrev : f->name;
+		if ((dot = strrchr(name, '.')) != NULL)
+			name = dot + 1;
+	}
+	memset(tmp, 0, sizeof *tmp);
+	tmp->name = tmp->ls = name;
+	if (f->kind == DK_BYTES)
+		tmp->fmt = LF_BYTES;
+	else if (name[0] == 'i' && f->width == 1)
+		tmp->fmt = LF_STR;
+	else if (f->kind != DK_HEX || (f->width == 1 &&
+	    strncmp(name, "bm", 2) != 0))
+		tmp->fmt = f->names != NULL ? LF_NAMED : LF_DEC;
+	else
+		tmp->fmt = f->width == 1 ? LF_HEX2 : f->width == 2 ?
+		    (f->names != NULL ? LF_HEXNAMED : LF_HEX4) : LF_HEX8;
+	return tmp;
 }
 
 /* A descriptor starts: its heading, and how its fields show. */
@@ -273,6 +752,8 @@ ls_head(struct lswalk *w, const struct dec_node *n)
 
 	ls_flush(w);
 	w->indent = -1;
+	w->cls = w->bare = 0;
+	w->last = NULL;
 	if (n->off + 2 > w->len || n->len < 2) {
 		w->type = 0;
 		return;
@@ -281,6 +762,7 @@ ls_head(struct lswalk *w, const struct dec_node *n)
 	left = n->len;
 	w->type = p[1];
 	w->doff = n->off;
+	w->dlen = n->len;
 
 	switch (w->type) {
 	case USB_DT_CONFIG:
@@ -298,10 +780,12 @@ ls_head(struct lswalk *w, const struct dec_node *n)
 		w->after = 5;
 		break;
 	case USB_DT_HID:
-		/* HID's only inside a HID interface; elsewhere unknown. */
-		if (w->after != 4 || w->icls != 0x03)
-			goto other;
-		break;
+		/* HID's only inside a HID interface; else the class's. */
+		if (w->after == 4 && w->icls == 0x03)
+			break;
+		if (ls_cls_head(w, n, p, left))
+			return;
+		goto other;
 	case USB_DT_CS_INTERFACE:
 		/* UAS pipe usage after a mass storage endpoint. */
 		if (w->after == 5 && w->icls == 0x08 && left >= 3) {
@@ -310,6 +794,12 @@ ls_head(struct lswalk *w, const struct dec_node *n)
 			    pipe != NULL ? pipe : "Reserved", p[2]);
 			return;
 		}
+		if (ls_cls_head(w, n, p, left))
+			return;
+		goto other;
+	case USB_DT_CS_ENDPOINT:
+		if (ls_cls_head(w, n, p, left))
+			return;
 		goto other;
 	case USB_DT_SS_ENDPOINT_COMP:
 		/* The companion's fields sit under the endpoint's. */
@@ -346,8 +836,9 @@ static void
 ls_field(struct lswalk *w, const struct dec_node *n)
 {
 	const struct lsrow *row;
+	struct lsrow	 tmp;
 	const char	*text = NULL, *name;
-	char		 val[64], tbuf[256], sbuf[256], nbuf[400];
+	char		 val[64], tbuf[256], sbuf[256], nbuf[400], ibuf[64];
 	const uint8_t	*p;
 	uint64_t	 v = n->value;
 	size_t		 i, k;
@@ -355,7 +846,16 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 
 	if (indent < 0 || n->f == NULL)
 		return;
-	row = ls_row(w->type, n->f->name);
+	if (w->cls && (strcmp(n->f->name, "bLength") == 0 ||
+	    strcmp(n->f->name, "bDescriptorType") == 0)) {
+		if (w->bare)
+			return;
+		row = ls_row(0, n->f->name);
+	} else if (w->cls) {
+		if ((row = ls_cls_row(n->f, &tmp)) == NULL)
+			return;
+	} else
+		row = ls_row(w->type, n->f->name);
 	if (row == NULL) {
 		/* Not a field lsusb shows: ours, in the same columns. */
 		if (n->f->mask != 0)
@@ -366,7 +866,27 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 	}
 	name = row->ls != NULL ? row->ls : row->name;
 	width = row->width;
+	if (w->cls && width == 0)
+		width = w->width;
 	val[0] = '\0';
+	p = w->data + n->off;
+	/* Binary-coded decimal as sent: the tree may hold it converted. */
+	if ((row->fmt == LF_BCD || row->fmt == LF_CCID_BCD) && n->len == 2 &&
+	    n->off + 2 <= w->len)
+		v = get_le16(p);
+	if (row->fmt == LF_INDEXED || row->fmt == LF_INDEXED2 ||
+	    row->fmt == LF_FREQ || (row->fmt == LF_UVC_CONTROLS &&
+	    w->isub == 2)) {
+		/* The i-th of the same field in this descriptor. */
+		if (w->last != row->name)
+			w->index = 0;
+		w->last = row->name;
+		snprintf(ibuf, sizeof ibuf, row->fmt == LF_FREQ ? "%.40s[%2u]" :
+		    row->fmt == LF_INDEXED ? "%.40s(%u)" : "%.40s(%2u)",
+		    row->fmt == LF_UVC_CONTROLS ? "bmaControls" : name,
+		    w->index++);
+		name = ibuf;
+	}
 	switch (row->fmt) {
 	case LF_SKIP:
 		return;
@@ -436,7 +956,6 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		width = 27;
 		break;
 	case LF_BYTES:
-		p = w->data + n->off;
 		k = 0;
 		for (i = 0; i < n->len && n->off + i < w->len &&
 		    k + 6 < sizeof tbuf; i++)
@@ -470,6 +989,285 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		    "Per-port overcurrent protection" :
 		    "No overcurrent protection");
 		return;
+	case LF_HEX8:
+		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
+		break;
+	case LF_HEXNAMED:
+		snprintf(val, sizeof val, "0x%04llx", (unsigned long long)v);
+		if (n->f->names != NULL)
+			text = dec_name_find(n->f->names, (uint32_t)v);
+		break;
+	case LF_INDEXED:
+	case LF_INDEXED2:
+	case LF_FREQ:
+		if (n->f->kind == DK_HEX)
+			snprintf(val, sizeof val, "0x%0*llx",
+			    n->f->width > 0 ? n->f->width * 2 : 2,
+			    (unsigned long long)v);
+		else
+			snprintf(val, sizeof val, "%llu",
+			    (unsigned long long)v);
+		break;
+	case LF_CCID_ECHO:
+		if (v == 0xff)
+			snprintf(val, sizeof val, "echo");
+		else
+			snprintf(val, sizeof val, "%02llX",
+			    (unsigned long long)v);
+		break;
+	case LF_CCID_LCD:
+		if (v == 0)
+			snprintf(val, sizeof val, "none");
+		else
+			snprintf(val, sizeof val, "%u cols %u lines",
+			    (unsigned)v & 0xff, (unsigned)(v >> 8) & 0xff);
+		break;
+	case LF_SUBTYPE:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		if (w->uac >= 0)
+			text = v < nitems(ls_ac_subtypes) ?
+			    ls_ac_subtypes[v][w->uac] : NULL;
+		else
+			text = w->subtypes != NULL ?
+			    dec_name_find(w->subtypes, (uint32_t)v) : NULL;
+		snprintf(tbuf, sizeof tbuf, "(%s)", text != NULL ? text :
+		    "unknown");
+		text = tbuf;
+		break;
+	case LF_FMT_TYPE:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		text = dec_name_find(ls_format_types, (uint32_t)v);
+		snprintf(tbuf, sizeof tbuf, "(%s)", text != NULL ? text :
+		    "unknown");
+		text = tbuf;
+		break;
+	case LF_FREQ_TYPE:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		text = v == 0 ? "Continuous" : "Discrete";
+		break;
+	case LF_CHCFG:
+		snprintf(val, sizeof val, "0x%04llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		ls_bits(indent + 2, v, ls_channels, nitems(ls_channels));
+		return;
+	case LF_FU_CTLS:
+		/* bControlSize bytes a channel (UAC 1.0 table 4-7). */
+		k = n->off > w->doff + 5 ? w->data[w->doff + 5] : 0;
+		for (i = 0; k > 0 && k <= 4 && (i + 1) * k <= n->len &&
+		    n->off + (i + 1) * k <= w->len; i++) {
+			v = k == 1 ? p[i] : k == 2 ? get_le16(p + i * k) :
+			    k == 4 ? get_le32(p + i * k) :
+			    (uint64_t)get_le16(p + i * k) | (uint64_t)p[i * k +
+			    2] << 16;
+			snprintf(ibuf, sizeof ibuf, "%.40s(%u)", name,
+			    (unsigned)i);
+			snprintf(val, sizeof val, "0x%0*llx", (int)k * 2,
+			    (unsigned long long)v);
+			ls_line(indent, ibuf, width, val, NULL);
+			ls_bits(indent + 2, v, ls_fu_controls,
+			    nitems(ls_fu_controls));
+		}
+		return;
+	case LF_CDC_CAPS:
+		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		/* Call management from bit 0 up, ACM from bit 3 down. */
+		if (w->dlen >= 3 && w->data[w->doff + 2] == 0x01)
+			ls_bits(indent + 2, v, ls_cm_caps, nitems(ls_cm_caps));
+		else if (w->dlen >= 3 && w->data[w->doff + 2] == 0x02) {
+			for (i = nitems(ls_acm_caps); i-- > 0;) {
+				if (v & (1U << i))
+					printf("%*s%s\n", indent + 2, "",
+					    ls_acm_caps[i]);
+			}
+		}
+		return;
+	case LF_CDC_SLAVES:
+		/* All of them on the first one's line. */
+		if (n->off != w->doff + 4)
+			return;
+		printf("%*s%-24s", indent, "", name);
+		for (i = n->off; i < w->doff + w->dlen && i < w->len; i++)
+			printf("%u ", w->data[i]);
+		printf("\n");
+		return;
+	case LF_CCID_BCD:
+		snprintf(val, sizeof val, "%x.%02x", (unsigned)(v >> 8) & 0xff,
+		    (unsigned)v & 0xff);
+		if (v != 0x0100)
+			text = " (Warning: Only accurate for version 1.0)";
+		break;
+	case LF_CCID_VOLT:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		snprintf(tbuf, sizeof tbuf, " %s%s%s", v & 1 ? "5.0V " : "",
+		    v & 2 ? "3.0V " : "", v & 4 ? "1.8V " : "");
+		text = tbuf;
+		break;
+	case LF_CCID_PROTO:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		snprintf(tbuf, sizeof tbuf, "%s%s%s", v & 1 ? " T=0" : "",
+		    v & 2 ? " T=1" : "", v & ~3ULL ?
+		    " (Invalid values detected)" : "");
+		text = tbuf;
+		break;
+	case LF_CCID_PIN:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		snprintf(tbuf, sizeof tbuf, "%s%s", v & 1 ? " verification" :
+		    "", v & 2 ? " modification" : "");
+		text = tbuf;
+		break;
+	case LF_CCID_FEAT: {
+		int	 done = 0;	/* groups shown, a bit each */
+
+		snprintf(val, sizeof val, "%08llX", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		for (i = 0; i < nitems(ls_ccid_features); i++) {
+			if (!(v & ls_ccid_features[i].bit) ||
+			    (done & (1 << ls_ccid_features[i].group)))
+				continue;
+			if (ls_ccid_features[i].group != 0)
+				done |= 1 << ls_ccid_features[i].group;
+			printf("%*s%s\n", indent + 2, "",
+			    ls_ccid_features[i].text);
+		}
+		return;
+	}
+	case LF_CCID_SYNC:
+	case LF_CCID_MECH: {
+		const char *const *words = row->fmt == LF_CCID_SYNC ?
+		    ls_ccid_sync : ls_ccid_mech;
+		size_t	 nwords = row->fmt == LF_CCID_SYNC ?
+		    nitems(ls_ccid_sync) : nitems(ls_ccid_mech);
+
+		snprintf(val, sizeof val, "%08llX", (unsigned long long)v);
+		k = 0;
+		tbuf[0] = '\0';
+		for (i = 0; i < nwords; i++) {
+			if (v & (1U << i))
+				k += (size_t)snprintf(tbuf + k, sizeof tbuf - k,
+				    " %s", words[i]);
+		}
+		text = tbuf;
+		break;
+	}
+	case LF_BYTES_IDX:
+		/* lsusb's UVC selector unit says baSource. */
+		if (w->isub == 1 && w->dsub == 4)
+			name = "baSource";
+		for (i = 0; i < n->len && n->off + i < w->len; i++) {
+			snprintf(ibuf, sizeof ibuf, "%.40s(%2u)", name,
+			    (unsigned)i);
+			snprintf(val, sizeof val, "%u", p[i]);
+			ls_line(indent, ibuf, width, val, NULL);
+		}
+		return;
+	case LF_GUID:
+		printf("%*s%-*s{%s}\n", indent, "", (width ? width : 25) + 1,
+		    name, n->str != NULL ? n->str : "");
+		return;
+	case LF_UVC_CLOCK:
+		/* lsusb: "%5u.%06uMHz" after a 20-column name */
+		printf("%*s%-20s%5u.%06uMHz\n", indent, "", name,
+		    (unsigned)(v / 1000000), (unsigned)(v % 1000000));
+		return;
+	case LF_UVC_CTLSIZE:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		if (w->isub == 1 && w->dsub == 2)
+			width = 31;
+		break;
+	case LF_UVC_CONTROLS:
+		if (w->isub == 2) {
+			/* lsusb shows each format's first byte */
+			snprintf(val, sizeof val, "%u", n->len > 0 &&
+			    n->off < w->len ? p[0] : 0);
+			break;
+		}
+		if (w->dsub == 6) {
+			/* an extension unit's, byte by byte */
+			for (i = 0; i < n->len && n->off + i < w->len; i++) {
+				snprintf(ibuf, sizeof ibuf, "%.40s(%2u)", name,
+				    (unsigned)i);
+				snprintf(val, sizeof val, "0x%02x", p[i]);
+				ls_line(indent, ibuf, width, val, NULL);
+			}
+			return;
+		}
+		/* at most 3 bytes of it, as lsusb reads it */
+		v &= 0xffffff;
+		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
+		if (w->dsub == 2)
+			width = 31;
+		ls_line(indent, name, width, val, n->note);
+		if (w->dsub == 2)
+			ls_bits(indent + 2, v, ls_uvc_camctls,
+			    w->iproto == 1 ? 22 : 19);
+		else if (w->dsub == 5)
+			ls_bits(indent + 2, v, ls_uvc_puctls,
+			    w->iproto == 1 ? 19 : 18);
+		return;
+	case LF_UVC_STDS:
+		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		ls_bits(indent + 2, v, ls_uvc_stds, nitems(ls_uvc_stds));
+		return;
+	case LF_UVC_MJPEG:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		printf("%*sFixed-size samples: %s\n", indent + 2, "", v & 1 ?
+		    "Yes" : "No");
+		return;
+	case LF_UVC_INTERLACE:
+		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		printf("%*sInterlaced stream or variable: %s\n", indent + 2,
+		    "", v & 1 ? "Yes" : "No");
+		/* sic: lsusb reads D1 one way for MJPEG, the other else */
+		printf("%*sFields per frame: %u fields\n", indent + 2, "",
+		    (w->dsub == 6) == ((v & 2) != 0) ? 2 : 1);
+		printf("%*sField 1 first: %s\n", indent + 2, "", v & 4 ?
+		    "Yes" : "No");
+		printf("%*sField pattern: %s\n", indent + 2, "",
+		    ls_uvc_patterns[(v >> 4) & 3]);
+		return;
+	case LF_UVC_FRAMECAPS:
+		snprintf(val, sizeof val, "0x%02llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		printf("%*sStill image %ssupported\n", indent + 2, "", v & 1 ?
+		    "" : "un");
+		if (v & 2)
+			printf("%*sFixed frame-rate\n", indent + 2, "");
+		return;
+	case LF_UVC_COLOR: {
+		const char *const *words = ls_uvc_prims;
+		size_t	 nwords = nitems(ls_uvc_prims);
+
+		if (strcmp(name, "bTransferCharacteristics") == 0) {
+			words = ls_uvc_xfers;
+			nwords = nitems(ls_uvc_xfers);
+		} else if (strcmp(name, "bMatrixCoefficients") == 0) {
+			words = ls_uvc_matrices;
+			nwords = nitems(ls_uvc_matrices);
+		}
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		snprintf(tbuf, sizeof tbuf, "(%s)", v < nwords ? words[v] :
+		    "Unknown");
+		text = tbuf;
+		break;
+	}
+	case LF_DFU_ATTR:
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		if (v & 0xf0)
+			printf("%*s(unknown attributes!)\n", indent + 2, "");
+		printf("%*sWill %sDetach\n", indent + 2, "", v & 0x08 ? "" :
+		    "Not ");
+		printf("%*sManifestation %s\n", indent + 2, "", v & 0x04 ?
+		    "Tolerant" : "Intolerant");
+		printf("%*sUpload %s\n", indent + 2, "", v & 0x02 ?
+		    "Supported" : "Unsupported");
+		printf("%*sDownload %s\n", indent + 2, "", v & 0x01 ?
+		    "Supported" : "Unsupported");
+		return;
 	case LF_HUB_TT:
 		/* Only high-speed hubs have transaction translators. */
 		if (w->d->desclen >= 7 && (w->d->desc[6] == 1 ||
@@ -478,7 +1276,7 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 			    ((unsigned)v + 1) * 8);
 		return;
 	}
-	if (w->type == USB_DT_HID &&
+	if (w->type == USB_DT_HID && !w->cls &&
 	    strcmp(n->f->name, "bDescriptorType") == 0 &&
 	    n->off != w->doff + 1) {
 		/* HID's class descriptor list, not the header. */
