@@ -66,6 +66,8 @@ read_run(const char *name, struct printer *pr, uint64_t limit)
 			goto write_failed;
 		}
 	}
+	if (limit != 0 && pipe.count >= limit)
+		pr->open_mark = "not completed in the records read (-c)";
 	print_last(pr);
 	if (print_flush(pr) < 0)
 		goto write_failed;

@@ -1,0 +1,367 @@
+/*
+ * decode/dec-xfer.c - the transfers view: an URB as one row at its end,
+ * a run of identical rows as the first with a count (decode.h says what
+ * a row holds and when rows are written).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+
+/* FNV-1a, 64 bits, over n bytes of p, from h. */
+static uint64_t
+xfer_hash(uint64_t h, const uint8_t *p, size_t n)
+{
+	while (n-- > 0) {
+		h ^= *p++;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+/* r's key; open: r is a submit not ended (yet). */
+static void
+xfer_key(struct dec_xkey *k, const struct urb_rec *r,
+    const struct dec_info *info, int open)
+{
+	uint8_t	 b[8];
+	uint32_t i;
+
+	memset(k, 0, sizeof *k);
+	k->busnum = r->busnum;
+	k->devnum = r->devnum;
+	k->epnum = r->epnum;
+	k->xfer_type = r->xfer_type;
+	k->type = open ? 'S' : r->type;
+	k->status = open ? 0 : r->status;
+	k->asked = open ? r->len_urb : (info->flags & DI_PAIRED) ?
+	    info->pair_len : UINT32_MAX;
+	k->len = open ? 0 : r->len_urb;
+	k->data_len = r->data_len;
+	k->data_hash = xfer_hash(0xcbf29ce484222325ULL, r->data,
+	    r->data_len);
+	for (i = 0; i < r->niso; i++) {
+		put_le32(b, (uint32_t)r->iso[i].status);
+		put_le32(b + 4, r->iso[i].len);
+		k->data_hash = xfer_hash(k->data_hash, b, sizeof b);
+	}
+	k->flags = info->flags & (DI_PAIRED | DI_ORPHAN);
+	if (info->flags & DI_SETUP)
+		k->setup = info->setup;
+}
+
+static int
+xfer_key_eq(const struct dec_xkey *a, const struct dec_xkey *b)
+{
+	return a->busnum == b->busnum && a->devnum == b->devnum &&
+	    a->epnum == b->epnum && a->xfer_type == b->xfer_type &&
+	    a->type == b->type && a->status == b->status &&
+	    a->asked == b->asked && a->len == b->len &&
+	    a->data_len == b->data_len && a->data_hash == b->data_hash &&
+	    a->flags == b->flags &&
+	    a->setup.bmRequestType == b->setup.bmRequestType &&
+	    a->setup.bRequest == b->setup.bRequest &&
+	    a->setup.wValue == b->setup.wValue &&
+	    a->setup.wIndex == b->setup.wIndex &&
+	    a->setup.wLength == b->setup.wLength;
+}
+
+/* A frame number, or "-" (text) / null (JSON) for none. */
+static void
+xfer_num(const struct dec_xfer *x, struct sbuf *b, int have, uint64_t v,
+    int width)
+{
+	if (have && x->json)
+		sb_u64(b, v);
+	else if (have)
+		sb_u64w(b, v, width);
+	else if (x->json)
+		sb_puts(b, "null");
+	else
+		sb_printf(b, "%*s", width, "-");
+}
+
+/*
+ * The row of r into b, without its end: r's own if it ended the URB,
+ * else (open) the row of the submit r, to be marked later.
+ */
+static void
+xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
+    const struct dec_info *info, int open, struct sbuf *b)
+{
+	const char	*st = "-";
+	char		 lens[24], asked[12], status[16];
+	int		 paired = !open && (info->flags & DI_PAIRED);
+	size_t		 mark;
+
+	b->len = 0;
+	if (r->origin == URB_ORIGIN_USBPCAP && urb_is_in(r) &&
+	    r->xfer_type != XFER_CTRL)
+		/* USBPcap records no IN length on the submit */
+		snprintf(asked, sizeof asked, "%s", x->json ? "null" : "?");
+	else if (open)
+		snprintf(asked, sizeof asked, "%u", r->len_urb);
+	else if (paired)
+		snprintf(asked, sizeof asked, "%u", info->pair_len);
+	else
+		snprintf(asked, sizeof asked, "%s", x->json ? "null" : "?");
+	if (!open && r->status != 0 &&
+	    (st = dec_status_name(r->status)) == NULL) {
+		snprintf(status, sizeof status, "%d", (int)r->status);
+		st = status;
+	} else if (!open && r->status == 0)
+		st = "ok";
+	if (x->json) {
+		sb_puts(b, "{\"frame.submit\":");
+		xfer_num(x, b, open || paired, open ? urb_frame(r) :
+		    info->pair_frame != 0 ? info->pair_frame :
+		    info->pair_recno, 0);
+		sb_puts(b, ",\"frame.end\":");
+		xfer_num(x, b, !open, urb_frame(r), 0);
+		sb_puts(b, ",\"time\":\"");
+		mark = b->len;
+		dec_fmt_time(f, r->ts_ns, (r->flags & REC_F_NOTIME) != 0, b);
+		while (mark < b->len && b->s[mark] == ' ')
+			memmove(b->s + mark, b->s + mark + 1, --b->len - mark);
+		sb_printf(b, "\",\"usb.bus_id\":%u,\"usb.device_address\":%u,"
+		    "\"usb.endpoint_address\":\"0x%02x\",\"dir\":\"%s\","
+		    "\"type\":\"%s\",\"status\":", r->busnum, r->devnum,
+		    r->epnum, urb_is_in(r) ? "in" : "out",
+		    dec_fmt_type_name(r));
+		if (open)
+			sb_puts(b, "null");
+		else
+			sb_i64(b, r->status);
+		sb_printf(b, ",\"asked\":%s,\"length\":", asked);
+		xfer_num(x, b, !open && r->type != 'E', r->len_urb, 0);
+		sb_puts(b, ",\"latency_ns\":");
+		if (paired && info->latency_ns >= 0)
+			sb_i64(b, info->latency_ns);
+		else
+			sb_puts(b, "null");
+		sb_puts(b, ",\"summary\":");
+		mark = b->len;
+		dec_fmt_summary(f, r, info, b);
+		sb_json_from(b, mark);
+		return;
+	}
+	xfer_num(x, b, open || paired, open ? urb_frame(r) :
+	    info->pair_frame != 0 ? info->pair_frame : info->pair_recno, 7);
+	sb_putc(b, ' ');
+	xfer_num(x, b, !open, urb_frame(r), 7);
+	sb_putc(b, ' ');
+	dec_fmt_time(f, r->ts_ns, (r->flags & REC_F_NOTIME) != 0, b);
+	if (open || r->type == 'E')
+		snprintf(lens, sizeof lens, "%s/-", asked);
+	else
+		snprintf(lens, sizeof lens, "%s/%u", asked, r->len_urb);
+	snprintf(status, sizeof status, "%u.%u.%u", r->busnum, r->devnum,
+	    r->epnum & 0x0f);
+	sb_printf(b, " %-9s %-3s %-4s %-11.16s %11s  ", status,
+	    urb_is_in(r) ? "in" : "out", dec_fmt_type_name(r), st, lens);
+	dec_fmt_summary(f, r, info, b);
+}
+
+/* Write the run held into b. */
+void
+dec_xfer_flush(struct dec_xfer *x, struct sbuf *b)
+{
+	char	 over[DEC_LATENCY_MAX];
+	int64_t	 ns;
+	int	 polled;
+
+	if (x->n == 0)
+		return;
+	sb_putn(b, x->held.s, x->held.len);
+	ns = dec_ts_sub(x->last_ts, x->first_ts);
+	if (x->json) {
+		if (x->n > 1)
+			sb_printf(b, ",\"repeats\":%u,\"last_frame\":%llu,"
+			    "\"over_ns\":%lld", x->n,
+			    (unsigned long long)x->last, (long long)ns);
+		if (x->mark != NULL) {
+			sb_puts(b, ",\"incomplete\":");
+			sb_json_str(b, x->mark, strlen(x->mark));
+		}
+		sb_puts(b, "}\n");
+		x->n = 0;
+		return;
+	}
+	if (x->mark != NULL) {
+		sb_puts(b, ", ");
+		sb_puts(b, x->mark);
+	}
+	if (x->n > 1) {
+		/* an IN endpoint's URBs poll the device; others repeat */
+		polled = (x->key.epnum & 0x80) && x->key.xfer_type != XFER_CTRL;
+		over[dec_fmt_latency(ns, over)] = '\0';
+		sb_printf(b, " (%s %u times, identical, over %s, last frame "
+		    "%llu)", polled ? "polled" : "repeated", x->n, over,
+		    (unsigned long long)x->last);
+	}
+	sb_putc(b, '\n');
+	x->n = 0;
+}
+
+/* A row (text in x->tmp, key k) into the run, or a new run. */
+static void
+xfer_add(struct dec_xfer *x, const struct dec_xkey *k, const char *mark,
+    int64_t ts, uint64_t frame, struct sbuf *b)
+{
+	struct sbuf	 t;
+
+	if (x->n > 0 && x->mark == mark && xfer_key_eq(&x->key, k)) {
+		x->n++;
+		x->last_ts = ts;
+		x->last = frame;
+		return;
+	}
+	dec_xfer_flush(x, b);
+	t = x->held;
+	x->held = x->tmp;
+	x->tmp = t;
+	x->key = *k;
+	x->mark = mark;
+	x->n = 1;
+	x->first_ts = x->last_ts = ts;
+	x->last = frame;
+}
+
+/* The open submit of record recno, or NULL (they are in recno order). */
+static struct dec_xopen *
+xfer_open_find(struct dec_xfer *x, uint64_t recno)
+{
+	size_t	 lo = 0, hi = x->nopen, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->open[mid].recno == recno)
+			return &x->open[mid];
+		if (x->open[mid].recno < recno)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static void
+xfer_open_del(struct dec_xfer *x, struct dec_xopen *o)
+{
+	size_t	 i = (size_t)(o - x->open);
+
+	free(o->row);
+	memmove(o, o + 1, (x->nopen - i - 1) * sizeof *o);
+	x->nopen--;
+}
+
+/* The submit r's row (in x->tmp) kept until it ends; lost without memory
+ * (b's oom then says so). */
+static void
+xfer_open_add(struct dec_xfer *x, const struct urb_rec *r,
+    const struct dec_info *info, struct sbuf *b)
+{
+	struct dec_xopen *o;
+	size_t		 cap;
+
+	if (x->nopen == x->capopen) {
+		cap = x->capopen == 0 ? 16 : 2 * x->capopen;
+		o = reallocarray(x->open, cap, sizeof *o);
+		if (o == NULL) {
+			b->oom = 1;
+			return;
+		}
+		x->open = o;
+		x->capopen = cap;
+	}
+	/* records come in order, but a recno may repeat (stdin, merges) */
+	if (x->nopen > 0 && x->open[x->nopen - 1].recno >= r->recno)
+		return;
+	o = &x->open[x->nopen];
+	if ((o->row = malloc(x->tmp.len + 1)) == NULL) {
+		b->oom = 1;
+		return;
+	}
+	memcpy(o->row, x->tmp.s, x->tmp.len);
+	o->len = x->tmp.len;
+	o->recno = r->recno;
+	o->ts_ns = r->ts_ns;
+	o->frame = urb_frame(r);
+	xfer_key(&o->key, r, info, 1);
+	x->nopen++;
+}
+
+/* The open submit o as a row, marked. */
+static void
+xfer_open_end(struct dec_xfer *x, struct dec_xopen *o, const char *mark,
+    struct sbuf *b)
+{
+	x->tmp.len = 0;
+	sb_putn(&x->tmp, o->row, o->len);
+	xfer_add(x, &o->key, mark, o->ts_ns, o->frame, b);
+	xfer_open_del(x, o);
+}
+
+void
+dec_xfer_init(struct dec_xfer *x, int json)
+{
+	memset(x, 0, sizeof *x);
+	x->json = json;
+}
+
+void
+dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,
+    const struct urb_rec *r, const struct dec_info *info, int shown,
+    struct sbuf *b)
+{
+	struct dec_xopen *o;
+	struct dec_xkey	 k;
+
+	if (r->type == 'P')
+		return;
+	if (r->type == 'S') {
+		if ((info->flags & DI_RESUBMIT) &&
+		    (o = xfer_open_find(x, info->replaced_recno)) != NULL)
+			xfer_open_end(x, o, "resubmitted before it completed",
+			    b);
+		/* a USBPcap stage goes on with the URB: its row is later */
+		if ((info->flags & DI_STAGE) &&
+		    (o = xfer_open_find(x, info->pair_recno)) != NULL)
+			xfer_open_del(x, o);
+		if (shown) {
+			xfer_row(x, f, r, info, 1, &x->tmp);
+			xfer_open_add(x, r, info, b);
+		}
+		return;
+	}
+	if ((info->flags & (DI_PAIRED | DI_STAGE)) &&
+	    (o = xfer_open_find(x, info->pair_recno)) != NULL)
+		xfer_open_del(x, o);
+	if (!shown)
+		return;
+	xfer_row(x, f, r, info, 0, &x->tmp);
+	xfer_key(&k, r, info, 0);
+	xfer_add(x, &k, NULL, r->ts_ns, urb_frame(r), b);
+}
+
+void
+dec_xfer_end(struct dec_xfer *x, const char *mark, struct sbuf *b)
+{
+	while (x->nopen > 0)
+		xfer_open_end(x, &x->open[0], mark, b);
+	dec_xfer_flush(x, b);
+}
+
+void
+dec_xfer_free(struct dec_xfer *x)
+{
+	size_t	 i;
+
+	for (i = 0; i < x->nopen; i++)
+		free(x->open[i].row);
+	free(x->open);
+	sb_free(&x->held);
+	sb_free(&x->tmp);
+	memset(x, 0, sizeof *x);
+}
