@@ -199,11 +199,41 @@ matches(struct tui_model *m, const struct dec_filter *f, uint32_t i)
 	return dec_filter_match(f, &v);
 }
 
-/* Does item i pass the filter?  Not called while m->all. */
+/* Is there no filter expression (or one that passes everything)? */
+static int
+no_filter(const struct tui_model *m)
+{
+	return m->filter.n == 0 ||
+	    m->filter.node[m->filter.root].op == DFO_TRUE;
+}
+
+/* Is item i shown: the transfers view and the filter pass it?  Not
+ * called while m->all. */
 static int
 passes(struct tui_model *m, uint32_t i)
 {
-	return matches(m, &m->filter, i);
+	if (m->transfers && m->item[i].kind == 'S' &&
+	    m->item[i].pair != TI_NONE)
+		return 0;
+	return no_filter(m) || matches(m, &m->filter, i);
+}
+
+/* Position of item i in vis, or -1. */
+static long
+vis_pos(const struct tui_model *m, uint32_t i)
+{
+	size_t	 lo = 0, hi = m->nvis, mid;
+
+	if (m->all)
+		return i < m->nvis ? (long)i : -1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->vis[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nvis && m->vis[lo] == i ? (long)lo : -1;
 }
 
 /* Keep sel within [top, top + rows). */
@@ -284,6 +314,24 @@ tui_model_filter_step(struct tui_model *m, size_t max)
 	return 0;
 }
 
+/* The transfers view: submit i, shown while it waited, now completed. */
+static void
+unshow(struct tui_model *m, uint32_t i)
+{
+	long	 k;
+
+	if (i >= m->fpos || (k = vis_pos(m, i)) < 0)
+		return;
+	memmove(m->vis + k, m->vis + k + 1, (m->nvis - (size_t)k - 1) *
+	    sizeof *m->vis);
+	m->nvis--;
+	if (m->sel > (size_t)k)
+		m->sel--;
+	if (m->top > (size_t)k)
+		m->top--;
+	fix_scroll(m);
+}
+
 int
 tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
     const struct dec_info *info)
@@ -315,6 +363,8 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	    (p = find_recno(m, info->pair_recno)) != TI_NONE) {
 		it->pair = p;
 		m->item[p].pair = (uint32_t)m->n - 1;
+		if (m->transfers && m->item[p].kind == 'S')
+			unshow(m, p);
 	}
 	/* a URB once: its submit, or a completion whose submit is not in
 	 * the capture */
@@ -536,24 +586,6 @@ tui_model_set_follow(struct tui_model *m, int on)
 		tui_model_end(m);
 }
 
-/* Position of item i in vis, or -1. */
-static long
-vis_pos(const struct tui_model *m, uint32_t i)
-{
-	size_t	 lo = 0, hi = m->nvis, mid;
-
-	if (m->all)
-		return i < m->nvis ? (long)i : -1;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->vis[mid] < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->nvis && m->vis[lo] == i ? (long)lo : -1;
-}
-
 int
 tui_model_select_item(struct tui_model *m, uint32_t i)
 {
@@ -590,6 +622,26 @@ tui_model_pair(struct tui_model *m)
 	return tui_model_select_item(m, m->item[i].pair) == 0 ? 0 : -2;
 }
 
+/* Filter the view again, from the start; the selection goes to item cur
+ * if it passes, else the next that does. */
+static int
+refilter(struct tui_model *m, uint32_t cur)
+{
+	m->nvis = m->fpos = 0;
+	m->sel = m->top = 0;
+	m->fwant = cur;
+	m->sdir = 0;			/* a search runs over the old view */
+	m->all = no_filter(m) && !m->transfers;
+	if (m->all) {
+		free(m->vis);
+		m->vis = NULL;
+		m->viscap = 0;
+	}
+	if (tui_model_filter_step(m, m->fsync) < 0)
+		return -UE_NOMEM;
+	return 0;
+}
+
 int
 tui_model_set_filter(struct tui_model *m, const char *expr)
 {
@@ -608,20 +660,14 @@ tui_model_set_filter(struct tui_model *m, const char *expr)
 		return -UE_SYNTAX;
 	}
 	snprintf(m->ftext, sizeof m->ftext, "%s", expr);
-	m->nvis = m->fpos = 0;
-	m->sel = m->top = 0;
-	m->fwant = cur;
-	m->sdir = 0;			/* a search runs over the old view */
-	m->all = m->filter.n == 0 ||
-	    m->filter.node[m->filter.root].op == DFO_TRUE;
-	if (m->all) {
-		free(m->vis);
-		m->vis = NULL;
-		m->viscap = 0;
-	}
-	if (tui_model_filter_step(m, m->fsync) < 0)
-		return -UE_NOMEM;
-	return 0;
+	return refilter(m, cur);
+}
+
+int
+tui_model_set_transfers(struct tui_model *m, int on)
+{
+	m->transfers = on;
+	return refilter(m, tui_model_selected(m));
 }
 
 static const char *const ev_short[] = {
