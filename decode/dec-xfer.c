@@ -9,15 +9,58 @@
 
 #include "decode.h"
 
-/* FNV-1a, 64 bits, over n bytes of p, from h. */
+/*
+ * A 64-bit fingerprint of n bytes of p, from h, eight bytes a step (the
+ * data of every row goes through it): a multiply and a shift per word,
+ * FNV-1a's prime on the bytes left.
+ */
 static uint64_t
 xfer_hash(uint64_t h, const uint8_t *p, size_t n)
 {
+	uint64_t w;
+
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 32;
+	}
 	while (n-- > 0) {
 		h ^= *p++;
 		h *= 0x100000001b3ULL;
 	}
 	return h;
+}
+
+/* The decimal digits of v at p; returns the end. */
+static char *
+xfer_u(char *p, uint64_t v)
+{
+	char	 tmp[20];
+	size_t	 n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v != 0);
+	while (n > 0)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* n bytes of s in width columns (or more), left-aligned or right. */
+static void
+xfer_col(struct sbuf *b, const char *s, size_t n, size_t width, int right)
+{
+	static const char blanks[] = "                    ";
+	size_t	 pad = n < width ? width - n : 0;
+
+	if (pad > sizeof blanks - 1)
+		pad = sizeof blanks - 1;
+	if (right)
+		sb_putn(b, blanks, pad);
+	sb_putn(b, s, n);
+	if (!right)
+		sb_putn(b, blanks, pad);
 }
 
 /* r's key; open: r is a submit not ended (yet). */
@@ -90,8 +133,8 @@ static void
 xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, int open, struct sbuf *b)
 {
-	const char	*st = "-";
-	char		 lens[24], asked[12], status[16];
+	const char	*st = "-", *unknown = x->json ? "null" : "?";
+	char		 asked[24], buf[40], *p;
 	int		 paired = !open && (info->flags & DI_PAIRED);
 	size_t		 mark;
 
@@ -99,19 +142,12 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 	if (r->origin == URB_ORIGIN_USBPCAP && urb_is_in(r) &&
 	    r->xfer_type != XFER_CTRL)
 		/* USBPcap records no IN length on the submit */
-		snprintf(asked, sizeof asked, "%s", x->json ? "null" : "?");
-	else if (open)
-		snprintf(asked, sizeof asked, "%u", r->len_urb);
-	else if (paired)
-		snprintf(asked, sizeof asked, "%u", info->pair_len);
+		p = stpcpy(asked, unknown);
+	else if (open || paired)
+		p = xfer_u(asked, open ? r->len_urb : info->pair_len);
 	else
-		snprintf(asked, sizeof asked, "%s", x->json ? "null" : "?");
-	if (!open && r->status != 0 &&
-	    (st = dec_status_name(r->status)) == NULL) {
-		snprintf(status, sizeof status, "%d", (int)r->status);
-		st = status;
-	} else if (!open && r->status == 0)
-		st = "ok";
+		p = stpcpy(asked, unknown);
+	*p = '\0';
 	if (x->json) {
 		sb_puts(b, "{\"frame.submit\":");
 		xfer_num(x, b, open || paired, open ? urb_frame(r) :
@@ -146,20 +182,41 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 		sb_json_from(b, mark);
 		return;
 	}
+	/* frames, time, address, direction, type, status, lengths */
 	xfer_num(x, b, open || paired, open ? urb_frame(r) :
 	    info->pair_frame != 0 ? info->pair_frame : info->pair_recno, 7);
 	sb_putc(b, ' ');
 	xfer_num(x, b, !open, urb_frame(r), 7);
 	sb_putc(b, ' ');
 	dec_fmt_time(f, r->ts_ns, (r->flags & REC_F_NOTIME) != 0, b);
+	sb_putc(b, ' ');
+	p = xfer_u(buf, r->busnum);
+	*p++ = '.';
+	p = xfer_u(p, r->devnum);
+	*p++ = '.';
+	p = xfer_u(p, r->epnum & 0x0f);
+	xfer_col(b, buf, (size_t)(p - buf), 9, 0);
+	sb_puts(b, urb_is_in(r) ? " in  " : " out ");
+	st = dec_fmt_type_name(r);
+	xfer_col(b, st, strlen(st), 5, 0);
+	st = "-";
+	if (!open && r->status == 0)
+		st = "ok";
+	else if (!open && (st = dec_status_name(r->status)) == NULL) {
+		buf[0] = '-';
+		*xfer_u(buf + 1, (uint64_t)-(int64_t)r->status) = '\0';
+		st = r->status < 0 ? buf : buf + 1;
+	}
+	xfer_col(b, st, strnlen(st, 16), 11, 0);
+	sb_putc(b, ' ');
+	p = stpcpy(buf, asked);
+	*p++ = '/';
 	if (open || r->type == 'E')
-		snprintf(lens, sizeof lens, "%s/-", asked);
+		*p++ = '-';
 	else
-		snprintf(lens, sizeof lens, "%s/%u", asked, r->len_urb);
-	snprintf(status, sizeof status, "%u.%u.%u", r->busnum, r->devnum,
-	    r->epnum & 0x0f);
-	sb_printf(b, " %-9s %-3s %-4s %-11.16s %11s  ", status,
-	    urb_is_in(r) ? "in" : "out", dec_fmt_type_name(r), st, lens);
+		p = xfer_u(p, r->len_urb);
+	xfer_col(b, buf, (size_t)(p - buf), 11, 1);
+	sb_putn(b, "  ", 2);
 	dec_fmt_summary(f, r, info, b);
 }
 
