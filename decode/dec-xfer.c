@@ -251,7 +251,8 @@ dec_xfer_flush(struct dec_xfer *x, struct sbuf *b)
 	}
 	if (x->n > 1) {
 		/* an IN endpoint's URBs poll the device; others repeat */
-		polled = (x->key.epnum & 0x80) && x->key.xfer_type != XFER_CTRL;
+		polled = (x->key.epnum & 0x80) &&
+		    x->key.xfer_type != XFER_CTRL && x->mark == NULL;
 		over[dec_fmt_latency(ns, over)] = '\0';
 		sb_printf(b, " (%s %u times, identical, over %s, last frame "
 		    "%llu)", polled ? "polled" : "repeated", x->n, over,
@@ -285,7 +286,13 @@ xfer_add(struct dec_xfer *x, const struct dec_xkey *k, const char *mark,
 	x->last = frame;
 }
 
-/* The open submit of record recno, or NULL (they are in recno order). */
+/*
+ * The open submits are in record order; one that ended keeps its place
+ * without its row (row NULL) until they are half the array, so that
+ * ending the oldest of many costs no move of the others.
+ */
+
+/* The open submit of record recno, or NULL. */
 static struct dec_xopen *
 xfer_open_find(struct dec_xfer *x, uint64_t recno)
 {
@@ -294,7 +301,7 @@ xfer_open_find(struct dec_xfer *x, uint64_t recno)
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (x->open[mid].recno == recno)
-			return &x->open[mid];
+			return x->open[mid].row != NULL ? &x->open[mid] : NULL;
 		if (x->open[mid].recno < recno)
 			lo = mid + 1;
 		else
@@ -306,11 +313,18 @@ xfer_open_find(struct dec_xfer *x, uint64_t recno)
 static void
 xfer_open_del(struct dec_xfer *x, struct dec_xopen *o)
 {
-	size_t	 i = (size_t)(o - x->open);
+	size_t	 i, n = 0;
 
 	free(o->row);
-	memmove(o, o + 1, (x->nopen - i - 1) * sizeof *o);
-	x->nopen--;
+	o->row = NULL;
+	if (++x->ndead < 32 || 2 * x->ndead < x->nopen)
+		return;
+	for (i = 0; i < x->nopen; i++) {
+		if (x->open[i].row != NULL)
+			x->open[n++] = x->open[i];
+	}
+	x->nopen = n;
+	x->ndead = 0;
 }
 
 /* The submit r's row (in x->tmp) kept until it ends; lost without memory
@@ -349,15 +363,14 @@ xfer_open_add(struct dec_xfer *x, const struct urb_rec *r,
 	x->nopen++;
 }
 
-/* The open submit o as a row, marked. */
+/* The open submit o as a row, marked (o stays). */
 static void
-xfer_open_end(struct dec_xfer *x, struct dec_xopen *o, const char *mark,
+xfer_open_row(struct dec_xfer *x, struct dec_xopen *o, const char *mark,
     struct sbuf *b)
 {
 	x->tmp.len = 0;
 	sb_putn(&x->tmp, o->row, o->len);
 	xfer_add(x, &o->key, mark, o->ts_ns, o->frame, b);
-	xfer_open_del(x, o);
 }
 
 void
@@ -379,9 +392,11 @@ dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,
 		return;
 	if (r->type == 'S') {
 		if ((info->flags & DI_RESUBMIT) &&
-		    (o = xfer_open_find(x, info->replaced_recno)) != NULL)
-			xfer_open_end(x, o, "resubmitted before it completed",
+		    (o = xfer_open_find(x, info->replaced_recno)) != NULL) {
+			xfer_open_row(x, o, "resubmitted before it completed",
 			    b);
+			xfer_open_del(x, o);
+		}
 		/* a USBPcap stage goes on with the URB: its row is later */
 		if ((info->flags & DI_STAGE) &&
 		    (o = xfer_open_find(x, info->pair_recno)) != NULL)
@@ -405,8 +420,15 @@ dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,
 void
 dec_xfer_end(struct dec_xfer *x, const char *mark, struct sbuf *b)
 {
-	while (x->nopen > 0)
-		xfer_open_end(x, &x->open[0], mark, b);
+	size_t	 i;
+
+	for (i = 0; i < x->nopen; i++) {
+		if (x->open[i].row == NULL)
+			continue;
+		xfer_open_row(x, &x->open[i], mark, b);
+		free(x->open[i].row);
+	}
+	x->nopen = x->ndead = 0;
 	dec_xfer_flush(x, b);
 }
 

@@ -1707,6 +1707,7 @@ struct dec_xfer {
 	uint64_t	 last;		/* frame number of the run's last */
 	struct dec_xopen *open;		/* by record number */
 	size_t		 nopen;
+	size_t		 ndead;		/* of them ended (row NULL) */
 	size_t		 capopen;
 	struct sbuf	 tmp;
 };
