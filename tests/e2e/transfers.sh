@@ -119,6 +119,22 @@ check_eq "-Y: the one completion that matches" \
     "1" "$(grep -c ': 01 61$' "$TMP/y")"
 check_eq "-Y: only it" 1 "$(wc -l <"$TMP/y")"
 
+# Many in flight, ended oldest first: every one a row, ten never completed
+awk 'BEGIN { t = 1000000
+	for (i = 0; i < 3000; i++)
+		printf "%016x %d S Bi:1:002:1 -115 512 <\n", 4096 + i * 64, t++
+	for (i = 0; i < 2990; i++)
+		printf "%016x %d C Bi:1:002:1 0 4 = 01020304\n", 4096 + i * 64, t++
+}' >"$TMP/flight.txt"
+"$US" read --transfers "$TMP/flight.txt" >"$TMP/f" 2>"$TMP/err"
+check "3000 in flight: the 2990 completed, one run" \
+    grep -qE '^ +1 +3001 .* 512/4  .*\(polled 2990 times, identical, .*last frame 5990\)$' \
+    "$TMP/f"
+check "3000 in flight: the 10 left, one run" \
+    grep -qE '^ +2991 +- .* 512/-  IN request 512, never completed \(repeated 10 times, .*last frame 3000\)$' \
+    "$TMP/f"
+check_eq "3000 in flight: two lines" 2 "$(wc -l <"$TMP/f")"
+
 # Driver events stay among the rows; the sim shares the printer.
 "$US" sim skeleton --transfers >"$TMP/s" 2>"$TMP/err"
 check_eq "sim --transfers exits 0" 0 $?
