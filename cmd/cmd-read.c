@@ -105,7 +105,7 @@ static const struct option read_longopts[] = {
 const struct cmd_entry cmd_read_entry = {
 	.name = "read",
 	.usage = "FILE [-Y FILTER] [-c N] [-V] [-T text|json|usbmon|fields|keys "
-	    "[-e FIELD]...] [-t r|a|d|e] [--collapse] [--transfers] "
+	    "[-e FIELD]...] [-t r|a|d|e] [--collapse] [--transfers] [--tree] "
 	    "[--decode-as TARGET=CLASS]...",
 	.help = "decode a capture (pcap, pcapng, usbmon text or binary; "
 	    "- = stdin)",

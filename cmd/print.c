@@ -42,6 +42,8 @@ const char print_usage[] =
     "                submit and end frames, status, asked/got\n"
     "                lengths, the request and its latency; runs of\n"
     "                identical rows (polls) one row with a count\n"
+    "  --tree        --transfers grouped by device, then endpoint,\n"
+    "                written at the end (text; driver events left out)\n"
     "  --decode-as TARGET=CLASS\n"
     "                decode an interface as a class, as Wireshark's\n"
     "                Decode As: TARGET BUS.DEV[.INTF] or\n"
@@ -128,6 +130,9 @@ print_option(struct printer *pr, int ch, const char *arg)
 	case PRINT_OPT_TRANSFERS:
 		pr->transfers = 1;
 		return 1;
+	case PRINT_OPT_TREE:
+		pr->transfers = pr->tree = 1;
+		return 1;
 	case PRINT_OPT_DECODE_AS:
 		if (pr->ndecode_as == PRINT_MAX_DECODE_AS) {
 			cmd_warnx("at most %d --decode-as",
@@ -180,8 +185,12 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		    "packets --collapse folds");
 		return -EXIT_USAGE;
 	}
+	if (pr->tree && pr->mode != PM_TEXT) {
+		cmd_warnx("--tree is a text form");
+		return -EXIT_USAGE;
+	}
 	dec_fold_init(&pr->fold);
-	dec_xfer_init(&pr->xfer, pr->mode == PM_JSON);
+	dec_xfer_init(&pr->xfer, pr->mode == PM_JSON, pr->tree);
 	pr->notime_note = (pr->mode == PM_TEXT || pr->mode == PM_VERBOSE) &&
 	    (pr->fmt.time_mode == DT_ABSOLUTE || pr->fmt.time_mode == DT_EPOCH);
 	if (pr->mode == PM_FIELDS && pr->nfields == 0) {
@@ -363,6 +372,8 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 		    pr->fmt.time_mode == DT_EPOCH ? "e" : "a");
 		pr->notime_note = 0;
 	}
+	if (pr->tree)
+		goto out;	/* the tree has URBs only */
 	if (pr->transfers)
 		dec_xfer_flush(&pr->xfer, &pr->out);
 	if (kind == CAP_URB)

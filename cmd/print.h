@@ -15,10 +15,12 @@ extern const char print_usage[];
 #define PRINT_OPT_COLLAPSE	0x100
 #define PRINT_OPT_DECODE_AS	0x101
 #define PRINT_OPT_TRANSFERS	0x102
+#define PRINT_OPT_TREE		0x103
 #define PRINT_LONGOPTS \
 	{ "collapse", no_argument, NULL, PRINT_OPT_COLLAPSE }, \
 	{ "decode-as", required_argument, NULL, PRINT_OPT_DECODE_AS }, \
-	{ "transfers", no_argument, NULL, PRINT_OPT_TRANSFERS }
+	{ "transfers", no_argument, NULL, PRINT_OPT_TRANSFERS }, \
+	{ "tree", no_argument, NULL, PRINT_OPT_TREE }
 
 #define PRINT_MAX_DECODE_AS	16
 
@@ -51,6 +53,7 @@ struct printer {
 	int		 collapse;	/* --collapse */
 	struct dec_fold	 fold;
 	int		 transfers;	/* --transfers */
+	int		 tree;		/* --tree */
 	struct dec_xfer	 xfer;
 	const char	*open_mark;	/* --transfers: what the rows of the
 					   submits still open say */

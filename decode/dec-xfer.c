@@ -9,6 +9,10 @@
 
 #include "decode.h"
 
+static const char *const xfer_long[4] = {
+	"isochronous", "interrupt", "control", "bulk"
+};
+
 /*
  * A 64-bit fingerprint of n bytes of p, from h, eight bytes a step (the
  * data of every row goes through it): a multiply and a shift per word,
@@ -122,7 +126,7 @@ xfer_num(const struct dec_xfer *x, struct sbuf *b, int have, uint64_t v,
 	else if (x->json)
 		sb_puts(b, "null");
 	else
-		sb_printf(b, "%*s", width, "-");
+		xfer_col(b, "-", 1, (size_t)width, 1);
 }
 
 /*
@@ -220,70 +224,178 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 	dec_fmt_summary(f, r, info, b);
 }
 
-/* Write the run held into b. */
-void
-dec_xfer_flush(struct dec_xfer *x, struct sbuf *b)
+/* Write run u into b (a tree's rows indented). */
+static void
+xfer_run_put(struct dec_xfer *x, struct dec_xrun *u, struct sbuf *b)
 {
 	char	 over[DEC_LATENCY_MAX];
 	int64_t	 ns;
 	int	 polled;
 
-	if (x->n == 0)
+	if (u->n == 0)
 		return;
-	sb_putn(b, x->held.s, x->held.len);
-	ns = dec_ts_sub(x->last_ts, x->first_ts);
+	if (x->tree)
+		sb_putn(b, "    ", 4);
+	sb_putn(b, u->held.s, u->held.len);
+	ns = dec_ts_sub(u->last_ts, u->first_ts);
 	if (x->json) {
-		if (x->n > 1)
+		if (u->n > 1)
 			sb_printf(b, ",\"repeats\":%u,\"last_frame\":%llu,"
-			    "\"over_ns\":%lld", x->n,
-			    (unsigned long long)x->last, (long long)ns);
-		if (x->mark != NULL) {
+			    "\"over_ns\":%lld", u->n,
+			    (unsigned long long)u->last, (long long)ns);
+		if (u->mark != NULL) {
 			sb_puts(b, ",\"incomplete\":");
-			sb_json_str(b, x->mark, strlen(x->mark));
+			sb_json_str(b, u->mark, strlen(u->mark));
 		}
 		sb_puts(b, "}\n");
-		x->n = 0;
+		u->n = 0;
 		return;
 	}
-	if (x->mark != NULL) {
+	if (u->mark != NULL) {
 		sb_puts(b, ", ");
-		sb_puts(b, x->mark);
+		sb_puts(b, u->mark);
 	}
-	if (x->n > 1) {
+	if (u->n > 1) {
 		/* an IN endpoint's URBs poll the device; others repeat */
-		polled = (x->key.epnum & 0x80) &&
-		    x->key.xfer_type != XFER_CTRL && x->mark == NULL;
+		polled = (u->key.epnum & 0x80) &&
+		    u->key.xfer_type != XFER_CTRL && u->mark == NULL;
 		over[dec_fmt_latency(ns, over)] = '\0';
 		sb_printf(b, " (%s %u times, identical, over %s, last frame "
-		    "%llu)", polled ? "polled" : "repeated", x->n, over,
-		    (unsigned long long)x->last);
+		    "%llu)", polled ? "polled" : "repeated", u->n, over,
+		    (unsigned long long)u->last);
 	}
 	sb_putc(b, '\n');
-	x->n = 0;
+	u->n = 0;
 }
 
-/* A row (text in x->tmp, key k) into the run, or a new run. */
+void
+dec_xfer_flush(struct dec_xfer *x, struct sbuf *b)
+{
+	if (!x->tree)
+		xfer_run_put(x, &x->run, b);
+}
+
+/* The tree's group of r's endpoint (made if new), or NULL without
+ * memory (b's oom then says so). */
+static struct dec_xgroup *
+xfer_group(struct dec_xfer *x, uint16_t busnum, uint8_t devnum,
+    uint8_t epnum, uint8_t xfer_type, struct sbuf *b)
+{
+	struct dec_xgroup *g;
+	size_t		 i;
+
+	if (xfer_type == XFER_CTRL)
+		epnum &= 0x7f;		/* one endpoint, both ways */
+	for (i = x->ngroups; i-- > 0;) {
+		g = &x->groups[i];
+		if (g->busnum == busnum && g->devnum == devnum &&
+		    g->epnum == epnum && g->xfer_type == xfer_type)
+			return g;
+	}
+	if (dec_grow(&x->groups, x->ngroups, &x->capgroups,
+	    sizeof *x->groups) != 0) {
+		b->oom = 1;
+		return NULL;
+	}
+	g = &x->groups[x->ngroups++];
+	memset(g, 0, sizeof *g);
+	g->busnum = busnum;
+	g->devnum = devnum;
+	g->epnum = epnum;
+	g->xfer_type = xfer_type;
+	return g;
+}
+
+/* A row (text in x->tmp, key k) into its run, or a new run. */
 static void
 xfer_add(struct dec_xfer *x, const struct dec_xkey *k, const char *mark,
     int64_t ts, uint64_t frame, struct sbuf *b)
 {
+	struct dec_xgroup *g = NULL;
+	struct dec_xrun	*u = &x->run;
 	struct sbuf	 t;
 
-	if (x->n > 0 && x->mark == mark && xfer_key_eq(&x->key, k)) {
-		x->n++;
-		x->last_ts = ts;
-		x->last = frame;
+	if (x->tree) {
+		if ((g = xfer_group(x, k->busnum, k->devnum, k->epnum,
+		    k->xfer_type, b)) == NULL)
+			return;
+		g->urbs++;
+		u = &g->run;
+		b = &g->out;
+	}
+	if (u->n > 0 && u->mark == mark && xfer_key_eq(&u->key, k)) {
+		u->n++;
+		u->last_ts = ts;
+		u->last = frame;
 		return;
 	}
-	dec_xfer_flush(x, b);
-	t = x->held;
-	x->held = x->tmp;
+	xfer_run_put(x, u, b);
+	t = u->held;
+	u->held = x->tmp;
 	x->tmp = t;
-	x->key = *k;
-	x->mark = mark;
-	x->n = 1;
-	x->first_ts = x->last_ts = ts;
-	x->last = frame;
+	u->key = *k;
+	u->mark = mark;
+	u->n = 1;
+	u->first_ts = u->last_ts = ts;
+	u->last = frame;
+}
+
+static int
+xfer_group_cmp(const void *a, const void *b)
+{
+	const struct dec_xgroup *g = a, *h = b;
+	uint32_t ka, kb;
+
+	ka = (uint32_t)g->busnum << 16 | (uint32_t)g->devnum << 8 |
+	    (g->epnum & 0x0fU) << 1 | (g->epnum >> 7);
+	kb = (uint32_t)h->busnum << 16 | (uint32_t)h->devnum << 8 |
+	    (h->epnum & 0x0fU) << 1 | (h->epnum >> 7);
+	if (ka != kb)
+		return ka < kb ? -1 : 1;
+	return (int)g->xfer_type - (int)h->xfer_type;
+}
+
+/* The tree: devices, their endpoints, their rows. */
+static void
+xfer_tree_put(struct dec_xfer *x, struct sbuf *b)
+{
+	struct dec_xgroup *g, *d = NULL;
+	uint8_t		 t;
+	size_t		 i;
+
+	if (x->ngroups > 1)
+		qsort(x->groups, x->ngroups, sizeof *x->groups,
+		    xfer_group_cmp);
+	for (i = 0; i < x->ngroups; i++) {
+		g = &x->groups[i];
+		xfer_run_put(x, &g->run, &g->out);
+		if (d == NULL || d->busnum != g->busnum ||
+		    d->devnum != g->devnum) {
+			d = g;
+			sb_printf(b, "%sdevice %u.%u", i > 0 ? "\n" : "",
+			    g->busnum, g->devnum);
+			/* the ids are the device's: any endpoint's say */
+			for (; g < x->groups + x->ngroups &&
+			    g->busnum == d->busnum && g->devnum == d->devnum;
+			    g++) {
+				if (g->ids) {
+					sb_printf(b, " %04x:%04x", g->vid,
+					    g->pid);
+					break;
+				}
+			}
+			sb_putc(b, '\n');
+			g = &x->groups[i];
+		}
+		t = g->xfer_type;
+		sb_printf(b, "  endpoint %u.%u.%u %s%s: %llu URB%s\n",
+		    g->busnum, g->devnum, g->epnum & 0x0f,
+		    t == XFER_CTRL ? "" : g->epnum & 0x80 ? "in " : "out ",
+		    t < 4 ? xfer_long[t] : t == USBPCAP_XFER_IRP ?
+		    "IRPs without transfer" : "other",
+		    (unsigned long long)g->urbs, g->urbs == 1 ? "" : "s");
+		sb_putn(b, g->out.s, g->out.len);
+	}
 }
 
 /*
@@ -334,17 +446,10 @@ xfer_open_add(struct dec_xfer *x, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
 {
 	struct dec_xopen *o;
-	size_t		 cap;
 
-	if (x->nopen == x->capopen) {
-		cap = x->capopen == 0 ? 16 : 2 * x->capopen;
-		o = reallocarray(x->open, cap, sizeof *o);
-		if (o == NULL) {
-			b->oom = 1;
-			return;
-		}
-		x->open = o;
-		x->capopen = cap;
+	if (dec_grow(&x->open, x->nopen, &x->capopen, sizeof *x->open) != 0) {
+		b->oom = 1;
+		return;
 	}
 	/* records come in order, but a recno may repeat (stdin, merges) */
 	if (x->nopen > 0 && x->open[x->nopen - 1].recno >= r->recno)
@@ -374,10 +479,11 @@ xfer_open_row(struct dec_xfer *x, struct dec_xopen *o, const char *mark,
 }
 
 void
-dec_xfer_init(struct dec_xfer *x, int json)
+dec_xfer_init(struct dec_xfer *x, int json, int tree)
 {
 	memset(x, 0, sizeof *x);
 	x->json = json;
+	x->tree = tree;
 }
 
 void
@@ -385,6 +491,7 @@ dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,
     const struct urb_rec *r, const struct dec_info *info, int shown,
     struct sbuf *b)
 {
+	struct dec_xgroup *g;
 	struct dec_xopen *o;
 	struct dec_xkey	 k;
 
@@ -412,6 +519,13 @@ dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,
 		xfer_open_del(x, o);
 	if (!shown)
 		return;
+	if (x->tree && (info->flags & DI_IDS) &&
+	    (g = xfer_group(x, r->busnum, r->devnum, r->epnum, r->xfer_type,
+	    b)) != NULL) {
+		g->ids = 1;
+		g->vid = info->vid;
+		g->pid = info->pid;
+	}
 	xfer_row(x, f, r, info, 0, &x->tmp);
 	xfer_key(&k, r, info, 0);
 	xfer_add(x, &k, NULL, r->ts_ns, urb_frame(r), b);
@@ -429,7 +543,10 @@ dec_xfer_end(struct dec_xfer *x, const char *mark, struct sbuf *b)
 		free(x->open[i].row);
 	}
 	x->nopen = x->ndead = 0;
-	dec_xfer_flush(x, b);
+	if (x->tree)
+		xfer_tree_put(x, b);
+	else
+		dec_xfer_flush(x, b);
 }
 
 void
@@ -440,7 +557,12 @@ dec_xfer_free(struct dec_xfer *x)
 	for (i = 0; i < x->nopen; i++)
 		free(x->open[i].row);
 	free(x->open);
-	sb_free(&x->held);
+	for (i = 0; i < x->ngroups; i++) {
+		sb_free(&x->groups[i].run.held);
+		sb_free(&x->groups[i].out);
+	}
+	free(x->groups);
+	sb_free(&x->run.held);
 	sb_free(&x->tmp);
 	memset(x, 0, sizeof *x);
 }

@@ -1115,6 +1115,9 @@ struct sbuf {
 /* Make room for n more bytes (and the NUL); sets oom on failure. */
 void		 sb_grow(struct sbuf *b, size_t n);
 void		 sb_free(struct sbuf *b);
+/* Room for one more element of size sz in the array *pp (n used, *cap
+ * allocated, doubled from 16): 0, or -1 without memory (*pp stays). */
+int		 dec_grow(void *pp, size_t n, size_t *cap, size_t sz);
 void		 sb_printf(struct sbuf *b, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 sb_i64(struct sbuf *b, int64_t v);
@@ -1670,6 +1673,12 @@ void		 dec_fold_end(struct dec_fold *fo, struct dec_fmt *f,
  * order: dec_xfer_record writes into b the rows r ends.  dec_xfer_flush
  * writes the run held (before a driver event's line); dec_xfer_end
  * writes it and the rows of the submits still open, marked with why.
+ *
+ * As a tree (Packetry's device -> endpoint -> transfer), the rows are
+ * kept by endpoint, a run is one of identical rows of its endpoint, and
+ * dec_xfer_end writes them all: a line per device (bus.dev, VID:PID),
+ * under it a line per endpoint with its count of URBs, under that its
+ * rows.
  */
 struct dec_xkey {
 	uint16_t	 busnum;
@@ -1696,15 +1705,40 @@ struct dec_xopen {
 	size_t		 len;
 };
 
-struct dec_xfer {
-	int		 json;		/* rows as JSON objects */
-	struct sbuf	 held;		/* the first row of a run, unended */
-	struct dec_xkey	 key;		/* its key */
+/* A run of identical rows: the first's text (unended) and key, how many,
+ * the times of the first and the last, the frame number of the last. */
+struct dec_xrun {
+	struct sbuf	 held;
+	struct dec_xkey	 key;
 	const char	*mark;		/* why it never completed, or NULL */
-	uint32_t	 n;		/* rows in the run, 0: none held */
+	uint32_t	 n;		/* 0: none held */
 	int64_t		 first_ts;
 	int64_t		 last_ts;
-	uint64_t	 last;		/* frame number of the run's last */
+	uint64_t	 last;
+};
+
+/* The tree: an endpoint's rows, kept until the end. */
+struct dec_xgroup {
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	uint8_t		 epnum;
+	uint8_t		 xfer_type;
+	int		 ids;		/* vid and pid are the device's */
+	uint16_t	 vid;
+	uint16_t	 pid;
+	uint64_t	 urbs;
+	struct dec_xrun	 run;
+	struct sbuf	 out;
+};
+
+struct dec_xfer {
+	int		 json;		/* rows as JSON objects */
+	int		 tree;		/* grouped by device and endpoint,
+					   written at the end (text only) */
+	struct dec_xrun	 run;		/* the run held (not the tree) */
+	struct dec_xgroup *groups;	/* the tree's endpoints */
+	size_t		 ngroups;
+	size_t		 capgroups;
 	struct dec_xopen *open;		/* by record number */
 	size_t		 nopen;
 	size_t		 ndead;		/* of them ended (row NULL) */
@@ -1712,7 +1746,7 @@ struct dec_xfer {
 	struct sbuf	 tmp;
 };
 
-void		 dec_xfer_init(struct dec_xfer *x, int json);
+void		 dec_xfer_init(struct dec_xfer *x, int json, int tree);
 /* An URB record read (info from dec_analyze); shown: the filter passed
  * it.  Bus packets ('P') are ignored. */
 void		 dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,

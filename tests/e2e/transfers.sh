@@ -3,8 +3,9 @@
 # row per URB (completions, submit errors and the submits never
 # completed, counted apart with tshark), the asked and done lengths of
 # the rows are the submit's and the completion's usb.urb_len, a run of
-# identical polls is one row with its count, filters and -c; the TUI's T
-# key in a real terminal (tmux).
+# identical polls is one row with its count, filters and -c; --tree
+# groups the rows by device and endpoint; the TUI's T key in a real
+# terminal (tmux).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -134,6 +135,38 @@ check "3000 in flight: the 10 left, one run" \
     grep -qE '^ +2991 +- .* 512/-  IN request 512, never completed \(repeated 10 times, .*last frame 3000\)$' \
     "$TMP/f"
 check_eq "3000 in flight: two lines" 2 "$(wc -l <"$TMP/f")"
+
+# --tree: devices, their endpoints with their URBs, their rows
+"$US" read --tree samples/mass-storage.pcapng >"$TMP/tree" 2>"$TMP/err"
+check_eq "--tree exits 0" 0 $?
+check "--tree: no sanitizer report" no_sanitizer_report "$TMP/err"
+grep -vE '^    ' "$TMP/tree" >"$TMP/heads"
+cat >"$TMP/want" <<EOF
+device 1.0 1209:0002
+  endpoint 1.0.0 control: 2 URBs
+
+device 1.1 1d6b:0002
+  endpoint 1.1.0 control: 36 URBs
+  endpoint 1.1.1 in interrupt: 2 URBs
+
+device 1.2 1209:0002
+  endpoint 1.2.0 control: 9 URBs
+  endpoint 1.2.1 in bulk: 22 URBs
+  endpoint 1.2.2 out bulk: 15 URBs
+EOF
+check_diff "--tree: the devices and endpoints" "$TMP/want" "$TMP/heads"
+check "--tree: a row under its endpoint" grep -qE \
+    '^ +96 +97 .* 1\.2\.0 +in +ctrl ok +1/1  GET_MAX_LUN intf 0' "$TMP/tree"
+for f in samples/stall.pcap samples/windows-usbpcap.pcapng \
+    "$LINUX61"/qemu-usb-serial.pcap; do
+	"$US" read --transfers -T json "$f" >"$TMP/j" 2>/dev/null
+	"$US" read --tree "$f" 2>/dev/null | awk '/^  endpoint/ {
+		s += $(NF - 1) } END { print s + 0 }' >"$TMP/n"
+	check_eq "$f: --tree counts the URBs --transfers has" \
+	    "$(rows "$TMP/j")" "$(cat "$TMP/n")"
+done
+"$US" read --tree -T json samples/stall.pcap >/dev/null 2>&1
+check_eq "--tree -T json is a usage error" 2 $?
 
 # Driver events stay among the rows; the sim shares the printer.
 "$US" sim skeleton --transfers >"$TMP/s" 2>"$TMP/err"
