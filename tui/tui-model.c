@@ -218,24 +218,6 @@ passes(struct tui_model *m, uint32_t i)
 	return no_filter(m) || matches(m, &m->filter, i);
 }
 
-/* Position of item i in vis, or -1. */
-static long
-vis_pos(const struct tui_model *m, uint32_t i)
-{
-	size_t	 lo = 0, hi = m->nvis, mid;
-
-	if (m->all)
-		return i < m->nvis ? (long)i : -1;
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (m->vis[mid] < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->nvis && m->vis[lo] == i ? (long)lo : -1;
-}
-
 /* Keep sel within [top, top + rows). */
 static void
 fix_scroll(struct tui_model *m)
@@ -313,6 +295,8 @@ tui_model_filter_step(struct tui_model *m, size_t max)
 	}
 	return 0;
 }
+
+static long	 vis_pos(const struct tui_model *, uint32_t);
 
 /* The transfers view: submit i, shown while it waited, now completed. */
 static void
@@ -584,6 +568,24 @@ tui_model_set_follow(struct tui_model *m, int on)
 	m->follow = on;
 	if (on)
 		tui_model_end(m);
+}
+
+/* Position of item i in vis, or -1. */
+static long
+vis_pos(const struct tui_model *m, uint32_t i)
+{
+	size_t	 lo = 0, hi = m->nvis, mid;
+
+	if (m->all)
+		return i < m->nvis ? (long)i : -1;
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->vis[mid] < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->nvis && m->vis[lo] == i ? (long)lo : -1;
 }
 
 int
