@@ -346,6 +346,7 @@ capture_run(struct capture *c)
 		}
 		break;
 	}
+	c->pr.open_mark = "not completed when the capture stopped";
 	print_last(&c->pr);
 	if (print_flush(&c->pr) < 0)
 		goto write_text_failed;

@@ -66,6 +66,8 @@ read_run(const char *name, struct printer *pr, uint64_t limit)
 			goto write_failed;
 		}
 	}
+	if (limit != 0 && pipe.count >= limit)
+		pr->open_mark = "not completed in the records read (-c)";
 	print_last(pr);
 	if (print_flush(pr) < 0)
 		goto write_failed;
@@ -103,7 +105,7 @@ static const struct option read_longopts[] = {
 const struct cmd_entry cmd_read_entry = {
 	.name = "read",
 	.usage = "FILE [-Y FILTER] [-c N] [-V] [-T text|json|usbmon|fields|keys "
-	    "[-e FIELD]...] [-t r|a|d|dd|e] [--collapse] "
+	    "[-e FIELD]...] [-t r|a|d|dd|e] [--collapse] [--transfers] [--tree] "
 	    "[--decode-as TARGET=CLASS]...",
 	.help = "decode a capture (pcap, pcapng, usbmon text or binary; "
 	    "- = stdin)",

@@ -59,8 +59,8 @@ sim_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	pr.expr = NULL;
 	if (outpath != NULL && print_chosen(&pr)) {
 		cmd_warnx("sim: -w writes the capture (-Y FILTER: only what it "
-		    "shows); -V, -T, -e, -t, --collapse and --decode-as are "
-		    "for printing it");
+		    "shows); -V, -T, -e, -t, --collapse, --transfers, --tree "
+		    "and --decode-as are for printing it");
 		return EXIT_USAGE;
 	}
 	pr.expr = expr;

@@ -39,6 +39,12 @@ const char print_usage[] =
     "                since the previous record read, shown or not\n"
     "                (d, tshark's frame.time_delta) or since the\n"
     "                previous one shown (dd, time_delta_displayed), epoch\n"
+    "  --transfers   each URB one row at its end (text, -T json):\n"
+    "                submit and end frames, status, asked/got\n"
+    "                lengths, the request and its latency; runs of\n"
+    "                identical rows (polls) one row with a count\n"
+    "  --tree        --transfers grouped by device, then endpoint,\n"
+    "                written at the end (text; driver events left out)\n"
     "  --decode-as TARGET=CLASS\n"
     "                decode an interface as a class, as Wireshark's\n"
     "                Decode As: TARGET BUS.DEV[.INTF] or\n"
@@ -75,6 +81,7 @@ print_init(struct printer *pr)
 	pr->mode = PM_TEXT;
 	pr->fmt.time_mode = DT_RELATIVE;
 	pr->fmt.ascii = !cmd_utf8();
+	pr->open_mark = "never completed";
 	cap_usbmon_init(&pr->as_usbmon);
 }
 
@@ -122,6 +129,12 @@ print_option(struct printer *pr, int ch, const char *arg)
 	case PRINT_OPT_COLLAPSE:
 		pr->collapse = 1;
 		return 1;
+	case PRINT_OPT_TRANSFERS:
+		pr->transfers = 1;
+		return 1;
+	case PRINT_OPT_TREE:
+		pr->transfers = pr->tree = 1;
+		return 1;
 	case PRINT_OPT_DECODE_AS:
 		if (pr->ndecode_as == PRINT_MAX_DECODE_AS) {
 			cmd_warnx("at most %d --decode-as",
@@ -150,7 +163,7 @@ int
 print_chosen(const struct printer *pr)
 {
 	return pr->expr != NULL || pr->nfields > 0 || pr->verbose ||
-	    pr->collapse || pr->ndecode_as > 0 ||
+	    pr->collapse || pr->transfers || pr->ndecode_as > 0 ||
 	    pr->mode != PM_TEXT || pr->fmt.time_mode != DT_RELATIVE;
 }
 
@@ -167,7 +180,19 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		    "-T usbmon and -T fields keep every packet");
 		return -EXIT_USAGE;
 	}
+	if (pr->transfers && ((pr->mode != PM_TEXT && pr->mode != PM_JSON) ||
+	    pr->collapse)) {
+		cmd_warnx("--transfers has a text and a JSON form (no -V, "
+		    "-T usbmon, fields or keys), and leaves out the bus "
+		    "packets --collapse folds");
+		return -EXIT_USAGE;
+	}
+	if (pr->tree && pr->mode != PM_TEXT) {
+		cmd_warnx("--tree is a text form");
+		return -EXIT_USAGE;
+	}
 	dec_fold_init(&pr->fold);
+	dec_xfer_init(&pr->xfer, pr->mode == PM_JSON, pr->tree);
 	pr->notime_note = (pr->mode == PM_TEXT || pr->mode == PM_VERBOSE) &&
 	    (pr->fmt.time_mode == DT_ABSOLUTE || pr->fmt.time_mode == DT_EPOCH);
 	if (pr->mode == PM_FIELDS && pr->nfields == 0) {
@@ -316,12 +341,24 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 int
 print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 {
+	int	 shown;
+
 	if (kind != CAP_URB && kind != CAP_EVENT)
 		return 0;
 	/* times count from the first record read, shown or not; -t d from
 	 * the previous one read, as tshark's (frame.time_delta) */
 	dec_fmt_start(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
 	    pipe->ev.ts_ns);
+	if (pr->transfers && kind == CAP_URB) {
+		/* a row at the URB's end: every record counts, shown or
+		 * not (a completion ends its submit's row) */
+		shown = !pipe->has_filter || cap_pipe_shown(pipe, kind);
+		if (!shown || pipe->r.type == 'P')
+			dec_fmt_skip(&pr->fmt, pipe->r.ts_ns);
+		dec_xfer_record(&pr->xfer, &pr->fmt, &pipe->r, &pipe->info,
+		    shown, &pr->out);
+		goto out;
+	}
 	if (pipe->has_filter && !cap_pipe_shown(pipe, kind)) {
 		dec_fmt_skip(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
 		    pipe->ev.ts_ns);
@@ -337,6 +374,10 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 		    pr->fmt.time_mode == DT_EPOCH ? "e" : "a");
 		pr->notime_note = 0;
 	}
+	if (pr->tree)
+		goto out;	/* the tree has URBs only */
+	if (pr->transfers)
+		dec_xfer_flush(&pr->xfer, &pr->out);
 	if (kind == CAP_URB)
 		print_urb(pr, pipe);
 	else if (pr->mode == PM_TEXT) {
@@ -351,6 +392,7 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 	else if (pr->mode == PM_FIELDS && pr->event_fields)
 		dec_fmt_event_fields(cap_pipe_frame(pipe, CAP_EVENT),
 		    &pipe->ev, pr->frefs, pr->nfields, &pr->out);
+out:
 	if (pr->out.oom) {
 		cmd_warnx("out of memory");
 		return -1;
@@ -365,6 +407,8 @@ print_last(struct printer *pr)
 {
 	if (pr->collapse)
 		dec_fold_end(&pr->fold, &pr->fmt, &pr->out);
+	if (pr->transfers)
+		dec_xfer_end(&pr->xfer, pr->open_mark, &pr->out);
 	if (pr->mode == PM_KEYS)
 		print_keys_end(pr);
 }
@@ -387,7 +431,7 @@ print_pending(const struct printer *pr, const struct cap_pipe *pipe)
 	if (pipe->src->note[0] != '\0')
 		fprintf(stderr, "urbscope: %s\n", pipe->src->note);
 	/* the machine-readable forms stay clean */
-	if (pipe->ctx == NULL || (pr->mode != PM_TEXT &&
+	if (pipe->ctx == NULL || pr->transfers || (pr->mode != PM_TEXT &&
 	    pr->mode != PM_VERBOSE))
 		return;
 	if ((n = dec_ctx_pending(pipe->ctx, pend, 8)) == 0)
@@ -409,6 +453,7 @@ print_end(struct printer *pr)
 		sb_free(&pr->kbd[i].text);
 	pr->nkbd = 0;
 	sb_free(&pr->out);
+	dec_xfer_free(&pr->xfer);
 	free(pr->nodes);
 	free(pr->arena);
 	pr->nodes = NULL;

@@ -14,9 +14,13 @@ extern const char print_usage[];
 /* Its long options, for the entries' longopts. */
 #define PRINT_OPT_COLLAPSE	0x100
 #define PRINT_OPT_DECODE_AS	0x101
+#define PRINT_OPT_TRANSFERS	0x102
+#define PRINT_OPT_TREE		0x103
 #define PRINT_LONGOPTS \
 	{ "collapse", no_argument, NULL, PRINT_OPT_COLLAPSE }, \
-	{ "decode-as", required_argument, NULL, PRINT_OPT_DECODE_AS }
+	{ "decode-as", required_argument, NULL, PRINT_OPT_DECODE_AS }, \
+	{ "transfers", no_argument, NULL, PRINT_OPT_TRANSFERS }, \
+	{ "tree", no_argument, NULL, PRINT_OPT_TREE }
 
 #define PRINT_MAX_DECODE_AS	16
 
@@ -48,6 +52,11 @@ struct printer {
 	int		 verbose;	/* -V */
 	int		 collapse;	/* --collapse */
 	struct dec_fold	 fold;
+	int		 transfers;	/* --transfers */
+	int		 tree;		/* --tree */
+	struct dec_xfer	 xfer;
+	const char	*open_mark;	/* --transfers: what the rows of the
+					   submits still open say */
 	struct dec_fmt	 fmt;
 	int		 notime_note;	/* -t a or e: say it if a record
 					 * has no wall-clock time */

@@ -466,6 +466,14 @@ dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
 	fmt_cut(r, b);
 }
 
+const char *
+dec_fmt_type_name(const struct urb_rec *r)
+{
+	return r->xfer_type < 4 ? xfer_short[r->xfer_type] :
+	    r->xfer_type == USBPCAP_XFER_IRP ? "irp" :
+	    r->xfer_type == USBLL_XFER_PACKET ? "pkt" : "?";
+}
+
 void
 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
@@ -516,9 +524,7 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 	p += 5;
 	*p++ = (char)r->type;
 	*p++ = ' ';
-	st = r->xfer_type < 4 ? xfer_short[r->xfer_type] :
-	    r->xfer_type == USBPCAP_XFER_IRP ? "irp" :
-	    r->xfer_type == USBLL_XFER_PACKET ? "pkt" : "?";
+	st = dec_fmt_type_name(r);
 	start = p;
 	while (*st != '\0')
 		*p++ = *st++;

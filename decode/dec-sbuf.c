@@ -28,6 +28,23 @@ sb_grow(struct sbuf *b, size_t n)
 	b->cap = cap;
 }
 
+int
+dec_grow(void *pp, size_t n, size_t *cap, size_t sz)
+{
+	void	**p = pp;
+	void	 *np;
+	size_t	  ncap;
+
+	if (n < *cap)
+		return 0;
+	ncap = *cap == 0 ? 16 : *cap * 2;
+	if ((np = reallocarray(*p, ncap, sz)) == NULL)
+		return -1;
+	*p = np;
+	*cap = ncap;
+	return 0;
+}
+
 void
 sb_free(struct sbuf *b)
 {

@@ -33,6 +33,7 @@ struct pending {
 	uint64_t	 recno;
 	uint64_t	 frame;
 	int64_t		 ts_ns;
+	uint32_t	 len;		/* its len_urb */
 	uint16_t	 busnum;
 	uint8_t		 used;
 	uint8_t		 has_setup;
@@ -838,6 +839,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		info->flags |= DI_STAGE;
 		info->pair_recno = p->recno;
 		info->pair_frame = p->frame;
+		info->pair_len = p->len;
 		if (p->has_setup) {
 			dec_setup(p->setup, &info->setup);
 			info->flags |= DI_SETUP;
@@ -863,9 +865,10 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 			return -UE_NOMEM;
 		i = pend_slot(ctx, r->id, r->busnum);
 		p = &ctx->pend[i];
-		if (p->used)
+		if (p->used) {
 			info->flags |= DI_RESUBMIT;
-		else
+			info->replaced_recno = p->recno;
+		} else
 			ctx->pend_n++;
 		p->used = 1;
 		p->id = r->id;
@@ -873,6 +876,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		p->recno = r->recno;
 		p->frame = urb_frame(r);
 		p->ts_ns = r->ts_ns;
+		p->len = r->len_urb;
 		p->has_setup = r->xfer_type == XFER_CTRL &&
 		    r->flag_setup == 0;
 		if (p->has_setup) {
@@ -887,6 +891,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 			info->flags |= DI_PAIRED;
 			info->pair_recno = p->recno;
 			info->pair_frame = p->frame;
+			info->pair_len = p->len;
 			info->latency_ns = dec_ts_sub(r->ts_ns, p->ts_ns);
 			if (p->has_setup) {
 				dec_setup(p->setup, &info->setup);

@@ -51,24 +51,6 @@ dec_stats_free(struct dec_stats *s)
 	dec_stats_init(s);
 }
 
-/* Room for one more element of size sz in *p (n used, *cap allocated). */
-static int
-grow(void *pp, size_t n, size_t *cap, size_t sz)
-{
-	void	**p = pp;
-	void	 *np;
-	size_t	  ncap;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap == 0 ? 16 : *cap * 2;
-	if ((np = reallocarray(*p, ncap, sz)) == NULL)
-		return -1;
-	*p = np;
-	*cap = ncap;
-	return 0;
-}
-
 static struct dec_stats_ep *
 ep_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t ep)
 {
@@ -80,7 +62,7 @@ ep_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t ep)
 		if (e->busnum == bus && e->devnum == dev && e->epnum == ep)
 			return e;
 	}
-	if (grow(&s->eps, s->neps, &s->epcap, sizeof *s->eps) != 0) {
+	if (dec_grow(&s->eps, s->neps, &s->epcap, sizeof *s->eps) != 0) {
 		s->oom = 1;
 		return NULL;
 	}
@@ -108,7 +90,8 @@ addr_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t ep)
 		if (a->busnum == bus && a->devnum == dev && a->ep == ep)
 			return a;
 	}
-	if (grow(&s->addrs, s->naddrs, &s->addrcap, sizeof *s->addrs) != 0) {
+	if (dec_grow(&s->addrs, s->naddrs, &s->addrcap,
+	    sizeof *s->addrs) != 0) {
 		s->oom = 1;
 		return NULL;
 	}
@@ -249,7 +232,7 @@ ep_complete(struct dec_stats *s, struct dec_stats_ep *e,
 	if ((info->flags & DI_PAIRED) == 0)
 		s->unpaired++;
 	else if (info->latency_ns >= 0 && info->latency_ns != DEC_TS_BAD) {
-		if (grow(&e->lat, e->nlat, &e->latcap, sizeof *e->lat) != 0)
+		if (dec_grow(&e->lat, e->nlat, &e->latcap, sizeof *e->lat) != 0)
 			s->oom = 1;
 		else {
 			e->lat[e->nlat++] = info->latency_ns;
@@ -257,7 +240,7 @@ ep_complete(struct dec_stats *s, struct dec_stats_ep *e,
 		}
 	}
 	if (r->ts_ns != DEC_TS_BAD) {
-		if (grow(&e->pts, e->npts, &e->ptcap, sizeof *e->pts) != 0)
+		if (dec_grow(&e->pts, e->npts, &e->ptcap, sizeof *e->pts) != 0)
 			s->oom = 1;
 		else {
 			e->pts[e->npts].ts_ns = r->ts_ns;
@@ -427,7 +410,7 @@ dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
 		span(&a->first_ns, &a->last_ns, r->ts_ns);
 	}
 	if (r->ts_ns != DEC_TS_BAD) {
-		if (grow(&s->frames, s->nframes, &s->framecap,
+		if (dec_grow(&s->frames, s->nframes, &s->framecap,
 		    sizeof *s->frames) != 0)
 			s->oom = 1;
 		else {

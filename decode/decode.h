@@ -1010,6 +1010,10 @@ struct dec_info {
 	uint32_t	 flags;		/* DI_* */
 	uint64_t	 pair_recno;	/* the submit of a completion, or 0 */
 	uint64_t	 pair_frame;	/* its frame number */
+	uint32_t	 pair_len;	/* its len_urb: the length asked for
+					   (IN) or to send (OUT) */
+	uint64_t	 replaced_recno;	/* DI_RESUBMIT: the submit this
+					   one replaced, never completed */
 	int64_t		 latency_ns;	/* completion ts - submit ts, -1
 					   unpaired, DEC_TS_BAD */
 	struct dec_setup setup;		/* the request (a completion's too) */
@@ -1123,6 +1127,9 @@ struct sbuf {
 /* Make room for n more bytes (and the NUL); sets oom on failure. */
 void		 sb_grow(struct sbuf *b, size_t n);
 void		 sb_free(struct sbuf *b);
+/* Room for one more element of size sz in the array *pp (n used, *cap
+ * allocated, doubled from 16): 0, or -1 without memory (*pp stays). */
+int		 dec_grow(void *pp, size_t n, size_t *cap, size_t sz);
 void		 sb_printf(struct sbuf *b, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 sb_i64(struct sbuf *b, int64_t v);
@@ -1268,6 +1275,9 @@ dec_fmt_skip(struct dec_fmt *f, int64_t ts)
  */
 void		 dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 		     const struct dec_info *info, struct sbuf *b);
+
+/* The transfer type column: "iso", "int", "ctrl", "bulk", "irp", "pkt". */
+const char	*dec_fmt_type_name(const struct urb_rec *r);
 
 /* The columns before the summary (dec_fmt_line without its summary). */
 void		 dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
@@ -1662,6 +1672,108 @@ int		 dec_fold_record(struct dec_fold *fo, struct dec_fmt *f,
 		     struct sbuf *b);
 void		 dec_fold_end(struct dec_fold *fo, struct dec_fmt *f,
 		     struct sbuf *b);
+/*
+ * The transfers view (decode/dec-xfer.c), as Packetry and hardware
+ * analyzers show a capture: each URB is one row at its end (completion or
+ * submit error) with the frame numbers of its submit and its end, the
+ * length asked for (the submit's) and the length done (the end's), the
+ * status and the end's summary (request, result, latency).  Submits are no
+ * rows of their own: one never completed is a row when a resubmit replaced
+ * it, the others at the end.  A run of identical rows on one endpoint
+ * (same status, lengths, request and data bytes, by a 64-bit hash) one
+ * after the other is the first row with a count: "(polled 37 times,
+ * identical, over 1.234 s, last frame 5210)".  Bus packets are no rows.
+ *
+ * Feed every URB record read, shown (the filter passed it) or not, in
+ * order: dec_xfer_record writes into b the rows r ends.  dec_xfer_flush
+ * writes the run held (before a driver event's line); dec_xfer_end
+ * writes it and the rows of the submits still open, marked with why.
+ *
+ * As a tree (Packetry's device -> endpoint -> transfer), the rows are
+ * kept by endpoint, a run is one of identical rows of its endpoint, and
+ * dec_xfer_end writes them all: a line per device (bus.dev, VID:PID),
+ * under it a line per endpoint with its count of URBs, under that its
+ * rows.
+ */
+struct dec_xkey {
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	uint8_t		 epnum;
+	uint8_t		 xfer_type;
+	char		 type;		/* the end's: 'C', 'E', 'S' never */
+	int32_t		 status;
+	uint32_t	 asked;		/* the submit's len_urb */
+	uint32_t	 len;		/* the end's len_urb */
+	uint32_t	 data_len;
+	uint64_t	 data_hash;	/* FNV-1a of the captured data */
+	uint32_t	 flags;		/* DI_PAIRED, DI_ORPHAN */
+	struct dec_setup setup;		/* DI_SETUP: the request */
+};
+
+/* A submit shown and not ended yet: its row, but for the mark. */
+struct dec_xopen {
+	uint64_t	 recno;
+	struct dec_xkey	 key;
+	int64_t		 ts_ns;
+	uint64_t	 frame;
+	char		*row;
+	size_t		 len;
+};
+
+/* A run of identical rows: the first's text (unended) and key, how many,
+ * the times of the first and the last, the frame number of the last. */
+struct dec_xrun {
+	struct sbuf	 held;
+	struct dec_xkey	 key;
+	const char	*mark;		/* why it never completed, or NULL */
+	uint32_t	 n;		/* 0: none held */
+	int64_t		 first_ts;
+	int64_t		 last_ts;
+	uint64_t	 last;
+};
+
+/* The tree: an endpoint's rows, kept until the end. */
+struct dec_xgroup {
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	uint8_t		 epnum;
+	uint8_t		 xfer_type;
+	int		 ids;		/* vid and pid are the device's */
+	uint16_t	 vid;
+	uint16_t	 pid;
+	uint64_t	 urbs;
+	struct dec_xrun	 run;
+	struct sbuf	 out;
+};
+
+struct dec_xfer {
+	int		 json;		/* rows as JSON objects */
+	int		 tree;		/* grouped by device and endpoint,
+					   written at the end (text only) */
+	struct dec_xrun	 run;		/* the run held (not the tree) */
+	struct dec_xgroup *groups;	/* the tree's endpoints */
+	size_t		 ngroups;
+	size_t		 capgroups;
+	struct dec_xopen *open;		/* by record number */
+	size_t		 nopen;
+	size_t		 ndead;		/* of them ended (row NULL) */
+	size_t		 capopen;
+	struct sbuf	 tmp;
+};
+
+void		 dec_xfer_init(struct dec_xfer *x, int json, int tree);
+/* An URB record read (info from dec_analyze); shown: the filter passed
+ * it.  Bus packets ('P') are ignored. */
+void		 dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,
+		     const struct urb_rec *r, const struct dec_info *info,
+		     int shown, struct sbuf *b);
+void		 dec_xfer_flush(struct dec_xfer *x, struct sbuf *b);
+/* The run held, then each submit still open, ", MARK" after its summary
+ * (text) or "MARK":true (JSON, its spaces '_'). */
+void		 dec_xfer_end(struct dec_xfer *x, const char *mark,
+		     struct sbuf *b);
+void		 dec_xfer_free(struct dec_xfer *x);
+
 /* The bytes of a DK_BYTES node, or NULL when they are not in r. */
 const uint8_t	*dec_node_bytes(const struct urb_rec *r,
 		     const struct dec_node *n);

@@ -200,11 +200,23 @@ matches(struct tui_model *m, const struct dec_filter *f, uint32_t i)
 	return dec_filter_match(f, &v);
 }
 
-/* Does item i pass the filter?  Not called while m->all. */
+/* Is there no filter expression (or one that passes everything)? */
+static int
+no_filter(const struct tui_model *m)
+{
+	return m->filter.n == 0 ||
+	    m->filter.node[m->filter.root].op == DFO_TRUE;
+}
+
+/* Is item i shown: the transfers view and the filter pass it?  Not
+ * called while m->all. */
 static int
 passes(struct tui_model *m, uint32_t i)
 {
-	return matches(m, &m->filter, i);
+	if (m->transfers && m->item[i].kind == 'S' &&
+	    m->item[i].pair != TI_NONE)
+		return 0;
+	return no_filter(m) || matches(m, &m->filter, i);
 }
 
 /* Keep sel within [top, top + rows). */
@@ -285,6 +297,27 @@ tui_model_filter_step(struct tui_model *m, size_t max)
 	return 0;
 }
 
+static size_t	 vis_lower(const struct tui_model *, uint32_t);
+
+/* The transfers view: submit i, shown while it waited, now completed. */
+static void
+unshow(struct tui_model *m, uint32_t i)
+{
+	size_t	 k;
+
+	if (i >= m->fpos || (k = vis_lower(m, i)) >= m->nvis ||
+	    tui_model_vis(m, k) != i)
+		return;
+	memmove(m->vis + k, m->vis + k + 1, (m->nvis - k - 1) *
+	    sizeof *m->vis);
+	m->nvis--;
+	if (m->sel > k)
+		m->sel--;
+	if (m->top > k)
+		m->top--;
+	fix_scroll(m);
+}
+
 int
 tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
     const struct dec_info *info)
@@ -316,6 +349,8 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	    (p = find_recno(m, info->pair_recno)) != TI_NONE) {
 		it->pair = p;
 		m->item[p].pair = (uint32_t)m->n - 1;
+		if (m->transfers && m->item[p].kind == 'S')
+			unshow(m, p);
 	}
 	/* a URB once: its submit, or a completion whose submit is not in
 	 * the capture */
@@ -692,6 +727,26 @@ tui_model_time_ref(struct tui_model *m)
 	return 1;
 }
 
+/* Filter the view again, from the start; the selection goes to item cur
+ * if it passes, else the next that does. */
+static int
+refilter(struct tui_model *m, uint32_t cur)
+{
+	m->nvis = m->fpos = 0;
+	m->sel = m->top = 0;
+	m->fwant = cur;
+	m->sdir = 0;			/* a search runs over the old view */
+	m->all = no_filter(m) && !m->transfers;
+	if (m->all) {
+		free(m->vis);
+		m->vis = NULL;
+		m->viscap = 0;
+	}
+	if (tui_model_filter_step(m, m->fsync) < 0)
+		return -UE_NOMEM;
+	return 0;
+}
+
 int
 tui_model_set_filter(struct tui_model *m, const char *expr)
 {
@@ -710,20 +765,14 @@ tui_model_set_filter(struct tui_model *m, const char *expr)
 		return -UE_SYNTAX;
 	}
 	snprintf(m->ftext, sizeof m->ftext, "%s", expr);
-	m->nvis = m->fpos = 0;
-	m->sel = m->top = 0;
-	m->fwant = cur;
-	m->sdir = 0;			/* a search runs over the old view */
-	m->all = m->filter.n == 0 ||
-	    m->filter.node[m->filter.root].op == DFO_TRUE;
-	if (m->all) {
-		free(m->vis);
-		m->vis = NULL;
-		m->viscap = 0;
-	}
-	if (tui_model_filter_step(m, m->fsync) < 0)
-		return -UE_NOMEM;
-	return 0;
+	return refilter(m, cur);
+}
+
+int
+tui_model_set_transfers(struct tui_model *m, int on)
+{
+	m->transfers = on;
+	return refilter(m, tui_model_selected(m));
 }
 
 static const char *const ev_short[] = {

@@ -80,6 +80,8 @@ struct tui_model {
 	uint32_t	*vis;		/* items passing the filter */
 	size_t		 nvis, viscap;
 	int		 all;		/* no filter: vis[k] is k, not kept */
+	int		 transfers;	/* hide the submits whose completion
+					   is in: a transfer is one row */
 	size_t		 sel;		/* position in vis */
 	size_t		 top;		/* first row shown */
 	size_t		 rows;		/* rows of the list */
@@ -232,6 +234,13 @@ int		 tui_model_select_row(struct tui_model *m, size_t k);
  * tui_model_filter_step; items added meanwhile wait their turn.
  */
 int		 tui_model_set_filter(struct tui_model *m, const char *expr);
+/*
+ * The transfers view on (1) or off: a submit whose completion (or error)
+ * is in the timeline is hidden, the completion's row standing for the
+ * URB; a submit still waiting stays until its completion comes.  The
+ * view is filtered again as tui_model_set_filter does.  0 or -UE_NOMEM.
+ */
+int		 tui_model_set_transfers(struct tui_model *m, int on);
 /* Filter up to max more items; 1 while items remain, 0 when done. */
 int		 tui_model_filter_step(struct tui_model *m, size_t max);
 

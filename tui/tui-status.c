@@ -1,8 +1,9 @@
 /*
  * tui/tui-status.c - the status bar (position, what runs: indexing or
  * filtering progress, a live input's records/s and drops; the filter,
- * the time reference, follow, source, counts) and, on the row below,
- * the prompt with its error or a message, else the key hints.
+ * the time reference, the transfers view, follow, source, counts) and,
+ * on the row below, the prompt with its error or a message, else the
+ * key hints.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -22,9 +23,10 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 		snprintf(pos, sizeof pos, "0/0");
 	if (m->tref != TI_NONE)
 		snprintf(ref, sizeof ref, " | ref: #%u", tui_recno(m->tref));
-	snprintf(buf, sizeof buf, " %s%s%s%s%s%s%s%s | %s | %llu URBs %llu "
-	    "events %llu errors", pos, s->activity[0] ? " | " : "",
+	snprintf(buf, sizeof buf, " %s%s%s%s%s%s%s%s%s | %s | %llu URBs "
+	    "%llu events %llu errors", pos, s->activity[0] ? " | " : "",
 	    s->activity, m->ftext[0] ? " | filter: " : "", m->ftext, ref,
+	    m->transfers ? " | TRANSFERS" : "",
 	    m->follow ? " | FOLLOW" : "", s->load_err ? " | input cut" : "",
 	    s->source, (unsigned long long)m->nurb,
 	    (unsigned long long)m->nevent, (unsigned long long)m->nerror);

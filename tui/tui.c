@@ -82,6 +82,9 @@ static const char *const help_text[] = {
 	"                    or usbmon text by the name's .pcap or .txt",
 	"  F                 follow the newest record (on for live input;",
 	"                    scrolling up stops it, G or F again resumes)",
+	"  T                 transfers view: a submit whose completion "
+	    "is in the capture is hidden, the completion's row (with its "
+	    "latency) standing for the URB; T again shows every record",
 	"  mouse             click a line or a pane; the wheel scrolls",
 	"  s                 statistics of the records shown: per endpoint "
 	    "URBs, bytes, throughput, errors, latency and activity, latency "
@@ -629,6 +632,13 @@ screen_key(struct tui_screen *s, int k)
 	case 'F':
 		tui_model_set_follow(m, !m->follow);
 		set_msg(s, 0, "follow %s", m->follow ? "on" : "off");
+		return 0;
+	case 'T':
+		if (tui_model_set_transfers(m, !m->transfers) != 0)
+			set_msg(s, 1, "out of memory");
+		else
+			set_msg(s, 0, "transfers view %s",
+			    m->transfers ? "on" : "off");
 		return 0;
 	case KEY_RESIZE:
 		return 0;

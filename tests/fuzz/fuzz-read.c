@@ -3,8 +3,8 @@
  * as `urbscope read` opens a file (the format recognised by content), and
  * every record read through the record pipeline (cap_pipe: analysis and
  * filter) and printed by every formatter: the one-line form, -V, JSON,
- * -T fields, usbmon text; and counted by `urbscope stats`, printed in
- * every form it has.
+ * -T fields, usbmon text, the transfers view (text, JSON, the tree);
+ * and counted by `urbscope stats`, printed in every form it has.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +38,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dec_stats st;
 	struct dec_stats_opts so = { .what = ~0u, .io_ns = 1000000,
 	    .utf8 = 1 };
+	struct dec_xfer	 xf[3];
 	size_t		 i;
 	struct sbuf	 out = { 0 };
 	char		 name[64], err[512], line[512];
-	int		 rc, k;
+	int		 rc, k, shown;
 
 	/* the bytes as a file the registry can open, read and probe */
 	if (fd == -1 && (fd = memfd_create("fuzz-read", 0)) == -1)
@@ -66,6 +67,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    sizeof err) != 0)
 		abort();
 	dec_stats_init(&st);
+	for (k = 0; k < 3; k++)
+		dec_xfer_init(&xf[k], k == 1, k == 2);
 	while ((rc = cap_pipe_next(&pipe)) > 0) {
 		out.len = 0;
 		if (rc == CAP_EVENT)
@@ -81,6 +84,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dec_fmt_event_fields(cap_pipe_frame(&pipe, rc), &pipe.ev, refs,
 			    sizeof refs / sizeof refs[0], &out);
 			(void)cap_pipe_shown(&pipe, rc);
+			for (k = 0; k < 3; k++)
+				dec_xfer_flush(&xf[k], &out);
 			continue;
 		}
 		if (rc != CAP_URB)
@@ -94,10 +99,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dec_fmt_verbose(&fmt[0], &pipe.r, &pipe.info, &tree, &out);
 		dec_fmt_json(&fmt[1], &pipe.r, &pipe.info, &tree, &out);
 		(void)dec_fmt_usbmon(&pipe.r, line, sizeof line);
-		(void)cap_pipe_shown(&pipe, rc);
+		shown = cap_pipe_shown(&pipe, rc);
+		for (k = 0; k < 3; k++)
+			dec_xfer_record(&xf[k], &fmt[k], &pipe.r, &pipe.info,
+			    k == 0 || shown, &out);
 		dec_fmt_fields(&fmt[0], cap_pipe_frame(&pipe, rc), &pipe.r,
 		    &pipe.info, cap_pipe_tree(&pipe), refs,
 		    sizeof refs / sizeof refs[0], &out);
+	}
+	for (k = 0; k < 3; k++) {
+		out.len = 0;
+		dec_xfer_end(&xf[k], "never completed", &out);
+		dec_xfer_free(&xf[k]);
 	}
 	out.len = 0;
 	dec_stats_text(&st, &so, &out);

@@ -80,6 +80,7 @@ test_pair_basic(void **state)
 	(void)state;
 	assert_non_null(ctx);
 	s = mk('S', 0x1234, XFER_BULK, 0x81, 2, 1000);
+	s.len_urb = 512;
 	assert_int_equal(dec_analyze(ctx, &s, &i), 0);
 	assert_int_equal(i.flags & (DI_PAIRED | DI_ORPHAN), 0);
 	assert_int_equal(i.latency_ns, -1);
@@ -87,6 +88,7 @@ test_pair_basic(void **state)
 	assert_int_equal(dec_analyze(ctx, &c, &i), 0);
 	assert_true(i.flags & DI_PAIRED);
 	assert_int_equal(i.pair_recno, s.recno);
+	assert_int_equal(i.pair_len, 512);	/* what the submit asked */
 	assert_int_equal(i.latency_ns, 251000);
 	/* the same completion again has nothing to pair with */
 	c = mk('C', 0x1234, XFER_BULK, 0x81, 2, 1300);
@@ -130,15 +132,17 @@ test_pair_reuse_and_error(void **state)
 	assert_true(i.flags & DI_ORPHAN);
 	/* the same id on another bus is another URB */
 	r = mk('S', 0x777, XFER_BULK, 0x02, 3, 2000);
+	s2 = r.recno;
 	dec_analyze(ctx, &r, &i);
 	r = mk('C', 0x777, XFER_BULK, 0x02, 3, 2001);
 	r.busnum = 2;
 	dec_analyze(ctx, &r, &i);
 	assert_true(i.flags & DI_ORPHAN);
-	/* a second submit of an id never completed */
+	/* a second submit of an id never completed: the first's record */
 	r = mk('S', 0x777, XFER_BULK, 0x02, 3, 2002);
 	dec_analyze(ctx, &r, &i);
 	assert_true(i.flags & DI_RESUBMIT);
+	assert_int_equal(i.replaced_recno, s2);
 	dec_ctx_free(ctx);
 }
 

@@ -1038,6 +1038,62 @@ test_submitter_failed(void **state)
 	tui_model_free(&m);
 }
 
+/* Add record recno, URB id's submit ('S') or the completion of the
+ * submit of record pair. */
+static void
+add_half(struct tui_model *m, int type, uint64_t id, uint64_t recno,
+    uint64_t pair)
+{
+	struct urb_rec	 r;
+	struct dec_info	 info;
+
+	memset(&r, 0, sizeof r);
+	memset(&info, 0, sizeof info);
+	r.type = (char)type;
+	r.id = id;
+	r.recno = recno;
+	info.flags = type == 'S' ? 0 : DI_PAIRED;
+	info.pair_recno = pair;
+	assert_int_equal(tui_model_add_urb(m, &r, &info), 0);
+}
+
+/* The transfers view: a submit with its completion in is hidden, one
+ * still waiting shows until its completion comes, the filter applies as
+ * well, and off shows every item again. */
+static void
+test_transfers(void **state)
+{
+	struct tui_model m;
+
+	(void)state;
+	tui_model_init(&m, NULL, NULL);
+	add_half(&m, 'S', 1, 1, 0);		/* item 0 */
+	add_half(&m, 'S', 2, 2, 0);		/* 1 */
+	add_half(&m, 'C', 1, 3, 1);		/* 2 */
+	assert_int_equal(tui_model_set_transfers(&m, 1), 0);
+	assert_int_equal(m.nvis, 2);
+	assert_int_equal(tui_model_vis(&m, 0), 1);
+	assert_int_equal(tui_model_vis(&m, 1), 2);
+	assert_int_equal(tui_model_select_item(&m, 1), 0);
+	/* the waiting submit completes: its row goes, the selection moves
+	 * on to the next shown */
+	add_half(&m, 'C', 2, 4, 2);		/* 3 */
+	assert_int_equal(m.nvis, 2);
+	assert_int_equal(tui_model_vis(&m, 0), 2);
+	assert_int_equal(tui_model_vis(&m, 1), 3);
+	assert_int_equal(tui_model_selected(&m), 2);
+	assert_int_equal(tui_model_pair(&m), -2);	/* hidden */
+	assert_int_equal(tui_model_set_filter(&m, "urb==2"), 0);
+	assert_int_equal(m.nvis, 1);
+	assert_int_equal(tui_model_vis(&m, 0), 3);
+	assert_int_equal(tui_model_set_filter(&m, ""), 0);
+	assert_int_equal(m.nvis, 2);
+	assert_int_equal(tui_model_set_transfers(&m, 0), 0);
+	assert_int_equal(m.nvis, 4);
+	assert_true(m.all);
+	tui_model_free(&m);
+}
+
 /* The real store: a sample read once, then records read again. */
 static void
 test_store(void **state)
@@ -1600,6 +1656,7 @@ main(void)
 		cmocka_unit_test(test_store_checkpoints),
 		cmocka_unit_test(test_filter_incremental),
 		cmocka_unit_test(test_save),
+		cmocka_unit_test(test_transfers),
 		cmocka_unit_test(test_follow_incremental),
 		cmocka_unit_test(test_layout_hit),
 		cmocka_unit_test(test_store_incremental),
