@@ -67,14 +67,49 @@ xfer_col(struct sbuf *b, const char *s, size_t n, size_t width, int right)
 		sb_putn(b, blanks, pad);
 }
 
+/* The hash of r's captured data and isochronous frames. */
+static uint64_t
+xfer_data_hash(const struct urb_rec *r)
+{
+	uint8_t	 b[8];
+	uint64_t h;
+	uint32_t i;
+
+	h = xfer_hash(0xcbf29ce484222325ULL, r->data, r->data_len);
+	for (i = 0; i < r->niso; i++) {
+		put_le32(b, (uint32_t)r->iso[i].status);
+		put_le32(b + 4, r->iso[i].len);
+		h = xfer_hash(h, b, sizeof b);
+	}
+	return h;
+}
+
+uint64_t
+dec_xfer_fingerprint(const struct urb_rec *r, const struct dec_info *info)
+{
+	uint8_t	 b[20];
+	uint32_t flags = info != NULL ? info->flags : 0;
+
+	memset(b, 0, sizeof b);
+	b[0] = (flags & DI_PAIRED ? 1 : 0) | (flags & DI_ORPHAN ? 2 : 0) |
+	    (flags & DI_SETUP ? 4 : 0);
+	put_le32(b + 1, flags & DI_PAIRED ? info->pair_len : UINT32_MAX);
+	if (flags & DI_SETUP) {
+		b[5] = info->setup.bmRequestType;
+		b[6] = info->setup.bRequest;
+		put_le16(b + 7, info->setup.wValue);
+		put_le16(b + 9, info->setup.wIndex);
+		put_le16(b + 11, info->setup.wLength);
+	}
+	put_le32(b + 13, r->data_len);
+	return xfer_hash(xfer_data_hash(r), b, sizeof b);
+}
+
 /* r's key; open: r is a submit not ended (yet). */
 static void
 xfer_key(struct dec_xkey *k, const struct urb_rec *r,
     const struct dec_info *info, int open)
 {
-	uint8_t	 b[8];
-	uint32_t i;
-
 	memset(k, 0, sizeof *k);
 	k->busnum = r->busnum;
 	k->devnum = r->devnum;
@@ -86,13 +121,7 @@ xfer_key(struct dec_xkey *k, const struct urb_rec *r,
 	    info->pair_len : UINT32_MAX;
 	k->len = open ? 0 : r->len_urb;
 	k->data_len = r->data_len;
-	k->data_hash = xfer_hash(0xcbf29ce484222325ULL, r->data,
-	    r->data_len);
-	for (i = 0; i < r->niso; i++) {
-		put_le32(b, (uint32_t)r->iso[i].status);
-		put_le32(b + 4, r->iso[i].len);
-		k->data_hash = xfer_hash(k->data_hash, b, sizeof b);
-	}
+	k->data_hash = xfer_data_hash(r);
 	k->flags = info->flags & (DI_PAIRED | DI_ORPHAN);
 	if (info->flags & DI_SETUP)
 		k->setup = info->setup;

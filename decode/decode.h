@@ -1773,6 +1773,14 @@ void		 dec_xfer_flush(struct dec_xfer *x, struct sbuf *b);
 void		 dec_xfer_end(struct dec_xfer *x, const char *mark,
 		     struct sbuf *b);
 void		 dec_xfer_free(struct dec_xfer *x);
+/*
+ * The 64-bit fingerprint of what a row of URB end r holds beyond its
+ * record header (address, type, status, length): the captured data and
+ * isochronous frames by the hash the runs compare, the asked length and
+ * the request (info may be NULL).  Equal for the rows a run folds.
+ */
+uint64_t	 dec_xfer_fingerprint(const struct urb_rec *r,
+		     const struct dec_info *info);
 
 /* The bytes of a DK_BYTES node, or NULL when they are not in r. */
 const uint8_t	*dec_node_bytes(const struct urb_rec *r,

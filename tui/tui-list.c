@@ -160,6 +160,12 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 		b.len = 0;
 		if (tui_model_summary(m, i, &b) != 0 || b.s == NULL)
 			sb_puts(&b, "(record unavailable)");
+		/* as read --transfers: an IN endpoint's URBs poll */
+		if (tui_model_run(m, k) > 1)
+			sb_printf(&b, " (%s %u times)",
+			    (m->item[i].ep & 0x80) && m->item[i].xfer !=
+			    XFER_CTRL ? "polled" : "repeated",
+			    tui_model_run(m, k));
 		a = k == m->sel ? A_REVERSE : A_NORMAL;
 		color = color_of(m, i);
 		if (s->color)

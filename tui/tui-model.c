@@ -42,7 +42,9 @@ tui_model_free(struct tui_model *m)
 		free(m->drivers[i]);
 	free(m->drivers);
 	free(m->item);
+	free(m->fp);
 	free(m->vis);
+	free(m->runs);
 	free(m->ids);
 	free(m->idhash);
 	free(m->evx);
@@ -219,6 +221,23 @@ passes(struct tui_model *m, uint32_t i)
 	return no_filter(m) || matches(m, &m->filter, i);
 }
 
+/*
+ * Does shown item j's row stand for item i too: the transfers view, two
+ * ends of a URB alike on one endpoint (a run's items are all alike: j
+ * may be any of them)?
+ */
+static int
+same_run(const struct tui_model *m, uint32_t j, uint32_t i)
+{
+	const struct tui_item *a = &m->item[j], *b = &m->item[i];
+
+	return m->transfers && (a->kind == 'C' || a->kind == 'E') &&
+	    a->kind == b->kind && a->busnum == b->busnum &&
+	    a->devnum == b->devnum && a->ep == b->ep && a->xfer == b->xfer &&
+	    a->status == b->status && a->len == b->len &&
+	    m->fp[j] == m->fp[i];
+}
+
 /* Keep sel within [top, top + rows). */
 static void
 fix_scroll(struct tui_model *m)
@@ -251,10 +270,16 @@ filtered(struct tui_model *m, uint32_t i)
 	else {
 		if (!passes(m, i))
 			return 0;
-		if (grow(&m->vis, &m->viscap, m->nvis + 1,
-		    sizeof *m->vis) != 0)
-			return -UE_NOMEM;
-		m->vis[m->nvis++] = i;
+		if (m->nvis > 0 && same_run(m, m->vis[m->nvis - 1], i))
+			m->runs[m->nvis - 1]++;
+		else {
+			if (grow(&m->vis, &m->viscap, m->nvis + 1,
+			    sizeof *m->vis) != 0 || grow(&m->runs,
+			    &m->runcap, m->nvis + 1, sizeof *m->runs) != 0)
+				return -UE_NOMEM;
+			m->runs[m->nvis] = 1;
+			m->vis[m->nvis++] = i;
+		}
 	}
 	if (m->follow) {
 		m->sel = m->nvis - 1;
@@ -299,7 +324,26 @@ tui_model_filter_step(struct tui_model *m, size_t max)
 
 static size_t	 vis_lower(const struct tui_model *, uint32_t);
 
-/* The transfers view: submit i, shown while it waited, now completed. */
+/* Take row k out of the view. */
+static void
+drop_row(struct tui_model *m, size_t k)
+{
+	memmove(m->vis + k, m->vis + k + 1, (m->nvis - k - 1) *
+	    sizeof *m->vis);
+	memmove(m->runs + k, m->runs + k + 1, (m->nvis - k - 1) *
+	    sizeof *m->runs);
+	m->nvis--;
+	if (m->sel > k)
+		m->sel--;
+	if (m->top > k)
+		m->top--;
+}
+
+/*
+ * The transfers view: submit i, shown while it waited, now completed.
+ * The rows either side of it may be one run now (the next URB of a
+ * poll was submitted before this one completed).
+ */
 static void
 unshow(struct tui_model *m, uint32_t i)
 {
@@ -308,13 +352,13 @@ unshow(struct tui_model *m, uint32_t i)
 	if (i >= m->fpos || (k = vis_lower(m, i)) >= m->nvis ||
 	    tui_model_vis(m, k) != i)
 		return;
-	memmove(m->vis + k, m->vis + k + 1, (m->nvis - k - 1) *
-	    sizeof *m->vis);
-	m->nvis--;
-	if (m->sel > k)
-		m->sel--;
-	if (m->top > k)
-		m->top--;
+	drop_row(m, k);
+	if (k > 0 && k < m->nvis && same_run(m, m->vis[k - 1], m->vis[k])) {
+		m->runs[k - 1] += m->runs[k];
+		if (m->sel == k)
+			m->sel--;
+		drop_row(m, k);
+	}
 	fix_scroll(m);
 }
 
@@ -329,8 +373,10 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	if (r->recno != m->n + 1)
 		return -UE_RANGE;	/* not the source's next record */
 	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
+	    grow(&m->fp, &m->fpcap, m->n + 1, sizeof *m->fp) != 0 ||
 	    (ref = id_ref(m, r->id)) < 0)
 		return -UE_NOMEM;
+	m->fp[m->n] = dec_xfer_fingerprint(r, info);
 	it = &m->item[m->n];
 	it->ts_ns = r->ts_ns;
 	if (m->t0 == DEC_TS_BAD)
@@ -372,8 +418,10 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 	if (ev->recno != m->n + 1)
 		return -UE_RANGE;	/* not the source's next record */
 	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
+	    grow(&m->fp, &m->fpcap, m->n + 1, sizeof *m->fp) != 0 ||
 	    grow(&m->evx, &m->evxcap, m->nevx + 1, sizeof *m->evx) != 0)
 		return -UE_NOMEM;
+	m->fp[m->n] = 0;
 	x = &m->evx[m->nevx];
 	x->urb_id = ev->urb_id;
 	x->result = ev->result;
@@ -419,9 +467,10 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 size_t
 tui_model_bytes(const struct tui_model *m)
 {
-	return m->n * sizeof *m->item + m->nids * sizeof *m->ids +
-	    m->idhcap * sizeof *m->idhash + m->nevx * sizeof *m->evx +
-	    (m->all ? 0 : m->nvis * sizeof *m->vis);
+	return m->n * (sizeof *m->item + sizeof *m->fp) +
+	    m->nids * sizeof *m->ids + m->idhcap * sizeof *m->idhash +
+	    m->nevx * sizeof *m->evx +
+	    (m->all ? 0 : m->nvis * (sizeof *m->vis + sizeof *m->runs));
 }
 
 uint32_t
@@ -620,7 +669,11 @@ tui_model_select_near(struct tui_model *m, uint32_t i)
 	if (m->nvis == 0)
 		return -1;
 	p = vis_lower(m, i);
-	if (p == m->nvis || (p > 0 &&
+	if (p > 0 && (p == m->nvis || tui_model_vis(m, p) != i) &&
+	    i < m->fpos && same_run(m, tui_model_vis(m, p - 1), i) &&
+	    passes(m, i))
+		p--;		/* folded into the run of row p - 1 */
+	else if (p == m->nvis || (p > 0 &&
 	    i - tui_model_vis(m, p - 1) < tui_model_vis(m, p) - i))
 		p--;
 	select_pos(m, p);
@@ -741,6 +794,9 @@ refilter(struct tui_model *m, uint32_t cur)
 		free(m->vis);
 		m->vis = NULL;
 		m->viscap = 0;
+		free(m->runs);
+		m->runs = NULL;
+		m->runcap = 0;
 	}
 	if (tui_model_filter_step(m, m->fsync) < 0)
 		return -UE_NOMEM;

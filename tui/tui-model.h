@@ -4,12 +4,13 @@
  * filtered view of it, selection, scrolling, follow, search and pairing;
  * and the record store that re-reads the few records on screen.
  *
- * The index keeps no payloads: 28 bytes per item (struct tui_item) plus the
- * table of distinct URB ids, and 4 bytes per item passing a filter (none
- * without one).  Records are re-read on demand through the
- * store (tui/tui-store.c), which replays the source from its start into a
- * bounded window of decoded records; tests give the model any fetch
- * function.
+ * The index keeps no payloads: 28 bytes per item (struct tui_item) and
+ * 8 (the fingerprint of a URB's data and request, for the transfers
+ * view's runs) plus the table of distinct URB ids, and 8 bytes per row
+ * shown when a filter or the transfers view is on (none without).
+ * Records are re-read on demand through the store (tui/tui-store.c),
+ * which replays the source from its start into a bounded window of
+ * decoded records; tests give the model any fetch function.
  */
 #ifndef TUI_MODEL_H
 #define TUI_MODEL_H
@@ -77,11 +78,16 @@ enum {
 struct tui_model {
 	struct tui_item	*item;
 	size_t		 n, cap;
+	uint64_t	*fp;		/* by item: dec_xfer_fingerprint */
+	size_t		 fpcap;
 	uint32_t	*vis;		/* items passing the filter */
 	size_t		 nvis, viscap;
+	uint32_t	*runs;		/* by vis: items the row stands for */
+	size_t		 runcap;
 	int		 all;		/* no filter: vis[k] is k, not kept */
 	int		 transfers;	/* hide the submits whose completion
-					   is in: a transfer is one row */
+					   is in: a transfer is one row, and
+					   a run of identical ends too */
 	size_t		 sel;		/* position in vis */
 	size_t		 top;		/* first row shown */
 	size_t		 rows;		/* rows of the list */
@@ -145,6 +151,13 @@ tui_model_vis(const struct tui_model *m, size_t k)
 	return m->all ? (uint32_t)k : m->vis[k];
 }
 
+/* The items row k stands for: more than 1 for a run folded. */
+static inline uint32_t
+tui_model_run(const struct tui_model *m, size_t k)
+{
+	return m->all ? 1 : m->runs[k];
+}
+
 void		 tui_model_init(struct tui_model *m, tui_fetch_fn fetch,
 		     void *arg);
 void		 tui_model_free(struct tui_model *m);
@@ -159,7 +172,8 @@ int		 tui_model_add_event(struct tui_model *m,
 /* The DRV_SUBMIT event of the driver call that submitted URB item i (its
  * 'S', or the 'S' paired with a 'C'/'E'), or TI_NONE. */
 uint32_t	 tui_model_submitter(const struct tui_model *m, uint32_t i);
-/* Bytes the index uses (items, ids, events, view), for the status bar. */
+/* Bytes the index uses (items, fingerprints, ids, events, view), for
+ * the status bar. */
 size_t		 tui_model_bytes(const struct tui_model *m);
 
 /* The selected item's index in item[], or TI_NONE when the view is empty. */
@@ -188,8 +202,8 @@ int		 tui_model_pair(struct tui_model *m);
 int		 tui_model_select_item(struct tui_model *m, uint32_t i);
 /*
  * Select the shown item nearest to item i (the later one of two as
- * near): 0 when that is i, 1 when the filter hides i, -1 when nothing
- * is shown.
+ * near; the row of its run when i is folded into one): 0 when that is
+ * i, 1 when the filter or a run hides i, -1 when nothing is shown.
  */
 int		 tui_model_select_near(struct tui_model *m, uint32_t i);
 /*
@@ -237,8 +251,12 @@ int		 tui_model_set_filter(struct tui_model *m, const char *expr);
 /*
  * The transfers view on (1) or off: a submit whose completion (or error)
  * is in the timeline is hidden, the completion's row standing for the
- * URB; a submit still waiting stays until its completion comes.  The
- * view is filtered again as tui_model_set_filter does.  0 or -UE_NOMEM.
+ * URB; a submit still waiting stays until its completion comes.  A run
+ * of rows one after the other (among those the filter shows) that are
+ * identical ends on one endpoint (status, length, fingerprint) is its
+ * first row, tui_model_run counting the run; the others are hidden as
+ * the filter hides.  The view is filtered again as tui_model_set_filter
+ * does.  0 or -UE_NOMEM.
  */
 int		 tui_model_set_transfers(struct tui_model *m, int on);
 /* Filter up to max more items; 1 while items remain, 0 when done. */

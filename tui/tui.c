@@ -84,7 +84,10 @@ static const char *const help_text[] = {
 	"                    scrolling up stops it, G or F again resumes)",
 	"  T                 transfers view: a submit whose completion "
 	    "is in the capture is hidden, the completion's row (with its "
-	    "latency) standing for the URB; T again shows every record",
+	    "latency) standing for the URB, and a run of identical "
+	    "completions on an endpoint is its first row, \"(polled N "
+	    "times)\" (\"repeated\" for control and OUT); T again shows "
+	    "every record",
 	"  mouse             click a line or a pane; the wheel scrolls",
 	"  s                 statistics of the records shown: per endpoint "
 	    "URBs, bytes, throughput, errors, latency and activity, latency "
@@ -325,9 +328,9 @@ landed(struct tui_screen *s, const char *what, uint64_t want, int rc)
 		set_msg(s, 1, "no record is shown: the filter hides them "
 		    "all");
 	else if (rc == 1)
-		set_msg(s, 0, "%s: record %llu is hidden by the filter: at "
-		    "%u, the nearest shown", what, (unsigned long long)want,
-		    at);
+		set_msg(s, 0, "%s: record %llu is hidden by the filter%s: "
+		    "at %u, the nearest shown", what, (unsigned long long)want,
+		    s->m->transfers ? " or a run" : "", at);
 	else
 		set_msg(s, 0, "%s: record %u", what, at);
 }

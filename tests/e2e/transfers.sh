@@ -5,7 +5,7 @@
 # the rows are the submit's and the completion's usb.urb_len, a run of
 # identical polls is one row with its count, filters and -c; --tree
 # groups the rows by device and endpoint; the TUI's T key in a real
-# terminal (tmux).
+# terminal (tmux), a run of identical polls one row there too.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -190,9 +190,10 @@ $T new-session -d -s "$S" -x 140 -y 40 \
     2>$TMP/tuierr; echo TUI-EXIT=\$?; sleep 30"
 check "tui: the timeline is up" wait_for "^ 1/171 "
 $T send-keys -t "$S" T
-# 171 records: 85 submits with their completion hidden, 86 rows left
+# 171 records: 85 submits with their completion hidden, 86 rows left,
+# five GET_PORT_STATUS alike one of them
 check "T: the transfers view hides the completed submits" \
-    wait_for "^ 1/86 \| TRANSFERS "
+    wait_for "^ 1/82 \| TRANSFERS "
 check "T: says so" wait_for "transfers view on"
 screen >"$TMP/tv"
 check "T: no submit with its completion is listed" \
@@ -200,10 +201,48 @@ check "T: no submit with its completion is listed" \
 $T send-keys -t "$S" f 'type==bulk' Enter
 check "T with a filter: both apply" wait_for "filter: type==bulk \| TRANSFERS"
 $T send-keys -t "$S" f C-u Enter
-check "the filter cleared, the view stays" wait_for "^ [0-9]+/86 \| TRANSFERS"
+check "the filter cleared, the view stays" wait_for "^ [0-9]+/82 \| TRANSFERS"
+$T send-keys -t "$S" : 57 Enter
+check "T: a run of identical requests is one row, :N in it goes there" \
+    wait_for "record 57 is hidden by the filter or a run: at 55"
+$T send-keys -t "$S" '>' '>'
+check "T: the run's row counts it (the summaries scrolled)" \
+    wait_for "high-speed \(repeated 5 times\)"
+$T send-keys -t "$S" '<' '<'
 $T send-keys -t "$S" T
 check "T again: every record" wait_for "^ [0-9]+/171 "
 check "T again: says so" wait_for "transfers view off"
 $T send-keys -t "$S" q
 check "q quits" wait_for "TUI-EXIT=0"
 check "tui: no sanitizer report" no_sanitizer_report "$TMP/tuierr"
+
+# T on the polls: the 37 alike one row, as read --transfers has them
+$T kill-session -t "$S"
+$T new-session -d -s "$S" -x 140 -y 40 \
+    "TERM=xterm-256color LANG=C.UTF-8 $US tui $TMP/polls.txt \
+    2>$TMP/tuierr; echo TUI-EXIT=\$?; sleep 30"
+check "tui polls: the timeline is up" wait_for "^ 1/77 "
+$T send-keys -t "$S" T
+check "tui polls, T: the run, the other report, the open submit" \
+    wait_for "^ 1/3 \| TRANSFERS "
+check "tui polls, T: the run's row counts it" \
+    wait_for "^ +2 .* 01 60 \(polled 37 times\)"
+check "tui polls, T: the other report is a row" \
+    wait_for "^ +76 .* 01 61\$"
+$T send-keys -t "$S" : 40 Enter
+check "tui polls: :N in the run goes to its row" \
+    wait_for "record 40 is hidden by the filter or a run: at 2,"
+$T send-keys -t "$S" j
+check "tui polls: j goes past the run" wait_for "^ 2/3 \| TRANSFERS "
+$T send-keys -t "$S" f 'len==2' Enter
+check "tui polls, T with a filter: the run stays folded" \
+    wait_for "^ [0-9]/2 \| filter: len==2 \| TRANSFERS"
+$T send-keys -t "$S" f C-u Enter T
+check "tui polls, T again: every record" wait_for "^ [0-9]+/77 "
+screen >"$TMP/tp"
+check "tui polls, T off: no run" sh -c "grep -q ' 01 60\$' '$TMP/tp' &&
+    ! grep -q polled '$TMP/tp'"
+$T send-keys -t "$S" q
+check "tui polls: q quits" wait_for "TUI-EXIT=0"
+check "tui polls: no sanitizer report" no_sanitizer_report \
+    "$TMP/tuierr"

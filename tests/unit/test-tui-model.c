@@ -3,7 +3,8 @@
  * navigation, paging, follow, filter narrowing and its count, search
  * next/prev for text, bytes (payload and setup) and filter expressions,
  * the pairing jump, going to a record (or the nearest shown), the jump
- * history, the time reference, driver events; and the record store on a sample
+ * history, the time reference, driver events, the transfers view and
+ * its runs of identical polls; and the record store on a sample
  * capture (re-reading, bytes per index item); incremental
  * indexing and filtering, follow while items arrive, a paced simulation
  * spooled and replayed, where mouse clicks land, and saving what is
@@ -1038,12 +1039,16 @@ test_submitter_failed(void **state)
 	tui_model_free(&m);
 }
 
-/* Add record recno, URB id's submit ('S') or the completion of the
- * submit of record pair. */
+/*
+ * Add record recno of an interrupt IN poll on 1.1.ep: URB id's submit
+ * ('S'), or its completion ('C', of the submit of record pair) with
+ * status and one byte of data.
+ */
 static void
-add_half(struct tui_model *m, int type, uint64_t id, uint64_t recno,
-    uint64_t pair)
+add_poll(struct tui_model *m, int type, uint64_t id, uint64_t recno,
+    uint64_t pair, uint8_t ep, int status, uint8_t byte)
 {
+	static uint8_t	 data[256];
 	struct urb_rec	 r;
 	struct dec_info	 info;
 
@@ -1052,8 +1057,23 @@ add_half(struct tui_model *m, int type, uint64_t id, uint64_t recno,
 	r.type = (char)type;
 	r.id = id;
 	r.recno = recno;
-	info.flags = type == 'S' ? 0 : DI_PAIRED;
-	info.pair_recno = pair;
+	r.busnum = 1;
+	r.devnum = 1;
+	r.epnum = ep;
+	r.xfer_type = XFER_INT;
+	if (type == 'S') {
+		r.status = URB_EINPROGRESS;
+		r.len_urb = 8;
+	} else {
+		data[byte] = byte;
+		r.status = status;
+		r.len_urb = 1;
+		r.data = &data[byte];
+		r.data_len = 1;
+		info.flags = DI_PAIRED;
+		info.pair_recno = pair;
+		info.pair_len = 8;
+	}
 	assert_int_equal(tui_model_add_urb(m, &r, &info), 0);
 }
 
@@ -1067,9 +1087,9 @@ test_transfers(void **state)
 
 	(void)state;
 	tui_model_init(&m, NULL, NULL);
-	add_half(&m, 'S', 1, 1, 0);		/* item 0 */
-	add_half(&m, 'S', 2, 2, 0);		/* 1 */
-	add_half(&m, 'C', 1, 3, 1);		/* 2 */
+	add_poll(&m, 'S', 1, 1, 0, 0x81, 0, 0);		/* item 0 */
+	add_poll(&m, 'S', 2, 2, 0, 0x81, 0, 0);		/* 1 */
+	add_poll(&m, 'C', 1, 3, 1, 0x81, 0, 1);		/* 2 */
 	assert_int_equal(tui_model_set_transfers(&m, 1), 0);
 	assert_int_equal(m.nvis, 2);
 	assert_int_equal(tui_model_vis(&m, 0), 1);
@@ -1077,7 +1097,7 @@ test_transfers(void **state)
 	assert_int_equal(tui_model_select_item(&m, 1), 0);
 	/* the waiting submit completes: its row goes, the selection moves
 	 * on to the next shown */
-	add_half(&m, 'C', 2, 4, 2);		/* 3 */
+	add_poll(&m, 'C', 2, 4, 2, 0x81, 0, 2);		/* 3 */
 	assert_int_equal(m.nvis, 2);
 	assert_int_equal(tui_model_vis(&m, 0), 2);
 	assert_int_equal(tui_model_vis(&m, 1), 3);
@@ -1091,6 +1111,146 @@ test_transfers(void **state)
 	assert_int_equal(tui_model_set_transfers(&m, 0), 0);
 	assert_int_equal(m.nvis, 4);
 	assert_true(m.all);
+	tui_model_free(&m);
+}
+
+/* Poll k (from 1) on ep with status and data: records 2k-1 and 2k, items
+ * 2k-2 (the submit) and 2k-1. */
+static void
+poll_once(struct tui_model *m, uint64_t k, uint8_t ep, int status,
+    uint8_t byte)
+{
+	add_poll(m, 'S', k, 2 * k - 1, 0, ep, 0, 0);
+	add_poll(m, 'C', k, 2 * k, 2 * k - 1, ep, status, byte);
+}
+
+/*
+ * Polls 1-3 answer 1, 4-5 answer 2, poll 6 is on another endpoint,
+ * poll 7 answers 2 again and poll 8 fails: the completions are items 1,
+ * 3, ... 15.
+ */
+static void
+polls(struct tui_model *m)
+{
+	poll_once(m, 1, 0x81, 0, 1);
+	poll_once(m, 2, 0x81, 0, 1);
+	poll_once(m, 3, 0x81, 0, 1);
+	poll_once(m, 4, 0x81, 0, 2);
+	poll_once(m, 5, 0x81, 0, 2);
+	poll_once(m, 6, 0x82, 0, 2);
+	poll_once(m, 7, 0x81, 0, 2);
+	poll_once(m, 8, 0x81, -32, 2);
+}
+
+/* The rows shown and the runs they stand for, as "item*run ...". */
+static void
+assert_rows(const struct tui_model *m, const char *want)
+{
+	char	 got[256];
+	size_t	 k, len = 0;
+
+	got[0] = '\0';
+	for (k = 0; k < m->nvis && len < sizeof got; k++)
+		len += (size_t)snprintf(got + len, sizeof got - len, "%s%u*%u",
+		    k ? " " : "", tui_model_vis(m, k), tui_model_run(m, k));
+	assert_string_equal(got, want);
+}
+
+/* Go to record recno: rc, and item sel selected. */
+static void
+assert_goto(struct tui_model *m, uint64_t recno, int rc, uint32_t sel)
+{
+	assert_int_equal(tui_model_goto(m, recno), rc);
+	assert_int_equal(tui_model_selected(m), sel);
+}
+
+/* A model with the transfers view on from the start, items to come. */
+static void
+live_model(struct tui_model *m)
+{
+	tui_model_init(m, NULL, NULL);
+	assert_int_equal(tui_model_set_transfers(m, 1), 0);
+}
+
+/*
+ * The transfers view folds a run of identical completions on one
+ * endpoint into its first row with the count; other data, another
+ * endpoint or status breaks the run; the filter folds among what it
+ * shows; going to a folded record selects its run's row; off shows
+ * every item again.
+ */
+static void
+test_transfers_fold(void **state)
+{
+	struct tui_model m;
+
+	(void)state;
+	tui_model_init(&m, NULL, NULL);
+	polls(&m);
+	assert_int_equal(tui_model_set_transfers(&m, 1), 0);
+	assert_rows(&m, "1*3 7*2 11*1 13*1 15*1");
+	tui_model_set_rows(&m, 10);
+	/* a folded record is hidden as the filter hides: :N goes to the
+	 * run's row */
+	assert_goto(&m, 6, 1, 1);	/* item 5: poll 3 */
+	assert_goto(&m, 10, 1, 7);	/* poll 5 */
+	assert_int_equal(tui_model_select_item(&m, 9), -1);
+	tui_model_home(&m);
+	tui_model_move(&m, 1);
+	assert_int_equal(tui_model_selected(&m), 7);
+	tui_model_move(&m, 1);
+	assert_int_equal(tui_model_selected(&m), 11);
+	assert_int_equal(tui_model_pair(&m), -2);	/* its submit */
+	/* without poll 6's endpoint poll 7 joins polls 4 and 5 */
+	assert_int_equal(tui_model_set_filter(&m, "urb!=6"), 0);
+	assert_rows(&m, "1*3 7*3 15*1");
+	assert_goto(&m, 14, 1, 7);	/* poll 7 */
+	assert_int_equal(tui_model_set_filter(&m, "urb>=2"), 0);
+	assert_rows(&m, "3*2 7*2 11*1 13*1 15*1");
+	assert_int_equal(tui_model_set_filter(&m, ""), 0);
+	assert_rows(&m, "1*3 7*2 11*1 13*1 15*1");
+	assert_true(tui_model_bytes(&m) >= 16 * (28 + 8) + 5 * 8);
+	assert_int_equal(tui_model_set_transfers(&m, 0), 0);
+	assert_true(m.all);
+	assert_int_equal(m.nvis, 16);
+	assert_int_equal(tui_model_run(&m, 1), 1);
+	assert_goto(&m, 6, 0, 5);
+	tui_model_free(&m);
+}
+
+/*
+ * Folding while items come: the same rows as all at once, and a poll
+ * whose next URB was submitted before it completed (the submit shown
+ * between two completions) joins the run once that submit completes.
+ */
+static void
+test_transfers_fold_live(void **state)
+{
+	struct tui_model m;
+
+	(void)state;
+	live_model(&m);
+	tui_model_set_follow(&m, 1);
+	polls(&m);
+	assert_rows(&m, "1*3 7*2 11*1 13*1 15*1");
+	assert_int_equal(tui_model_selected(&m), 15);
+	tui_model_free(&m);
+
+	live_model(&m);
+	add_poll(&m, 'S', 1, 1, 0, 0x81, 0, 0);		/* item 0 */
+	add_poll(&m, 'S', 2, 2, 0, 0x81, 0, 0);		/* 1 */
+	add_poll(&m, 'C', 1, 3, 1, 0x81, 0, 1);		/* 2 */
+	add_poll(&m, 'S', 3, 4, 0, 0x81, 0, 0);		/* 3 */
+	add_poll(&m, 'C', 2, 5, 2, 0x81, 0, 1);		/* 4 */
+	assert_rows(&m, "2*1 3*1 4*1");
+	assert_int_equal(tui_model_select_item(&m, 4), 0);
+	add_poll(&m, 'S', 4, 6, 0, 0x81, 0, 0);		/* 5 */
+	add_poll(&m, 'C', 3, 7, 4, 0x81, 0, 1);		/* 6 */
+	assert_rows(&m, "2*2 5*1 6*1");
+	assert_int_equal(tui_model_selected(&m), 2);	/* 4's run */
+	add_poll(&m, 'C', 4, 8, 6, 0x81, 0, 1);		/* 7 */
+	assert_rows(&m, "2*4");
+	assert_goto(&m, 7, 1, 2);
 	tui_model_free(&m);
 }
 
@@ -1644,6 +1804,8 @@ main(void)
 		cmocka_unit_test(test_pair),
 		cmocka_unit_test(test_goto),
 		cmocka_unit_test(test_history),
+		cmocka_unit_test(test_transfers_fold),
+		cmocka_unit_test(test_transfers_fold_live),
 		cmocka_unit_test(test_time_ref),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_submitter),
