@@ -221,6 +221,27 @@ passes(struct tui_model *m, uint32_t i)
 	return no_filter(m) || matches(m, &m->filter, i);
 }
 
+int
+tui_model_record_next(struct tui_model *m, size_t *k, uint32_t *i)
+{
+	uint32_t j;
+
+	if (!m->transfers) {
+		if (*k >= m->nvis)
+			return 0;
+		*i = tui_model_vis(m, (*k)++);
+		return 1;
+	}
+	while (*k < m->n) {
+		j = (uint32_t)(*k)++;
+		if (no_filter(m) || matches(m, &m->filter, j)) {
+			*i = j;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 /*
  * Does shown item j's row stand for item i too: the transfers view, two
  * ends of a URB alike on one endpoint (a run's items are all alike: j

@@ -324,8 +324,18 @@ int		 tui_model_search_step(struct tui_model *m, size_t max);
 const char	*tui_model_search_kind(struct tui_model *m);
 
 /*
- * Write the items the view shows (the whole index filtered first), URB
- * records and driver events, to path through a capture sink: the format
+ * The records the view stands for, in order: what the filter passes.  The
+ * transfers view hides submits and folds runs into rows, but a row stands
+ * for all of its records, so those count too.  Start *k at 0; 1 with the
+ * next item in *i, 0 at the end.  Call after the filter is through
+ * (tui_model_filter_step).
+ */
+int		 tui_model_record_next(struct tui_model *m, size_t *k,
+		     uint32_t *i);
+
+/*
+ * Write the records the view stands for (tui_model_record_next, the whole
+ * index filtered first), URB records and driver events, to path through a capture sink: the format
  * by its extension, else pcapng; the link type the first record came in.
  * *nsaved and *ndropped (what the format cannot hold: events in a pcap)
  * count items.  0, or a negative error with the message in err (a file

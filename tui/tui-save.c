@@ -1,6 +1,7 @@
 /*
- * tui/tui-save.c - the TUI's "save what is shown" ('w'): the items the
- * view's filter passes, URB records and driver events, re-read from the
+ * tui/tui-save.c - the TUI's "save what is shown" ('w'): the records the
+ * view's filter passes (in the transfers view both halves of every URB
+ * and each poll of a folded run), URB records and driver events, re-read from the
  * store in order and written through a capture sink, as `urbscope convert
  * -Y FILTER` writes what read -Y shows.  No curses here: the screen only
  * asks for the file name and says the result.
@@ -18,6 +19,7 @@ tui_model_save(struct tui_model *m, const char *path, uint64_t *nsaved,
 	struct cap_sink_opts opts;
 	struct cap_sink	*sink = NULL;
 	tui_fetch_fn	 fetch = m->scan != NULL ? m->scan : m->fetch;
+	uint64_t	 n = 0;
 	uint32_t	 i;
 	size_t		 k;
 	int		 rc;
@@ -35,8 +37,7 @@ tui_model_save(struct tui_model *m, const char *path, uint64_t *nsaved,
 		snprintf(err, errlen, "nothing to save: no record is shown");
 		return -UE_USAGE;
 	}
-	for (k = 0; k < m->nvis; k++) {
-		i = tui_model_vis(m, k);
+	for (k = 0; tui_model_record_next(m, &k, &i); ) {
 		if ((rec = fetch(m->fetch_arg, tui_recno(i))) == NULL) {
 			snprintf(err, errlen, "%s: record %u cannot be read "
 			    "again", path, tui_recno(i));
@@ -52,6 +53,7 @@ tui_model_save(struct tui_model *m, const char *path, uint64_t *nsaved,
 			    errlen)) < 0)
 				return rc;
 		}
+		n++;
 		if (rec->kind == CAP_URB)
 			rc = cap_sink_write(sink, &rec->r);
 		else if (sink->ops->write_event == NULL) {
@@ -67,7 +69,7 @@ tui_model_save(struct tui_model *m, const char *path, uint64_t *nsaved,
 	/* the sink counts the records it could not hold (a pcap has no
 	 * place for events either): the rest of the view is in the file */
 	*ndropped += sink->dropped;
-	*nsaved = m->nvis - *ndropped;
+	*nsaved = n - *ndropped;
 	return cap_sink_close(sink, err, errlen);
 
 fail:

@@ -1,6 +1,7 @@
 /*
  * tui/tui-stats.c - the statistics screen ('s'): what `urbscope stats`
- * prints (decode/dec-stats.c), of the records the filter shows, over the
+ * prints (decode/dec-stats.c), of the records the filter shows (the
+ * transfers view's rows stand for all their records), over the
  * whole screen: per endpoint URBs, bytes, throughput, errors, latency
  * with its activity strip, the latency histograms, errors by status,
  * classes and driver events.  j k PgUp PgDn g G scroll, h l Left Right
@@ -24,14 +25,17 @@ tui_stats_build(struct tui_screen *s)
 	struct dec_stats	 st;
 	struct dec_stats_opts	 o;
 	const struct dec_rec	*rec;
-	size_t			 k;
+	size_t			 k, nrec = 0;
+	uint32_t		 i;
 	const char		*p;
 
 	dec_stats_init(&st);
-	for (k = 0; k < m->nvis; k++) {
-		rec = m->fetch(m->fetch_arg, tui_recno(tui_model_vis(m, k)));
-		if (rec == NULL)
+	while (tui_model_filter_step(m, 65536) > 0)
+		;
+	for (k = 0; tui_model_record_next(m, &k, &i); ) {
+		if ((rec = m->fetch(m->fetch_arg, tui_recno(i))) == NULL)
 			continue;
+		nrec++;
 		if (rec->kind == CAP_URB)
 			dec_stats_add(&st, &rec->r, &rec->info,
 			    rec->r.wire_len);
@@ -46,7 +50,7 @@ tui_stats_build(struct tui_screen *s)
 	if (s->st_text.s != NULL)
 		s->st_text.s[0] = '\0';
 	sb_printf(&s->st_text, "Statistics of the %zu records shown%s%s "
-	    "(s or q closes; h l scroll sideways)\n\n", m->nvis,
+	    "(s or q closes; h l scroll sideways)\n\n", nrec,
 	    m->ftext[0] != '\0' ? " by the filter " : "", m->ftext);
 	dec_stats_text(&st, &o, &s->st_text);
 	dec_stats_free(&st);

@@ -1080,6 +1080,18 @@ add_poll(struct tui_model *m, int type, uint64_t id, uint64_t recno,
 /* The transfers view: a submit with its completion in is hidden, one
  * still waiting shows until its completion comes, the filter applies as
  * well, and off shows every item again. */
+/* How many records tui_model_record_next gives. */
+static size_t
+count_records(struct tui_model *m)
+{
+	size_t	 k = 0, n = 0;
+	uint32_t i;
+
+	while (tui_model_record_next(m, &k, &i))
+		n++;
+	return n;
+}
+
 static void
 test_transfers(void **state)
 {
@@ -1108,9 +1120,16 @@ test_transfers(void **state)
 	assert_int_equal(tui_model_vis(&m, 0), 3);
 	assert_int_equal(tui_model_set_filter(&m, ""), 0);
 	assert_int_equal(m.nvis, 2);
+	/* two rows stand for the four records: save and statistics take
+	 * them all, and what a filter passes of them */
+	assert_int_equal(count_records(&m), 4);
+	assert_int_equal(tui_model_set_filter(&m, "urb==2"), 0);
+	assert_int_equal(count_records(&m), 2);
+	assert_int_equal(tui_model_set_filter(&m, ""), 0);
 	assert_int_equal(tui_model_set_transfers(&m, 0), 0);
 	assert_int_equal(m.nvis, 4);
 	assert_true(m.all);
+	assert_int_equal(count_records(&m), 4);
 	tui_model_free(&m);
 }
 
