@@ -821,7 +821,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 {
 	struct pending	*p;
 	struct dec_dev	*d;
-	size_t		 i;
+	size_t		 i, n;
 
 	memset(info, 0, sizeof *info);
 	info->intf = -1;
@@ -925,8 +925,9 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	if ((info->flags & DI_CLASS) && info->intf >= 0 &&
 	    info->intf < DEC_MAX_INTFS) {
 		info->st = &d->cls[info->intf];
-		if (dec_class_learn(r, info, &d->cls[info->intf]))
-			info->cfg = dev_active_cfg(d, &info->cfg_len);
+		if (dec_class_learn(r, info, &d->cls[info->intf]) &&
+		    (info->cfg = dev_active_cfg(d, &n)) != NULL)
+			info->cfg_len = (uint32_t)n;	/* a wTotalLength */
 	}
 	return 0;
 }

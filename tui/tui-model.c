@@ -383,6 +383,42 @@ unshow(struct tui_model *m, uint32_t i)
 	fix_scroll(m);
 }
 
+/* Are the items' fingerprints kept up (tui_model.fp)? */
+static int
+keep_fp(const struct tui_model *m)
+{
+	return m->fp != NULL || m->fetch == NULL;
+}
+
+/*
+ * The fingerprints of the items so far, from their records fetched again
+ * (the first time the transfers view is turned on).  One that cannot be
+ * read again gets a value of its own, so it joins no run.
+ */
+static int
+make_fp(struct tui_model *m)
+{
+	tui_fetch_fn	 fetch = m->scan != NULL ? m->scan : m->fetch;
+	const struct dec_rec *rec;
+	uint32_t	 i;
+
+	if (keep_fp(m))
+		return 0;
+	if (grow(&m->fp, &m->fpcap, m->n > 0 ? m->n : 1,
+	    sizeof *m->fp) != 0)
+		return -UE_NOMEM;
+	for (i = 0; i < m->n; i++) {
+		rec = fetch(m->fetch_arg, tui_recno(i));
+		if (rec == NULL)
+			m->fp[i] = ~(uint64_t)i;
+		else if (rec->kind == CAP_URB)
+			m->fp[i] = dec_xfer_fingerprint(&rec->r, &rec->info);
+		else
+			m->fp[i] = 0;
+	}
+	return 0;
+}
+
 int
 tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
     const struct dec_info *info)
@@ -394,10 +430,11 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	if (r->recno != m->n + 1)
 		return -UE_RANGE;	/* not the source's next record */
 	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
-	    grow(&m->fp, &m->fpcap, m->n + 1, sizeof *m->fp) != 0 ||
-	    (ref = id_ref(m, r->id)) < 0)
+	    (keep_fp(m) && grow(&m->fp, &m->fpcap, m->n + 1,
+	    sizeof *m->fp) != 0) || (ref = id_ref(m, r->id)) < 0)
 		return -UE_NOMEM;
-	m->fp[m->n] = dec_xfer_fingerprint(r, info);
+	if (keep_fp(m))
+		m->fp[m->n] = dec_xfer_fingerprint(r, info);
 	it = &m->item[m->n];
 	it->ts_ns = r->ts_ns;
 	if (m->t0 == DEC_TS_BAD)
@@ -439,10 +476,12 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 	if (ev->recno != m->n + 1)
 		return -UE_RANGE;	/* not the source's next record */
 	if (grow(&m->item, &m->cap, m->n + 1, sizeof *m->item) != 0 ||
-	    grow(&m->fp, &m->fpcap, m->n + 1, sizeof *m->fp) != 0 ||
+	    (keep_fp(m) && grow(&m->fp, &m->fpcap, m->n + 1,
+	    sizeof *m->fp) != 0) ||
 	    grow(&m->evx, &m->evxcap, m->nevx + 1, sizeof *m->evx) != 0)
 		return -UE_NOMEM;
-	m->fp[m->n] = 0;
+	if (keep_fp(m))
+		m->fp[m->n] = 0;
 	x = &m->evx[m->nevx];
 	x->urb_id = ev->urb_id;
 	x->result = ev->result;
@@ -488,7 +527,8 @@ tui_model_add_event(struct tui_model *m, const struct drv_event *ev)
 size_t
 tui_model_bytes(const struct tui_model *m)
 {
-	return m->n * (sizeof *m->item + sizeof *m->fp) +
+	return m->n * sizeof *m->item + (m->fp != NULL ? m->n *
+	    sizeof *m->fp : 0) +
 	    m->nids * sizeof *m->ids + m->idhcap * sizeof *m->idhash +
 	    m->nevx * sizeof *m->evx +
 	    (m->all ? 0 : m->nvis * (sizeof *m->vis + sizeof *m->runs));
@@ -848,6 +888,8 @@ tui_model_set_filter(struct tui_model *m, const char *expr)
 int
 tui_model_set_transfers(struct tui_model *m, int on)
 {
+	if (on && make_fp(m) != 0)
+		return -UE_NOMEM;
 	m->transfers = on;
 	return refilter(m, tui_model_selected(m));
 }

@@ -78,7 +78,14 @@ enum {
 struct tui_model {
 	struct tui_item	*item;
 	size_t		 n, cap;
-	uint64_t	*fp;		/* by item: dec_xfer_fingerprint */
+	/*
+	 * By item: dec_xfer_fingerprint, for the transfers view's runs.
+	 * Made when the view is first turned on, from the records fetched
+	 * again, and kept up from then on: a timeline never looked at that
+	 * way costs nothing.  A model without fetch keeps them from the
+	 * start (it could not make them later).
+	 */
+	uint64_t	*fp;
 	size_t		 fpcap;
 	uint32_t	*vis;		/* items passing the filter */
 	size_t		 nvis, viscap;

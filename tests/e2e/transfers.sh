@@ -216,11 +216,16 @@ $T send-keys -t "$S" q
 check "q quits" wait_for "TUI-EXIT=0"
 check "tui: no sanitizer report" no_sanitizer_report "$TMP/tuierr"
 
-# T on the polls: the 37 alike one row, as read --transfers has them
-$T kill-session -t "$S"
+# T on the polls: the 37 alike one row, as read --transfers has them.
+# The new session comes before the old one goes: killing the server's
+# last session ends the server, and a session started meanwhile could
+# meet it dying.
+old=$S
+S=$S-polls
 $T new-session -d -s "$S" -x 140 -y 40 \
     "TERM=xterm-256color LANG=C.UTF-8 $US tui $TMP/polls.txt \
     2>$TMP/tuierr; echo TUI-EXIT=\$?; sleep 30"
+$T kill-session -t "$old"
 check "tui polls: the timeline is up" wait_for "^ 1/77 "
 $T send-keys -t "$S" T
 check "tui polls, T: the run, the other report, the open submit" \
