@@ -217,7 +217,7 @@ static void
 extract_seen(struct ex_state *st, const struct urb_rec *r,
     const struct dec_info *info, uint64_t n)
 {
-	struct ex_seen	*s, *ns;
+	struct ex_seen	*s;
 	size_t		 i;
 
 	for (i = st->nseen; i-- > 0; ) {
@@ -228,14 +228,10 @@ extract_seen(struct ex_state *st, const struct urb_rec *r,
 			return;
 		}
 	}
-	if (st->nseen == st->seencap) {
-		/* out of memory only shortens the list an error names */
-		if ((ns = reallocarray(st->seen, st->seencap ?
-		    st->seencap * 2 : 16, sizeof *ns)) == NULL)
-			return;
-		st->seen = ns;
-		st->seencap = st->seencap ? st->seencap * 2 : 16;
-	}
+	/* out of memory only shortens the list an error names */
+	if (dec_grow(&st->seen, st->nseen, &st->seencap,
+	    sizeof *st->seen) != 0)
+		return;
 	s = &st->seen[st->nseen++];
 	s->busnum = r->busnum;
 	s->devnum = r->devnum;

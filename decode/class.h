@@ -144,6 +144,10 @@ struct dec_scsi_cmd {
 #define CSW_LEN		13
 
 const char	*dec_scsi_op_name(uint8_t op, char *tmp);
+/* The LBA and block count of a READ, WRITE or VERIFY CDB (6, 10, 12, 16;
+ * SBC-3 5.x), 0 when it is none of them. */
+int		 dec_scsi_rw_args(const uint8_t *cdb, size_t n, uint64_t *lba,
+		     uint32_t *blocks);
 /* The name of a sense key (SPC-4 table 27); tmp as dec_name_or's. */
 const char	*dec_scsi_sense_key_name(uint8_t key, char *tmp);
 /* "SCSI CDB ..." subtree of the CDB at offset off of the record's data. */

@@ -78,42 +78,9 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
 }
 
 /*
- * Raw writers for the fixed columns of a line: the caller reserved room.
- * Two digits at a time from a table, no capacity checks per character.
+ * Raw writers for the fixed columns of a line (with dec_put_uw): the
+ * caller reserved room.
  */
-#define digits2	sb_decpairs
-
-/* v right-aligned in width columns (at least its digits). */
-static char *
-put_uw(char *p, uint64_t v, int width)
-{
-	uint64_t t;
-	unsigned d;
-	int	 nd = 1;
-	char	*q;
-
-	for (t = v; t >= 10; t /= 10)
-		nd++;
-	while (width > nd) {
-		*p++ = ' ';
-		width--;
-	}
-	/* the digits from the last, two at a time, straight into place */
-	q = p + nd;
-	while (v >= 100) {
-		d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		*--q = digits2[d + 1];
-		*--q = digits2[d];
-	}
-	if (v >= 10) {
-		*--q = digits2[v * 2 + 1];
-		*--q = digits2[v * 2];
-	} else
-		*--q = (char)('0' + v);
-	return p + nd;
-}
-
 /* Exactly n digits of v, zero-padded. */
 static char *
 put_uz(char *p, uint32_t v, int n)
@@ -147,18 +114,18 @@ dec_fmt_latency(int64_t ns, char *buf)
 	}
 	/* rounded, to the microsecond, the millisecond, the second */
 	if ((v = (u + 500) / 1000) < 1000000) {
-		p = put_uw(p, v / 1000, 0);
+		p = dec_put_uw(p, v / 1000, 0);
 		*p++ = '.';
 		p = put_uz(p, (uint32_t)(v % 1000), 3);
 		memcpy(p, " ms", 4);
 		return (int)(p - buf) + 3;
 	}
 	if ((v = (u + 500000) / 1000000) < 100000000) {
-		p = put_uw(p, v / 1000, 0);
+		p = dec_put_uw(p, v / 1000, 0);
 		*p++ = '.';
 		p = put_uz(p, (uint32_t)(v % 1000), 3);
 	} else
-		p = put_uw(p, (u + 500000000) / 1000000000, 0);
+		p = dec_put_uw(p, (u + 500000000) / 1000000000, 0);
 	memcpy(p, " s", 3);
 	return (int)(p - buf) + 2;
 }
@@ -496,13 +463,13 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 	if (!sb_reserve(b, 160))
 		return;
 	p = b->s + b->len;
-	p = put_uw(p, urb_frame(r), 7);
+	p = dec_put_uw(p, urb_frame(r), 7);
 	*p++ = ' ';
 	if (f->time_mode == DT_RELATIVE && f->have_t0 &&
 	    (ns = dec_ts_sub(r->ts_ns, f->t0)) >= 0 &&
 	    ns < 10000 * 1000000000LL) {
 		f->tprev = r->ts_ns;
-		p = put_uw(p, (uint64_t)ns / 1000000000, 4);
+		p = dec_put_uw(p, (uint64_t)ns / 1000000000, 4);
 		*p++ = '.';
 		p = put_uz(p, (uint32_t)(ns % 1000000000 / 1000), 6);
 	} else {
@@ -514,11 +481,11 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 	}
 	*p++ = ' ';
 	start = p;
-	p = put_uw(p, r->busnum, 0);
+	p = dec_put_uw(p, r->busnum, 0);
 	*p++ = '.';
-	p = put_uw(p, r->devnum, 0);
+	p = dec_put_uw(p, r->devnum, 0);
 	*p++ = '.';
-	p = put_uw(p, r->epnum & 0x0f, 0);
+	p = dec_put_uw(p, r->epnum & 0x0f, 0);
 	p = put_pad(p, start, 9);
 	memcpy(p, urb_is_in(r) ? " in  " : " out ", 5);
 	p += 5;
@@ -544,10 +511,10 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		memcpy(p, st, n);
 		p += n;
 		if (*st == '?')
-			p = put_uw(p - 1, (uint64_t)-(int64_t)r->status, 0);
+			p = dec_put_uw(p - 1, (uint64_t)-(int64_t)r->status, 0);
 	}
 	p = put_pad(p, start, 11);
-	p = put_uw(p, r->len_urb, 7);
+	p = dec_put_uw(p, r->len_urb, 7);
 	*p++ = ' ';
 	*p++ = ' ';
 	b->len = (size_t)(p - b->s);

@@ -823,9 +823,9 @@ dec_scsi_data_tree(const uint8_t *p, size_t n, uint32_t off,
 	t->depth = depth;
 }
 
-/* The LBA and block count of a READ/WRITE/VERIFY, 0 when not one. */
-static int
-rw_args(const uint8_t *cdb, size_t n, uint64_t *lba, uint32_t *blocks)
+int
+dec_scsi_rw_args(const uint8_t *cdb, size_t n, uint64_t *lba,
+    uint32_t *blocks)
 {
 	switch (n > 0 ? cdb[0] : -1) {
 	case 0x08:
@@ -871,7 +871,7 @@ dec_scsi_cdb_summary(const uint8_t *cdb, size_t n, struct sbuf *b)
 	if (n == 0)
 		return;
 	sb_puts(b, dec_scsi_op_name(cdb[0], tmp));
-	if (rw_args(cdb, n, &lba, &blocks)) {
+	if (dec_scsi_rw_args(cdb, n, &lba, &blocks)) {
 		sb_puts(b, " lba ");
 		sb_u64(b, lba);
 		sb_puts(b, " blocks ");
@@ -975,7 +975,7 @@ dec_scsi_data_summary(const uint8_t *p, size_t n,
 	uint8_t		 op = cmd->cdb[0];
 
 	name = dec_scsi_op_name(op, tmp);
-	if (rw_args(cmd->cdb, cmd->cdb_len, &lba, &blocks)) {
+	if (dec_scsi_rw_args(cmd->cdb, cmd->cdb_len, &lba, &blocks)) {
 		/* the command's numbers: the block size is the device's,
 		 * and a capture may keep only the first bytes */
 		sb_u64(b, blocks);

@@ -46,7 +46,6 @@ dec_stats_free(struct dec_stats *s)
 		free(s->eps[i].pts);
 	}
 	free(s->eps);
-	free(s->addrs);
 	free(s->frames);
 	dec_stats_init(s);
 }
@@ -74,36 +73,10 @@ ep_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t ep)
 	e->intf = -1;
 	e->cls = -1;
 	e->first_ns = e->last_ns = DEC_TS_BAD;
+	e->seq = (uint32_t)(s->neps - 1);
 	e->next = s->ephash[h];
 	s->ephash[h] = (uint32_t)s->neps;
 	return e;
-}
-
-static struct dec_stats_addr *
-addr_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t ep)
-{
-	struct dec_stats_addr	*a;
-	uint32_t		 h = HASH(bus, dev, ep), i;
-
-	for (i = s->addrhash[h]; i != 0; i = s->addrs[i - 1].next) {
-		a = &s->addrs[i - 1];
-		if (a->busnum == bus && a->devnum == dev && a->ep == ep)
-			return a;
-	}
-	if (dec_grow(&s->addrs, s->naddrs, &s->addrcap,
-	    sizeof *s->addrs) != 0) {
-		s->oom = 1;
-		return NULL;
-	}
-	a = &s->addrs[s->naddrs++];
-	memset(a, 0, sizeof *a);
-	a->busnum = bus;
-	a->devnum = dev;
-	a->ep = ep;
-	a->first_ns = a->last_ns = DEC_TS_BAD;
-	a->next = s->addrhash[h];
-	s->addrhash[h] = (uint32_t)s->naddrs;
-	return a;
 }
 
 static void
@@ -271,45 +244,6 @@ msc_get(struct dec_stats *s, uint16_t bus, uint8_t dev, uint8_t lun)
 	return m;
 }
 
-/* The LBA and block count a READ or WRITE CDB asks (SBC-3 5.x); 0 when
- * it is neither. */
-static int
-cdb_rw(const uint8_t *c, size_t n, uint64_t *lba, uint64_t *blocks)
-{
-	switch (n > 0 ? c[0] : 0) {
-	case 0x08:			/* READ(6), WRITE(6) */
-	case 0x0a:
-		if (n < 6)
-			return 0;
-		*lba = (uint64_t)(c[1] & 0x1f) << 16 | (uint64_t)c[2] << 8 |
-		    c[3];
-		*blocks = c[4] == 0 ? 256 : c[4];
-		return 1;
-	case 0x28:			/* READ(10), WRITE(10) */
-	case 0x2a:
-		if (n < 10)
-			return 0;
-		*lba = get_be32(c + 2);
-		*blocks = get_be16(c + 7);
-		return 1;
-	case 0xa8:			/* READ(12), WRITE(12) */
-	case 0xaa:
-		if (n < 12)
-			return 0;
-		*lba = get_be32(c + 2);
-		*blocks = get_be32(c + 6);
-		return 1;
-	case 0x88:			/* READ(16), WRITE(16) */
-	case 0x8a:
-		if (n < 16)
-			return 0;
-		*lba = get_be64(c + 2);
-		*blocks = get_be32(c + 10);
-		return 1;
-	}
-	return 0;
-}
-
 /*
  * Bulk-only mass storage: a command counts when its CBW goes out (the
  * class state has just learnt it, dec-msc.c), its status and the bytes it
@@ -324,7 +258,8 @@ msc_add(struct dec_stats *s, const struct urb_rec *r,
 	struct dec_stats_msc	*m;
 	struct dec_stats_rw	*rw;
 	const uint8_t		*cdb;
-	uint64_t		 lba, blocks, want, resid;
+	uint64_t		 lba, want, resid;
+	uint32_t		 blocks;
 	size_t			 n;
 	int			 isrw;
 
@@ -336,9 +271,11 @@ msc_add(struct dec_stats *s, const struct urb_rec *r,
 	n = st->cbw[14] & 0x1f;
 	if (n > 16)
 		n = 16;
-	isrw = n > 0 && cdb_rw(cdb, n, &lba, &blocks);
-	rw = isrw && (cdb[0] == 0x08 || cdb[0] == 0x28 || cdb[0] == 0xa8 ||
-	    cdb[0] == 0x88) ? &m->rd : &m->wr;
+	/* READ and WRITE (6, 10, 12, 16), not VERIFY: bit 1 of the
+	 * opcode tells them apart (SBC-3 table 16) */
+	isrw = n > 0 && cdb[0] != 0x2f &&
+	    dec_scsi_rw_args(cdb, n, &lba, &blocks);
+	rw = isrw && (cdb[0] & 0x02) == 0 ? &m->rd : &m->wr;
 	if (!urb_is_in(r)) {
 		if (get_le32(r->data) != CBW_SIG || st->has_cbw != 1 ||
 		    st->cbw_frame != urb_frame(r))
@@ -386,7 +323,6 @@ dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
     const struct dec_info *info, uint32_t frame_len)
 {
 	struct dec_stats_ep	*e;
-	struct dec_stats_addr	*a;
 	char			 buf[64];
 	uint8_t			 ep;
 
@@ -398,17 +334,6 @@ dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
 	}
 	s->records++;
 
-	/* tshark's frames: host <-> bus.dev.ep */
-	if ((a = addr_get(s, r->busnum, r->devnum, r->epnum & 0x7f)) != NULL) {
-		if (r->type == 'S') {
-			a->rx_frames++;
-			a->rx_bytes += frame_len;
-		} else {
-			a->tx_frames++;
-			a->tx_bytes += frame_len;
-		}
-		span(&a->first_ns, &a->last_ns, r->ts_ns);
-	}
 	if (r->ts_ns != DEC_TS_BAD) {
 		if (dec_grow(&s->frames, s->nframes, &s->framecap,
 		    sizeof *s->frames) != 0)
@@ -430,6 +355,11 @@ dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
 		e->cls = info->cls;
 	}
 	span(&e->first_ns, &e->last_ns, r->ts_ns);
+	/* tshark's frames: a submit from the host, the rest to it */
+	if (r->type == 'S')
+		e->sub_len += frame_len;
+	else
+		e->end_len += frame_len;
 	if ((info->flags & DI_CLASS) != 0 && info->cls == 0x08)
 		msc_add(s, r, info);
 	switch (r->type) {
@@ -670,34 +600,6 @@ strip_cell(struct sbuf *b, uint64_t v, uint64_t max, int utf8)
 }
 
 static int
-cmp_addr(const void *a, const void *b)
-{
-	const struct dec_stats_addr *x = *(const struct dec_stats_addr *const *)a;
-	const struct dec_stats_addr *y = *(const struct dec_stats_addr *const *)b;
-	uint64_t fx = x->tx_frames + x->rx_frames, fy = y->tx_frames +
-	    y->rx_frames;
-
-	if (fx != fy)
-		return fx > fy ? -1 : 1;
-	return x < y ? -1 : x > y;	/* first seen first */
-}
-
-/* The addresses, most frames first, as tshark sorts them; free it. */
-static const struct dec_stats_addr **
-sorted_addrs(const struct dec_stats *s)
-{
-	const struct dec_stats_addr **v;
-	size_t	 i;
-
-	if ((v = calloc(s->naddrs + 1, sizeof *v)) == NULL)
-		return NULL;
-	for (i = 0; i < s->naddrs; i++)
-		v[i] = &s->addrs[i];
-	qsort(v, s->naddrs, sizeof *v, cmp_addr);
-	return v;
-}
-
-static int
 cmp_ep(const void *a, const void *b)
 {
 	const struct dec_stats_ep *x = a, *y = b;
@@ -727,6 +629,58 @@ sort_eps(struct dec_stats *s)
 		s->eps[i].next = s->ephash[h];
 		s->ephash[h] = (uint32_t)(i + 1);
 	}
+}
+
+static int
+cmp_addr(const void *a, const void *b)
+{
+	const struct dec_stats_addr *x = a, *y = b;
+	uint64_t fx = x->tx_frames + x->rx_frames, fy = y->tx_frames +
+	    y->rx_frames;
+
+	if (fx != fy)
+		return fx > fy ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;	/* first seen first */
+}
+
+/*
+ * tshark's addresses (bus.dev.ep, both directions of an endpoint number
+ * together), most frames first as tshark sorts them, into *n; free it.
+ * The endpoints in their order have an address's next to each other.
+ */
+static struct dec_stats_addr *
+sorted_addrs(struct dec_stats *s, size_t *n)
+{
+	struct dec_stats_addr	*v, *a = NULL;
+	const struct dec_stats_ep *e;
+	size_t			 i;
+
+	*n = 0;
+	sort_eps(s);
+	if ((v = calloc(s->neps + 1, sizeof *v)) == NULL)
+		return NULL;
+	for (i = 0; i < s->neps; i++) {
+		e = &s->eps[i];
+		if (a == NULL || a->busnum != e->busnum ||
+		    a->devnum != e->devnum || a->ep != (e->epnum & 0x7f)) {
+			a = &v[(*n)++];
+			a->busnum = e->busnum;
+			a->devnum = e->devnum;
+			a->ep = e->epnum & 0x7f;
+			a->first_ns = a->last_ns = DEC_TS_BAD;
+			a->seq = e->seq;
+		}
+		a->rx_frames += e->submits;
+		a->rx_bytes += e->sub_len;
+		a->tx_frames += e->completions + e->submit_errors;
+		a->tx_bytes += e->end_len;
+		span(&a->first_ns, &a->last_ns, e->first_ns);
+		span(&a->first_ns, &a->last_ns, e->last_ns);
+		if (e->seq < a->seq)
+			a->seq = e->seq;
+	}
+	qsort(v, *n, sizeof *v, cmp_addr);
+	return v;
 }
 
 #define IO_MAX_ROWS	100000
@@ -1033,18 +987,18 @@ addr_name(const struct dec_stats_addr *a, char *buf, size_t len)
 static void
 text_conv(struct dec_stats *s, struct sbuf *b)
 {
-	const struct dec_stats_addr **v;
+	struct dec_stats_addr *v;
 	char		 nm[24];
-	size_t		 i;
+	size_t		 i, n;
 
-	if ((v = sorted_addrs(s)) == NULL)
+	if ((v = sorted_addrs(s, &n)) == NULL)
 		return;
 	sb_printf(b, "USB Conversations (A = host; bytes: frame.len)\n");
 	sb_printf(b, "%-10s %-10s %10s %12s %10s %12s %10s %12s %14s %12s\n",
 	    "A", "B", "B->A", "BYTES", "A->B", "BYTES", "TOTAL", "BYTES",
 	    "REL START", "DURATION");
-	for (i = 0; i < s->naddrs; i++) {
-		const struct dec_stats_addr *a = v[i];
+	for (i = 0; i < n; i++) {
+		const struct dec_stats_addr *a = &v[i];
 
 		addr_name(a, nm, sizeof nm);
 		sb_printf(b, "%-10s %-10s %10llu %12llu %10llu %12llu %10llu "
@@ -1067,31 +1021,31 @@ text_conv(struct dec_stats *s, struct sbuf *b)
 static void
 text_addrs(struct dec_stats *s, struct sbuf *b)
 {
-	const struct dec_stats_addr **v;
+	struct dec_stats_addr *v;
 	uint64_t	 f = 0, by = 0, tf = 0, tb = 0;
 	char		 nm[24];
-	size_t		 i;
+	size_t		 i, n;
 
-	if ((v = sorted_addrs(s)) == NULL)
+	if ((v = sorted_addrs(s, &n)) == NULL)
 		return;
-	for (i = 0; i < s->naddrs; i++) {
-		f += s->addrs[i].tx_frames + s->addrs[i].rx_frames;
-		by += s->addrs[i].tx_bytes + s->addrs[i].rx_bytes;
-		tf += s->addrs[i].rx_frames;
-		tb += s->addrs[i].rx_bytes;
+	for (i = 0; i < n; i++) {
+		f += v[i].tx_frames + v[i].rx_frames;
+		by += v[i].tx_bytes + v[i].rx_bytes;
+		tf += v[i].rx_frames;
+		tb += v[i].rx_bytes;
 	}
 	sb_printf(b, "USB Endpoints (bytes: frame.len)\n");
 	sb_printf(b, "%-10s %10s %12s %10s %12s %10s %12s\n", "ADDRESS",
 	    "PACKETS", "BYTES", "TX PACKETS", "TX BYTES", "RX PACKETS",
 	    "RX BYTES");
-	if (s->naddrs != 0)
+	if (n != 0)
 		sb_printf(b, "%-10s %10llu %12llu %10llu %12llu %10llu "
 		    "%12llu\n", "host", (unsigned long long)f,
 		    (unsigned long long)by, (unsigned long long)tf,
 		    (unsigned long long)tb, (unsigned long long)(f - tf),
 		    (unsigned long long)(by - tb));
-	for (i = 0; i < s->naddrs; i++) {
-		const struct dec_stats_addr *a = v[i];
+	for (i = 0; i < n; i++) {
+		const struct dec_stats_addr *a = &v[i];
 
 		addr_name(a, nm, sizeof nm);
 		sb_printf(b, "%-10s %10llu %12llu %10llu %12llu %10llu "
@@ -1312,11 +1266,11 @@ void
 dec_stats_json(struct dec_stats *s, const struct dec_stats_opts *o,
     struct sbuf *b)
 {
-	const struct dec_stats_addr **v;
+	struct dec_stats_addr *v;
 	const char	*n;
 	uint64_t	*io;
 	char		 nm[24];
-	size_t		 i, nio;
+	size_t		 i, nio, naddr;
 	int		 first;
 
 	sort_eps(s);
@@ -1371,17 +1325,17 @@ dec_stats_json(struct dec_stats *s, const struct dec_stats_opts *o,
 		sb_printf(b, ":%llu", (unsigned long long)s->rules[i].n);
 	}
 	sb_printf(b, "},\"conversations\":[");
-	if ((v = sorted_addrs(s)) != NULL) {
-		for (i = 0; i < s->naddrs; i++) {
-			addr_name(v[i], nm, sizeof nm);
+	if ((v = sorted_addrs(s, &naddr)) != NULL) {
+		for (i = 0; i < naddr; i++) {
+			addr_name(&v[i], nm, sizeof nm);
 			sb_printf(b, "%s{\"a\":\"host\",\"b\":\"%s\","
 			    "\"frames_b_to_a\":%llu,\"bytes_b_to_a\":%llu,"
 			    "\"frames_a_to_b\":%llu,\"bytes_a_to_b\":%llu}",
 			    i ? "," : "", nm,
-			    (unsigned long long)v[i]->tx_frames,
-			    (unsigned long long)v[i]->tx_bytes,
-			    (unsigned long long)v[i]->rx_frames,
-			    (unsigned long long)v[i]->rx_bytes);
+			    (unsigned long long)v[i].tx_frames,
+			    (unsigned long long)v[i].tx_bytes,
+			    (unsigned long long)v[i].rx_frames,
+			    (unsigned long long)v[i].rx_bytes);
 		}
 		free(v);
 	}

@@ -9,10 +9,6 @@
 
 #include "decode.h"
 
-static const char *const xfer_long[4] = {
-	"isochronous", "interrupt", "control", "bulk"
-};
-
 /*
  * A 64-bit fingerprint of n bytes of p, from h, eight bytes a step (the
  * data of every row goes through it): a multiply and a shift per word,
@@ -33,22 +29,6 @@ xfer_hash(uint64_t h, const uint8_t *p, size_t n)
 		h *= 0x100000001b3ULL;
 	}
 	return h;
-}
-
-/* The decimal digits of v at p; returns the end. */
-static char *
-xfer_u(char *p, uint64_t v)
-{
-	char	 tmp[20];
-	size_t	 n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v != 0);
-	while (n > 0)
-		*p++ = tmp[--n];
-	return p;
 }
 
 /* n bytes of s in width columns (or more), left-aligned or right. */
@@ -177,7 +157,7 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 		/* USBPcap records no IN length on the submit */
 		p = stpcpy(asked, unknown);
 	else if (open || paired)
-		p = xfer_u(asked, open ? r->len_urb : info->pair_len);
+		p = dec_put_uw(asked, open ? r->len_urb : info->pair_len, 0);
 	else
 		p = stpcpy(asked, unknown);
 	*p = '\0';
@@ -223,11 +203,11 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 	sb_putc(b, ' ');
 	dec_fmt_time(f, r->ts_ns, (r->flags & REC_F_NOTIME) != 0, b);
 	sb_putc(b, ' ');
-	p = xfer_u(buf, r->busnum);
+	p = dec_put_uw(buf, r->busnum, 0);
 	*p++ = '.';
-	p = xfer_u(p, r->devnum);
+	p = dec_put_uw(p, r->devnum, 0);
 	*p++ = '.';
-	p = xfer_u(p, r->epnum & 0x0f);
+	p = dec_put_uw(p, r->epnum & 0x0f, 0);
 	xfer_col(b, buf, (size_t)(p - buf), 9, 0);
 	sb_puts(b, urb_is_in(r) ? " in  " : " out ");
 	st = dec_fmt_type_name(r);
@@ -237,7 +217,7 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 		st = "ok";
 	else if (!open && (st = dec_status_name(r->status)) == NULL) {
 		buf[0] = '-';
-		*xfer_u(buf + 1, (uint64_t)-(int64_t)r->status) = '\0';
+		*dec_put_uw(buf + 1, (uint64_t)-(int64_t)r->status, 0) = '\0';
 		st = r->status < 0 ? buf : buf + 1;
 	}
 	xfer_col(b, st, strnlen(st, 16), 11, 0);
@@ -247,7 +227,7 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 	if (open || r->type == 'E')
 		*p++ = '-';
 	else
-		p = xfer_u(p, r->len_urb);
+		p = dec_put_uw(p, r->len_urb, 0);
 	xfer_col(b, buf, (size_t)(p - buf), 11, 1);
 	sb_putn(b, "  ", 2);
 	dec_fmt_summary(f, r, info, b);
@@ -420,7 +400,8 @@ xfer_tree_put(struct dec_xfer *x, struct sbuf *b)
 		sb_printf(b, "  endpoint %u.%u.%u %s%s: %llu URB%s\n",
 		    g->busnum, g->devnum, g->epnum & 0x0f,
 		    t == XFER_CTRL ? "" : g->epnum & 0x80 ? "in " : "out ",
-		    t < 4 ? xfer_long[t] : t == USBPCAP_XFER_IRP ?
+		    t < 4 ? dec_name_find(dec_xfer_types, t) :
+		    t == USBPCAP_XFER_IRP ?
 		    "IRPs without transfer" : "other",
 		    (unsigned long long)g->urbs, g->urbs == 1 ? "" : "s");
 		sb_putn(b, g->out.s, g->out.len);

@@ -1228,6 +1228,41 @@ sb_u64(struct sbuf *b, uint64_t v)
 		d[-1] = (char)('0' + v);
 }
 
+/*
+ * v as decimal digits at p, right-aligned in width columns (at least its
+ * digits; 0: just the digits), for fixed columns whose room the caller
+ * reserved; returns the end.  Two digits at a time, no checks per
+ * character.
+ */
+static inline char *
+dec_put_uw(char *p, uint64_t v, int width)
+{
+	uint64_t t;
+	unsigned d;
+	int	 nd = 1;
+	char	*q;
+
+	for (t = v; t >= 10; t /= 10)
+		nd++;
+	while (width > nd) {
+		*p++ = ' ';
+		width--;
+	}
+	q = p + nd;
+	while (v >= 100) {
+		d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--q = sb_decpairs[d + 1];
+		*--q = sb_decpairs[d];
+	}
+	if (v >= 10) {
+		*--q = sb_decpairs[v * 2 + 1];
+		*--q = sb_decpairs[v * 2];
+	} else
+		*--q = (char)('0' + v);
+	return p + nd;
+}
+
 /* How records are printed (tshark's -t r, a, d, dd, e). */
 enum dec_time_mode {
 	DT_RELATIVE,		/* seconds since the first record */

@@ -57,11 +57,17 @@ struct dec_stats_ep {
 	struct dec_stats_pt *pts;	/* completions with a good time */
 	size_t		 npts;
 	size_t		 ptcap;
+	uint64_t	 sub_len;	/* frame.len of its submits (host to
+					   it, tshark's usb.dst) */
+	uint64_t	 end_len;	/* of its completions and submit
+					   errors (to the host) */
 	int		 sorted;	/* lat is sorted */
+	uint32_t	 seq;		/* first seen: its index as added */
 	uint32_t	 next;		/* hash chain: index + 1, 0 = end */
 };
 
-/* tshark's USB address (usb.src, usb.dst: bus.device.endpoint number). */
+/* tshark's USB address (usb.src, usb.dst: bus.device.endpoint number):
+ * the endpoints of that number, both ways, summed when printed. */
 struct dec_stats_addr {
 	uint16_t	 busnum;
 	uint8_t		 devnum;
@@ -72,7 +78,7 @@ struct dec_stats_addr {
 	uint64_t	 rx_bytes;
 	int64_t		 first_ns;
 	int64_t		 last_ns;
-	uint32_t	 next;
+	uint32_t	 seq;		/* its first endpoint's */
 };
 
 /* A frame of tshark's io,stat: its time and frame.len. */
@@ -123,10 +129,6 @@ struct dec_stats {
 	size_t		 neps;
 	size_t		 epcap;
 	uint32_t	 ephash[DEC_STATS_HASH];
-	struct dec_stats_addr *addrs;
-	size_t		 naddrs;
-	size_t		 addrcap;
-	uint32_t	 addrhash[DEC_STATS_HASH];
 	struct dec_stats_frame *frames;
 	size_t		 nframes;
 	size_t		 framecap;
