@@ -8,6 +8,7 @@
  * pointer compares.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode.h"
@@ -103,11 +104,72 @@ same(const char *a, const char *s, size_t n)
 	return strncmp(a, s, n) == 0 && a[n] == '\0';
 }
 
+/* a (NUL-terminated) against s (n bytes, no NUL): <0, 0 or >0 */
+static int
+cmpn(const char *a, const char *s, size_t n)
+{
+	int	 c;
+
+	if ((c = strncmp(a, s, n)) != 0)
+		return c;
+	return a[n] != '\0';
+}
+
+static int
+byname(const void *x, const void *y)
+{
+	const struct dec_field *a = *(const struct dec_field *const *)x;
+	const struct dec_field *b = *(const struct dec_field *const *)y;
+	int	 c;
+
+	if ((c = strcmp(a->abbrev, b->abbrev)) != 0)
+		return c;
+	return a < b ? -1 : a > b;	/* the section's order among equals */
+}
+
+/*
+ * The tree fields with a name, sorted by it (once, at the first lookup):
+ * a name is found by bisection instead of a walk over every field.  NULL
+ * without memory (then the walk).
+ */
+static const struct dec_field **
+fields_sorted(size_t *np)
+{
+	static const struct dec_field **idx;
+	static size_t	 n;
+	const struct dec_field *f;
+
+	if (idx == NULL &&
+	    (idx = malloc(sizeof *idx * (size_t)(__stop_dec_fields -
+	    __start_dec_fields) + 1)) != NULL) {
+		for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+			if (f->abbrev != NULL)
+				idx[n++] = f;
+		}
+		qsort(idx, n, sizeof *idx, byname);
+	}
+	*np = n;
+	return idx;
+}
+
+/* Adds f to fr's tree fields. */
+static void
+fref_add(struct dec_fref *fr, const struct dec_field *f)
+{
+	if (fr->kind == 0) {
+		fr->kind = FR_TREE;
+		fr->name = f->abbrev;
+	}
+	if (fr->nref < DEC_FREF_MAX)
+		fr->ref[fr->nref] = f;
+	fr->nref++;
+}
+
 int
 dec_fref_resolve(const char *s, size_t n, struct dec_fref *fr)
 {
-	const struct dec_field *f;
-	size_t	 i;
+	const struct dec_field *f, **idx;
+	size_t	 i, lo, hi, mid, nidx;
 
 	memset(fr, 0, sizeof *fr);
 	fr->evf = -1;
@@ -118,16 +180,23 @@ dec_fref_resolve(const char *s, size_t n, struct dec_fref *fr)
 			return 0;
 		}
 	}
-	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
-		if (f->abbrev == NULL || !same(f->abbrev, s, n))
-			continue;
-		if (fr->kind == 0) {
-			fr->kind = FR_TREE;
-			fr->name = f->abbrev;
+	if ((idx = fields_sorted(&nidx)) != NULL) {
+		lo = 0;
+		hi = nidx;
+		while (lo < hi) {
+			mid = lo + (hi - lo) / 2;
+			if (cmpn(idx[mid]->abbrev, s, n) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
 		}
-		if (fr->nref < DEC_FREF_MAX)
-			fr->ref[fr->nref] = f;
-		fr->nref++;
+		for (i = lo; i < nidx && cmpn(idx[i]->abbrev, s, n) == 0; i++)
+			fref_add(fr, idx[i]);
+	} else {
+		for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+			if (f->abbrev != NULL && same(f->abbrev, s, n))
+				fref_add(fr, f);
+		}
 	}
 	if (fr->nref > DEC_FREF_MAX)
 		fr->nref = 0;		/* dec_fref_is goes by name */

@@ -32,7 +32,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dec_fmt	 fmt[4] = { { .time_mode = DT_RELATIVE },
 	    { .time_mode = DT_ABSOLUTE }, { .time_mode = DT_DELTA },
 	    { .time_mode = DT_EPOCH } };
-	struct dec_fref	 refs[sizeof fields / sizeof fields[0]];
+	static struct dec_fref refs[sizeof fields / sizeof fields[0]];
+	static int	 resolved;
 	struct cap_pipe	 pipe;
 	struct dec_tree	 tree;
 	struct dec_stats st;
@@ -54,11 +55,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* through the pipeline every command reads with, filter and all */
 	if (cap_pipe_open(&pipe, name, 1, err, sizeof err) < 0)
 		return 0;
-	for (i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+	/* once: resolving names is fuzz-filter's (it cost 13% here) */
+	for (i = 0; !resolved && i < sizeof fields / sizeof fields[0]; i++) {
 		if (dec_fref_resolve(fields[i], strlen(fields[i]),
 		    &refs[i]) != 0)
 			abort();
 	}
+	resolved = 1;
 	/* short names and Wireshark's: the tree is built for the filter */
 	if (cap_pipe_filter(&pipe, "type==bulk && (status==EPIPE || "
 	    "latency>2ms) || event==rule || len>=64 || usb.capdata "
