@@ -94,6 +94,19 @@ put_uz(char *p, uint32_t v, int n)
 	return p + n;
 }
 
+/* Exactly 6 digits of v < 1000000 (the microseconds column), in pairs:
+ * two divisions, not six in a chain. */
+static char *
+put_uz6(char *p, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(p, sb_decpairs + 2 * hi, 2);
+	memcpy(p + 2, sb_decpairs + 2 * (lo / 100), 2);
+	memcpy(p + 4, sb_decpairs + 2 * (lo % 100), 2);
+	return p + 6;
+}
+
 static char *
 put_pad(char *p, const char *start, int width)
 {
@@ -471,7 +484,7 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		f->tprev = r->ts_ns;
 		p = dec_put_uw(p, (uint64_t)ns / 1000000000, 4);
 		*p++ = '.';
-		p = put_uz(p, (uint32_t)(ns % 1000000000 / 1000), 6);
+		p = put_uz6(p, (uint32_t)(ns % 1000000000 / 1000));
 	} else {
 		b->len = (size_t)(p - b->s);
 		fmt_time(f, r, b);

@@ -1234,32 +1234,56 @@ sb_u64(struct sbuf *b, uint64_t v)
  * reserved; returns the end.  Two digits at a time, no checks per
  * character.
  */
+/* The decimal digits of v: compares, not a chain of divisions. */
+static inline int
+dec_ndigits(uint64_t v)
+{
+	int	 n = 0;
+
+	for (;;) {
+		if (v < 10)
+			return n + 1;
+		if (v < 100)
+			return n + 2;
+		if (v < 1000)
+			return n + 3;
+		if (v < 10000)
+			return n + 4;
+		v /= 10000;
+		n += 4;
+	}
+}
+
 static inline char *
 dec_put_uw(char *p, uint64_t v, int width)
 {
-	uint64_t t;
+	uint32_t v32;
 	unsigned d;
-	int	 nd = 1;
+	int	 nd = dec_ndigits(v);
 	char	*q;
 
-	for (t = v; t >= 10; t /= 10)
-		nd++;
 	while (width > nd) {
 		*p++ = ' ';
 		width--;
 	}
 	q = p + nd;
-	while (v >= 100) {
+	while (v > UINT32_MAX) {
 		d = (unsigned)(v % 100) * 2;
 		v /= 100;
 		*--q = sb_decpairs[d + 1];
 		*--q = sb_decpairs[d];
 	}
-	if (v >= 10) {
-		*--q = sb_decpairs[v * 2 + 1];
-		*--q = sb_decpairs[v * 2];
+	/* the rest in 32 bits: a division by 100 is a shorter multiply */
+	for (v32 = (uint32_t)v; v32 >= 100; v32 /= 100) {
+		d = (v32 % 100) * 2;
+		*--q = sb_decpairs[d + 1];
+		*--q = sb_decpairs[d];
+	}
+	if (v32 >= 10) {
+		*--q = sb_decpairs[v32 * 2 + 1];
+		*--q = sb_decpairs[v32 * 2];
 	} else
-		*--q = (char)('0' + v);
+		*--q = (char)('0' + v32);
 	return p + nd;
 }
 
