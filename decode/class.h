@@ -67,6 +67,10 @@ struct dec_class_ops {
 /* dec-record.c: r's data as the control transfer's usb.data_fragment,
  * for a class whose dissector in Wireshark leaves the bytes so. */
 void		 dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t);
+/* A CDC request's interface subclass, as tshark's generated
+ * usbcom.control.subclass (on requests and answers with data). */
+void		 dec_cdc_subclass(const struct dec_info *info,
+		     struct dec_tree *t);
 /* r's data as Wireshark leaves what no dissector takes: the fragment of a
  * control transfer's submit, else usb.capdata. */
 void		 dec_tree_leftover(const struct urb_rec *r, struct dec_tree *t);

@@ -202,9 +202,29 @@ static const struct dec_field *const mc_bits[] = {
 	&f_ecm_mc_imp, &f_ecm_mc_n, NULL
 };
 
+/* Communications interface subclasses (CDC 1.2 table 4). */
+static const struct dec_name cdc_subclasses[] = {
+	{ 0x00, "RESERVED" },
+	{ 0x01, "Direct Line Control Model" },
+	{ 0x02, "Abstract Control Model" },
+	{ 0x03, "Telephone Control Model" },
+	{ 0x04, "Multi-Channel Control Model" },
+	{ 0x05, "CAPI Control Model" },
+	{ 0x06, "Ethernet Networking Control Model" },
+	{ 0x07, "ATM Networking Control Model" },
+	{ 0x08, "Wireless Handset Control Model" },
+	{ 0x09, "Device Management" },
+	{ 0x0a, "Mobile Direct Line Model" },
+	{ 0x0b, "OBEX" },
+	{ 0x0c, "Ethernet Emulation Model" },
+	{ 0x0d, "Network Control Model" },
+	{ 0x0e, "Mobile Broadband Interface Model" },
+	{ 0, NULL }
+};
+
 /* Requests (usbcom.control.*) */
-/* (tshark's usbcom.control.subclass, a generated field on every CDC
- * request, needs the interface at the setup tree: not shown) */
+F(f_csubclass, "Subclass", "usbcom.control.subclass", DK_HEX, 1,
+    cdc_subclasses, 0);
 F(f_resp, "Response Code", "usbcom.control.response_code", DK_HEX, 1, NULL,
     0);
 F(f_cpayload, "Payload", "usbcom.control.payload", DK_BYTES, 0, NULL, 0);
@@ -354,6 +374,12 @@ cdc_desc(const struct dec_cls_desc *d, struct dec_tree *t)
 #define REQ_SET_LINE_CODING	0x20
 #define REQ_GET_LINE_CODING	0x21
 
+void
+dec_cdc_subclass(const struct dec_info *info, struct dec_tree *t)
+{
+	dec_tree_add(t, &f_csubclass, DB_NONE, 0, 0, info->subcls);
+}
+
 /* The line coding of PSTN 6.3.10 (7 bytes) below the payload. */
 static void
 line_coding(struct dec_cur *c)
@@ -387,8 +413,10 @@ cdc_ctrl_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 
 	if (!ctrl_data(r, a->info))
 		return 0;
-	if (r->type == 'C')
+	if (r->type == 'C') {
+		dec_cdc_subclass(a->info, t);
 		dec_tree_add(t, &f_resp, DB_NONE, 0, 0, req);
+	}
 	dec_cur_rest(&c, &f_cpayload, 0);
 	if (req == REQ_SET_LINE_CODING || req == REQ_GET_LINE_CODING)
 		line_coding(&c);

@@ -561,6 +561,16 @@ is_class_request(const struct dec_info *info)
 	    (s->bRequest == USB_REQ_GET_DESCRIPTOR && SETUP_RECIP(s) != 0);
 }
 
+/* A CDC class request to a communications interface: packet-usb-com.c
+ * gives it the interface's subclass (dissect_usb_com_control). */
+static void
+cdc_request(const struct dec_info *info, struct dec_tree *t)
+{
+	if (dec_info_class(info) == 0x02 && SETUP_TYPE(&info->setup) == 1 &&
+	    info->intf >= 0)
+		dec_cdc_subclass(info, t);
+}
+
 void
 dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
     struct dec_tree *t)
@@ -653,6 +663,8 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_setup_tree_class(&s, split_out ? -1 : dec_info_class(info),
 		    t);
 		dec_tree_pop(t);
+		if (!split_out)
+			cdc_request(info, t);
 	} else if (r->type == 'S' && (info->flags & DI_STAGE) &&
 	    (info->flags & DI_SETUP)) {
 		/* the setup of this data stage, from its setup stage */
@@ -660,6 +672,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		    0);
 		dec_setup_tree_class(&info->setup, dec_info_class(info), t);
 		dec_tree_pop(t);
+		cdc_request(info, t);
 	}
 
 	if (r->data_len == 0) {

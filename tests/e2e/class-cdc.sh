@@ -48,8 +48,48 @@ for cap in "$HUB" "$TMP/acm-mon.pcap" "$ACM"; do
 done
 # real Linux 6.1 with QEMU's network device (CDC ECM, then RNDIS), its hub
 # and the whole session's usbmon capture
+#
+# usbcom.control.subclass apart: tshark keeps the subclass an interface had
+# in the configuration it read first (ECM, 0x06), also after the driver
+# switched to the RNDIS configuration, whose interface 0 is 0x02 (lsusb
+# -v's bConfigurationValue 2); urbscope gives the active configuration's.
+grep -q '^usbcom\.control\.subclass$' "$TMP/both"
+check "usbcom.control.subclass is one of the fields compared" test $? -eq 0
+cp "$TMP/both" "$TMP/both.all"
+grep -v '^usbcom\.control\.subclass$' "$TMP/both.all" >"$TMP/both"
+rndis=$(awk '/^Bus .* RNDIS/ { on = 1 } on && /bConfigurationValue/ {
+    cfg = $2 } on && cfg == 2 && /bInterfaceSubClass/ { print $2; exit }' \
+    "$LINUX61C/lsusb-v.txt")
+check "lsusb -v: the RNDIS configuration's interface 0 is subclass 2" \
+    test "$rndis" = 2
 for cap in "$LINUX61C/qemu-usb-net.pcap" \
     "$LINUX61C/classes.pcapng"; do
 	[ -f "$cap" ] || continue
-	tshark_agree "$(basename "$cap"): usbcom.* and usbhub.*" "$cap"
+	b=$(basename "$cap")
+	tshark_agree "$b: usbcom.* and usbhub.*" "$cap"
+	# the frame of SET_CONFIGURATION 2 to the network device
+	sw=$(tshark -r "$cap" -T fields -e frame.number \
+	    -Y 'usb.setup.bRequest == 9 && usb.bConfigurationValue == 2' \
+	    2>/dev/null | head -n 1)
+	tshark -r "$cap" -Y usbcom.control.subclass -T fields \
+	    -e frame.number -e usbcom.control.subclass \
+	    >"$TMP/sub.ts" 2>/dev/null
+	"$US" read "$cap" -T fields -e frame.number \
+	    -e usbcom.control.subclass 2>/dev/null | awk -F'\t' '$2 != ""' \
+	    >"$TMP/sub.us"
+	cut -f1 "$TMP/sub.ts" >"$TMP/subf.ts"
+	cut -f1 "$TMP/sub.us" >"$TMP/subf.us"
+	check_diff "$b: usbcom.control.subclass on the same frames" \
+	    "$TMP/subf.ts" "$TMP/subf.us"
+	awk -v s="$sw" '$1 < s' "$TMP/sub.ts" >"$TMP/subb.ts"
+	awk -v s="$sw" '$1 < s' "$TMP/sub.us" >"$TMP/subb.us"
+	check "$b: some before SET_CONFIGURATION 2 (frame $sw)" \
+	    test -s "$TMP/subb.ts"
+	check_diff "$b: usbcom.control.subclass before it" \
+	    "$TMP/subb.ts" "$TMP/subb.us"
+	n=$(awk -v s="$sw" '$1 > s' "$TMP/sub.us" | wc -l)
+	m=$(awk -v s="$sw" '$1 > s && $2 == "0x02"' "$TMP/sub.us" | wc -l)
+	check "$b: after it, the RNDIS interface's subclass 0x02 ($m of $n)" \
+	    test "$n" -gt 0 -a "$m" -eq "$n"
 done
+cp "$TMP/both.all" "$TMP/both"
