@@ -82,6 +82,15 @@ attr_num(int dfd, const char *name, int base, unsigned long dflt)
 	return v;
 }
 
+/* "authorized" (Documentation/ABI/testing/sysfs-bus-usb): 1, 0 or -1. */
+static int
+attr_authorized(int dfd)
+{
+	unsigned long	 v = attr_num(dfd, "authorized", 10, 2);
+
+	return v == 0 || v == 1 ? (int)v : -1;
+}
+
 /*
  * The basename of the symlink at name ("driver", or a root hub's
  * "../driver": its controller's): the bound driver, or "".
@@ -154,6 +163,7 @@ read_device(int dfd, const char *name, struct sysfs_usb_dev *d)
 	d->config = (int)attr_num(dfd, "bConfigurationValue", 10, 0);
 	attr_driver(dfd, "driver", d->driver, sizeof d->driver);
 	d->maxchild = (unsigned)attr_num(dfd, "maxchild", 10, 0);
+	d->authorized = attr_authorized(dfd);
 	if (strncmp(name, "usb", 3) == 0)
 		attr_driver(dfd, "../driver", d->hcd, sizeof d->hcd);
 	attr_read(dfd, "manufacturer", d->manufacturer,
@@ -181,6 +191,13 @@ read_intf(int dfd, const char *name, struct sysfs_usb_intf *in)
 	in->subcls = (uint8_t)attr_num(dfd, "bInterfaceSubClass", 16, 0);
 	in->proto = (uint8_t)attr_num(dfd, "bInterfaceProtocol", 16, 0);
 	attr_driver(dfd, "driver", in->driver, sizeof in->driver);
+	attr_read(dfd, "modalias", in->modalias, sizeof in->modalias);
+	in->authorized = attr_authorized(dfd);
+	/* driver_override_show writes "(null)" when none is set. */
+	attr_read(dfd, "driver_override", in->driver_override,
+	    sizeof in->driver_override);
+	if (strcmp(in->driver_override, "(null)") == 0)
+		in->driver_override[0] = '\0';
 }
 
 /*
@@ -315,6 +332,18 @@ nomem:
 	sysfs_usb_free(devs, ndev);
 	snprintf(err, errlen, "%s: out of memory", path);
 	return -1;
+}
+
+size_t
+sysfs_attr(const char *path, char *buf, size_t size)
+{
+	return attr_read(AT_FDCWD, path, buf, size);
+}
+
+void
+sysfs_link_name(const char *path, char *buf, size_t size)
+{
+	attr_driver(AT_FDCWD, path, buf, size);
 }
 
 void

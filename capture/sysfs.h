@@ -20,6 +20,9 @@ struct sysfs_usb_intf {
 	uint8_t		 num, alt;	/* bInterfaceNumber, bAlternateSetting */
 	uint8_t		 cls, subcls, proto;
 	char		 driver[64];	/* bound kernel driver, "" if none */
+	char		 modalias[96];	/* "usb:v0525pA4A2d0000...", or "" */
+	char		 driver_override[64]; /* "" when absent or "(null)" */
+	int		 authorized;	/* 1, 0 (not authorized), -1 unknown */
 };
 
 struct sysfs_usb_dev {
@@ -33,6 +36,7 @@ struct sysfs_usb_dev {
 	int		 config;	/* bConfigurationValue, 0 = unconfigured */
 	char		 driver[64];	/* "usb" normally */
 	unsigned	 maxchild;	/* a hub's ports, else 0 */
+	int		 authorized;	/* 1, 0 (not authorized), -1 unknown */
 	char		 hcd[64];	/* a root hub's controller driver:
 					   "ehci-pci" ("../driver"), or "" */
 	char		 manufacturer[128], product[128], serial[128];
@@ -57,5 +61,13 @@ struct sysfs_usb_dev {
 int	 sysfs_usb_scan(const char *root, struct sysfs_usb_dev **out,
 	     size_t *n, char *err, size_t errlen);
 void	 sysfs_usb_free(struct sysfs_usb_dev *devs, size_t n);
+
+/*
+ * Any text attribute by its path (a driver's new_id): into buf without
+ * its trailing newlines and blanks; "" when missing.  Returns the length.
+ */
+size_t	 sysfs_attr(const char *path, char *buf, size_t size);
+/* The basename of the symlink at path (a driver's "module"), or "". */
+void	 sysfs_link_name(const char *path, char *buf, size_t size);
 
 #endif /* CAPTURE_SYSFS_H */

@@ -27,7 +27,14 @@
  *
  * --sysfs ROOT lists the devices of a sysfs tree instead of libusb's
  * (another machine's dump, a test fixture): no device is opened.
+ *
+ * --why [BUS-PORT[:CONFIG.INTF]] tells, for each interface (of that
+ * device, or that one interface), why its driver bound or why none did
+ * (dev-why.c), from sysfs and the module aliases of --modules DIR
+ * (/lib/modules/RELEASE).
  */
+#include <sys/utsname.h>
+
 #include <libusb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +53,8 @@ devices_usage(FILE *f)
 	    "usage: urbscope devices [-v] [-s [[bus]:][devnum]] "
 	    "[-d vendor:[product]]\n"
 	    "       urbscope devices -t\n"
+	    "       urbscope devices --why [BUS-PORT[:CONFIG.INTF]] "
+	    "[-s ...] [-d ...]\n"
 	    "List the attached USB devices, as lsusb does, with each one's\n"
 	    "port, speed and the kernel driver of each interface:\n"
 	    "  Bus 001 Device 003: ID 0627:0001 VENDOR PRODUCT\n"
@@ -64,6 +73,19 @@ devices_usage(FILE *f)
 	    "Driver=usb-storage, 480M\n"
 	    "  --sysfs ROOT  the devices of the sysfs tree at ROOT (as\n"
 	    "            ROOT/bus/usb/devices) instead of the live ones\n"
+	    "  --why [BUS-PORT[:CONFIG.INTF]]  for each interface (of the\n"
+	    "            device 2-1.3, or the interface 2-1.3:1.0): its\n"
+	    "            class, modalias, driver and how it bound, each\n"
+	    "            module whose alias matches (built in, loaded or\n"
+	    "            not), authorized, and with no driver a line why:\n"
+	    "  2-2.2:1.0  ic 0B/00/00 Chip/SmartCard  usb:v08E6p4433d...\n"
+	    "    driver      (none)\n"
+	    "    module      (none)\n"
+	    "    authorized  interface 1, device 1\n"
+	    "    why         no module alias matches usb:v08E6p4433d...\n"
+	    "  --modules DIR  the module aliases of DIR (modules.alias,\n"
+	    "            modules.builtin.alias) for --why, instead of\n"
+	    "            /lib/modules/$(uname -r)\n"
 	    "Names come from usb.ids ($URBSCOPE_USB_IDS, else hwdata's).\n");
 }
 
@@ -132,6 +154,18 @@ dv_match(const struct dv *d, const struct devopts *o)
 	    (o->devnum < 0 || (unsigned)o->devnum == d->devnum) &&
 	    (o->vid < 0 || o->vid == d->vid) &&
 	    (o->pid < 0 || o->pid == d->pid);
+}
+
+static int
+has_intf(const struct sysfs_usb_dev *s, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < s->nintf; i++) {
+		if (strcmp(s->intf[i].name, name) == 0)
+			return 1;
+	}
+	return 0;
 }
 
 static int
@@ -226,10 +260,74 @@ devices_list(struct dv *dv, size_t n, const struct devopts *o)
 	return 0;
 }
 
+/*
+ * --why [arg]: the interfaces of the devices -s and -d select (all of
+ * them), of the device arg names ("2-1.3", "usb1") or the one interface
+ * ("2-1.3:1.0").
+ */
+static int
+devices_why(const struct sysfs_usb_dev *sys, size_t nsys,
+    const struct devopts *o, const char *arg)
+{
+	struct why_modules	 m;
+	struct utsname		 u;
+	struct dv		 d;
+	char			 dir[4096], name[64];
+	const char		*intf = NULL;
+	size_t			 i, shown = 0, named = 0;
+
+	if (arg != NULL) {
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, ":"),
+		    arg);
+		if (strchr(arg, ':') != NULL)
+			intf = arg;
+	}
+	if (o->modules != NULL)
+		snprintf(dir, sizeof dir, "%s", o->modules);
+	else if (uname(&u) == 0)
+		snprintf(dir, sizeof dir, "/lib/modules/%s", u.release);
+	else
+		snprintf(dir, sizeof dir, "/lib/modules");
+	if (why_modules_load(&m, dir) != 0) {
+		why_modules_free(&m);
+		cmd_warnx("devices: out of memory");
+		return EXIT_INPUT;
+	}
+	for (i = 0; i < nsys; i++) {
+		if (arg != NULL && strcmp(sys[i].name, name) != 0)
+			continue;
+		if (intf != NULL && !has_intf(&sys[i], intf))
+			continue;
+		named++;
+		dv_from_sysfs(&d, &sys[i]);
+		if (!dv_match(&d, o))
+			continue;
+		why_device(&sys[i], intf, o->sysfs != NULL ? o->sysfs : "/sys",
+		    &m, NULL, 0);
+		shown++;
+	}
+	why_modules_free(&m);
+	if (fflush(stdout) != 0)
+		return EXIT_INPUT;
+	if (arg != NULL && named == 0) {
+		cmd_warnx("devices: --why %s: no such %s in %s/bus/usb/devices",
+		    arg, intf != NULL ? "interface" : "device",
+		    o->sysfs != NULL ? o->sysfs : "/sys");
+		return EXIT_INPUT;
+	}
+	if (shown == 0 && nsys > 0) {
+		cmd_warnx("devices: no device matches");
+		return EXIT_INPUT;
+	}
+	if (nsys == 0)
+		cmd_warnx("no USB devices found");
+	return 0;
+}
+
 static int
 devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	struct devopts		 o = { 0, 0, -1, -1, -1, -1, NULL };
+	struct devopts		 o = { 0, 0, -1, -1, -1, -1, NULL, 0, NULL };
 	struct sysfs_usb_dev	*sys = NULL;
 	struct dv		*dv = NULL;
 	libusb_context		*ctx = NULL;
@@ -261,6 +359,12 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		case 'S':
 			o.sysfs = a->opt[i].arg;
 			break;
+		case 'M':
+			o.modules = a->opt[i].arg;
+			break;
+		case 'W':
+			o.why = 1;
+			break;
 		case 't':
 			o.tree = 1;
 			break;
@@ -275,10 +379,24 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		    "with it");
 		return EXIT_USAGE;
 	}
+	if (o.why && (o.verbose || o.tree)) {
+		cmd_warnx("devices: --why lists interfaces: no -v or -t "
+		    "with it");
+		return EXIT_USAGE;
+	}
+	if (!o.why && a->argc > 0) {
+		cmd_warnx("devices: unexpected argument '%s' (a device or "
+		    "interface only after --why)", a->argv[0]);
+		return EXIT_USAGE;
+	}
+	if (!o.why && o.modules != NULL) {
+		cmd_warnx("devices: --modules is for --why");
+		return EXIT_USAGE;
+	}
 
 	if (sysfs_usb_scan(o.sysfs, &sys, &nsys, err, sizeof err) != 0) {
-		/* lsusb -t has only sysfs too. */
-		if (o.sysfs != NULL || o.tree) {
+		/* lsusb -t has only sysfs too, and so has --why. */
+		if (o.sysfs != NULL || o.tree || o.why) {
 			cmd_warnx("devices: %s", err);
 			return EXIT_INPUT;
 		}
@@ -287,6 +405,12 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		nsys = 0;
 	}
 
+	if (o.why) {
+		status = devices_why(sys, nsys, &o, a->argc > 0 ?
+		    a->argv[0] : NULL);
+		sysfs_usb_free(sys, nsys);
+		return status;
+	}
 	if (o.tree) {
 		if (nsys == 0)
 			cmd_warnx("no USB devices found");
@@ -350,21 +474,26 @@ out:
 }
 
 static const struct option devices_longopts[] = {
+	{ "modules", required_argument, NULL, 'M' },
 	{ "sysfs", required_argument, NULL, 'S' },
 	{ "tree", no_argument, NULL, 't' },
 	{ "verbose", no_argument, NULL, 'v' },
+	{ "why", no_argument, NULL, 'W' },
 	{ NULL, 0, NULL, 0 }
 };
 
 const struct cmd_entry cmd_devices_entry = {
 	.name = "devices",
-	.usage = "[-tv] [-s [[bus]:][devnum]] [-d vendor:[product]]",
+	.usage = "[-tv] [-s [[bus]:][devnum]] [-d vendor:[product]] "
+	    "[--why [BUS-PORT[:CONFIG.INTF]]]",
 	.help = "list the attached USB devices (-v: descriptors, as lsusb -v; "
-	    "-t: a tree, as lsusb -t)",
+	    "-t: a tree, as lsusb -t; --why: why each driver bound or none "
+	    "did)",
 	.template = "d:s:tv",
 	.longopts = devices_longopts,
 	.lower = 0,
-	.upper = 0,
+	.upper = 1,
+	.extra = "only one device or interface after --why",
 	.usage_fn = devices_usage,
 	.exec = devices_exec,
 };

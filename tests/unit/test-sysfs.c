@@ -168,6 +168,12 @@ setup(void **state)
 	/* bAlternateSetting is "%2d": a leading space. */
 	usbintf(r, PCI "/usb1/1-2/1-2:1.0", "00\n", " 0\n", "03\n", "01\n",
 	    "01\n");
+	puts_attr(r, PCI "/usb1/1-2/1-2:1.0", "modalias",
+	    "usb:v0627p0001d0000dc00dsc00dp00ic03isc01ip01in00\n");
+	puts_attr(r, PCI "/usb1/1-2/1-2:1.0", "authorized", "0\n");
+	puts_attr(r, PCI "/usb1/1-2", "authorized", "1\n");
+	/* driver_override_show writes "(null)" when none is set. */
+	puts_attr(r, PCI "/usb1/1-2/1-2:1.0", "driver_override", "(null)\n");
 
 	entry(r, PCI "/usb1/1-1", "1-1", "usb");
 	usbdev(r, PCI "/usb1/1-1", "1\n", "2\n", "1\n", "480\n", "46f4\n",
@@ -175,6 +181,7 @@ setup(void **state)
 	entry(r, PCI "/usb1/1-1/1-1:1.0", "1-1:1.0", "usb-storage");
 	usbintf(r, PCI "/usb1/1-1/1-1:1.0", "00\n", " 0\n", "08\n", "06\n",
 	    "50\n");
+	puts_attr(r, PCI "/usb1/1-1/1-1:1.0", "driver_override", "uas\n");
 
 	memset(hub_desc, 0, sizeof hub_desc);
 	memcpy(hub_desc, "\x12\x01\x00\x02\x09\x00\x00\x40\x6b\x1d\x02\x00"
@@ -241,6 +248,11 @@ test_scan(void **state)
 	assert_int_equal(d[1].intf[0].subcls, 0x06);
 	assert_int_equal(d[1].intf[0].proto, 0x50);
 	assert_string_equal(d[1].intf[0].driver, "usb-storage");
+	assert_string_equal(d[1].intf[0].driver_override, "uas");
+	/* no authorized or modalias files: unknown, empty */
+	assert_int_equal(d[1].authorized, -1);
+	assert_int_equal(d[1].intf[0].authorized, -1);
+	assert_string_equal(d[1].intf[0].modalias, "");
 	assert_string_equal(d[1].serial, "");	/* no such file */
 
 	/* The keyboard. */
@@ -267,6 +279,11 @@ test_scan(void **state)
 	assert_int_equal(d[2].intf[0].subcls, 0x01);
 	assert_int_equal(d[2].intf[0].proto, 0x01);
 	assert_string_equal(d[2].intf[0].driver, "usbhid");
+	assert_string_equal(d[2].intf[0].modalias,
+	    "usb:v0627p0001d0000dc00dsc00dp00ic03isc01ip01in00");
+	assert_int_equal(d[2].authorized, 1);
+	assert_int_equal(d[2].intf[0].authorized, 0);
+	assert_string_equal(d[2].intf[0].driver_override, "");
 	sysfs_usb_free(d, n);
 }
 
