@@ -636,6 +636,20 @@ extern const struct dec_name dec_drv_contexts[];
 void		 dec_event_encode(const struct drv_event *ev, struct sbuf *b);
 
 /*
+ * The driver rules checked on events alone (decode/dec-rules.c), for
+ * events of a real kernel: give it every event in order; each call
+ * returns how many rule events (DRV_RULE, the simulator's ids and
+ * wording) it wrote into out (max at most 4), their text valid until
+ * the next call.
+ */
+struct dec_rules;
+struct dec_rules *dec_rules_new(void);
+void		 dec_rules_free(struct dec_rules *r);
+size_t		 dec_rules_check(struct dec_rules *r,
+		     const struct drv_event *ev, struct drv_event *out,
+		     size_t max);
+
+/*
  * Parse n bytes of a line (no newline) into ev (zeroed first; ts_ns and
  * recno are left 0).  Strings are unescaped into store (size bytes; n + 8
  * is always enough) and ev points at them.  Never reads past n.  Returns

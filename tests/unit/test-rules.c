@@ -1,0 +1,232 @@
+/*
+ * tests/unit/test-rules.c - the rules checked on driver events alone
+ * (decode/dec-rules.c), for a real kernel's traced events, against the
+ * simulator, which checks the same rules from inside its USB core: every
+ * built-in scenario's events (its own rule events taken out) through
+ * dec_rules_check must give the rules the simulator gave, of those the
+ * events can tell; and short sequences a traced kernel gives (-EBUSY
+ * from usb_submit_urb, a resubmit from a completion handler after a
+ * kill, a task resubmitting a killed URB, a rebind after disconnect).
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "capture/capture.h"
+#include "samples/samples.h"
+
+/* The rules dec-rules.c checks. */
+static const char *const checked[] = {
+	"gfp-kernel-in-atomic", "submit-active-urb", "submit-after-disconnect",
+	"resubmit-on-shutdown", "intfdata-after-disconnect", "minor-leak",
+	"urbs-in-flight-after-disconnect",
+};
+
+static int
+is_checked(const struct drv_event *ev)
+{
+	size_t	 i;
+
+	/* of the allocations, the events show only usb_submit_urb's */
+	if (strcmp(ev->rule, "gfp-kernel-in-atomic") == 0)
+		return ev->text != NULL &&
+		    strncmp(ev->text, "usb_submit_urb ", 15) == 0;
+	for (i = 0; i < sizeof checked / sizeof checked[0]; i++) {
+		if (strcmp(ev->rule, checked[i]) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The simulator's rules and the engine's, each sorted, for scenario. */
+static void
+compare(const char *scenario, size_t *nrules)
+{
+	struct cap_source *src;
+	struct dec_rules *rules;
+	struct drv_event ev, out[4];
+	struct urb_rec	 r;
+	const char	*sim[64], *got[64];
+	size_t		 nsim = 0, ngot = 0, i, k;
+	char		 name[64], err[512];
+	int		 rc;
+
+	snprintf(name, sizeof name, "sim:%s", scenario);
+	assert_int_equal(cap_open(name, &src, err, sizeof err), 0);
+	assert_non_null(rules = dec_rules_new());
+	while ((rc = cap_next(src, &r, &ev)) > 0) {
+		if (rc != CAP_EVENT)
+			continue;
+		if (ev.kind == DRV_RULE) {
+			if (is_checked(&ev) && nsim < 64)
+				sim[nsim++] = strdup(ev.rule);
+			continue;
+		}
+		k = dec_rules_check(rules, &ev, out, 4);
+		for (i = 0; i < k && ngot < 64; i++) {
+			assert_int_equal(out[i].kind, DRV_RULE);
+			assert_non_null(out[i].text);
+			got[ngot++] = strdup(out[i].rule);
+		}
+	}
+	assert_true(rc == 0 || rc == CAP_END);
+	cap_close(src);
+	dec_rules_free(rules);
+	qsort(sim, nsim, sizeof *sim, cmpstr);
+	qsort(got, ngot, sizeof *got, cmpstr);
+	for (i = 0; i < nsim || i < ngot; i++) {
+		if (i >= nsim || i >= ngot || strcmp(sim[i], got[i]) != 0)
+			fail_msg("%s: rule %zu: the simulator's %s, from the "
+			    "events %s", scenario, i, i < nsim ? sim[i] : "none",
+			    i < ngot ? got[i] : "none");
+	}
+	for (i = 0; i < nsim; i++)
+		free((void *)sim[i]);
+	for (i = 0; i < ngot; i++)
+		free((void *)got[i]);
+	*nrules += nsim;
+}
+
+static void
+test_scenarios(void **state)
+{
+	static const char *const scenarios[] = { "enumerate", "storage",
+	    "faults", "loopback", "skeleton", "keyboard", "buggy", "demo" };
+	size_t	 i, n = 0, before;
+
+	(void)state;
+	for (i = 0; i < sizeof scenarios / sizeof scenarios[0]; i++) {
+		before = n;
+		compare(scenarios[i], &n);
+		if (strcmp(scenarios[i], "buggy") == 0)
+			assert_true(n - before >= 7);	/* each kind once */
+	}
+	assert_true(n > 0);
+}
+
+/* One event of a traced kernel. */
+static struct drv_event
+event(enum drv_kind kind, uint64_t urb, int32_t result, uint32_t ctx)
+{
+	struct drv_event ev;
+
+	memset(&ev, 0, sizeof ev);
+	ev.kind = kind;
+	ev.busnum = 1;
+	ev.devnum = 2;
+	ev.intf = 0;
+	ev.minor = -1;
+	ev.driver = "my_skel";
+	ev.func = "skel_write";
+	ev.urb_id = urb;
+	ev.result = result;
+	ev.context = ctx;
+	ev.mem_flags = 0x20;		/* GFP_ATOMIC */
+	return ev;
+}
+
+/* The rule ids ev gives, comma-separated, into buf. */
+static const char *
+check(struct dec_rules *r, struct drv_event ev, char *buf, size_t size)
+{
+	struct drv_event out[4];
+	size_t	 i, n;
+
+	buf[0] = '\0';
+	n = dec_rules_check(r, &ev, out, 4);
+	for (i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s",
+		    i ? "," : "", out[i].rule);
+	return buf;
+}
+
+static void
+test_sequences(void **state)
+{
+	struct dec_rules *r;
+	struct drv_event ev;
+	char	 b[200];
+
+	(void)state;
+	assert_non_null(r = dec_rules_new());
+	ev = event(DRV_PROBE, 0, 0, 0);
+	assert_string_equal(check(r, ev, b, sizeof b), "");
+	/* a submit, then the same URB again: the kernel said -EBUSY */
+	assert_string_equal(check(r, event(DRV_SUBMIT, 0xa000, 0, 0), b,
+	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_SUBMIT, 0xa000, -16, 0), b,
+	    sizeof b), "submit-active-urb");
+	/* killed; its completion handler resubmits it (interrupt) */
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xa000, -2, 1), b,
+	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_SUBMIT, 0xa000, 0, 1), b,
+	    sizeof b), "resubmit-on-shutdown");
+	/* said once an URB */
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xa000, -2, 1), b,
+	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_SUBMIT, 0xa000, 0, 1), b,
+	    sizeof b), "");
+	/* GFP_KERNEL from a completion handler */
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xa000, 0, 1), b,
+	    sizeof b), "");
+	ev = event(DRV_SUBMIT, 0xb000, 0, 1);
+	ev.mem_flags = 0xd0;
+	assert_string_equal(check(r, ev, b, sizeof b),
+	    "gfp-kernel-in-atomic");
+	/* and from a task, fine */
+	ev = event(DRV_SUBMIT, 0xc000, 0, 0);
+	ev.mem_flags = 0xd0;
+	assert_string_equal(check(r, ev, b, sizeof b), "");
+	/* a minor, intfdata; disconnect with both left and URBs queued */
+	ev = event(DRV_REGISTER_DEV, 0, 0, 0);
+	ev.minor = 192;
+	assert_string_equal(check(r, ev, b, sizeof b), "");
+	ev = event(DRV_DISCONNECT, 0, 0, 0);
+	ev.ptr = 0xffff888012345000ULL;
+	assert_string_equal(check(r, ev, b, sizeof b),
+	    "intfdata-after-disconnect,minor-leak,"
+	    "urbs-in-flight-after-disconnect");
+	/* the driver's URB given back, then resubmitted: after disconnect */
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xb000, -108, 1), b,
+	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_SUBMIT, 0xb000, 0, 1), b,
+	    sizeof b), "submit-after-disconnect,resubmit-on-shutdown");
+	/* bound again: its submits are fine again */
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xb000, 0, 1), b,
+	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_PROBE, 0, 0, 0), b, sizeof b),
+	    "");
+	assert_string_equal(check(r, event(DRV_SUBMIT, 0xd000, 0, 0), b,
+	    sizeof b), "");
+	/* a clean disconnect: URBs given back, minor and intfdata gone */
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xd000, -2, 1), b,
+	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xc000, -2, 1), b,
+	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_DISCONNECT, 0, 0, 0), b,
+	    sizeof b), "");
+	dec_rules_free(r);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scenarios),
+		cmocka_unit_test(test_sequences),
+	};
+
+	sim_register(&sample_catalog);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
