@@ -4,7 +4,8 @@
  * every record read through the record pipeline (cap_pipe: analysis and
  * filter) and printed by every formatter: the one-line form, -V, JSON,
  * -T fields, usbmon text, the transfers view (text, JSON, the tree);
- * and counted by `urbscope stats`, printed in every form it has.
+ * and counted by `urbscope stats`, printed in every form it has; and
+ * every driver event through the rules a traced kernel's events get.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dec_stats_opts so = { .what = ~0u, .io_ns = 1000000,
 	    .utf8 = 1 };
 	struct dec_xfer	 xf[3];
+	struct dec_rules *rules;
+	struct drv_event broken[4];
 	size_t		 i;
 	struct sbuf	 out = { 0 };
 	char		 name[64], err[512], line[512];
@@ -70,12 +73,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    sizeof err) != 0)
 		abort();
 	dec_stats_init(&st);
+	if ((rules = dec_rules_new()) == NULL)
+		abort();
 	for (k = 0; k < 3; k++)
 		dec_xfer_init(&xf[k], k == 1, k == 2);
 	while ((rc = cap_pipe_next(&pipe)) > 0) {
 		out.len = 0;
-		if (rc == CAP_EVENT)
+		if (rc == CAP_EVENT) {
 			dec_stats_event(&st, &pipe.ev);
+			for (k = (int)dec_rules_check(rules, &pipe.ev, broken,
+			    4); k > 0; k--)
+				dec_fmt_event_line(&fmt[0], &broken[k - 1],
+				    &out);
+		}
 		else if (rc == CAP_URB)
 			dec_stats_add(&st, &pipe.r, &pipe.info,
 			    pipe.r.wire_len);
@@ -122,6 +132,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	out.len = 0;
 	dec_stats_svg(&st, &so, &out);
 	dec_stats_free(&st);
+	dec_rules_free(rules);
 	sb_free(&out);
 	cap_pipe_close(&pipe);
 	return 0;
