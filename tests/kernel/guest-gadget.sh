@@ -161,17 +161,6 @@ classes-tool usbip /sys/devices/platform/usbip-vudc.0 \
 usbip=$!
 cd /tmp/out || exit 1
 
-# usbdev PRODUCT: the sysfs name (e.g. 1-1) of the device whose product
-# string contains PRODUCT
-usbdev() {
-	for d in /sys/bus/usb/devices/*; do
-		grep -q "$1" "$d/product" 2>/dev/null && {
-			echo "${d##*/}"
-			return 0
-		}
-	done
-	return 1
-}
 # card PATTERN: the number of the ALSA card whose /proc/asound/cards line
 # matches PATTERN
 card() {
