@@ -8,6 +8,9 @@ TMP=${TMP:-$(mktemp -d "${TMPDIR:-/tmp}/urbscope-test.XXXXXX")}
 LINUX61=${LINUX61:-tests/data/linux61}
 # QEMU's class devices under the same kernel (tests/data/linux61-classes).
 LINUX61C=${LINUX61C:-tests/data/linux61-classes}
+# Linux 6.1 host drivers against its own gadget functions
+# (tests/data/linux61-gadget).
+LINUX61G=${LINUX61G:-tests/data/linux61-gadget}
 # Text output follows the locale's character set ("→", or "->" outside
 # UTF-8): the goldens and the greps expect UTF-8.  A test of another locale
 # sets its own.

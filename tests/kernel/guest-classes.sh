@@ -27,17 +27,6 @@ modprobe ehci-pci && modprobe uhci-hcd && modprobe evdev &&
     modprobe snd-usb-audio && modprobe cdc_ether && modprobe rndis_host ||
     say "modprobe failed"
 
-# usbdev PRODUCT: the sysfs name (e.g. 2-2.1) of the device whose product
-# string contains PRODUCT
-usbdev() {
-	for d in /sys/bus/usb/devices/*; do
-		grep -q "$1" "$d/product" 2>/dev/null && {
-			echo "${d##*/}"
-			return 0
-		}
-	done
-	return 1
-}
 # netif DRIVER: the network interface a USB driver made
 netif() {
 	for n in /sys/class/net/*; do

@@ -75,6 +75,18 @@ input_node() {
 	return 1
 }
 
+# usbdev PRODUCT: the sysfs name (e.g. 2-2.1) of the device whose product
+# string contains PRODUCT
+usbdev() {
+	for d in /sys/bus/usb/devices/*; do
+		grep -q "$1" "$d/product" 2>/dev/null && {
+			echo "${d##*/}"
+			return 0
+		}
+	done
+	return 1
+}
+
 # stop_pid PID SIGNAL: send SIGNAL, wait up to 10 s for PID to end, then
 # TERM and KILL it.  Prints "exit N" (its status) or "hung" when it had to
 # be killed; the shell's own background jobs ignore SIGINT here (no job

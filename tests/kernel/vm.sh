@@ -7,8 +7,13 @@
 #         [--env VAR=VALUE]... [--no-usb] [--devices SET] OUTDIR
 #
 # --devices classes boots with QEMU's class devices instead (audio, network,
-# smart card reader, MTP, mouse, Wacom tablet) and their drivers; the
-# default set is "storage" (the disk, keyboard and tablet).
+# smart card reader, MTP, mouse, Wacom tablet) and their drivers;
+# --devices gadget boots with no QEMU USB device at all but with the
+# kernel's own gadget stack (the virtual device controllers dummy_hcd and
+# usbip-vudc with vhci-hcd, libcomposite, the UAC2, MIDI, ACM and UVC
+# functions, configfs) and the host drivers that bind to those functions
+# (snd-usb-audio, cdc-acm, uvcvideo); the default set is
+# "storage" (the disk, keyboard and tablet).
 #
 # Exit status: that of the guest script; 77 when QEMU or the kernel cannot
 # be had (the reason is on stderr), 124 when the guest timed out.
@@ -44,8 +49,9 @@ if [ $# -ne 1 ]; then
 	exit 2
 fi
 case $devices in
-storage | classes) ;;
-*) echo "vm.sh: --devices storage or classes, not $devices" >&2; exit 2 ;;
+storage | classes | gadget) ;;
+*) echo "vm.sh: --devices storage, classes or gadget, not $devices" >&2
+	exit 2 ;;
 esac
 out=$1
 case $out in /*) ;; *) out=$root/$out ;; esac
@@ -83,10 +89,13 @@ kroot=$kdir/$kver
 mkdir -p "$kdir" || exit 1
 exec 9>"$kdir/cache.lock"
 flock 9
-# A cache unpacked before the class drivers were kept lacks sound/: unpack
-# again.
+# A cache unpacked before the class drivers were kept lacks sound/, one
+# unpacked before the gadget set lacks fs/configfs/ (wanted by that set
+# only): unpack again.
 if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
-    [ ! -d "$kroot/lib/modules/$kver/kernel/sound" ]; then
+    [ ! -d "$kroot/lib/modules/$kver/kernel/sound" ] ||
+    { [ "$devices" = gadget ] &&
+    [ ! -d "$kroot/lib/modules/$kver/kernel/fs/configfs" ]; }; then
 	mkdir -p "$kdir/dl" || exit 1
 	rm -rf "$kroot"
 	deb=$(ls "$kdir"/dl/linux-image-"$kver"_*.deb 2>/dev/null | head -n 1)
@@ -106,7 +115,8 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
 	    "$m/kernel/drivers/input/*" "$m/kernel/drivers/scsi/*" \
 	    "$m/kernel/drivers/virtio/*" "$m/kernel/net/9p/*" \
 	    "$m/kernel/fs/9p/*" "$m/kernel/fs/netfs/*" \
-	    "$m/kernel/fs/fscache/*" "$m/kernel/block/*" "$m/kernel/lib/*" \
+	    "$m/kernel/fs/fscache/*" "$m/kernel/fs/configfs/*" \
+	    "$m/kernel/block/*" "$m/kernel/lib/*" \
 	    "$m/kernel/crypto/*" "$m/kernel/sound/*" \
 	    "$m/kernel/drivers/net/*" "$m/kernel/drivers/media/*") ||
 	    unavailable "cannot unpack $deb"
@@ -128,6 +138,11 @@ mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 # kernel: pcscd and libmtp drive them from user space)
 [ "$devices" = classes ] && mods="$mods uhci-hcd wacom
 	snd-usb-audio cdc_ether rndis_host cdc_subset"
+# the gadget set: the virtual UDC and its host controller, the gadget
+# functions composed through configfs, the host drivers that bind to them
+[ "$devices" = gadget ] && mods="$mods configfs dummy_hcd libcomposite
+	usb_f_uac2 usb_f_midi usb_f_acm usb_f_uvc snd-usb-audio cdc-acm
+	uvcvideo usbip-vudc vhci-hcd"
 # OUTDIR is removed first: refuse anything but an empty directory or an
 # earlier run's.
 if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.vm.sh" ] &&
@@ -165,7 +180,7 @@ copybin() {
 }
 copybin ./urbscope /usr/bin/urbscope
 # the class devices' traffic that busybox cannot make (classes-tool.c)
-if [ "$devices" = classes ]; then
+if [ "$devices" = classes ] || [ "$devices" = gadget ]; then
 	${CC:-cc} -O2 -o "$out/classes-tool" tests/kernel/classes-tool.c -lm ||
 	    exit 1
 	copybin "$out/classes-tool" /usr/bin/classes-tool
@@ -256,7 +271,7 @@ if [ "$usb" = 1 ] && [ "$devices" = classes ]; then
 	    -device usb-net,id=net,bus=uhci.0,port=2.1,netdev=n0,pcap=qemu-usb-net.pcap
 	    -device usb-ccid,id=ccid,bus=uhci.0,port=2.2,pcap=qemu-usb-ccid.pcap
 	    -device usb-wacom-tablet,id=wacom,bus=uhci.0,port=2.3,pcap=qemu-usb-wacom.pcap"
-elif [ "$usb" = 1 ]; then
+elif [ "$usb" = 1 ] && [ "$devices" = storage ]; then
 	usbdevs="-device usb-ehci,id=ehci
 	    -drive if=none,id=usbdisk,format=raw,file=disk.img
 	    -device usb-storage,id=stor,bus=ehci.0,port=1,drive=usbdisk,pcap=qemu-usb-storage.pcap
