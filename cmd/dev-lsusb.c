@@ -74,6 +74,10 @@ enum lsfmt {
 	LF_UVC_INTERLACE,	/* 0x%02x, then the four interlace lines */
 	LF_UVC_FRAMECAPS,	/* 0x%02x, then still image and frame rate */
 	LF_UVC_COLOR,		/* %u (name), from lsusb's tables */
+	LF_CHCFG2,		/* 0x%08x, then the UAC 2 channels */
+	LF_CLKATTR,		/* %u Internal fixed clock (UAC 2) */
+	LF_FORMATS,		/* 0x%08x, then the Type I formats */
+	LF_VT,			/* 0x%04x and the video terminal's name */
 };
 
 /* Our field (by descriptor type and decoder name) to lsusb's. */
@@ -84,11 +88,16 @@ struct lsrow {
 	enum lsfmt	 fmt;
 	uint8_t		 width;		/* name + value; 0 = 25 */
 	const char	*suffix;	/* after the value */
+	/* lsusb's words for the controls the value has (desc-dump.c's
+	 * desc_bmcontrol_dump): a NULL-terminated list, a bit each
+	 * (wbits 1) or two (wbits 2: read-only, read/write) */
+	const char *const *words;
+	uint8_t		 wbits;
 };
 
 /* From usbutils 014 lsusb.c (dump_device, dump_config, ...). */
 /* Most rows: lsusb's usual column, no unit. */
-#define R(type, name, ls, fmt)	{ type, name, ls, fmt, 0, NULL }
+#define R(type, name, ls, fmt)	{ type, name, ls, fmt, 0, NULL, NULL, 0 }
 
 static const struct lsrow lsrows[] = {
 	R(0, "bLength", NULL, LF_DEC),
@@ -147,16 +156,16 @@ static const struct lsrow lsrows[] = {
 	R(USB_DT_DEVICE_CAPABILITY, "bFunctionalitySupport", NULL, LF_DEC),
 	R(USB_DT_DEVICE_CAPABILITY, "bReserved", NULL, LF_SKIP),
 	{ USB_DT_DEVICE_CAPABILITY, "bU1DevExitLat (us)", "bU1DevExitLat",
-	    LF_DEC, 0, "micro seconds" },
+	    LF_DEC, 0, "micro seconds", NULL, 0 },
 	{ USB_DT_DEVICE_CAPABILITY, "wU2DevExitLat (us)", "bU2DevExitLat",
-	    LF_DEC, 0, "micro seconds" },
+	    LF_DEC, 0, "micro seconds", NULL, 0 },
 	R(USB_DT_HID, "bcdHID", NULL, LF_BCD),
 	R(USB_DT_HID, "bCountryCode", NULL, LF_NAMED),
 	R(USB_DT_HID, "bNumDescriptors", NULL, LF_DEC),
 	R(USB_DT_HID, "wDescriptorLength", NULL, LF_DEC),
-	{ USB_DT_HUB, "bLength", NULL, LF_DEC, 23, NULL },
-	{ USB_DT_HUB, "bDescriptorType", NULL, LF_DEC, 23, NULL },
-	{ USB_DT_HUB, "bNbrPorts", "nNbrPorts", LF_DEC, 23, NULL },
+	{ USB_DT_HUB, "bLength", NULL, LF_DEC, 23, NULL, NULL, 0 },
+	{ USB_DT_HUB, "bDescriptorType", NULL, LF_DEC, 23, NULL, NULL, 0 },
+	{ USB_DT_HUB, "bNbrPorts", "nNbrPorts", LF_DEC, 23, NULL, NULL, 0 },
 	R(USB_DT_HUB, "wHubCharacteristics", "wHubCharacteristic", LF_HEX4),
 	R(USB_DT_HUB, "Power switching", NULL, LF_HUB_POWER),
 	R(USB_DT_HUB, "Compound device", NULL, LF_FLAG),
@@ -164,9 +173,9 @@ static const struct lsrow lsrows[] = {
 	R(USB_DT_HUB, "TT think time", NULL, LF_HUB_TT),
 	R(USB_DT_HUB, "Port indicators", NULL, LF_FLAG),
 	{ USB_DT_HUB, "bPwrOn2PwrGood (2 ms units)", "bPwrOn2PwrGood", LF_DEC,
-	    23, "* 2 milli seconds" },
+	    23, "* 2 milli seconds", NULL, 0 },
 	{ USB_DT_HUB, "bHubContrCurrent (mA)", "bHubContrCurrent", LF_DEC,
-	    23, "milli Ampere" },
+	    23, "milli Ampere", NULL, 0 },
 	R(USB_DT_HUB, "DeviceRemovable", NULL, LF_BYTES),
 	R(USB_DT_HUB, "PortPwrCtrlMask", NULL, LF_BYTES),
 	R(USB_DT_SS_ENDPOINT_COMP, "bLength", NULL, LF_SKIP),
@@ -264,6 +273,18 @@ static const struct dec_name ls_asep_subtypes[] = {
 	{ 0x01, "EP_GENERAL" },
 	{ 0, NULL }
 };
+/* dump_midistreaming_interface and _endpoint (MIDI 1.0 A.1, A.2) */
+static const struct dec_name ls_ms_subtypes[] = {
+	{ 0x01, "HEADER" },
+	{ 0x02, "MIDI_IN_JACK" },
+	{ 0x03, "MIDI_OUT_JACK" },
+	{ 0x04, "ELEMENT" },
+	{ 0, NULL }
+};
+static const struct dec_name ls_msep_subtypes[] = {
+	{ 0x01, "GENERAL" },
+	{ 0, NULL }
+};
 static const struct dec_name ls_format_types[] = {	/* Formats 1.0 A.2 */
 	{ 0x01, "FORMAT_TYPE_I" },
 	{ 0x02, "FORMAT_TYPE_II" },
@@ -303,10 +324,62 @@ static const struct dec_name ls_vs_subtypes[] = {
 };
 
 /*
+ * UAC 2.0's words as usbutils' desc-defs.c has them: the controls of
+ * each descriptor (two bits each, UAC 2.0 4.7.2), the channels of a
+ * cluster (4.1), a clock source's type (4.7.2.1), the Type I formats
+ * (Audio Data Formats 2.0 A.2.1).
+ */
+static const char *const ls_uac2_hdr_ctls[] = { "Latency control", NULL };
+static const char *const ls_uac_fu_ctls[] = {
+	"Mute", "Volume", "Bass", "Mid", "Treble", "Graphic Equalizer",
+	"Automatic Gain", "Delay", "Bass Boost", "Loudness", "Input gain",
+	"Input gain pad", "Phase inverter", NULL
+};
+static const char *const ls_uac2_it_ctls[] = {
+	"Copy Protect", "Connector", "Overload", "Cluster", "Underflow",
+	"Overflow", NULL
+};
+static const char *const ls_uac2_ot_ctls[] = {
+	"Copy Protect", "Connector", "Overload", "Underflow", "Overflow", NULL
+};
+static const char *const ls_uac2_clksrc_ctls[] = {
+	"Clock Frequency", "Clock Validity", NULL
+};
+static const char *const ls_uac2_clksel_ctls[] = { "Clock Selector", NULL };
+static const char *const ls_uac2_su_ctls[] = { "Selector", NULL };
+static const char *const ls_uac2_as_ctls[] = {
+	"Active Alternate Setting", "Valid Alternate Setting", NULL
+};
+static const char *const ls_uac2_ep_ctls[] = {
+	"Pitch", "Data Overrun", "Data Underrun", NULL
+};
+static const char *const ls_uac2_channels[] = {
+	"Front Left (FL)", "Front Right (FR)", "Front Center (FC)",
+	"Low Frequency Effects (LFE)", "Back Left (BL)", "Back Right (BR)",
+	"Front Left of Center (FLC)", "Front Right of Center (FRC)",
+	"Back Center (BC)", "Side Left (SL)", "Side Right (SR)",
+	"Top Center (TC)", "Top Front Left (TFL)", "Top Front Center (TFC)",
+	"Top Front Right (TFR)", "Top Back Left (TBL)", "Top Back Center (TBC)",
+	"Top Back Right (TBR)", "Top Front Left of Center (TFLC)",
+	"Top Front Right of Center (TFRC)", "Left Low Frequency Effects (LLFE)",
+	"Right Low Frequency Effects (RLFE)", "Top Side Left (TSL)",
+	"Top Side Right (TSR)", "Bottom Center (BC)",
+	"Back Left of Center (BLC)", "Back Right of Center (BRC)"
+};
+static const char *const ls_uac2_clk_types[] = {
+	"External", "Internal fixed", "Internal variable",
+	"Internal programmable"
+};
+static const char *const ls_uac2_formats[] = {
+	"PCM", "PCM8", "IEEE_FLOAT", "ALAW", "MULAW"
+};
+
+/*
  * Class-specific descriptors, by the interface's class and subclass and
  * the descriptor's type and subtype (ANY: every one): lsusb.c's
  * dump_audiocontrol_interface, dump_audiostreaming_interface,
- * dump_audiostreaming_endpoint, dump_comm_descriptor, dump_ccid_device,
+ * dump_audiostreaming_endpoint, dump_midistreaming_interface and
+ * _endpoint, dump_comm_descriptor, dump_ccid_device,
  * dump_dfu_interface and the video ones.
  * lsusb shows no bLength and bDescriptorType of a CDC descriptor (bare).
  */
@@ -329,6 +402,10 @@ static const struct lsclshead {
 	    "AudioStreaming Interface Descriptor:" },
 	{ 0x01, 0x02, 0x25, ANY, 8, 0, 0, ls_asep_subtypes,
 	    "AudioStreaming Endpoint Descriptor:" },
+	{ 0x01, 0x03, 0x24, ANY, 6, 0, 0, ls_ms_subtypes,
+	    "MIDIStreaming Interface Descriptor:" },
+	{ 0x01, 0x03, 0x25, ANY, 8, 0, 0, ls_msep_subtypes,
+	    "MIDIStreaming Endpoint Descriptor:" },
 	{ 0x02, ANY, 0x24, 0x00, 6, 1, 0, NULL, "CDC Header:" },
 	{ 0x02, ANY, 0x24, 0x01, 6, 1, 0, NULL, "CDC Call Management:" },
 	{ 0x02, ANY, 0x24, 0x02, 6, 1, 0, NULL, "CDC ACM:" },
@@ -355,7 +432,7 @@ static const struct lsclshead {
  * last part of its Wireshark name (usbaudio.ac_if_input.bTerminalID:
  * bTerminalID), which is the class specification's name, as lsusb's.
  */
-#define R(abbrev, ls, fmt)	{ 0, abbrev, ls, fmt, 0, NULL }
+#define R(abbrev, ls, fmt)	{ 0, abbrev, ls, fmt, 0, NULL, NULL, 0 }
 static const struct lsrow lsclsrows[] = {
 	R("usbaudio.ac_if_subtype", "bDescriptorSubtype", LF_SUBTYPE),
 	R("usbaudio.as_if_subtype", "bDescriptorSubtype", LF_SUBTYPE),
@@ -374,17 +451,50 @@ static const struct lsrow lsclsrows[] = {
 	R("usbaudio.ac_if_fu.bmaControls", "bmaControls", LF_FU_CTLS),
 	R("usbaudio.ac_if_fu.bmaControl", NULL, LF_SKIP),
 	R("usbaudio.ac_if_fu.bmaControls_v2", NULL, LF_SKIP),
-	R("usbaudio.ac_if_fu.bmaControl_v2", "bmaControls", LF_INDEXED),
+	{ 0, "usbaudio.ac_if_fu.bmaControl_v2", "bmaControls", LF_INDEXED, 29,
+	    NULL, ls_uac_fu_ctls, 2 },
+	R("usbaudio.ac_if_hdr.bCategory", "bCategory", LF_DEC),
+	R("usbvideo.terminal.type", "wTerminalType", LF_VT),
+	{ 0, "usbaudio.ac_if_hdr.bmControls", "bmControls", LF_HEX2, 0, NULL,
+	    ls_uac2_hdr_ctls, 2 },
+	{ 0, "usbaudio.ac_if_input.bmControls", "bmControls", LF_HEX4, 0, NULL,
+	    ls_uac2_it_ctls, 2 },
+	{ 0, "usbaudio.ac_if_output.bmControls", "bmControls", LF_HEX4, 0,
+	    NULL, ls_uac2_ot_ctls, 2 },
+	{ 0, "usbaudio.ac_if_input.bmChannelConfig", "bmChannelConfig",
+	    LF_CHCFG2, 29, NULL, NULL, 0 },
+	{ 0, "usbaudio.as_if_gen.bmChannelConfig", "bmChannelConfig",
+	    LF_CHCFG2, 29, NULL, NULL, 0 },
+	R("usbaudio.ac_if_clksrc.bmAttributes", "bmAttributes", LF_CLKATTR),
+	{ 0, "usbaudio.ac_if_clksrc.bmControls", "bmControls", LF_HEX2, 0,
+	    NULL, ls_uac2_clksrc_ctls, 2 },
+	{ 0, "usbaudio.ac_if_clksel.bmControls", "bmControls", LF_HEX2, 0,
+	    NULL, ls_uac2_clksel_ctls, 2 },
+	{ 0, "usbaudio.ac_if_su.bmControls", "bmControls", LF_HEX2, 0, NULL,
+	    ls_uac2_su_ctls, 2 },
+	{ 0, "usbaudio.as_if_gen.bmControls", "bmControls", LF_HEX2, 0, NULL,
+	    ls_uac2_as_ctls, 2 },
+	{ 0, "usbaudio.as_if_gen.bmFormats", "bmFormats", LF_FORMATS, 29,
+	    NULL, NULL, 0 },
+	{ 0, "usbaudio.as_ep_gen.bmControls", "bmControls", LF_HEX2, 0, NULL,
+	    ls_uac2_ep_ctls, 2 },
 	R("usbaudio.ac_if_pu.baSourceID", "baSourceID", LF_INDEXED),
 	R("usbaudio.ac_if_xu.baSourceID", "baSourceID", LF_INDEXED),
 	R("usbaudio.ac_if_clksel.baCSourceID", "baCSourceID", LF_INDEXED),
-	{ 0, "usbaudio.as_if_gen.bDelay", "bDelay", LF_DEC, 0, "frames" },
+	{ 0, "usbaudio.as_if_gen.bDelay", "bDelay", LF_DEC, 0, "frames", NULL, 0 },
 	R("usbaudio.as_if_gen.wFormatTag", "wFormatTag", LF_HEXNAMED),
 	R("usbaudio.as_if_ft.bFormatType", "bFormatType", LF_FMT_TYPE),
 	R("usbaudio.as_if_ft.bSamFreqType", "bSamFreqType", LF_FREQ_TYPE),
 	R("usbaudio.as_if_ft.tSamFreq", "tSamFreq", LF_FREQ),
 	R("usbaudio.as_ep_gen.bmAttributes", "bmAttributes", LF_HEX2),
 	R("usbaudio.as_ep_gen.wLockDelay", "wLockDelay", LF_HEX4),
+	R("usbaudio.ms_if_subtype", "bDescriptorSubtype", LF_SUBTYPE),
+	R("usbaudio.ms_if_hdr.bcdADC", "bcdADC", LF_BCD),
+	R("usbaudio.ms_if_hdr.wTotalLength", "wTotalLength", LF_HEX4),
+	R("usbaudio.ms_if_midi_out.baSourceID", "baSourceID", LF_INDEXED2),
+	R("usbaudio.ms_if_midi_out.BaSourcePin", "BaSourcePin", LF_INDEXED2),
+	R("usbaudio.ms_ep_subtype", "bDescriptorSubtype", LF_SUBTYPE),
+	R("usbaudio.ms_ep_gen.baAssocJackID", "baAssocJackID", LF_INDEXED2),
 	R("usbcom.descriptor.subtype", NULL, LF_SKIP),
 	R("usbcom.descriptor.cdc", "bcdCDC", LF_BCD),
 	R("usbcom.descriptor.capabilities", "bmCapabilities", LF_CDC_CAPS),
@@ -393,23 +503,23 @@ static const struct lsrow lsclsrows[] = {
 	R("usbcom.descriptor.subordinate_interface", "bSlaveInterface",
 	    LF_CDC_SLAVES),
 	{ 0, "usbcom.descriptor.ecm.mac_address", "iMacAddress", LF_STR, 34,
-	    NULL },
+	    NULL, NULL, 0 },
 	{ 0, "usbcom.descriptor.ecm.eth_stats", "bmEthernetStatistics",
-	    LF_HEX8, 34, NULL },
+	    LF_HEX8, 34, NULL, NULL, 0 },
 	{ 0, "usbcom.descriptor.ecm.max_segment_size", "wMaxSegmentSize",
-	    LF_DEC, 34, NULL },
+	    LF_DEC, 34, NULL, NULL, 0 },
 	{ 0, "usbcom.descriptor.ecm.nb_mc_filters", "wNumberMCFilters",
-	    LF_HEX4, 34, NULL },
+	    LF_HEX4, 34, NULL, NULL, 0 },
 	{ 0, "usbcom.descriptor.ecm.nb_power_filters", "bNumberPowerFilters",
-	    LF_DEC, 34, NULL },
+	    LF_DEC, 34, NULL, NULL, 0 },
 	R("usbccid.bcdCCID", "bcdCCID", LF_CCID_BCD),
 	R("usbccid.bMaxSlotIndex", "nMaxSlotIndex", LF_DEC),
 	R("usbccid.bVoltageSupport", "bVoltageSupport", LF_CCID_VOLT),
 	R("usbccid.dwProtocols", "dwProtocols", LF_CCID_PROTO),
 	/* sic: lsusb's spelling */
 	R("usbccid.dwMaximumClock", "dwMaxiumumClock", LF_DEC),
-	{ 0, "usbccid.dwDataRate", "dwDataRate", LF_DEC, 0, "bps" },
-	{ 0, "usbccid.dwMaxDataRate", "dwMaxDataRate", LF_DEC, 0, "bps" },
+	{ 0, "usbccid.dwDataRate", "dwDataRate", LF_DEC, 0, "bps", NULL, 0 },
+	{ 0, "usbccid.dwMaxDataRate", "dwMaxDataRate", LF_DEC, 0, "bps", NULL, 0 },
 	R("usbccid.bNumDataRatesSupported", "bNumDataRatesSupp.", LF_DEC),
 	R("usbccid.dwSynchProtocols", "dwSyncProtocols", LF_CCID_SYNC),
 	R("usbccid.dwMechanical", "dwMechanical", LF_CCID_MECH),
@@ -434,11 +544,11 @@ static const struct lsrow lsclsrows[] = {
 	R("usbvideo.streamingInterfaceNumbers", "baInterfaceNr",
 	    LF_BYTES_IDX),
 	{ 0, "usbvideo.camera.objectiveFocalLengthMin",
-	    "wObjectiveFocalLengthMin", LF_DEC, 31, NULL },
+	    "wObjectiveFocalLengthMin", LF_DEC, 31, NULL, NULL, 0 },
 	{ 0, "usbvideo.camera.objectiveFocalLengthMax",
-	    "wObjectiveFocalLengthMax", LF_DEC, 31, NULL },
+	    "wObjectiveFocalLengthMax", LF_DEC, 31, NULL, NULL, 0 },
 	{ 0, "usbvideo.camera.ocularFocalLength", "wOcularFocalLength",
-	    LF_DEC, 31, NULL },
+	    LF_DEC, 31, NULL, NULL, 0 },
 	R("usbvideo.bmcontrolSize", "bControlSize", LF_UVC_CTLSIZE),
 	R("usbvideo.availableControls", "bmControls", LF_UVC_CONTROLS),
 	R("usbvideo.availableControls.bytes", "bmControls", LF_UVC_CONTROLS),
@@ -457,7 +567,7 @@ static const struct lsrow lsclsrows[] = {
 	R("usbvideo.format.copyProtect", "bCopyProtect", LF_DEC),
 	/* sic: one column short in lsusb */
 	{ 0, "usbvideo.format.variableSize", "bVariableSize", LF_DEC, 35,
-	    NULL },
+	    NULL, NULL, 0 },
 	R("usbvideo.frame.capabilities", "bmCapabilities", LF_UVC_FRAMECAPS),
 	R("usbvideo.frame.interval", "dwFrameInterval", LF_INDEXED2),
 	R("usbvideo.color.primaries", "bColorPrimaries", LF_UVC_COLOR),
@@ -466,14 +576,14 @@ static const struct lsrow lsclsrows[] = {
 	R("usbvideo.color.matrixCoefficients", "bMatrixCoefficients",
 	    LF_UVC_COLOR),
 	{ 0, "usbdfu.descriptor.bmAttributes", "bmAttributes", LF_DFU_ATTR,
-	    37, NULL },
+	    37, NULL, NULL, 0 },
 	{ 0, "usbdfu.descriptor.wDetachTimeOut", "wDetachTimeout", LF_DEC, 37,
-	    "milliseconds" },
+	    "milliseconds", NULL, 0 },
 	{ 0, "usbdfu.descriptor.wTransferSize", "wTransferSize", LF_DEC, 37,
-	    "bytes" },
+	    "bytes", NULL, 0 },
 	/* lsusb: "%x.%02x" after the 32-column name, not right-aligned */
 	{ 0, "usbdfu.descriptor.bcdDFUVersion", "bcdDFUVersion", LF_BCD, 36,
-	    NULL },
+	    NULL, NULL, 0 },
 };
 #undef R
 
@@ -534,6 +644,24 @@ static const char *const ls_fu_controls[] = {
 	"Delay Control", "Bass Boost Control", "Loudness Control"
 };
 
+/* Video terminal types (UVC 1.5 B.1-B.4) in usb.ids' words (its VT
+ * lines), which lsusb prints (names_videoterminal). */
+static const struct dec_name ls_video_terms[] = {
+	{ 0x0100, "USB Vendor Specific" },
+	{ 0x0101, "USB Streaming" },
+	{ 0x0200, "Input Vendor Specific" },
+	{ 0x0201, "Camera Sensor" },
+	{ 0x0202, "Sequential Media" },
+	{ 0x0300, "Output Vendor Specific" },
+	{ 0x0301, "Generic Display" },
+	{ 0x0302, "Sequential Media" },
+	{ 0x0400, "External Vendor Specific" },
+	{ 0x0401, "Composite Video" },
+	{ 0x0402, "S-Video" },
+	{ 0x0403, "Component Video" },
+	{ 0, NULL }
+};
+
 /* CDC 1.2 tables 4 and 5 (call management, ACM), lsusb's words. */
 static const char *const ls_cm_caps[] = {
 	"call management", "use DataInterface"
@@ -588,8 +716,13 @@ struct lswalk {
 	int		 uac;	/* else AudioControl's: 0, 1, 2 = UAC 1, 2, 3 */
 	uint32_t	 dlen;	/* its length */
 	uint8_t		 dsub;	/* its bDescriptorSubtype */
-	const char	*last;	/* the field before, for LF_INDEXED */
-	unsigned	 index;	/* how many of it so far */
+	/* the indexed fields of this descriptor so far, and how many of
+	 * each (MIDI's baSourceID and BaSourcePin alternate) */
+	struct {
+		const char	*name;
+		unsigned	 n;
+	}		 seen[4];
+	size_t		 nseen;
 };
 
 /* name then value, right-aligned at width (lsusb's columns). */
@@ -646,6 +779,27 @@ ls_bits(int indent, uint64_t v, const char *const *words, size_t n)
 	for (i = 0; i < n && i < 64; i++) {
 		if (v & (1ULL << i))
 			printf("%*s%s\n", indent, "", words[i]);
+	}
+}
+
+/* The controls v has, lsusb's way (desc-dump.c desc_bmcontrol_dump). */
+static void
+ls_controls(int indent, uint64_t v, const char *const *words, int wbits)
+{
+	static const char *const setting[] = {
+		"read-only", "ILLEGAL VALUE (0b10)", "read/write"
+	};
+	unsigned	 i, c;
+
+	for (i = 0; words[i] != NULL && i * wbits < 64; i++) {
+		c = (unsigned)(v >> (i * wbits)) & (wbits == 2 ? 3 : 1);
+		if (c == 0)
+			continue;
+		if (wbits == 2)
+			printf("%*s%s Control (%s)\n", indent, "", words[i],
+			    setting[c - 1]);
+		else
+			printf("%*s%s Control\n", indent, "", words[i]);
 	}
 }
 
@@ -753,7 +907,7 @@ ls_head(struct lswalk *w, const struct dec_node *n)
 	ls_flush(w);
 	w->indent = -1;
 	w->cls = w->bare = 0;
-	w->last = NULL;
+	w->nseen = 0;
 	if (n->off + 2 > w->len || n->len < 2) {
 		w->type = 0;
 		return;
@@ -878,13 +1032,19 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 	    row->fmt == LF_FREQ || (row->fmt == LF_UVC_CONTROLS &&
 	    w->isub == 2)) {
 		/* The i-th of the same field in this descriptor. */
-		if (w->last != row->name)
-			w->index = 0;
-		w->last = row->name;
+		for (k = 0; k < w->nseen && w->seen[k].name != row->name; k++)
+			;
+		if (k == w->nseen && k < nitems(w->seen)) {
+			w->seen[k].name = row->name;
+			w->seen[k].n = 0;
+			w->nseen++;
+		}
+		if (k == nitems(w->seen))
+			k--;		/* more kinds than lsusb has */
 		snprintf(ibuf, sizeof ibuf, row->fmt == LF_FREQ ? "%.40s[%2u]" :
 		    row->fmt == LF_INDEXED ? "%.40s(%u)" : "%.40s(%2u)",
 		    row->fmt == LF_UVC_CONTROLS ? "bmaControls" : name,
-		    w->index++);
+		    w->seen[k].n++);
 		name = ibuf;
 	}
 	switch (row->fmt) {
@@ -992,6 +1152,10 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 	case LF_HEX8:
 		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
 		break;
+	case LF_VT:
+		snprintf(val, sizeof val, "0x%04llx", (unsigned long long)v);
+		text = dec_name_find(ls_video_terms, (uint32_t)v);
+		break;
 	case LF_HEXNAMED:
 		snprintf(val, sizeof val, "0x%04llx", (unsigned long long)v);
 		if (n->f->names != NULL)
@@ -1050,6 +1214,26 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		ls_line(indent, name, width, val, n->note);
 		ls_bits(indent + 2, v, ls_channels, nitems(ls_channels));
 		return;
+	case LF_CHCFG2:
+		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		ls_bits(indent + 2, v, ls_uac2_channels,
+		    nitems(ls_uac2_channels));
+		return;
+	case LF_FORMATS:
+		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
+		ls_line(indent, name, width, val, n->note);
+		ls_bits(indent + 2, v, ls_uac2_formats,
+		    nitems(ls_uac2_formats));
+		return;
+	case LF_CLKATTR:
+		/* desc-defs.c desc_snowflake_dump_uac2_clk_src_bmattr */
+		snprintf(val, sizeof val, "%llu", (unsigned long long)v);
+		snprintf(tbuf, sizeof tbuf, "%s clock %s",
+		    ls_uac2_clk_types[v & 3], (v & 4) ?
+		    "(synchronized to SOF)" : "");
+		text = tbuf;
+		break;
 	case LF_FU_CTLS:
 		/* bControlSize bytes a channel (UAC 1.0 table 4-7). */
 		k = n->off > w->doff + 5 ? w->data[w->doff + 5] : 0;
@@ -1294,6 +1478,8 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		text = nbuf;
 	}
 	ls_line(indent, name, width, val, text);
+	if (row->words != NULL)
+		ls_controls(indent + 2, v, row->words, row->wbits);
 }
 
 /* Decode p[0..len) with dec-desc.c and show it as lsusb -v does. */
