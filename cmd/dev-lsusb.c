@@ -1215,16 +1215,15 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		ls_bits(indent + 2, v, ls_channels, nitems(ls_channels));
 		return;
 	case LF_CHCFG2:
-		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
-		ls_line(indent, name, width, val, n->note);
-		ls_bits(indent + 2, v, ls_uac2_channels,
-		    nitems(ls_uac2_channels));
-		return;
 	case LF_FORMATS:
 		snprintf(val, sizeof val, "0x%08llx", (unsigned long long)v);
 		ls_line(indent, name, width, val, n->note);
-		ls_bits(indent + 2, v, ls_uac2_formats,
-		    nitems(ls_uac2_formats));
+		if (row->fmt == LF_CHCFG2)
+			ls_bits(indent + 2, v, ls_uac2_channels,
+			    nitems(ls_uac2_channels));
+		else
+			ls_bits(indent + 2, v, ls_uac2_formats,
+			    nitems(ls_uac2_formats));
 		return;
 	case LF_CLKATTR:
 		/* desc-defs.c desc_snowflake_dump_uac2_clk_src_bmattr */
