@@ -35,10 +35,13 @@ fi
 command -v make >/dev/null || unavailable "no make"
 
 hroot=$kdir/headers-$kver
+ksrc=$hroot/usr/src/linux-headers-$kver
 mkdir -p "$kdir/dl" || exit 1
 exec 9>"$kdir/cache.lock"
 flock 9
-if [ ! -f "$hroot/.unpacked" ]; then
+# (unpacked again when the tree moved: its Makefile names where it was)
+if [ ! -f "$hroot/.unpacked" ] ||
+    ! grep -q "^include $hroot/" "$ksrc/Makefile"; then
 	# The image's exact version: the headers and kbuild must be the
 	# same build (linux-kbuild-6.1 also has older versions in the
 	# archive).
@@ -64,7 +67,7 @@ if [ ! -f "$hroot/.unpacked" ]; then
 	# The -amd64 tree's Makefile includes the -common one by absolute
 	# path; its scripts and tools links are relative (to
 	# ../../lib/linux-kbuild-*), so they hold inside the unpacked tree.
-	mk=$hroot.tmp/usr/src/linux-headers-$kver/Makefile
+	mk=$hroot.tmp${ksrc#"$hroot"}/Makefile
 	sed -i "s|^include /usr/src/|include $hroot/usr/src/|" "$mk" ||
 	    exit 1
 	grep -q "^include $hroot/" "$mk" ||
@@ -76,7 +79,6 @@ fi
 flock -u 9
 exec 9>&-
 
-ksrc=$hroot/usr/src/linux-headers-$kver
 cc=$(sed -n 's/^CC = .*)gcc-\([0-9]*\)$/gcc-\1/p' "$ksrc/.kernelvariables")
 command -v "${cc:-gcc}" >/dev/null ||
     unavailable "no ${cc:-gcc}, the kernel's compiler (apt-get install $cc)"

@@ -4,11 +4,14 @@
 # guest and leave everything it wrote in OUTDIR.  See tests/kernel/README.md.
 #
 #   vm.sh [--cmd 'COMMAND' | --guest FILE] [--host PROGRAM] [--timeout S]
-#         [--env VAR=VALUE]... [--no-usb] [--devices SET] OUTDIR
+#         [--env VAR=VALUE]... [--module FILE.ko]... [--no-usb]
+#         [--devices SET] OUTDIR
 #
 # --devices classes boots with QEMU's class devices instead (audio, network,
 # smart card reader, MTP, mouse, Wacom tablet) and their drivers; the
-# default set is "storage" (the disk, keyboard and tablet).
+# default set is "storage" (the disk, keyboard and tablet).  --module puts
+# a module of our own (tests/kernel/kmod.sh builds them) into the guest's
+# /lib/modules/KVER/extra/, for insmod or modprobe.
 #
 # Exit status: that of the guest script; 77 when QEMU or the kernel cannot
 # be had (the reason is on stderr), 124 when the guest timed out.
@@ -22,6 +25,7 @@ host=
 timeout=240
 usb=1
 envs=
+extra=
 devices=storage
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -33,14 +37,15 @@ while [ $# -gt 0 ]; do
 	--devices) devices=$2; shift 2 ;;
 	--env) envs="$envs$2
 "; shift 2 ;;
+	--module) extra="$extra $2"; shift 2 ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 if [ $# -ne 1 ]; then
 	echo "usage: vm.sh [--cmd CMD | --guest FILE] [--host PROG]" \
-	    "[--timeout S] [--env VAR=VALUE]... [--no-usb] [--devices SET]" \
-	    "OUTDIR" >&2
+	    "[--timeout S] [--env VAR=VALUE]... [--module FILE.ko]..." \
+	    "[--no-usb] [--devices SET] OUTDIR" >&2
 	exit 2
 fi
 case $devices in
@@ -152,6 +157,12 @@ for m in $mods; do
 	done
 done
 cp "$kroot/lib/modules/$kver"/modules.builtin* "$ird/lib/modules/$kver/"
+if [ -n "$extra" ]; then
+	mkdir -p "$ird/lib/modules/$kver/extra"
+	for m in $extra; do
+		cp "$m" "$ird/lib/modules/$kver/extra/" || exit 1
+	done
+fi
 "$busybox" depmod -b "$ird" "$kver" || exit 1
 
 # copybin FILE DEST: FILE and the shared libraries ldd lists.
