@@ -22,16 +22,11 @@ unavailable() {
 	exit 77
 }
 
-# The kernel vm.sh boots: the same choice as there.
-kver=$(apt-cache depends linux-image-amd64 2>/dev/null |
-    sed -n 's/.*Depends: linux-image-\([0-9].*-amd64\)$/\1/p' | head -n 1)
-if [ -z "$kver" ]; then
-	kver=$(ls "$kdir" 2>/dev/null | sed -n 's/^\(6.*-amd64\)$/\1/p' |
-	    tail -n 1)
-fi
+# The kernel vm.sh boots.
+. tests/kernel/kver.sh
+kver=$(kernel_version "$kdir")
 [ -n "$kver" ] || unavailable "cannot tell the linux-image-amd64 version" \
     "(apt-get update?)"
-# Debian builds it with gcc-N, named in the headers' .kernelvariables.
 command -v make >/dev/null || unavailable "no make"
 
 hroot=$kdir/headers-$kver
@@ -79,6 +74,7 @@ fi
 flock -u 9
 exec 9>&-
 
+# the compiler Debian built the kernel with (gcc-N), as the headers name it
 cc=$(sed -n 's/^CC = .*)gcc-\([0-9]*\)$/gcc-\1/p' "$ksrc/.kernelvariables")
 command -v "${cc:-gcc}" >/dev/null ||
     unavailable "no ${cc:-gcc}, the kernel's compiler (apt-get install $cc)"

@@ -73,14 +73,8 @@ busybox=$(command -v busybox)
 # The kernel: Debian's current linux-image-amd64, fetched once into
 # build/kernel/ and unpacked without installing it.  Only the kernel and the
 # module trees the guest needs are kept.
-kver=$(apt-cache depends linux-image-amd64 2>/dev/null |
-    sed -n 's/.*Depends: linux-image-\([0-9].*-amd64\)$/\1/p' | head -n 1)
-if [ -z "$kver" ]; then
-	# No package lists (offline, or before apt-get update): use whatever
-	# the cache already holds.
-	kver=$(ls "$kdir" 2>/dev/null | sed -n 's/^\(6.*-amd64\)$/\1/p' |
-	    tail -n 1)
-fi
+. tests/kernel/kver.sh
+kver=$(kernel_version "$kdir")
 [ -n "$kver" ] || unavailable "cannot tell the linux-image-amd64 version" \
     "(apt-get update?)"
 kroot=$kdir/$kver
