@@ -35,7 +35,9 @@
  *    (usb_find_interface matches on the driver) and fails with ENODEV;
  *  - module exit deregisters the leaked minors before the module's code
  *    goes away: the leaked minor's usb_minors[] slot points at our fops,
- *    and an open after the unload would otherwise call freed code.
+ *    and an open after the unload would otherwise call freed code.  For
+ *    that, an interface is bound at most once per load (a second probe
+ *    fails with EBUSY), so interface->minor still names our minor.
  * So `rmmod urbbuggy` is safe, and the test does it last.
  */
 #include <linux/kernel.h>
@@ -238,6 +240,21 @@ static int urbbuggy_probe(struct usb_interface *interface,
 		dev_err(&interface->dev, "no bulk IN and OUT endpoints\n");
 		return rv;
 	}
+	/*
+	 * A second binding would register a second minor over the first in
+	 * interface->minor, and module exit could no longer free the first.
+	 */
+	mutex_lock(&urbbuggy_all_mutex);
+	list_for_each_entry(dev, &urbbuggy_all, list) {
+		if (dev->interface == interface) {
+			mutex_unlock(&urbbuggy_all_mutex);
+			dev_err(&interface->dev,
+				"bound once already (minor %d leaked)\n",
+				dev->minor);
+			return -EBUSY;
+		}
+	}
+	mutex_unlock(&urbbuggy_all_mutex);
 	dev = kzalloc(sizeof(*dev), GFP_KERNEL);
 	if (!dev)
 		return -ENOMEM;
@@ -322,7 +339,7 @@ static void __exit urbbuggy_exit(void)
 		 * usb_deregister_dev frees intf->minor: ours, or -1 when a
 		 * driver bound after us registered and freed its own.  A
 		 * driver bound now with a minor of its own keeps it, and
-		 * ours stays taken (not done by the test).
+		 * ours stays taken (the test binds nothing after us).
 		 */
 		if (intf->minor == -1)
 			intf->minor = dev->minor;
