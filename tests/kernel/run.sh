@@ -3,9 +3,14 @@
 # real Linux guest under QEMU and compare with the kernel's own records
 # (see tests/kernel/README.md).  Prints "ok - " / "not ok - " lines, or one
 # "skip - test-kernel: REASON" line when QEMU or the kernel package cannot
-# be had; exits non-zero when a check fails.
+# be had; exits non-zero when a check fails.  Then the test of our own
+# kernel modules (kmod.sh, guest-kmod.sh, check-kmod.py; "skip - kmod:
+# REASON" without the kernel's headers).  KERNEL_TEST=main or kmod runs
+# only the one.
 cd "$(dirname "$0")/../.." || exit 1
 out=${KERNEL_TEST_OUT:-build/kernel/run}
+kout=${out%/}-kmod
+tests=${KERNEL_TEST:-main kmod}
 
 if ! command -v qemu-system-x86_64 >/dev/null; then
 	echo "skip - test-kernel: no qemu-system-x86_64" \
@@ -26,32 +31,80 @@ if ! flock -w 600 9; then
 	    "for 10 minutes"
 	exit 1
 fi
-start=$(date +%s)
-# CAPTURE=raw replaces urbscope capture by a plain read() of /dev/usbmon0.
-sh tests/kernel/vm.sh --guest tests/kernel/guest-test.sh \
-    --host tests/kernel/host.py --timeout 180 \
-    --env "CAPTURE=${CAPTURE:-urbscope}" "$out" 2>build/kernel/vm.err
-rc=$?
-if [ "$rc" -eq 77 ]; then
-	echo "skip - test-kernel: $(tail -n 1 build/kernel/vm.err)"
-	exit 0
-fi
-if [ ! -f "$out/share/guest.rc" ]; then
-	echo "not ok - test-kernel: the guest did not finish (vm.sh exit $rc)"
-	sed 's/^/#   /' build/kernel/vm.err | tail -n 30
-	exit 1
-fi
-if [ "$rc" -ne 0 ]; then
-	# The checks below say what went wrong; the log says where.
-	echo "# guest script exited $rc; its log:"
-	sed 's/^/#   /' "$out/share/guest.log" | tail -n 30
-fi
-if [ "$(cat "$out/host.rc" 2>/dev/null)" != 0 ]; then
-	echo "# host.py failed:"
-	sed 's/^/#   /' "$out/host.log" | tail -n 20
-fi
-python3 tests/kernel/check.py "$out" ./urbscope
-crc=$?
-echo "# test-kernel: $(($(date +%s) - start)) s (guest $(cat "$out/seconds") s);" \
-    "files in $out"
+
+# guest NAME OUTDIR VM.SH-ARGS...: run vm.sh; 77 when it cannot run (the
+# skip line printed), 1 when the guest did not finish, else 0 with the
+# guest's failures shown for the checks that follow.
+guest() {
+	name=$1
+	dir=$2
+	shift 2
+	sh tests/kernel/vm.sh "$@" "$dir" 2>build/kernel/vm.err
+	rc=$?
+	if [ "$rc" -eq 77 ]; then
+		echo "skip - $name: $(tail -n 1 build/kernel/vm.err)"
+		return 77
+	fi
+	if [ ! -f "$dir/share/guest.rc" ]; then
+		echo "not ok - $name: the guest did not finish (vm.sh exit $rc)"
+		sed 's/^/#   /' build/kernel/vm.err | tail -n 30
+		return 1
+	fi
+	if [ "$rc" -ne 0 ]; then
+		# The checks say what went wrong; the log says where.
+		echo "# guest script exited $rc; its log:"
+		sed 's/^/#   /' "$dir/share/guest.log" | tail -n 30
+	fi
+	return 0
+}
+
+crc=0
+case $tests in *main*)
+	start=$(date +%s)
+	# CAPTURE=raw replaces urbscope capture by a plain read() of
+	# /dev/usbmon0.
+	guest test-kernel "$out" --guest tests/kernel/guest-test.sh \
+	    --host tests/kernel/host.py --timeout 180 \
+	    --env "CAPTURE=${CAPTURE:-urbscope}"
+	case $? in
+	77) exit 0 ;;
+	1) exit 1 ;;
+	esac
+	if [ "$(cat "$out/host.rc" 2>/dev/null)" != 0 ]; then
+		echo "# host.py failed:"
+		sed 's/^/#   /' "$out/host.log" | tail -n 20
+	fi
+	python3 tests/kernel/check.py "$out" ./urbscope || crc=1
+	echo "# test-kernel: $(($(date +%s) - start)) s" \
+	    "(guest $(cat "$out/seconds") s); files in $out"
+esac
+
+case $tests in *kmod*)
+	start=$(date +%s)
+	mods=$(sh tests/kernel/kmod.sh 2>build/kernel/kmod.err)
+	krc=$?
+	if [ "$krc" -eq 77 ]; then
+		echo "skip - kmod: $(tail -n 1 build/kernel/kmod.err)"
+		exit $crc
+	elif [ "$krc" -ne 0 ]; then
+		echo "not ok - kmod: the modules did not build (kmod.sh exit" \
+		    "$krc)"
+		sed 's/^/#   /' build/kernel/kmod.err | tail -n 30
+		exit 1
+	fi
+	set --
+	for m in $mods; do
+		set -- "$@" --module "$m"
+	done
+	# CAPTURE_OPTS=--drivers: the drivers' events in the capture too
+	guest kmod "$kout" --guest tests/kernel/guest-kmod.sh --timeout 120 \
+	    --env "CAPTURE_OPTS=${CAPTURE_OPTS:-}" "$@"
+	case $? in
+	77) exit $crc ;;
+	1) exit 1 ;;
+	esac
+	python3 tests/kernel/check-kmod.py "$kout" ./urbscope || crc=1
+	echo "# kmod: $(($(date +%s) - start)) s" \
+	    "(guest $(cat "$kout/seconds") s); files in $kout"
+esac
 exit $crc

@@ -4,7 +4,8 @@
 # guest and leave everything it wrote in OUTDIR.  See tests/kernel/README.md.
 #
 #   vm.sh [--cmd 'COMMAND' | --guest FILE] [--host PROGRAM] [--timeout S]
-#         [--env VAR=VALUE]... [--no-usb] [--devices SET] OUTDIR
+#         [--env VAR=VALUE]... [--module FILE.ko]... [--no-usb]
+#         [--devices SET] OUTDIR
 #
 # --devices classes boots with QEMU's class devices instead (audio, network,
 # smart card reader, MTP, mouse, Wacom tablet) and their drivers;
@@ -13,7 +14,9 @@
 # usbip-vudc with vhci-hcd, libcomposite, the UAC2, MIDI, ACM and UVC
 # functions, configfs) and the host drivers that bind to those functions
 # (snd-usb-audio, cdc-acm, uvcvideo); the default set is
-# "storage" (the disk, keyboard and tablet).
+# "storage" (the disk, keyboard and tablet).  --module puts
+# a module of our own (tests/kernel/kmod.sh builds them) into the guest's
+# /lib/modules/KVER/extra/, for insmod or modprobe.
 #
 # Exit status: that of the guest script; 77 when QEMU or the kernel cannot
 # be had (the reason is on stderr), 124 when the guest timed out.
@@ -27,6 +30,7 @@ host=
 timeout=240
 usb=1
 envs=
+extra=
 devices=storage
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -38,14 +42,15 @@ while [ $# -gt 0 ]; do
 	--devices) devices=$2; shift 2 ;;
 	--env) envs="$envs$2
 "; shift 2 ;;
+	--module) extra="$extra $2"; shift 2 ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
 if [ $# -ne 1 ]; then
 	echo "usage: vm.sh [--cmd CMD | --guest FILE] [--host PROG]" \
-	    "[--timeout S] [--env VAR=VALUE]... [--no-usb] [--devices SET]" \
-	    "OUTDIR" >&2
+	    "[--timeout S] [--env VAR=VALUE]... [--module FILE.ko]..." \
+	    "[--no-usb] [--devices SET] OUTDIR" >&2
 	exit 2
 fi
 case $devices in
@@ -74,14 +79,8 @@ busybox=$(command -v busybox)
 # The kernel: Debian's current linux-image-amd64, fetched once into
 # build/kernel/ and unpacked without installing it.  Only the kernel and the
 # module trees the guest needs are kept.
-kver=$(apt-cache depends linux-image-amd64 2>/dev/null |
-    sed -n 's/.*Depends: linux-image-\([0-9].*-amd64\)$/\1/p' | head -n 1)
-if [ -z "$kver" ]; then
-	# No package lists (offline, or before apt-get update): use whatever
-	# the cache already holds.
-	kver=$(ls "$kdir" 2>/dev/null | sed -n 's/^\(6.*-amd64\)$/\1/p' |
-	    tail -n 1)
-fi
+. tests/kernel/kver.sh
+kver=$(kernel_version "$kdir")
 [ -n "$kver" ] || unavailable "cannot tell the linux-image-amd64 version" \
     "(apt-get update?)"
 kroot=$kdir/$kver
@@ -167,6 +166,12 @@ for m in $mods; do
 	done
 done
 cp "$kroot/lib/modules/$kver"/modules.builtin* "$ird/lib/modules/$kver/"
+if [ -n "$extra" ]; then
+	mkdir -p "$ird/lib/modules/$kver/extra"
+	for m in $extra; do
+		cp "$m" "$ird/lib/modules/$kver/extra/" || exit 1
+	done
+fi
 "$busybox" depmod -b "$ird" "$kver" || exit 1
 
 # copybin FILE DEST: FILE and the shared libraries ldd lists.

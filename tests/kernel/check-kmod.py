@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""tests/kernel/check-kmod.py OUTDIR [URBSCOPE] - the checks of the test of
+our own kernel modules (tests/kernel/guest-kmod.sh, modules/urbskel.c and
+urbbuggy.c), one "ok - " / "not ok - " line each, as check.py prints them.
+
+From what the guest left in OUTDIR/share: `urbscope devices --why` names
+each driver and says it bound through new_id with the disk's ids; dmesg
+shows each probe on the disk's interface and its disconnect, urbbuggy's
+submit of the URB in flight (-EBUSY, the kernel's WARN), its resubmit from
+the completion and its leaked minor freed at rmmod, and no oops; the
+class devices (urbskel's gone at disconnect, urbbuggy's kept); the SCSI
+READ(10) each driver made through its character device (block 0 of the
+disk image, CSWs with the tags); and in our usbmon capture, parsed here
+as check.py parses it, each driver's bulk transfers on the disk's
+endpoints after usb-storage's last one: CBW, data, CSW, urbbuggy's CSW
+fetched by resubmitting the same URB.
+"""
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check import read_pcapng, report, results  # noqa: E402
+
+# The tags of the drivers' CBWs (guest-kmod.sh's cbw).
+TAGS = {"urbskel": b"skel", "urbbuggy": b"bugy"}
+
+# The driver rules, once the capture traces the drivers (`urbscope capture
+# --drivers`, CAPTURE_OPTS in guest-kmod.sh): the rules each driver must
+# give, to be asserted here on what urbscope reports for cap.pcapng.
+EXPECTED_RULES = {
+    "urbskel": [],
+    "urbbuggy": ["gfp-kernel-in-atomic", "submit-active-urb", "minor-leak",
+                 "intfdata-after-disconnect"],
+}
+
+
+def text(share, name):
+    try:
+        with open(os.path.join(share, name), errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        return "(%s)" % e
+
+
+def check_why(share, drv, intf, vid, pid):
+    why = text(share, "why-%s.txt" % drv)
+    want = ["^%s  ic " % re.escape(intf),
+            r"^  driver      %s$" % drv,
+            r"^  bound       through new_id \(dynamic id %s %s\)$"
+            % (vid, pid),
+            "^exit 0$"]
+    miss = [w for w in want if not re.search(w, why, re.M)]
+    report(not miss, "kmod: devices --why %s: driver %s, bound through "
+           "new_id (dynamic id %s %s)" % (intf, drv, vid, pid),
+           ["missing /%s/" % w for w in miss] + why.splitlines())
+    link = text(share, "driver-%s.txt" % drv).strip()
+    cls = text(share, "class-%s.txt" % drv).split()
+    report(link.endswith("/drivers/" + drv) and len(cls) == 2 and
+           cls[0] == drv + "0" and re.match(r"180:\d+$", cls[1]),
+           "kmod: %s bound: sysfs driver link, class device %s0 "
+           "(usb major 180)" % (drv, drv),
+           ["driver link %r" % link, "class device %r" % cls])
+
+
+def check_dmesg(share, intf, vid, pid):
+    dm = text(share, "dmesg.txt")
+    probes = {}
+    for drv in TAGS:
+        m = re.search(r"%s %s: probe %s:%s bulk in 0x([0-9a-f]{2}) "
+                      r"out 0x([0-9a-f]{2}) minor (\d+)$"
+                      % (drv, re.escape(intf), vid, pid), dm, re.M)
+        if m:
+            probes[drv] = (int(m.group(1), 16), int(m.group(2), 16))
+        report(m is not None, "kmod: dmesg: %s probe on %s %s:%s" %
+               (drv, intf, vid, pid),
+               [l for l in dm.splitlines() if drv in l])
+    want = [
+        (r"urbskel %s: disconnect, minor \d+ freed" % re.escape(intf),
+         "urbskel's disconnect freed its minor"),
+        (r"URB \S+ submitted while active",
+         "the kernel's WARN on urbbuggy's submit of the URB in flight"),
+        (r"urbbuggy %s: submitted the URB in flight again: -16$"
+         % re.escape(intf), "usb_submit_urb gave urbbuggy -EBUSY"),
+        (r"resubmitted from the completion with GFP_KERNEL: 0$",
+         "urbbuggy resubmitted from its completion with GFP_KERNEL"),
+        (r"urbbuggy %s: disconnect, minor \d+ kept" % re.escape(intf),
+         "urbbuggy's disconnect kept its minor"),
+        (r"urbbuggy: exit: deregistering leaked minor \d+",
+         "rmmod urbbuggy freed the leaked minor"),
+    ]
+    for rx, what in want:
+        report(re.search(rx, dm, re.M) is not None, "kmod: dmesg: " + what,
+               ["no /%s/" % rx])
+    bad = [l for l in dm.splitlines()
+           if re.search(r"BUG:|Oops|general protection|scheduling while "
+                        r"atomic|sleeping function called|Kernel panic", l)]
+    report(not bad, "kmod: dmesg: no oops, no sleeping in atomic context",
+           bad)
+    return probes
+
+
+def first_diff(a, b):
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y),
+                min(len(a), len(b)))
+
+
+def check_files(share, img):
+    data = open(os.path.join(share, "skel-data.bin"), "rb").read() \
+        if os.path.exists(os.path.join(share, "skel-data.bin")) else b""
+    report(len(data) == 512 and data == img[:512],
+           "kmod: urbskel's READ(10) through /dev/urbskel0 read block 0 "
+           "of the disk image", ["%d bytes, first difference at %d: %r" %
+                                 (len(data), first_diff(data, img),
+                                  data[:48])])
+    for drv, f in (("urbskel", "skel-csw.bin"),
+                   ("urbbuggy", "buggy-read.bin")):
+        p = os.path.join(share, f)
+        csw = open(p, "rb").read() if os.path.exists(p) else b""
+        want = b"USBS" + TAGS[drv] + bytes(5)
+        report(csw == want, "kmod: %s read the CSW: tag %s, status 0" %
+               (drv, TAGS[drv].decode()), ["%r, want %r" % (csw, want)])
+    after = {k: text(share, "usbmisc-after-%s.txt" % k).split()
+             for k in TAGS}
+    report("urbskel0" not in after["urbskel"] and
+           after["urbbuggy"] == ["urbbuggy0"],
+           "kmod: after disconnect urbskel's class device is gone, "
+           "urbbuggy's (the leaked minor) stays",
+           ["after urbskel: %s" % after["urbskel"],
+            "after urbbuggy: %s" % after["urbbuggy"]])
+    rm = text(share, "rmmod.txt")
+    report(rm.startswith("exit 0") and "urbbuggy0" not in rm,
+           "kmod: rmmod of both modules, urbbuggy's class device gone",
+           rm.splitlines())
+
+
+def check_capture(share, us, bus, dev, probes, img):
+    cap = os.path.join(share, "cap.pcapng")
+    try:
+        evs, _ = read_pcapng(cap)
+    except (OSError, ValueError) as e:
+        report(False, "kmod: capture readable", [str(e)])
+        return
+    rc = text(share, "capture.rc").strip()
+    r = subprocess.run([us, "read", cap], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE)
+    report(rc == "exit 0" and r.returncode == 0,
+           "kmod: capture stopped on SIGINT with exit 0, urbscope read "
+           "decodes it", ["capture %s, read exit %d: %s" %
+                          (rc, r.returncode, r.stderr.decode()[-200:])])
+    bulk = [e for e in evs if e.bus == bus and e.dev == dev and
+            e.xfer == 3 and not e.synthetic]
+    # the CBW submissions: usb-storage's, then each driver's (by tag)
+    cbws = [i for i, e in enumerate(bulk) if e.type == "S" and
+            not e.dir_in and e.data[:4] == b"USBC"]
+    ours = {d: [i for i in cbws if bulk[i].data[4:8] == t]
+            for d, t in TAGS.items()}
+    usbstor = [i for i in cbws
+               if bulk[i].data[4:8] not in TAGS.values()]
+    last_stor = max(usbstor) if usbstor else -1
+    for drv, idx in ours.items():
+        ep_in, ep_out = probes.get(drv, (0x81, 0x02))
+        details = ["CBWs with tag %r at %s, usb-storage's last at %d" %
+                   (TAGS[drv], idx, last_stor)]
+        ok = len(idx) == 1 and idx[0] > last_stor
+        seq = bulk[idx[0]:idx[0] + 8] if ok else []
+        want = [("S", ep_out, 31), ("C", ep_out, 31), ("S", ep_in, 512),
+                ("C", ep_in, 512)]
+        if drv == "urbskel":
+            want += [("S", ep_in, 13), ("C", ep_in, 13)]
+        else:
+            # the CSW fetched by the completion's resubmit of the URB
+            want += [("S", ep_in, 512), ("C", ep_in, 13)]
+        got = [(e.type, e.ep, e.length) for e in seq[:len(want)]]
+        if got != want:
+            ok = False
+            details.append("got %s" % got)
+            details.append("want %s" % want)
+        else:
+            if seq[3].data != img[:512]:
+                ok = False
+                details.append("data differs at %d: %r" %
+                               (first_diff(seq[3].data, img),
+                                seq[3].data[:32]))
+            if seq[5].data[:8] != b"USBS" + TAGS[drv]:
+                ok = False
+                details.append("CSW %r" % seq[5].data)
+            if drv == "urbbuggy" and seq[4].id != seq[2].id:
+                ok = False
+                details.append("resubmit URB 0x%x, first 0x%x" %
+                               (seq[4].id, seq[2].id))
+        report(ok, "kmod: capture: %s's bulk transfers on the disk's "
+               "endpoints (%d.%d, in 0x%02x out 0x%02x) after "
+               "usb-storage's: CBW, data = disk block 0, CSW%s" %
+               (drv, bus, dev, ep_in, ep_out,
+                ", fetched by resubmitting the same URB"
+                if drv == "urbbuggy" else ""), details)
+    # Where the driver rules are to be checked once the capture has the
+    # drivers' events (CAPTURE_OPTS=--drivers): EXPECTED_RULES per driver.
+
+
+def main():
+    out = sys.argv[1]
+    us = sys.argv[2] if len(sys.argv) > 2 else "./urbscope"
+    share = os.path.join(out, "share")
+    img = open(os.path.join(out, "disk.img"), "rb").read(4096)
+    disk = text(share, "disk.txt").split()
+    if len(disk) != 5:
+        report(False, "kmod: the guest found the disk", [" ".join(disk)])
+        return 1
+    intf, vid, pid = disk[0], disk[1], disk[2]
+    bus, dev = int(disk[3]), int(disk[4])
+    for drv in TAGS:
+        check_why(share, drv, intf, vid, pid)
+    probes = check_dmesg(share, intf, vid, pid)
+    check_files(share, img)
+    check_capture(share, us, bus, dev, probes, img)
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

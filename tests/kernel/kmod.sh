@@ -1,0 +1,91 @@
+#!/bin/sh
+# tests/kernel/kmod.sh - build the test's own kernel modules
+# (tests/kernel/modules/*.c) against the headers of the kernel vm.sh boots,
+# without installing anything: Debian's linux-headers-KVER (the -amd64 and
+# -common trees) and linux-kbuild-MAJOR.MINOR of the same version are
+# fetched with apt-get download into build/kernel/dl, unpacked once into
+# build/kernel/headers-KVER and kept there.  See tests/kernel/README.md.
+#
+#   kmod.sh [OUTDIR]        (default build/kernel/modules)
+#
+# Leaves OUTDIR/*.ko and prints their paths.  Exit status 77 when the
+# headers or the compiler cannot be had (the reason is on stderr), 1 when
+# the build fails (its log is OUTDIR/build.log).
+cd "$(dirname "$0")/../.." || exit 1
+root=$(pwd)
+kdir=$root/build/kernel
+out=${1:-build/kernel/modules}
+case $out in /*) ;; *) out=$root/$out ;; esac
+
+unavailable() {
+	echo "kmod.sh: $*" >&2
+	exit 77
+}
+
+# The kernel vm.sh boots.
+. tests/kernel/kver.sh
+kver=$(kernel_version "$kdir")
+[ -n "$kver" ] || unavailable "cannot tell the linux-image-amd64 version" \
+    "(apt-get update?)"
+command -v make >/dev/null || unavailable "no make"
+
+hroot=$kdir/headers-$kver
+ksrc=$hroot/usr/src/linux-headers-$kver
+mkdir -p "$kdir/dl" || exit 1
+exec 9>"$kdir/cache.lock"
+flock 9
+# (unpacked again when the tree moved: its Makefile names where it was)
+if [ ! -f "$hroot/.unpacked" ] ||
+    ! grep -q "^include $hroot/" "$ksrc/Makefile"; then
+	# The image's exact version: the headers and kbuild must be the
+	# same build (linux-kbuild-6.1 also has older versions in the
+	# archive).
+	ver=$(apt-cache show "linux-headers-$kver" 2>/dev/null |
+	    sed -n 's/^Version: //p' | head -n 1)
+	[ -n "$ver" ] || unavailable "no linux-headers-$kver in the package" \
+	    "lists (apt-get update?)"
+	kb=linux-kbuild-$(echo "$kver" | cut -d. -f1-2)
+	common=linux-headers-${kver%-amd64}-common
+	for p in "linux-headers-$kver" "$common" "$kb"; do
+		ls "$kdir/dl/${p}_${ver}_"*.deb >/dev/null 2>&1 && continue
+		(cd "$kdir/dl" && apt-get download -q "$p=$ver") \
+		    >"$kdir/dl/headers.log" 2>&1 ||
+		    unavailable "apt-get download $p=$ver failed:" \
+		    "$(tail -n 1 "$kdir/dl/headers.log")"
+	done
+	rm -rf "$hroot" "$hroot.tmp"
+	mkdir -p "$hroot.tmp" || exit 1
+	for p in "linux-headers-$kver" "$common" "$kb"; do
+		dpkg-deb -x "$kdir/dl/${p}_${ver}_"*.deb "$hroot.tmp" ||
+		    unavailable "cannot unpack $p"
+	done
+	# The -amd64 tree's Makefile includes the -common one by absolute
+	# path; its scripts and tools links are relative (to
+	# ../../lib/linux-kbuild-*), so they hold inside the unpacked tree.
+	mk=$hroot.tmp${ksrc#"$hroot"}/Makefile
+	sed -i "s|^include /usr/src/|include $hroot/usr/src/|" "$mk" ||
+	    exit 1
+	grep -q "^include $hroot/" "$mk" ||
+	    unavailable "unexpected $mk: $(head -n 1 "$mk")"
+	mv "$hroot.tmp" "$hroot" || exit 1
+	: >"$hroot/.unpacked"
+	# the packages stay in dl/ (14 MB): unpacking again needs no network
+fi
+flock -u 9
+exec 9>&-
+
+# the compiler Debian built the kernel with (gcc-N), as the headers name it
+cc=$(sed -n 's/^CC = .*)gcc-\([0-9]*\)$/gcc-\1/p' "$ksrc/.kernelvariables")
+command -v "${cc:-gcc}" >/dev/null ||
+    unavailable "no ${cc:-gcc}, the kernel's compiler (apt-get install $cc)"
+
+# Kbuild writes next to the sources: build in a copy.
+rm -rf "$out"
+mkdir -p "$out" || exit 1
+cp tests/kernel/modules/*.c tests/kernel/modules/Kbuild "$out/" || exit 1
+if ! make -C "$ksrc" M="$out" modules >"$out/build.log" 2>&1; then
+	echo "kmod.sh: the build failed:" >&2
+	tail -n 30 "$out/build.log" >&2
+	exit 1
+fi
+ls "$out"/*.ko
