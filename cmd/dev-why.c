@@ -327,13 +327,13 @@ names_in(const struct why_intf *w, int st, char *buf, size_t size)
  * authorized (device, then interface); a driver_override naming a
  * driver; a probe the tracer saw fail (probes: NULL, 0 without a
  * tracer); module matches unknown; no alias matching; matching modules
- * not loaded; matching modules loaded (or built in) that did not bind.
+ * not loaded; matching modules loaded (or built in) that are not bound.
  */
 static void
 why_reason(const struct why_intf *w, const struct why_probe *probes,
     size_t nprobes, char *buf, size_t size)
 {
-	const char	*ovr = w->in->driver_override, *what;
+	const char	*ovr = w->in->driver_override, *what, *name;
 	char		 names[512];
 	size_t		 i, n;
 
@@ -348,8 +348,8 @@ why_reason(const struct why_intf *w, const struct why_probe *probes,
 	if (ovr[0] != '\0') {
 		if (driver_registered(w->root, ovr))
 			snprintf(buf, size, "driver_override=%s, and %s is "
-			    "registered but did not bind (its probe may have "
-			    "failed: see dmesg)", ovr, ovr);
+			    "registered but not bound (its probe failed, or "
+			    "the interface was unbound: see dmesg)", ovr, ovr);
 		else
 			snprintf(buf, size, "driver_override=%s, and no USB "
 			    "driver %s is registered (its module is not "
@@ -359,9 +359,14 @@ why_reason(const struct why_intf *w, const struct why_probe *probes,
 	for (i = 0; i < nprobes; i++) {
 		if (strcmp(probes[i].intf, w->in->name) == 0 &&
 		    probes[i].ret < 0) {
-			snprintf(buf, size, "driver %s was tried and its probe "
-			    "returned %d (%s)", probes[i].driver, probes[i].ret,
-			    strerror(-probes[i].ret));
+			name = dec_status_name(probes[i].ret);
+			if (name != NULL)
+				snprintf(buf, size, "driver %s was tried and its "
+				    "probe returned %s", probes[i].driver, name);
+			else
+				snprintf(buf, size, "driver %s was tried and its "
+				    "probe returned %d", probes[i].driver,
+				    probes[i].ret);
 			return;
 		}
 	}
@@ -388,9 +393,10 @@ why_reason(const struct why_intf *w, const struct why_probe *probes,
 	n = names_in(w, WHY_LOADED, names, sizeof names);
 	what = n > 0 ? "loaded" : "built in";
 	n = names_in(w, -1, names, sizeof names);
-	snprintf(buf, size, n == 1 ? "module %s is %s but did not bind (its "
-	    "probe may have failed: see dmesg)" : "modules %s are %s but did "
-	    "not bind (their probes may have failed: see dmesg)", names, what);
+	snprintf(buf, size, n == 1 ? "module %s is %s but not bound (its probe "
+	    "failed, or the interface was unbound: see dmesg)" : "modules %s "
+	    "are %s but none is bound (their probes failed, or the interface "
+	    "was unbound: see dmesg)", names, what);
 }
 
 /* ------------------------------------------------------------------------

@@ -150,7 +150,7 @@ cat >"$TMP/want.why" <<'EOF'
 2-1:1.0 module snd_usb_audio matches but is not loaded
 2-1:1.1 no module alias matches usb:v46F4p0002d0000dc00dsc00dp00ic01isc02ip00in01
 2-2.2:1.0 no module alias matches usb:v08E6p4433d0000dc00dsc00dp00ic0Bisc00ip00in00
-2-2.3:1.0 module usbhid is loaded but did not bind (its probe may have failed: see dmesg)
+2-2.3:1.0 module usbhid is loaded but not bound (its probe failed, or the interface was unbound: see dmesg)
 EOF
 awk '/^[^ ]/ { name = $1 } /^  why / { sub(/^  why +/, ""); print name, $0 }' \
     "$TMP/why.out" >"$TMP/got.why"
@@ -231,7 +231,7 @@ run --why 2-2.2
 check_eq "driver_override line" "cdc_acm" \
     "$(line 2-2.2:1.0 override "$TMP/out")"
 check_eq "driver_override of a registered driver" \
-    "driver_override=cdc_acm, and cdc_acm is registered but did not bind (its probe may have failed: see dmesg)" \
+    "driver_override=cdc_acm, and cdc_acm is registered but not bound (its probe failed, or the interface was unbound: see dmesg)" \
     "$(grep '^  why' "$TMP/out" | sed 's/^  why  *//')"
 echo foo >"$C/driver_override"
 run --why 2-2.2
@@ -274,7 +274,7 @@ check_eq "built-in usbcore: exits 0" 0 $?
 check_eq "built-in usbcore: the 3 hubs' module built in" 3 \
     "$(grep -c '^  module      usbcore (built in) alias' "$TMP/b.out")"
 check_eq "built-in usbcore, hub unbound" \
-    "module usbcore is built in but did not bind (its probe may have failed: see dmesg)" \
+    "module usbcore is built in but not bound (its probe failed, or the interface was unbound: see dmesg)" \
     "$(line 2-2:1.0 why "$TMP/b.out")"
 mv "$TMP/hub-link" "$D/2-2:1.0/driver"
 
