@@ -424,6 +424,24 @@ size_t		 cap_live_synth(unsigned bus, unsigned devnum,
 		     struct urb_rec *out, size_t max);
 
 /* ------------------------------------------------------------------------
+ * The USB core traced with eBPF next to usbmon (capture/cap-bpf.c,
+ * `capture --drivers`): usb_submit_urb, __usb_hcd_giveback_urb,
+ * usb_kill_urb, usb_unlink_urb, usb_probe_interface and
+ * usb_unbind_interface as driver events (DRV_SUBMIT ... DRV_DISCONNECT,
+ * URB ids the URBs' addresses as usbmon's), merged in time order with the
+ * records of live, the usbmon source of bus (0: all).  On success *out is
+ * one source that owns live.  Otherwise returns a negative error, live is
+ * untouched, and why says in one line what is missing (root, BTF,
+ * lockdown, usbcore, or eBPF support in this build).
+ */
+int		 cap_bpf_open(struct cap_source *live, int bus,
+		     struct cap_source **out, char *why, size_t len);
+/* Events traced and lost (no room in the ring buffer) so far; -1 when
+ * src is not a cap_bpf_open source. */
+int		 cap_bpf_counts(struct cap_source *src, uint64_t *events,
+		     uint64_t *lost);
+
+/* ------------------------------------------------------------------------
  * Buffered output (capture/cap-out.c): detects short writes and ENOSPC.
  */
 struct cap_out {
