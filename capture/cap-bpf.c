@@ -69,6 +69,10 @@ cap_bpf_counts(struct cap_source *src, uint64_t *events, uint64_t *lost)
 /* An 'S' this much before or after a submit's entry is its record. */
 #define CAP_BPF_MATCH_NS	(1000 * 1000000LL)
 #define CAP_BPF_KALLSYMS	"/proc/kallsyms"
+/* An address this far into a symbol is in code loaded after the table
+ * was read (a module): read it again, at most every CAP_BPF_RELOAD_S. */
+#define CAP_BPF_FAR		0x10000
+#define CAP_BPF_RELOAD_S	1.0
 
 /* include/linux/usb.h: usb_pipeendpoint, usb_pipein */
 #define PIPE_EP(p)	(((p) >> 15) & 0xf)
@@ -107,11 +111,12 @@ struct tr_priv {
 	struct usbtrace	*skel;
 	struct ring_buffer *rb;
 	struct ksyms	 ks;
+	double		 ks_loaded;	/* cap_clock_s() when read */
 	int64_t		 mono_to_real;
 	struct pend	**q;		/* sorted by (ts, ord, seq) */
 	size_t		 nq, qsize;
 	uint64_t	 seq;
-	int64_t		 newest;
+	int64_t		 newest;	/* the latest usbmon record's time */
 	int		 flush, ended;
 	uint64_t	 events;
 	int		 err;		/* UE_NOMEM from the callback */
@@ -234,6 +239,33 @@ ksyms_find(const struct ksyms *ks, uint64_t addr)
 	if (addr - ks->sym[lo].addr > (1 << 20))
 		return NULL;
 	return &ks->sym[lo];
+}
+
+/*
+ * The caller of the traced function: the return address at entry, or when
+ * a kretprobe put its trampoline there, the first frame of the stack
+ * outside the traced function (whose name is fn).
+ */
+static uint64_t
+ksyms_caller(const struct ksyms *ks, const struct ut_record *u,
+    const char *fn)
+{
+	const struct ksym *s;
+	const char	*name;
+	size_t		 i;
+
+	s = ksyms_find(ks, u->caller);
+	if (s == NULL || strstr(ks->str + s->name, "trampoline") == NULL)
+		return u->caller;
+	for (i = 0; i < UT_STACK && u->stack[i] != 0; i++) {
+		if ((s = ksyms_find(ks, u->stack[i])) == NULL)
+			continue;
+		name = ks->str + s->name;
+		if (strcmp(name, fn) != 0 && strstr(name, "trampoline") ==
+		    NULL)
+			return u->stack[i];
+	}
+	return u->caller;
 }
 
 /* "name+0xoff" (offset 0: "name") into func, the module into driver. */
@@ -369,7 +401,9 @@ q_insert(struct tr_priv *tp, struct pend *p)
 	memmove(&tp->q[i + 1], &tp->q[i], (tp->nq - i) * sizeof *tp->q);
 	tp->q[i] = p;
 	tp->nq++;
-	if (p->ts > tp->newest)
+	/* usbmon is read a record at a time, the tracer drained whole:
+	 * only usbmon's time says what can no longer come before */
+	if (p->what == CAP_URB && p->ts > tp->newest)
 		tp->newest = p->ts;
 	return 0;
 }
@@ -568,12 +602,33 @@ gfp_to_sim(uint32_t gfp)
 	return gfp;
 }
 
+/* Read /proc/kallsyms again when addr falls outside what it held. */
+static void
+tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
+{
+	const struct ksym *s;
+	struct ksyms	 ks;
+	double		 now;
+
+	if (addr == 0 || ((s = ksyms_find(&tp->ks, addr)) != NULL &&
+	    addr - s->addr < CAP_BPF_FAR))
+		return;
+	if ((now = cap_clock_s()) - tp->ks_loaded < CAP_BPF_RELOAD_S)
+		return;
+	tp->ks_loaded = now;
+	if (ksyms_load(&ks) == 0) {
+		ksyms_free(&tp->ks);
+		tp->ks = ks;
+	}
+}
+
 static void
 tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 {
 	const struct ut_record *u = &p->u;
 	const char	*gfp, *what;
 	char		 who[64], handler[160], hmod[64];
+	size_t		 i;
 
 	memset(ev, 0, sizeof *ev);
 	ev->ts_ns = p->ts;
@@ -594,14 +649,15 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 		    (int)sizeof u->driver, u->driver);
 		ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
 		ev->func = u->kind == UT_PROBE ? "probe" : "disconnect";
+		/* driver/core.c's words, as the simulator's (core/driver.c) */
 		if (u->kind == UT_PROBE)
-			snprintf(tp->text, sizeof tp->text, "%s %u-?:?.%d: "
-			    "probe returned %d (%s)", tp->driver, u->busnum,
-			    u->intf, u->result, who);
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: probe "
+			    "returned %d (%s)", tp->driver,
+			    (int)sizeof u->devname, u->devname, u->result, who);
 		else
-			snprintf(tp->text, sizeof tp->text, "%s %u-?:?.%d: "
-			    "disconnect (%s)", tp->driver, u->busnum, u->intf,
-			    who);
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: "
+			    "disconnect returned (%s)", tp->driver,
+			    (int)sizeof u->devname, u->devname, who);
 		/* the interface's address stands for it */
 		ev->ptr = u->urb;
 		ev->text = tp->text;
@@ -610,7 +666,13 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 
 	ev->urb_id = u->urb;
 	ev->ep = (uint8_t)(PIPE_EP(u->pipe) | PIPE_IN(u->pipe));
-	ksyms_name(&tp->ks, u->caller, tp->func, sizeof tp->func, tp->driver,
+	tr_ksyms_fresh(tp, u->caller);
+	tr_ksyms_fresh(tp, u->complete);
+	for (i = 0; i < UT_STACK; i++)
+		tr_ksyms_fresh(tp, u->stack[i]);
+	ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, u->kind == UT_SUBMIT ?
+	    "usb_submit_urb" : u->kind == UT_UNLINK ? "usb_unlink_urb" :
+	    "usb_kill_urb"), tp->func, sizeof tp->func, tp->driver,
 	    sizeof tp->driver);
 	switch (u->kind) {
 	case UT_SUBMIT:
@@ -809,6 +871,7 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	src->in.fd = -1;
 	tp->live = live;
 	tp->bus = bus;
+	tp->ks_loaded = cap_clock_s();
 	if (ksyms_load(&tp->ks) < 0) {
 		snprintf(why, len, "%s lists no symbol addresses (as root, "
 		    "kernel.kptr_restrict may hide them)", CAP_BPF_KALLSYMS);

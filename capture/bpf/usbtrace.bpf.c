@@ -34,7 +34,12 @@ struct device_driver {
 	const char *name;
 } __attribute__((preserve_access_index));
 
+struct kobject {
+	const char *name;
+} __attribute__((preserve_access_index));
+
 struct device {
+	struct kobject kobj;
 	struct device *parent;
 	struct device_driver *driver;
 } __attribute__((preserve_access_index));
@@ -68,6 +73,7 @@ struct usb_interface {
 struct urb {
 	struct usb_device *dev;
 	unsigned int pipe;
+	int unlinked;
 	int status;
 	unsigned int transfer_flags;
 	__u32 transfer_buffer_length;
@@ -189,14 +195,22 @@ record_urb(struct ut_record *u, struct urb *urb)
 	}
 }
 
-/* On x86_64 the return address is at the stack pointer at entry. */
-static __always_inline __u64
-caller_of(struct pt_regs *ctx)
+/*
+ * The caller: on x86_64 the return address is at the stack pointer at
+ * entry, but a kretprobe on the same function has replaced it with its
+ * trampoline (arch_rethook_trampoline) when both are attached.  The
+ * unwinder gives the real one back (unwind_recover_rethook in
+ * arch/x86/kernel/unwind_orc.c), so the first frames of the kernel stack
+ * go along and user space picks the first outside the traced function.
+ */
+static __always_inline void
+caller_of(struct pt_regs *ctx, struct ut_record *u)
 {
 	__u64	 ra = 0;
 
 	bpf_probe_read_kernel(&ra, sizeof ra, (void *)PT_REGS_SP(ctx));
-	return ra;
+	u->caller = ra;
+	bpf_get_stack(ctx, u->stack, sizeof u->stack, 0);
 }
 
 static __always_inline void
@@ -231,7 +245,7 @@ int BPF_KPROBE(submit_entry, struct urb *urb, unsigned int mem_flags)
 	record_urb(u, urb);
 	u->length = BPF_CORE_READ(urb, transfer_buffer_length);
 	u->mem_flags = mem_flags;
-	u->caller = caller_of(ctx);
+	caller_of(ctx, u);
 	pending_put(UT_SUBMIT, u);
 	return 0;
 }
@@ -251,7 +265,7 @@ int BPF_KPROBE(unlink_entry, struct urb *urb)
 	if (u == NULL)
 		return 0;
 	record_urb(u, urb);
-	u->caller = caller_of(ctx);
+	caller_of(ctx, u);
 	pending_put(UT_UNLINK, u);
 	return 0;
 }
@@ -271,15 +285,18 @@ int BPF_KPROBE(kill_entry, struct urb *urb)
 	if (u == NULL)
 		return 0;
 	record_urb(u, urb);
-	u->caller = caller_of(ctx);
+	caller_of(ctx, u);
 	record_send(u);
 	return 0;
 }
 
 /*
  * drivers/usb/core/hcd.c: static void __usb_hcd_giveback_urb(struct urb
- * *urb) reads the status from urb->status and calls urb->complete(urb).
+ * *urb) takes the status from urb->unlinked (-EREMOTEIO for a short
+ * URB_SHORT_NOT_OK transfer), stores it in urb->status and calls
+ * urb->complete(urb).
  */
+#define URB_SHORT_NOT_OK	0x0001	/* include/linux/usb.h */
 SEC("kprobe/__usb_hcd_giveback_urb")
 int BPF_KPROBE(giveback_entry, struct urb *urb)
 {
@@ -289,8 +306,11 @@ int BPF_KPROBE(giveback_entry, struct urb *urb)
 
 	if (u != NULL) {
 		record_urb(u, urb);
-		u->result = BPF_CORE_READ(urb, status);
+		u->result = BPF_CORE_READ(urb, unlinked);
 		u->length = BPF_CORE_READ(urb, actual_length);
+		if ((u->xfer_flags & URB_SHORT_NOT_OK) && u->result == 0 &&
+		    u->length < BPF_CORE_READ(urb, transfer_buffer_length))
+			u->result = -121;	/* -EREMOTEIO */
 		record_send(u);
 	}
 	if ((d = bpf_map_lookup_elem(&gb_depth, &zero)) != NULL)
@@ -331,6 +351,10 @@ record_intf(struct ut_record *u, struct device *dev)
 		u->devnum = (__u8)BPF_CORE_READ(udev, devnum);
 		u->busnum = (__u16)BPF_CORE_READ(udev, bus, busnum);
 	}
+	/* dev_name(): the kobject's name once the device is added */
+	name = BPF_CORE_READ(dev, kobj.name);
+	if (name != NULL)
+		bpf_probe_read_kernel_str(u->devname, sizeof u->devname, name);
 	name = BPF_CORE_READ(dev, driver, name);
 	if (name != NULL)
 		bpf_probe_read_kernel_str(u->driver, sizeof u->driver, name);
@@ -344,7 +368,7 @@ int BPF_KPROBE(probe_entry, struct device *dev)
 	if (u == NULL)
 		return 0;
 	record_intf(u, dev);
-	u->caller = caller_of(ctx);
+	caller_of(ctx, u);
 	pending_put(UT_PROBE, u);
 	return 0;
 }
@@ -364,7 +388,7 @@ int BPF_KPROBE(unbind_entry, struct device *dev)
 	if (u == NULL)
 		return 0;
 	record_intf(u, dev);
-	u->caller = caller_of(ctx);
+	caller_of(ctx, u);
 	record_send(u);
 	return 0;
 }

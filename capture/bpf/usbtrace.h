@@ -23,11 +23,13 @@ enum ut_kind {
 
 #define UT_COMM_LEN	16
 #define UT_NAME_LEN	32
+#define UT_STACK	4
 
 struct ut_record {
 	__u64	ts_ns;		/* bpf_ktime_get_ns(): CLOCK_MONOTONIC */
 	__u64	urb;		/* struct urb *, the usbmon id */
 	__u64	caller;		/* return address of the traced call */
+	__u64	stack[UT_STACK];	/* the kernel stack from the probe */
 	__u64	complete;	/* urb->complete */
 	__u32	kind;		/* enum ut_kind */
 	__s32	result;		/* return value, or urb->status */
@@ -44,6 +46,7 @@ struct ut_record {
 	__u32	cpu;
 	char	comm[UT_COMM_LEN];
 	char	driver[UT_NAME_LEN];	/* dev->driver->name */
+	char	devname[UT_NAME_LEN];	/* dev_name(dev): "1-1:1.0" */
 };
 
 #endif /* USBTRACE_H */
