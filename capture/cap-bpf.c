@@ -50,10 +50,10 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 }
 
 int
-cap_bpf_counts(struct cap_source *src, uint64_t *events, uint64_t *lost)
+cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 {
 	(void)src;
-	*events = *lost = 0;
+	memset(st, 0, sizeof *st);
 	return -1;
 }
 
@@ -921,25 +921,34 @@ fail:
 }
 
 int
-cap_bpf_counts(struct cap_source *src, uint64_t *events, uint64_t *lost)
+cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 {
-	struct tr_priv	*tp;
-	uint64_t	*v;
-	uint32_t	 zero = 0;
-	int		 ncpu, i;
+	struct tr_priv		*tp;
+	struct bpf_program	*prog;
+	struct bpf_prog_info	 info;
+	uint32_t		 zero = 0, ilen;
+	uint64_t		*v;
+	int			 ncpu, i;
 
-	*events = *lost = 0;
+	memset(st, 0, sizeof *st);
 	if (src == NULL || src->ops != &cap_bpf_ops)
 		return -1;
 	tp = src->priv;
-	*events = tp->events;
+	st->events = tp->events;
+	bpf_object__for_each_program(prog, tp->skel->obj) {
+		memset(&info, 0, sizeof info);
+		ilen = sizeof info;
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info,
+		    &ilen) == 0)
+			st->missed += info.recursion_misses;
+	}
 	if ((ncpu = libbpf_num_possible_cpus()) <= 0 ||
 	    (v = calloc((size_t)ncpu, sizeof *v)) == NULL)
 		return 0;
 	if (bpf_map__lookup_elem(tp->skel->maps.lost, &zero, sizeof zero, v,
 	    (size_t)ncpu * sizeof *v, 0) == 0) {
 		for (i = 0; i < ncpu; i++)
-			*lost += v[i];
+			st->lost += v[i];
 	}
 	free(v);
 	return 0;

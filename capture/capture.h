@@ -436,10 +436,18 @@ size_t		 cap_live_synth(unsigned bus, unsigned devnum,
  */
 int		 cap_bpf_open(struct cap_source *live, int bus,
 		     struct cap_source **out, char *why, size_t len);
-/* Events traced and lost (no room in the ring buffer) so far; -1 when
- * src is not a cap_bpf_open source. */
-int		 cap_bpf_counts(struct cap_source *src, uint64_t *events,
-		     uint64_t *lost);
+/*
+ * What the tracer saw so far: events read, events lost (no room in the
+ * ring buffer), and calls the kernel did not run a program for (a probe
+ * hit while another BPF program ran on its CPU: bpf_prog_info's
+ * recursion_misses).  0, or -1 when src is not a cap_bpf_open source.
+ */
+struct cap_bpf_stats {
+	uint64_t	 events;
+	uint64_t	 lost;
+	uint64_t	 missed;
+};
+int		 cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st);
 
 /* ------------------------------------------------------------------------
  * Buffered output (capture/cap-out.c): detects short writes and ENOSPC.

@@ -260,7 +260,7 @@ capture_run(struct capture *c)
 	struct cap_pipe	 pipe;
 	struct urb_rec	*r = &pipe.r;
 	struct cap_stats st;
-	uint64_t	 nev, lost;
+	struct cap_bpf_stats bst;
 	double		 last = 0, t, drain_until = 0;
 	int64_t		 kept;
 	int		 rc, status = 0, progress, tty_out, cut = 0;
@@ -399,10 +399,11 @@ done:
 		    "");
 	fprintf(stderr, ", %" PRIu64 " dropped by the kernel (%s)\n",
 	    st.dropped, st.method != NULL ? st.method : "?");
-	if (cap_bpf_counts(c->src, &nev, &lost) == 0)
+	if (cap_bpf_stats(c->src, &bst) == 0)
 		fprintf(stderr, "urbscope: %" PRIu64 " driver events traced, "
-		    "%" PRIu64 " lost (eBPF ring buffer full)\n", c->nevents,
-		    lost);
+		    "%" PRIu64 " lost (eBPF ring buffer full), %" PRIu64
+		    " calls missed (probe hit inside another BPF program)\n",
+		    c->nevents, bst.lost, bst.missed);
 	print_end(&c->pr);
 	cap_pipe_close(&pipe);
 	return status;

@@ -3,11 +3,15 @@
  * capture/bpf/usbtrace.bpf.c - the USB core seen from inside the kernel,
  * for `urbscope capture --drivers` (capture/cap-bpf.c loads it).
  *
- * kprobes on usbcore's exported entry points (drivers/usb/core/urb.c:
- * usb_submit_urb, usb_kill_urb, usb_unlink_urb; hcd.c:
- * __usb_hcd_giveback_urb; driver.c: usb_probe_interface,
- * usb_unbind_interface) put one struct ut_record per call in a ring
- * buffer.  Calls whose result matters (submit, unlink, probe) are kept
+ * kprobes on usbcore's entry points (drivers/usb/core/urb.c:
+ * usb_submit_urb, usb_kill_urb, usb_unlink_urb; driver.c:
+ * usb_probe_interface, usb_unbind_interface) and fentry/fexit on hcd.c's
+ * __usb_hcd_giveback_urb put one struct ut_record per call in a ring
+ * buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
+ * softirqs, often while a kprobe handler of this file is active on the
+ * CPU, and the kprobe layer silently skips a kprobe hit inside another
+ * (kprobe_running(), kernel/kprobes.c); a trampoline skips only a
+ * recursion of its own program, which bpf_prog_info counts.  Calls whose result matters (submit, unlink, probe) are kept
  * at entry in a hash map and reported by their kretprobe; the time stamp
  * is the entry's.
  *
@@ -297,8 +301,8 @@ int BPF_KPROBE(kill_entry, struct urb *urb)
  * urb->complete(urb).
  */
 #define URB_SHORT_NOT_OK	0x0001	/* include/linux/usb.h */
-SEC("kprobe/__usb_hcd_giveback_urb")
-int BPF_KPROBE(giveback_entry, struct urb *urb)
+SEC("fentry/__usb_hcd_giveback_urb")
+int BPF_PROG(giveback_entry, struct urb *urb)
 {
 	struct ut_record	*u = record_start(UT_GIVEBACK);
 	__u32			 zero = 0;
@@ -318,8 +322,8 @@ int BPF_KPROBE(giveback_entry, struct urb *urb)
 	return 0;
 }
 
-SEC("kretprobe/__usb_hcd_giveback_urb")
-int BPF_KRETPROBE(giveback_return)
+SEC("fexit/__usb_hcd_giveback_urb")
+int BPF_PROG(giveback_return, struct urb *urb)
 {
 	__u32	 zero = 0;
 	__u32	*d = bpf_map_lookup_elem(&gb_depth, &zero);

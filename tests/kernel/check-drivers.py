@@ -12,6 +12,8 @@ exported-PDU interface), in file order, and prints one "ok - " or
 - every submit event that returned 0 names, as its URB, the id of an 'S'
   record that follows it, and the next record with that id is that 'S'
   (N of N, N > 0);
+- every 'S' record of the bus follows a submit event with its id, every
+  'C' or 'E' a giveback event (N of N both);
 - usb-storage and usbhid probed an interface with result 0, and the
   unbind of usb-storage is a disconnect;
 - no event was lost and usbmon dropped nothing.
@@ -138,6 +140,36 @@ def main():
            "drivers: submit events matched by the next usbmon S record "
            "with their URB id: %d of %d (%d submits refused)" %
            (matched, n, failed), bad)
+
+    # and the other way: every record of the bus has its call traced
+    # (a kprobe hit inside another kprobe's handler is skipped silently)
+    sub, gb = set(), set()
+    ns = nc = ss = cc = 0
+    miss = []
+    for k, x in items:
+        if k == "event" and x["kind"] == "submit":
+            sub.add(num(x.get("urb")))
+        elif k == "event" and x["kind"] == "giveback":
+            gb.add(num(x.get("urb")))
+        elif k == "urb" and not x.synthetic and x.type == "S":
+            ns += 1
+            if x.id in sub:
+                ss += 1
+                sub.discard(x.id)
+            elif len(miss) < 10:
+                miss.append("S %s id %#x: no submit event" % (x.addr(), x.id))
+        elif k == "urb" and not x.synthetic:
+            nc += 1
+            if x.id in gb:
+                cc += 1
+                gb.discard(x.id)
+            elif len(miss) < 10:
+                miss.append("%s %s id %#x: no giveback event" % (
+                    x.type, x.addr(), x.id))
+    report(ns > 0 and ss == ns and cc == nc,
+           "drivers: usbmon records with their call traced: S after a "
+           "submit %d of %d, C/E after a giveback %d of %d" %
+           (ss, ns, cc, nc), miss)
 
     probes = [e for e in evs if e["kind"] == "probe"]
     seen = sorted(set("%s=%s" % (e.get("driver", "-"), e.get("result", "0"))

@@ -52,6 +52,33 @@ if [ "$(cat "$out/host.rc" 2>/dev/null)" != 0 ]; then
 fi
 python3 tests/kernel/check.py "$out" ./urbscope
 crc=$?
+
+# capture --drivers: the USB core traced with eBPF next to usbmon
+# (guest-drivers.sh, check-drivers.py), in a VM of its own.
+dout=$out-drivers
+if ! ldd ./urbscope 2>/dev/null | grep -q libbpf; then
+	echo "skip - test-kernel drivers: ./urbscope was built without eBPF" \
+	    "support (apt-get install clang bpftool libbpf-dev)"
+else
+	sh tests/kernel/vm.sh --guest tests/kernel/guest-drivers.sh \
+	    --host tests/kernel/host.py --timeout 120 "$dout" \
+	    2>build/kernel/vm-drivers.err
+	rc=$?
+	if [ "$rc" -eq 77 ]; then
+		echo "skip - test-kernel drivers:" \
+		    "$(tail -n 1 build/kernel/vm-drivers.err)"
+	elif [ ! -f "$dout/share/guest.rc" ]; then
+		echo "not ok - test-kernel drivers: the guest did not finish" \
+		    "(vm.sh exit $rc)"
+		sed 's/^/#   /' build/kernel/vm-drivers.err | tail -n 30
+		crc=1
+	else
+		[ "$rc" -ne 0 ] && sed 's/^/#   /' "$dout/share/guest.log" |
+		    tail -n 30
+		python3 tests/kernel/check-drivers.py "$dout" ./urbscope ||
+		    crc=1
+	fi
+fi
 echo "# test-kernel: $(($(date +%s) - start)) s (guest $(cat "$out/seconds") s);" \
-    "files in $out"
+    "files in $out and $dout"
 exit $crc
