@@ -62,7 +62,7 @@ cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpf/usbtrace.h"
+#include "capture/bpf/usbtrace.h"
 #include "usbtrace.skel.h"
 
 #define CAP_BPF_HOLD_NS		(100 * 1000000LL)
