@@ -114,10 +114,14 @@ struct {
 	__type(value, struct ut_record);
 } pending SEC(".maps");
 
-/* A scratch record per CPU (too big for the 512-byte stack twice). */
+/*
+ * A scratch record per CPU (too big for the 512-byte stack twice): slot 0
+ * for the kprobes, which never nest (bpf_prog_active), slot 1 for the
+ * giveback's trampoline, which can run in a softirq inside one of them.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
+	__uint(max_entries, 2);
 	__type(key, __u32);
 	__type(value, struct ut_record);
 } scratch SEC(".maps");
@@ -161,8 +165,8 @@ pending_key(__u32 kind)
 static __always_inline struct ut_record *
 record_start(__u32 kind)
 {
-	__u32			 zero = 0;
-	struct ut_record	*u = bpf_map_lookup_elem(&scratch, &zero);
+	__u32			 slot = kind == UT_GIVEBACK;
+	struct ut_record	*u = bpf_map_lookup_elem(&scratch, &slot);
 
 	if (u == NULL)
 		return NULL;

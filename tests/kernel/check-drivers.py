@@ -14,6 +14,8 @@ exported-PDU interface), in file order, and prints one "ok - " or
   (N of N, N > 0);
 - every 'S' record of the bus follows a submit event with its id, every
   'C' or 'E' a giveback event (N of N both);
+- usbhid's resubmits from hid_irq_in are in irq context, usb-storage's
+  submits from usb_stor_msg_common in task context;
 - usb-storage and usbhid probed an interface with result 0, and the
   unbind of usb-storage is a disconnect;
 - no event was lost and usbmon dropped nothing.
@@ -170,6 +172,21 @@ def main():
            "drivers: usbmon records with their call traced: S after a "
            "submit %d of %d, C/E after a giveback %d of %d" %
            (ss, ns, cc, nc), miss)
+
+    # the context: usbhid resubmits from its completion handler
+    # (hid_irq_in, in the giveback's softirq), usb-storage from its thread
+    def ctx_of(prefix):
+        subs = [e for e in evs if e["kind"] == "submit" and
+                e.get("func", "").startswith(prefix)]
+        return subs, set(e.get("ctx", "task") for e in subs)
+    hid, hctx = ctx_of("hid_irq_in+")
+    stor, sctx = ctx_of("usb_stor_msg_common+")
+    report(len(hid) > 0 and hctx == {"irq"} and len(stor) > 0 and
+           sctx == {"task"},
+           "drivers: context: hid_irq_in's %d resubmits in %s, "
+           "usb_stor_msg_common's %d submits in %s" %
+           (len(hid), "/".join(sorted(hctx)) or "-", len(stor),
+            "/".join(sorted(sctx)) or "-"))
 
     probes = [e for e in evs if e["kind"] == "probe"]
     seen = sorted(set("%s=%s" % (e.get("driver", "-"), e.get("result", "0"))

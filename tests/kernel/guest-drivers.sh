@@ -2,7 +2,8 @@
 # (tests/kernel/run.sh, checked by check-drivers.py): `urbscope capture -i
 # usbmon0 --drivers` runs from before the host controller driver is
 # loaded, so it sees usb-storage and usbhid probe their interfaces, then
-# the disk is read and written, keys are typed (host.py), and usb-storage
+# the disk is read (whole) and written, keys are typed (host.py: usbhid
+# resubmits from its completion handler, in irq context), and usb-storage
 # is unbound (a disconnect) before the capture gets SIGINT.
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -23,6 +24,7 @@ usb_up || say "usb_up failed"
 
 say "PHASE traffic"
 dd if=/dev/sda of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
+dd if=/dev/sda of=/dev/null bs=64k iflag=direct 2>/dev/null	# 8 MiB
 dd if=/dev/zero of=/dev/sda bs=4k count=4 seek=1000 oflag=direct 2>/dev/null
 kbd=$(input_node "USB Keyboard")
 cat "$kbd" >/dev/null &
