@@ -98,7 +98,7 @@ struct pend {
 	int		 ord;		/* 0: an event put before its 'S' */
 	uint64_t	 seq;
 	int		 what;		/* CAP_URB, CAP_EVENT */
-	int		 claimed;	/* a submit and its 'S' found each other */
+	int		 claimed;	/* a submit and its 'S' paired */
 	struct urb_rec	 r;
 	uint8_t		*copy;		/* r's iso, data and comments */
 	char		 cmt[CAP_SUBMIT_COMMENT_MAX];
@@ -746,9 +746,8 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	tp->out = NULL;
 	for (;;) {
 		if (tp->err != 0)
-			return cap_error(src, -tp->err, src->recno + 1, 0,
-			    "%s: tracing the USB core: %s", src->name,
-			    ue_strerror(-tp->err));
+			return cap_error(src, tp->err, src->recno + 1, 0,
+			    "tracing the USB core: %s", ue_strerror(tp->err));
 		if (tp->nq > 0 && (tp->flush || tp->ended ||
 		    tp->q[0]->ts <= tp->newest - CAP_BPF_HOLD_NS)) {
 			p = tp->out = tp->q[0];

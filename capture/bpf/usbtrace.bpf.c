@@ -11,9 +11,9 @@
  * softirqs, often while a kprobe handler of this file is active on the
  * CPU, and the kprobe layer silently skips a kprobe hit inside another
  * (kprobe_running(), kernel/kprobes.c); a trampoline skips only a
- * recursion of its own program, which bpf_prog_info counts.  Calls whose result matters (submit, unlink, probe) are kept
- * at entry in a hash map and reported by their kretprobe; the time stamp
- * is the entry's.
+ * recursion of its own program, which bpf_prog_info counts.  Calls whose
+ * result matters (submit, unlink, probe) are kept at entry in a hash map
+ * and reported by their kretprobe; the time stamp is the entry's.
  *
  * usbcore is a module in distribution kernels (CONFIG_USB=m), so its
  * types live in /sys/kernel/btf/usbcore, not in vmlinux.  The few fields

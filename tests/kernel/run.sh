@@ -79,6 +79,6 @@ else
 		    crc=1
 	fi
 fi
-echo "# test-kernel: $(($(date +%s) - start)) s (guest $(cat "$out/seconds") s);" \
-    "files in $out and $dout"
+echo "# test-kernel: $(($(date +%s) - start)) s" \
+    "(guest $(cat "$out/seconds") s); files in $out and $dout"
 exit $crc
