@@ -29,6 +29,17 @@ endif
 # the project needs; they replace only the default optimisation.
 CFLAGS	?= -O3 -g
 PKGS	= ncursesw libusb-1.0 zlib libzstd
+# eBPF for `capture --drivers` (capture/cap-bpf.c): built when clang,
+# bpftool and libbpf are there; without them --drivers says so.  Only
+# what calls cap_bpf_open links libbpf (--as-needed, below).
+BPF_CLANG ?= clang
+BPFTOOL	?= $(shell command -v bpftool 2>/dev/null || \
+	   ls /usr/sbin/bpftool 2>/dev/null)
+HAVE_BPF := $(shell command -v $(BPF_CLANG) >/dev/null 2>&1 && \
+	    [ -n "$(BPFTOOL)" ] && $(PKG_CONFIG) --exists libbpf && echo 1)
+ifeq ($(HAVE_BPF),1)
+PKGS	+= libbpf
+endif
 PKG_CPPFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS	:= $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 TEST_PKGS_FLAGS = $$($(PKG_CONFIG) --cflags --libs cmocka libpcap)
@@ -78,7 +89,7 @@ FOBJS	= $(SRCS:%.c=build/fuzz/obj/%.o)
 
 # Debian packages: to build, and to run the tests.
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev \
-	     zlib1g-dev libzstd-dev \
+	     zlib1g-dev libzstd-dev clang libbpf-dev bpftool \
 	     usb.ids
 DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils
 DEPS_FUZZ  = clang libclang-rt-dev
@@ -112,6 +123,23 @@ build/%.o: %.c
 build/asan/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(XCPPFLAGS) $(XSANFLAGS) $(DEPFLAGS) -c -o $@ $<
+
+# The BPF object, compiled once (CO-RE: it runs on any kernel with BTF)
+# and embedded in cap-bpf.o as a skeleton.
+BPF_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+BPF_INC	:= $(shell $(CC) -print-multiarch 2>/dev/null)
+build/bpf/usbtrace.bpf.o: capture/bpf/usbtrace.bpf.c capture/bpf/usbtrace.h
+	@mkdir -p $(@D)
+	$(BPF_CLANG) -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -O2 -g -Wall \
+	    $(BPF_INC:%=-I/usr/include/%) -c -o $@ $<
+build/bpf/usbtrace.skel.h: build/bpf/usbtrace.bpf.o
+	$(BPFTOOL) gen skeleton $< name usbtrace >$@.tmp && mv $@.tmp $@
+ifeq ($(HAVE_BPF),1)
+BPF_OBJS = build/capture/cap-bpf.o build/asan/capture/cap-bpf.o \
+	   build/fuzz/obj/capture/cap-bpf.o
+$(BPF_OBJS): build/bpf/usbtrace.skel.h
+$(BPF_OBJS): XCPPFLAGS += -DHAVE_BPF -Ibuild/bpf
+endif
 
 # The one version string: --version, and the man page is checked to say it.
 build/cmd/urbscope.o build/asan/cmd/urbscope.o: Makefile

@@ -424,6 +424,32 @@ size_t		 cap_live_synth(unsigned bus, unsigned devnum,
 		     struct urb_rec *out, size_t max);
 
 /* ------------------------------------------------------------------------
+ * The USB core traced with eBPF next to usbmon (capture/cap-bpf.c,
+ * `capture --drivers`): usb_submit_urb, __usb_hcd_giveback_urb,
+ * usb_kill_urb, usb_unlink_urb, usb_probe_interface and
+ * usb_unbind_interface as driver events (DRV_SUBMIT ... DRV_DISCONNECT,
+ * URB ids the URBs' addresses as usbmon's), merged in time order with the
+ * records of live, the usbmon source of bus (0: all).  On success *out is
+ * one source that owns live.  Otherwise returns a negative error, live is
+ * untouched, and why says in one line what is missing (root, BTF,
+ * lockdown, usbcore, or eBPF support in this build).
+ */
+int		 cap_bpf_open(struct cap_source *live, int bus,
+		     struct cap_source **out, char *why, size_t len);
+/*
+ * What the tracer saw so far: events read, events lost (no room in the
+ * ring buffer), and calls the kernel did not run a program for (a probe
+ * hit while another BPF program ran on its CPU: bpf_prog_info's
+ * recursion_misses).  0, or -1 when src is not a cap_bpf_open source.
+ */
+struct cap_bpf_stats {
+	uint64_t	 events;
+	uint64_t	 lost;
+	uint64_t	 missed;
+};
+int		 cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st);
+
+/* ------------------------------------------------------------------------
  * Buffered output (capture/cap-out.c): detects short writes and ENOSPC.
  */
 struct cap_out {

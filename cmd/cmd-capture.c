@@ -33,6 +33,7 @@
 
 #define CAP_SNAPLEN_MAX	262144
 #define CAPTURE_DRAIN_S	1.0	/* after a stop: what is queued, at most */
+#define CAPTURE_OPT_DRIVERS	0x110
 
 static volatile sig_atomic_t capture_stop;
 
@@ -44,11 +45,13 @@ struct capture {
 	uint32_t	 snaplen;
 	const char	*user;
 	int		 quiet;
+	int		 drivers;	/* --drivers */
 
 	struct cap_source *src;
 	struct ring	 rg;		/* with -w */
 	uint64_t	 count;		/* records from the bus */
 	uint64_t	 nsynthetic;	/* records from sysfs */
+	uint64_t	 nevents;	/* driver events (--drivers) */
 	struct printer	 pr;		/* without -w: as read prints */
 };
 
@@ -82,7 +85,7 @@ capture_usage(FILE *f)
 	    "[-F pcap|pcapng|usbmon] [-c N]\n"
 	    "                        [-s SNAPLEN] [-C MB [-W N]] [-Z USER] "
 	    "[-q]\n"
-	    "                        [-Y FILTER] [-V] [-T FORM [-e FIELD]...] "
+	    "                        [--drivers] [-Y FILTER] [-V] [-T FORM [-e FIELD]...] "
 	    "[-t r|a|d|dd|e]\n"
 	    "       urbscope capture -D\n"
 	    "Capture live USB traffic through the kernel's usbmon (N = bus, "
@@ -104,7 +107,13 @@ capture_usage(FILE *f)
 	    "  -W N          with -C, a ring of N files FILE0 .. FILE<N-1>\n"
 	    "  -Z USER       drop root privileges to USER after opening the "
 	    "device\n"
-	    "  -q            no progress line and no start line\n%s",
+	    "  -q            no progress line and no start line\n"
+	    "  --drivers     trace the USB core with eBPF too (root, a kernel "
+	    "with BTF):\n"
+	    "                usb_submit_urb with its caller, givebacks, "
+	    "kills, unlinks,\n"
+	    "                probes and disconnects, as driver events beside "
+	    "the records\n%s",
 	    print_usage);
 }
 
@@ -251,6 +260,7 @@ capture_run(struct capture *c)
 	struct cap_pipe	 pipe;
 	struct urb_rec	*r = &pipe.r;
 	struct cap_stats st;
+	struct cap_bpf_stats bst;
 	double		 last = 0, t, drain_until = 0;
 	int64_t		 kept;
 	int		 rc, status = 0, progress, tty_out, cut = 0;
@@ -303,6 +313,26 @@ capture_run(struct capture *c)
 				break;
 			}
 			continue;
+		}
+		if (rc == CAP_EVENT) {
+			c->nevents++;
+			if (c->outpath == NULL) {
+				if (print_record(&c->pr, &pipe, rc) < 0) {
+					if (c->pr.out.oom) {
+						status = EXIT_INPUT;
+						break;
+					}
+					goto write_text_failed;
+				}
+				continue;
+			}
+			if (ring_write_event(&c->rg, &pipe.ev) == RING_OK)
+				continue;
+			kept = ring_cut_back(&c->rg);
+			cut = 1;
+			if (!capture_write_failed(c, ring_error(&c->rg), kept))
+				status = EXIT_INPUT;
+			break;
 		}
 		if (rc != CAP_URB)
 			continue;
@@ -369,6 +399,11 @@ done:
 		    "");
 	fprintf(stderr, ", %" PRIu64 " dropped by the kernel (%s)\n",
 	    st.dropped, st.method != NULL ? st.method : "?");
+	if (cap_bpf_stats(c->src, &bst) == 0)
+		fprintf(stderr, "urbscope: %" PRIu64 " driver events traced, "
+		    "%" PRIu64 " lost (eBPF ring buffer full), %" PRIu64
+		    " calls missed (probe hit inside another BPF program)\n",
+		    c->nevents, bst.lost, bst.missed);
 	print_end(&c->pr);
 	cap_pipe_close(&pipe);
 	return status;
@@ -400,6 +435,7 @@ static int
 capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
 	struct capture	 c;
+	struct cap_source *traced;
 	struct sigaction sa;
 	struct cap_stats st;
 	char		 err[600], ifname[32];
@@ -448,6 +484,7 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	c.quiet = args_has(a, 'q');
 	c.outpath = args_get(a, 'w');
 	c.user = args_get(a, 'Z');
+	c.drivers = args_has(a, CAPTURE_OPT_DRIVERS);
 	if (list)
 		return capture_list();
 	if (c.ifname == NULL) {
@@ -489,6 +526,13 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_warnx("%s", err);
 		return EXIT_INPUT;
 	}
+	/* before -Z: loading BPF programs needs root */
+	if (c.drivers) {
+		if (cap_bpf_open(c.src, bus, &traced, err, sizeof err) == 0)
+			c.src = traced;
+		else
+			cmd_warnx("--drivers: %s; capturing usbmon alone", err);
+	}
 	c.rg.start_ns = cap_clock_ns(CLOCK_REALTIME);
 	if (c.user != NULL && capture_drop_privs(c.user) < 0) {
 		cap_close(c.src);
@@ -500,8 +544,10 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		    "(at most 32 data bytes an event, no drop count)",
 		    c.ifname);
 	else if (!c.quiet)
-		cmd_warnx("capturing on %s through %s", c.ifname,
-		    capture_method_phrase(st.method));
+		cmd_warnx("capturing on %s through %s%s", c.ifname,
+		    capture_method_phrase(st.method), c.src->ops->name !=
+		    NULL && strstr(c.src->ops->name, "ebpf") != NULL ?
+		    ", the USB core traced with eBPF" : "");
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = capture_signal;
@@ -527,13 +573,14 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 
 static const struct option capture_longopts[] = {
 	PRINT_LONGOPTS,
+	{ "drivers", no_argument, NULL, CAPTURE_OPT_DRIVERS },
 	{ NULL, 0, NULL, 0 }
 };
 
 const struct cmd_entry cmd_capture_entry = {
 	.name = "capture",
 	.usage = "-i usbmonN [-w FILE] [-c N] [-s SNAPLEN] [-C MB -W N]"
-	    " [-Z USER] [-Y FILTER] [-V] [-T ...] | -D",
+	    " [-Z USER] [--drivers] [-Y FILTER] [-V] [-T ...] | -D",
 	.help = "capture live USB traffic from the kernel's usbmon",
 	.template = "C:c:DF:i:qs:W:w:Z:" PRINT_OPTS,
 	.longopts = capture_longopts,

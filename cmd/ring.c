@@ -117,6 +117,15 @@ ring_write(struct ring *rg, const struct urb_rec *r)
 }
 
 enum ring_status
+ring_write_event(struct ring *rg, const struct drv_event *ev)
+{
+	if (cap_sink_write_event(rg->sink, ev) < 0)
+		return RING_EWRITE;
+	ring_bound(rg);
+	return RING_OK;
+}
+
+enum ring_status
 ring_flush(struct ring *rg)
 {
 	if (rg->sink == NULL || rg->sink->out.used == 0)

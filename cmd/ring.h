@@ -45,6 +45,8 @@ int	ring_open(struct ring *rg);
 int	ring_keep_synth(struct ring *rg, const struct urb_rec *r);
 /* A record, and the next file when this one is full. */
 enum ring_status ring_write(struct ring *rg, const struct urb_rec *r);
+/* A driver event (formats without events drop it). */
+enum ring_status ring_write_event(struct ring *rg, const struct drv_event *ev);
 /* What is buffered, to the file (an idle source: pipes, tail -f). */
 enum ring_status ring_flush(struct ring *rg);
 /* The errno of a failed write, and its message. */

@@ -297,10 +297,29 @@ if id nobody >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	check_eq "permission denied: the udev rule" \
 	    'urbscope: usbmon0: permission denied: run as root, or give group access with a udev rule: SUBSYSTEM=="usbmon", GROUP="wireshark", MODE="0640"' \
 	    "$(cat "$TMP/err")"
+	# --drivers where eBPF cannot be had: one line why, usbmon alone
+	chmod 644 "$ROOT/dev/usbmon0"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups \
+	    "$US" capture -i usbmon0 -q --drivers -w "$TMP/z/d.pcapng" \
+	    2>"$TMP/err"
+	check_eq "--drivers as nobody: exit 0" 0 $?
+	check_eq "--drivers as nobody: says why, once" \
+	    "urbscope: --drivers: not root: tracing the USB core with eBPF needs root (CAP_BPF and CAP_PERFMON); capturing usbmon alone" \
+	    "$(grep -e '--drivers' "$TMP/err")"
+	check_eq "--drivers as nobody: every record of usbmon" $((n + nsyn)) \
+	    "$("$US" read -T usbmon "$TMP/z/d.pcapng" 2>/dev/null | wc -l)"
 	chmod 700 "$TMP"
 else
 	skip "-Z and permission denied" "not root, or no user nobody"
 fi
+# As root: traced (a kernel with usbcore and BTF), or one line why.
+"$US" capture -i usbmon0 -q --drivers -w "$TMP/d.pcapng" 2>"$TMP/err"
+check_eq "--drivers: exit 0" 0 $?
+check "--drivers: traced or one line why" sh -c "
+    [ \$(grep -c -e '--drivers: .*; capturing usbmon alone\$' \
+    '$TMP/err') -eq 1 ] || grep -q ' driver events traced' '$TMP/err'"
+check_eq "--drivers: every record of usbmon" $((n + nsyn)) \
+    "$("$US" read -T usbmon "$TMP/d.pcapng" 2>/dev/null | wc -l)"
 
 # Errors a user meets on a machine with usbmon loaded.
 "$US" capture -i usbmon7 >"$TMP/out" 2>"$TMP/err"

@@ -5,12 +5,14 @@
 # "skip - test-kernel: REASON" line when QEMU or the kernel package cannot
 # be had; exits non-zero when a check fails.  Then the test of our own
 # kernel modules (kmod.sh, guest-kmod.sh, check-kmod.py; "skip - kmod:
-# REASON" without the kernel's headers).  KERNEL_TEST=main or kmod runs
-# only the one.
+# REASON" without the kernel's headers); between them the test of
+# capture --drivers (guest-drivers.sh, check-drivers.py).  KERNEL_TEST=main,
+# drivers or kmod runs only that one.
 cd "$(dirname "$0")/../.." || exit 1
 out=${KERNEL_TEST_OUT:-build/kernel/run}
 kout=${out%/}-kmod
-tests=${KERNEL_TEST:-main kmod}
+dout=${out%/}-drivers
+tests=${KERNEL_TEST:-main drivers kmod}
 
 if ! command -v qemu-system-x86_64 >/dev/null; then
 	echo "skip - test-kernel: no qemu-system-x86_64" \
@@ -77,6 +79,27 @@ case $tests in *main*)
 	python3 tests/kernel/check.py "$out" ./urbscope || crc=1
 	echo "# test-kernel: $(($(date +%s) - start)) s" \
 	    "(guest $(cat "$out/seconds") s); files in $out"
+esac
+
+# capture --drivers: the USB core traced with eBPF next to usbmon
+# (guest-drivers.sh, check-drivers.py), in a VM of its own.
+case $tests in *drivers*)
+	start=$(date +%s)
+	if ! ldd ./urbscope 2>/dev/null | grep -q libbpf; then
+		echo "skip - test-kernel drivers: ./urbscope was built without" \
+		    "eBPF support (apt-get install clang bpftool libbpf-dev)"
+	else
+		guest "test-kernel drivers" "$dout" \
+		    --guest tests/kernel/guest-drivers.sh \
+		    --host tests/kernel/host.py --timeout 120
+		case $? in
+		0)	python3 tests/kernel/check-drivers.py "$dout" ./urbscope ||
+			    crc=1
+			echo "# drivers: $(($(date +%s) - start)) s" \
+			    "(guest $(cat "$dout/seconds") s); files in $dout" ;;
+		1)	crc=1 ;;
+		esac
+	fi
 esac
 
 case $tests in *kmod*)

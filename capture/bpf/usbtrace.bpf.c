@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * capture/bpf/usbtrace.bpf.c - the USB core seen from inside the kernel,
+ * for `urbscope capture --drivers` (capture/cap-bpf.c loads it).
+ *
+ * kprobes on usbcore's entry points (drivers/usb/core/urb.c:
+ * usb_submit_urb, usb_kill_urb, usb_unlink_urb; driver.c:
+ * usb_probe_interface, usb_unbind_interface) and fentry/fexit on hcd.c's
+ * __usb_hcd_giveback_urb put one struct ut_record per call in a ring
+ * buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
+ * softirqs, often while a kprobe handler of this file is active on the
+ * CPU, and the kprobe layer silently skips a kprobe hit inside another
+ * (kprobe_running(), kernel/kprobes.c); a trampoline skips only a
+ * recursion of its own program, which bpf_prog_info counts.  Calls whose
+ * result matters (submit, unlink, probe) are kept at entry in a hash map
+ * and reported by their kretprobe; the time stamp is the entry's.
+ *
+ * usbcore is a module in distribution kernels (CONFIG_USB=m), so its
+ * types live in /sys/kernel/btf/usbcore, not in vmlinux.  The few fields
+ * read are declared here with preserve_access_index: libbpf relocates
+ * each access against the running kernel's vmlinux and module BTF
+ * (CO-RE, https://docs.kernel.org/bpf/libbpf/program_types.html and
+ * libbpf's "BPF CO-RE reference guide").
+ */
+#include <linux/types.h>
+#include <linux/bpf.h>
+#include <linux/ptrace.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+
+#include "usbtrace.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* include/linux/device.h, include/linux/device/driver.h */
+struct device_driver {
+	const char *name;
+} __attribute__((preserve_access_index));
+
+struct kobject {
+	const char *name;
+} __attribute__((preserve_access_index));
+
+struct device {
+	struct kobject kobj;
+	struct device *parent;
+	struct device_driver *driver;
+} __attribute__((preserve_access_index));
+
+/* include/linux/usb.h */
+struct usb_bus {
+	int busnum;
+} __attribute__((preserve_access_index));
+
+struct usb_device {
+	int devnum;
+	struct usb_bus *bus;
+	struct device dev;
+} __attribute__((preserve_access_index));
+
+/* include/uapi/linux/usb/ch9.h */
+struct usb_interface_descriptor {
+	__u8 bInterfaceNumber;
+} __attribute__((preserve_access_index));
+
+struct usb_host_interface {
+	struct usb_interface_descriptor desc;
+} __attribute__((preserve_access_index));
+
+struct usb_interface {
+	struct usb_host_interface *cur_altsetting;
+	int minor;
+	struct device dev;
+} __attribute__((preserve_access_index));
+
+struct urb {
+	struct usb_device *dev;
+	unsigned int pipe;
+	int unlinked;
+	int status;
+	unsigned int transfer_flags;
+	__u32 transfer_buffer_length;
+	__u32 actual_length;
+	void *complete;
+} __attribute__((preserve_access_index));
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4 << 20);
+} events SEC(".maps");
+
+/* Records the ring buffer had no room for, per CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} lost SEC(".maps");
+
+/* __usb_hcd_giveback_urb calls in progress on this CPU. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} gb_depth SEC(".maps");
+
+/* Calls between their kprobe and kretprobe, by pending_key(). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct ut_record);
+} pending SEC(".maps");
+
+/*
+ * A scratch record per CPU (too big for the 512-byte stack twice): slot 0
+ * for the kprobes, which never nest (bpf_prog_active), slot 1 for the
+ * giveback's trampoline, which can run in a softirq inside one of them.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct ut_record);
+} scratch SEC(".maps");
+
+static __always_inline void
+count_lost(void)
+{
+	__u32	 zero = 0;
+	__u64	*n = bpf_map_lookup_elem(&lost, &zero);
+
+	if (n != NULL)
+		(*n)++;
+}
+
+static __always_inline __u32
+irq_depth(void)
+{
+	__u32	 zero = 0;
+	__u32	*d = bpf_map_lookup_elem(&gb_depth, &zero);
+
+	return d != NULL ? *d : 0;
+}
+
+/*
+ * The key of a call in flight: the thread in task context; in a completion
+ * handler (which runs with bottom halves off, so it stays on its CPU and
+ * nests only by giveback depth) the CPU and depth.  The function's kind in
+ * bits 56-59 keeps nested calls of different functions apart.
+ */
+static __always_inline __u64
+pending_key(__u32 kind)
+{
+	__u32	 depth = irq_depth();
+
+	if (depth > 0)
+		return (1ULL << 63) | ((__u64)kind << 56) |
+		    ((__u64)bpf_get_smp_processor_id() << 16) | depth;
+	return ((__u64)kind << 56) | bpf_get_current_pid_tgid();
+}
+
+static __always_inline struct ut_record *
+record_start(__u32 kind)
+{
+	__u32			 slot = kind == UT_GIVEBACK;
+	struct ut_record	*u = bpf_map_lookup_elem(&scratch, &slot);
+
+	if (u == NULL)
+		return NULL;
+	__builtin_memset(u, 0, sizeof *u);
+	u->ts_ns = bpf_ktime_get_ns();
+	u->kind = kind;
+	u->intf = -1;
+	u->pid = (__u32)bpf_get_current_pid_tgid();
+	u->cpu = bpf_get_smp_processor_id();
+	u->context = irq_depth() > 0 ? UT_CTX_IRQ : UT_CTX_TASK;
+	bpf_get_current_comm(u->comm, sizeof u->comm);
+	return u;
+}
+
+static __always_inline void
+record_send(const struct ut_record *u)
+{
+	if (bpf_ringbuf_output(&events, (void *)u, sizeof *u, 0) != 0)
+		count_lost();
+}
+
+static __always_inline void
+record_urb(struct ut_record *u, struct urb *urb)
+{
+	struct usb_device	*udev = BPF_CORE_READ(urb, dev);
+
+	u->urb = (__u64)urb;
+	u->pipe = BPF_CORE_READ(urb, pipe);
+	u->xfer_flags = BPF_CORE_READ(urb, transfer_flags);
+	u->complete = (__u64)BPF_CORE_READ(urb, complete);
+	if (udev != NULL) {
+		u->devnum = (__u8)BPF_CORE_READ(udev, devnum);
+		u->busnum = (__u16)BPF_CORE_READ(udev, bus, busnum);
+	}
+}
+
+/*
+ * The caller: on x86_64 the return address is at the stack pointer at
+ * entry, but a kretprobe on the same function has replaced it with its
+ * trampoline (arch_rethook_trampoline) when both are attached.  The
+ * unwinder gives the real one back (unwind_recover_rethook in
+ * arch/x86/kernel/unwind_orc.c), so the first frames of the kernel stack
+ * go along and user space picks the first outside the traced function.
+ */
+static __always_inline void
+caller_of(struct pt_regs *ctx, struct ut_record *u)
+{
+	__u64	 ra = 0;
+
+	bpf_probe_read_kernel(&ra, sizeof ra, (void *)PT_REGS_SP(ctx));
+	u->caller = ra;
+	bpf_get_stack(ctx, u->stack, sizeof u->stack, 0);
+}
+
+static __always_inline void
+pending_put(__u32 kind, const struct ut_record *u)
+{
+	__u64	 key = pending_key(kind);
+
+	if (bpf_map_update_elem(&pending, &key, u, BPF_ANY) != 0)
+		count_lost();
+}
+
+static __always_inline void
+pending_done(__u32 kind, long ret)
+{
+	__u64			 key = pending_key(kind);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+
+	if (u == NULL)
+		return;
+	u->result = (__s32)ret;
+	record_send(u);
+	bpf_map_delete_elem(&pending, &key);
+}
+
+SEC("kprobe/usb_submit_urb")
+int BPF_KPROBE(submit_entry, struct urb *urb, unsigned int mem_flags)
+{
+	struct ut_record	*u = record_start(UT_SUBMIT);
+
+	if (u == NULL)
+		return 0;
+	record_urb(u, urb);
+	u->length = BPF_CORE_READ(urb, transfer_buffer_length);
+	u->mem_flags = mem_flags;
+	caller_of(ctx, u);
+	pending_put(UT_SUBMIT, u);
+	return 0;
+}
+
+SEC("kretprobe/usb_submit_urb")
+int BPF_KRETPROBE(submit_return, long ret)
+{
+	pending_done(UT_SUBMIT, ret);
+	return 0;
+}
+
+SEC("kprobe/usb_unlink_urb")
+int BPF_KPROBE(unlink_entry, struct urb *urb)
+{
+	struct ut_record	*u = record_start(UT_UNLINK);
+
+	if (u == NULL)
+		return 0;
+	record_urb(u, urb);
+	caller_of(ctx, u);
+	pending_put(UT_UNLINK, u);
+	return 0;
+}
+
+SEC("kretprobe/usb_unlink_urb")
+int BPF_KRETPROBE(unlink_return, long ret)
+{
+	pending_done(UT_UNLINK, ret);
+	return 0;
+}
+
+SEC("kprobe/usb_kill_urb")
+int BPF_KPROBE(kill_entry, struct urb *urb)
+{
+	struct ut_record	*u = record_start(UT_KILL);
+
+	if (u == NULL)
+		return 0;
+	record_urb(u, urb);
+	caller_of(ctx, u);
+	record_send(u);
+	return 0;
+}
+
+/*
+ * drivers/usb/core/hcd.c: static void __usb_hcd_giveback_urb(struct urb
+ * *urb) takes the status from urb->unlinked (-EREMOTEIO for a short
+ * URB_SHORT_NOT_OK transfer), stores it in urb->status and calls
+ * urb->complete(urb).
+ */
+#define URB_SHORT_NOT_OK	0x0001	/* include/linux/usb.h */
+SEC("fentry/__usb_hcd_giveback_urb")
+int BPF_PROG(giveback_entry, struct urb *urb)
+{
+	struct ut_record	*u = record_start(UT_GIVEBACK);
+	__u32			 zero = 0;
+	__u32			*d;
+
+	if (u != NULL) {
+		record_urb(u, urb);
+		u->result = BPF_CORE_READ(urb, unlinked);
+		u->length = BPF_CORE_READ(urb, actual_length);
+		if ((u->xfer_flags & URB_SHORT_NOT_OK) && u->result == 0 &&
+		    u->length < BPF_CORE_READ(urb, transfer_buffer_length))
+			u->result = -121;	/* -EREMOTEIO */
+		record_send(u);
+	}
+	if ((d = bpf_map_lookup_elem(&gb_depth, &zero)) != NULL)
+		(*d)++;
+	return 0;
+}
+
+SEC("fexit/__usb_hcd_giveback_urb")
+int BPF_PROG(giveback_return, struct urb *urb)
+{
+	__u32	 zero = 0;
+	__u32	*d = bpf_map_lookup_elem(&gb_depth, &zero);
+
+	if (d != NULL && *d > 0)
+		(*d)--;
+	return 0;
+}
+
+/* The interface and driver of a struct device on the usb bus. */
+static __always_inline void
+record_intf(struct ut_record *u, struct device *dev)
+{
+	struct usb_interface	*intf;
+	struct usb_device	*udev;
+	struct device		*parent;
+	const char		*name;
+
+	/* to_usb_interface(): container_of(dev, struct usb_interface, dev) */
+	intf = (void *)((char *)dev - bpf_core_field_offset(struct
+	    usb_interface, dev));
+	u->urb = (__u64)intf;
+	u->intf = BPF_CORE_READ(intf, cur_altsetting, desc.bInterfaceNumber);
+	/* interface_to_usbdev(): the parent device */
+	parent = BPF_CORE_READ(dev, parent);
+	if (parent != NULL) {
+		udev = (void *)((char *)parent - bpf_core_field_offset(struct
+		    usb_device, dev));
+		u->devnum = (__u8)BPF_CORE_READ(udev, devnum);
+		u->busnum = (__u16)BPF_CORE_READ(udev, bus, busnum);
+	}
+	/* dev_name(): the kobject's name once the device is added */
+	name = BPF_CORE_READ(dev, kobj.name);
+	if (name != NULL)
+		bpf_probe_read_kernel_str(u->devname, sizeof u->devname, name);
+	name = BPF_CORE_READ(dev, driver, name);
+	if (name != NULL)
+		bpf_probe_read_kernel_str(u->driver, sizeof u->driver, name);
+}
+
+SEC("kprobe/usb_probe_interface")
+int BPF_KPROBE(probe_entry, struct device *dev)
+{
+	struct ut_record	*u = record_start(UT_PROBE);
+
+	if (u == NULL)
+		return 0;
+	record_intf(u, dev);
+	caller_of(ctx, u);
+	pending_put(UT_PROBE, u);
+	return 0;
+}
+
+SEC("kretprobe/usb_probe_interface")
+int BPF_KRETPROBE(probe_return, long ret)
+{
+	pending_done(UT_PROBE, ret);
+	return 0;
+}
+
+SEC("kprobe/usb_unbind_interface")
+int BPF_KPROBE(unbind_entry, struct device *dev)
+{
+	struct ut_record	*u = record_start(UT_DISCONNECT);
+
+	if (u == NULL)
+		return 0;
+	record_intf(u, dev);
+	caller_of(ctx, u);
+	record_send(u);
+	return 0;
+}

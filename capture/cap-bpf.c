@@ -1,0 +1,956 @@
+/*
+ * capture/cap-bpf.c - `urbscope capture --drivers`: the USB core traced
+ * with eBPF next to usbmon.  capture/bpf/usbtrace.bpf.c (built by the
+ * Makefile with clang's BPF target and embedded here by `bpftool gen
+ * skeleton`) reports usb_submit_urb, __usb_hcd_giveback_urb,
+ * usb_kill_urb, usb_unlink_urb, usb_probe_interface and
+ * usb_unbind_interface through a BPF ring buffer; this file loads it
+ * (libbpf, CO-RE against /sys/kernel/btf), turns its records into driver
+ * events of the simulator's kinds and merges them with the usbmon
+ * source's records in time order, as one source.
+ *
+ * Callers are symbolised with /proc/kallsyms (a sorted table of text
+ * symbols with their modules): func "usb_stor_msg_common+0x1c2", driver
+ * "usb_storage".  BPF stamps CLOCK_MONOTONIC (bpf_ktime_get_ns); usbmon
+ * stamps the real-time clock in microseconds (ktime_get_real_ts64 in
+ * drivers/usb/mon/mon_bin.c), so events are moved by the offset between
+ * the two clocks measured at open.  A submit's event is stamped at the
+ * call's entry but known only at its return, after usbmon's 'S' record:
+ * records wait CAP_BPF_HOLD_NS (or until the bus is idle) so the event
+ * goes before the 'S' of its URB, which gets the comment a simulated
+ * capture gives it (cap_submit_comment).
+ *
+ * Built without clang, bpftool or libbpf, cap_bpf_open says so and the
+ * capture goes on with usbmon alone.
+ */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "capture.h"
+
+#ifndef HAVE_BPF
+
+int
+cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
+    char *why, size_t len)
+{
+	(void)live;
+	(void)bus;
+	*out = NULL;
+	snprintf(why, len, "built without eBPF support: install clang, "
+	    "bpftool and libbpf-dev and rebuild");
+	return -UE_NOTSUP;
+}
+
+int
+cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
+{
+	(void)src;
+	memset(st, 0, sizeof *st);
+	return -1;
+}
+
+#else /* HAVE_BPF */
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "capture/bpf/usbtrace.h"
+#include "usbtrace.skel.h"
+
+#define CAP_BPF_HOLD_NS		(100 * 1000000LL)
+/* An 'S' this much before or after a submit's entry is its record. */
+#define CAP_BPF_MATCH_NS	(1000 * 1000000LL)
+#define CAP_BPF_KALLSYMS	"/proc/kallsyms"
+/* An address this far into a symbol is in code loaded after the table
+ * was read (a module): read it again, at most every CAP_BPF_RELOAD_S. */
+#define CAP_BPF_FAR		0x10000
+#define CAP_BPF_RELOAD_S	1.0
+
+/* include/linux/usb.h: usb_pipeendpoint, usb_pipein */
+#define PIPE_EP(p)	(((p) >> 15) & 0xf)
+#define PIPE_IN(p)	((p) & 0x80)
+
+/* One /proc/kallsyms text symbol. */
+struct ksym {
+	uint64_t	 addr;
+	uint32_t	 name;		/* offsets into ksyms.str */
+	uint32_t	 mod;		/* 0: vmlinux */
+};
+
+struct ksyms {
+	struct ksym	*sym;
+	size_t		 n;
+	char		*str;
+	size_t		 used, size;
+};
+
+/* A record or an event waiting for its turn. */
+struct pend {
+	int64_t		 ts;
+	int		 ord;		/* 0: an event put before its 'S' */
+	uint64_t	 seq;
+	int		 what;		/* CAP_URB, CAP_EVENT */
+	int		 claimed;	/* a submit and its 'S' paired */
+	struct urb_rec	 r;
+	uint8_t		*copy;		/* r's iso, data and comments */
+	char		 cmt[CAP_SUBMIT_COMMENT_MAX];
+	struct ut_record u;
+};
+
+struct tr_priv {
+	struct cap_source *live;
+	int		 bus;		/* 0: all */
+	struct usbtrace	*skel;
+	struct ring_buffer *rb;
+	struct ksyms	 ks;
+	double		 ks_loaded;	/* cap_clock_s() when read */
+	int64_t		 mono_to_real;
+	struct pend	**q;		/* sorted by (ts, ord, seq) */
+	size_t		 nq, qsize;
+	uint64_t	 seq;
+	int64_t		 newest;	/* the latest usbmon record's time */
+	int		 flush, ended;
+	uint64_t	 events;
+	int		 err;		/* UE_NOMEM from the callback */
+	struct pend	*out;		/* handed out, freed at the next */
+	char		 func[160], driver[64], text[320];
+};
+
+/* ------------------------------------------------------------------------
+ * /proc/kallsyms.
+ */
+static int
+ksym_cmp(const void *a, const void *b)
+{
+	const struct ksym *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static uint32_t
+ksyms_str(struct ksyms *ks, const char *s, size_t n)
+{
+	char	*p;
+	size_t	 at;
+
+	if (ks->used + n + 1 > ks->size) {
+		if ((p = realloc(ks->str, ks->size * 2 + n + 4096)) == NULL)
+			return UINT32_MAX;
+		ks->str = p;
+		ks->size = ks->size * 2 + n + 4096;
+	}
+	at = ks->used;
+	memcpy(ks->str + at, s, n);
+	ks->str[at + n] = '\0';
+	ks->used += n + 1;
+	return (uint32_t)at;
+}
+
+/* Text symbols with their modules, sorted; 0, or -1 (nothing usable). */
+static int
+ksyms_load(struct ksyms *ks)
+{
+	FILE		*f;
+	char		 line[512], *name, *mod, *e;
+	uint64_t	 addr;
+	size_t		 cap = 0;
+	struct ksym	*s;
+	char		 type;
+	uint32_t	 lastmod = 0;
+
+	memset(ks, 0, sizeof *ks);
+	if ((f = fopen(CAP_BPF_KALLSYMS, "r")) == NULL)
+		return -1;
+	(void)ksyms_str(ks, "", 0);
+	while (fgets(line, sizeof line, f) != NULL) {
+		addr = strtoull(line, &e, 16);
+		if (addr == 0 || e[0] != ' ' || e[1] == '\0' || e[2] != ' ')
+			continue;
+		type = e[1];
+		if (type != 't' && type != 'T')
+			continue;
+		name = e + 3;
+		name[strcspn(name, " \t\n")] = '\0';
+		mod = name + strlen(name) + 1;
+		if (mod >= line + sizeof line || *mod != '[')
+			mod = NULL;
+		if (ks->n == cap) {
+			cap = cap ? cap * 2 : 65536;
+			if ((s = realloc(ks->sym, cap * sizeof *s)) == NULL)
+				break;
+			ks->sym = s;
+		}
+		s = &ks->sym[ks->n];
+		s->addr = addr;
+		s->name = ksyms_str(ks, name, strlen(name));
+		s->mod = 0;
+		if (mod != NULL) {
+			mod++;
+			mod[strcspn(mod, "]")] = '\0';
+			/* a module's symbols come together: share its name */
+			if (lastmod != 0 && strcmp(ks->str + lastmod, mod) == 0)
+				s->mod = lastmod;
+			else
+				s->mod = lastmod = ksyms_str(ks, mod,
+				    strlen(mod));
+		}
+		if (s->name != UINT32_MAX && s->mod != UINT32_MAX)
+			ks->n++;
+	}
+	fclose(f);
+	if (ks->n == 0)
+		return -1;
+	qsort(ks->sym, ks->n, sizeof *ks->sym, ksym_cmp);
+	return 0;
+}
+
+static void
+ksyms_free(struct ksyms *ks)
+{
+	free(ks->sym);
+	free(ks->str);
+	memset(ks, 0, sizeof *ks);
+}
+
+/* The symbol holding addr, or NULL. */
+static const struct ksym *
+ksyms_find(const struct ksyms *ks, uint64_t addr)
+{
+	size_t	 lo = 0, hi = ks->n, mid;
+
+	if (ks->n == 0 || addr < ks->sym[0].addr)
+		return NULL;
+	while (hi - lo > 1) {
+		mid = lo + (hi - lo) / 2;
+		if (ks->sym[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	/* further than any function is long: not a symbol of ours */
+	if (addr - ks->sym[lo].addr > (1 << 20))
+		return NULL;
+	return &ks->sym[lo];
+}
+
+/*
+ * The caller of the traced function: the return address at entry, or when
+ * a kretprobe put its trampoline there, the first frame of the stack
+ * outside the traced function (whose name is fn).
+ */
+static uint64_t
+ksyms_caller(const struct ksyms *ks, const struct ut_record *u,
+    const char *fn)
+{
+	const struct ksym *s;
+	const char	*name;
+	size_t		 i;
+
+	s = ksyms_find(ks, u->caller);
+	if (s == NULL || strstr(ks->str + s->name, "trampoline") == NULL)
+		return u->caller;
+	for (i = 0; i < UT_STACK && u->stack[i] != 0; i++) {
+		if ((s = ksyms_find(ks, u->stack[i])) == NULL)
+			continue;
+		name = ks->str + s->name;
+		if (strcmp(name, fn) != 0 && strstr(name, "trampoline") ==
+		    NULL)
+			return u->stack[i];
+	}
+	return u->caller;
+}
+
+/* "name+0xoff" (offset 0: "name") into func, the module into driver. */
+static void
+ksyms_name(const struct ksyms *ks, uint64_t addr, char *func, size_t flen,
+    char *driver, size_t dlen)
+{
+	const struct ksym *s = ksyms_find(ks, addr);
+
+	driver[0] = '\0';
+	if (addr == 0)
+		func[0] = '\0';
+	else if (s == NULL)
+		snprintf(func, flen, "0x%" PRIx64, addr);
+	else {
+		if (addr == s->addr)
+			snprintf(func, flen, "%s", ks->str + s->name);
+		else
+			snprintf(func, flen, "%s+0x%" PRIx64,
+			    ks->str + s->name, addr - s->addr);
+		if (s->mod != 0)
+			snprintf(driver, dlen, "%s", ks->str + s->mod);
+	}
+}
+
+/* ------------------------------------------------------------------------
+ * Why BPF cannot be used, before libbpf says it less clearly.
+ */
+static char cap_bpf_log[256];	/* libbpf's last warning: the log sink */
+
+static int
+cap_bpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	char	 line[256];
+	size_t	 n;
+
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	vsnprintf(line, sizeof line, fmt, ap);
+	n = strcspn(line, "\n");
+	line[n] = '\0';
+	if (n > 0)
+		snprintf(cap_bpf_log, sizeof cap_bpf_log, "%s", line);
+	return 0;
+}
+
+static int
+path_exists(const char *path)
+{
+	struct stat	 sb;
+
+	return stat(path, &sb) == 0;
+}
+
+static int
+cap_bpf_preflight(char *why, size_t len)
+{
+	char	 buf[128];
+	FILE	*f;
+
+	if (geteuid() != 0) {
+		snprintf(why, len, "not root: tracing the USB core with eBPF "
+		    "needs root (CAP_BPF and CAP_PERFMON)");
+		return -1;
+	}
+	if (!path_exists("/sys/kernel/btf/vmlinux")) {
+		snprintf(why, len, "the kernel has no BTF "
+		    "(/sys/kernel/btf/vmlinux: CONFIG_DEBUG_INFO_BTF)");
+		return -1;
+	}
+	if ((f = fopen("/sys/kernel/security/lockdown", "r")) != NULL) {
+		if (fgets(buf, sizeof buf, f) != NULL &&
+		    strstr(buf, "[confidentiality]") != NULL) {
+			fclose(f);
+			snprintf(why, len, "the kernel is locked down "
+			    "(/sys/kernel/security/lockdown: "
+			    "confidentiality forbids kprobes and reading "
+			    "kernel memory from BPF)");
+			return -1;
+		}
+		fclose(f);
+	}
+	if (!path_exists("/sys/module/usbcore")) {
+		snprintf(why, len, "usbcore is not loaded");
+		return -1;
+	}
+	/* a module (it has an initstate) without BTF of its own */
+	if (path_exists("/sys/module/usbcore/initstate") &&
+	    !path_exists("/sys/kernel/btf/usbcore")) {
+		snprintf(why, len, "usbcore has no BTF (/sys/kernel/btf/"
+		    "usbcore: CONFIG_DEBUG_INFO_BTF_MODULES)");
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The merge queue.
+ */
+static int
+pend_before(const struct pend *a, const struct pend *b)
+{
+	if (a->ts != b->ts)
+		return a->ts < b->ts;
+	if (a->ord != b->ord)
+		return a->ord < b->ord;
+	return a->seq < b->seq;
+}
+
+static void
+q_remove(struct tr_priv *tp, size_t i)
+{
+	memmove(&tp->q[i], &tp->q[i + 1], (tp->nq - i - 1) * sizeof *tp->q);
+	tp->nq--;
+}
+
+static int
+q_insert(struct tr_priv *tp, struct pend *p)
+{
+	struct pend	**nq;
+	size_t		 i;
+
+	if (tp->nq == tp->qsize) {
+		if ((nq = realloc(tp->q, (tp->qsize * 2 + 256) *
+		    sizeof *nq)) == NULL)
+			return -UE_NOMEM;
+		tp->q = nq;
+		tp->qsize = tp->qsize * 2 + 256;
+	}
+	/* records come nearly in order: search from the end */
+	for (i = tp->nq; i > 0 && pend_before(p, tp->q[i - 1]); i--)
+		;
+	memmove(&tp->q[i + 1], &tp->q[i], (tp->nq - i) * sizeof *tp->q);
+	tp->q[i] = p;
+	tp->nq++;
+	/* usbmon is read a record at a time, the tracer drained whole:
+	 * only usbmon's time says what can no longer come before */
+	if (p->what == CAP_URB && p->ts > tp->newest)
+		tp->newest = p->ts;
+	return 0;
+}
+
+static void
+pend_free(struct pend *p)
+{
+	if (p != NULL) {
+		free(p->copy);
+		free(p);
+	}
+}
+
+static int
+is_submit(const struct pend *p)
+{
+	return p->what == CAP_EVENT && p->u.kind == UT_SUBMIT;
+}
+
+static int
+is_s(const struct pend *p)
+{
+	return p->what == CAP_URB && p->r.type == 'S';
+}
+
+/*
+ * Put a submit's event just before the 'S' of its URB: the 'S' comes from
+ * inside the call (usb_hcd_submit_urb calls usbmon_urb_submit), but the
+ * clocks differ by rounding and the event arrives after the record.
+ */
+static struct pend *
+pair(struct tr_priv *tp, struct pend *p)
+{
+	struct pend	*o, *ev, *s;
+	size_t		 i;
+
+	for (i = 0; i < tp->nq; i++) {
+		o = tp->q[i];
+		if (o->claimed)
+			continue;
+		if (!(is_submit(p) && is_s(o) && o->r.id == p->u.urb) &&
+		    !(is_s(p) && is_submit(o) && o->u.urb == p->r.id))
+			continue;
+		ev = is_submit(p) ? p : o;
+		s = is_submit(p) ? o : p;
+		if (s->ts < ev->ts - CAP_BPF_MATCH_NS ||
+		    s->ts > ev->ts + CAP_BPF_MATCH_NS)
+			continue;
+		/* the first found is the earliest (the queue is sorted) */
+		ev->claimed = s->claimed = 1;
+		return o;
+	}
+	return NULL;
+}
+
+/* Add p to the queue, a submit's event before its 'S'; p is freed on
+ * failure. */
+static int
+q_add(struct tr_priv *tp, struct pend *p)
+{
+	struct pend	*o = NULL, *ev, *s;
+	size_t		 i;
+	int		 rc;
+
+	p->seq = tp->seq++;
+	if (is_submit(p) || is_s(p))
+		o = pair(tp, p);
+	if (o != NULL) {
+		ev = is_submit(p) ? p : o;
+		s = is_submit(p) ? o : p;
+		if (ev->ts >= s->ts && ev == o) {
+			/* take the event out, sort it in again */
+			for (i = 0; i < tp->nq && tp->q[i] != o; i++)
+				;
+			q_remove(tp, i);
+			o->ts = s->ts;
+			o->ord = 0;
+			if ((rc = q_insert(tp, o)) < 0) {
+				pend_free(o);
+				free(p);
+				return rc;
+			}
+		} else if (ev->ts >= s->ts) {
+			ev->ts = s->ts;
+			ev->ord = 0;
+		}
+	}
+	if ((rc = q_insert(tp, p)) < 0)
+		pend_free(p);
+	return rc;
+}
+
+/* A copy of r that outlives the live source's next record. */
+static struct pend *
+pend_urb(const struct urb_rec *r)
+{
+	struct pend	*p;
+	size_t		 niso, ncmt = 0, i;
+	const char	*c;
+	uint8_t		*b;
+
+	if ((p = calloc(1, sizeof *p)) == NULL)
+		return NULL;
+	p->what = CAP_URB;
+	p->ord = 1;
+	p->r = *r;
+	p->ts = r->ts_ns;
+	niso = r->iso != NULL ? r->niso * sizeof *r->iso : 0;
+	for (i = 0, c = r->comments; c != NULL && i < r->ncomments; i++) {
+		ncmt += strlen(c) + 1;
+		c += strlen(c) + 1;
+	}
+	if (niso + r->data_len + ncmt > 0) {
+		if ((p->copy = malloc(niso + r->data_len + ncmt)) == NULL) {
+			free(p);
+			return NULL;
+		}
+		b = p->copy;
+		if (niso > 0) {
+			memcpy(b, r->iso, niso);
+			p->r.iso = (const struct urb_iso *)(void *)b;
+			b += niso;
+		}
+		if (r->data_len > 0) {
+			memcpy(b, r->data, r->data_len);
+			p->r.data = b;
+			b += r->data_len;
+		}
+		if (ncmt > 0) {
+			memcpy(b, r->comments, ncmt);
+			p->r.comments = (const char *)b;
+		}
+		/* ring_keep_synth keeps the pointer: a constant's */
+		if (r->ncomments == 1 && strcmp(r->comments,
+		    CAP_SYNTH_COMMENT) == 0)
+			p->r.comments = CAP_SYNTH_COMMENT;
+	}
+	p->r.ifname = NULL;
+	return p;
+}
+
+/* ring_buffer__poll's callback: one ut_record. */
+static int
+tr_record(void *ctx, void *data, size_t size)
+{
+	struct tr_priv	*tp = ctx;
+	struct pend	*p;
+	int		 rc;
+
+	if (size < sizeof p->u)
+		return 0;
+	if ((p = calloc(1, sizeof *p)) == NULL) {
+		tp->err = UE_NOMEM;
+		return -1;
+	}
+	memcpy(&p->u, data, sizeof p->u);
+	/* usbmonN shows bus N; probes on another bus too are not ours */
+	if (tp->bus != 0 && p->u.busnum != 0 && p->u.busnum != tp->bus) {
+		free(p);
+		return 0;
+	}
+	p->what = CAP_EVENT;
+	p->ord = 1;
+	p->ts = (int64_t)p->u.ts_ns + tp->mono_to_real;
+	tp->events++;
+	if ((rc = q_add(tp, p)) < 0) {
+		tp->err = -rc;
+		return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Events.
+ */
+
+/* The kernel's gfp_t (include/linux/gfp_types.h, 6.1 and after) as the
+ * simulator's mem_flags (dec_gfp_flags); other values as they are. */
+static uint32_t
+gfp_to_sim(uint32_t gfp)
+{
+	static const struct {
+		uint32_t	 kernel, sim;
+	} map[] = {
+		{ 0xcc0, 0xd0 },	/* GFP_KERNEL */
+		{ 0xa20, 0x20 },	/* GFP_ATOMIC, with __GFP_ATOMIC */
+		{ 0x820, 0x20 },	/* GFP_ATOMIC, 6.4 and after */
+		{ 0xc00, 0x10 },	/* GFP_NOIO */
+	};
+	size_t	 i;
+
+	for (i = 0; i < sizeof map / sizeof map[0]; i++) {
+		if (map[i].kernel == gfp)
+			return map[i].sim;
+	}
+	return gfp;
+}
+
+/* Read /proc/kallsyms again when addr falls outside what it held. */
+static void
+tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
+{
+	const struct ksym *s;
+	struct ksyms	 ks;
+	double		 now;
+
+	if (addr == 0 || ((s = ksyms_find(&tp->ks, addr)) != NULL &&
+	    addr - s->addr < CAP_BPF_FAR))
+		return;
+	if ((now = cap_clock_s()) - tp->ks_loaded < CAP_BPF_RELOAD_S)
+		return;
+	tp->ks_loaded = now;
+	if (ksyms_load(&ks) == 0) {
+		ksyms_free(&tp->ks);
+		tp->ks = ks;
+	}
+}
+
+static void
+tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
+{
+	const struct ut_record *u = &p->u;
+	const char	*gfp, *what;
+	char		 who[64], handler[160], hmod[64];
+	size_t		 i;
+
+	memset(ev, 0, sizeof *ev);
+	ev->ts_ns = p->ts;
+	ev->intf = -1;
+	ev->minor = -1;
+	ev->busnum = u->busnum;
+	ev->devnum = u->devnum;
+	ev->context = u->context;
+	ev->result = u->result;
+	if (u->context == UT_CTX_TASK)
+		snprintf(who, sizeof who, "pid %u %.16s", u->pid, u->comm);
+	else
+		snprintf(who, sizeof who, "irq on cpu %u", u->cpu);
+	if (u->kind == UT_PROBE || u->kind == UT_DISCONNECT) {
+		ev->kind = u->kind == UT_PROBE ? DRV_PROBE : DRV_DISCONNECT;
+		ev->intf = u->intf;
+		snprintf(tp->driver, sizeof tp->driver, "%.*s",
+		    (int)sizeof u->driver, u->driver);
+		ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
+		ev->func = u->kind == UT_PROBE ? "probe" : "disconnect";
+		/* driver/core.c's words, as the simulator's (core/driver.c) */
+		if (u->kind == UT_PROBE)
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: probe "
+			    "returned %d (%s)", tp->driver,
+			    (int)sizeof u->devname, u->devname, u->result, who);
+		else
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: "
+			    "disconnect returned (%s)", tp->driver,
+			    (int)sizeof u->devname, u->devname, who);
+		/* the interface's address stands for it */
+		ev->ptr = u->urb;
+		ev->text = tp->text;
+		return;
+	}
+
+	ev->urb_id = u->urb;
+	ev->ep = (uint8_t)(PIPE_EP(u->pipe) | PIPE_IN(u->pipe));
+	tr_ksyms_fresh(tp, u->caller);
+	tr_ksyms_fresh(tp, u->complete);
+	for (i = 0; i < UT_STACK; i++)
+		tr_ksyms_fresh(tp, u->stack[i]);
+	ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, u->kind == UT_SUBMIT ?
+	    "usb_submit_urb" : u->kind == UT_UNLINK ? "usb_unlink_urb" :
+	    "usb_kill_urb"), tp->func, sizeof tp->func, tp->driver,
+	    sizeof tp->driver);
+	switch (u->kind) {
+	case UT_SUBMIT:
+		ev->kind = DRV_SUBMIT;
+		ev->length = u->length;
+		ev->mem_flags = gfp_to_sim(u->mem_flags);
+		gfp = dec_name_find(dec_gfp_flags, ev->mem_flags);
+		if (gfp == NULL) {
+			snprintf(hmod, sizeof hmod, "mem_flags=%#x",
+			    u->mem_flags);
+			gfp = hmod;
+		}
+		snprintf(tp->text, sizeof tp->text, "usb_submit_urb "
+		    "urb=%016" PRIx64 " ep=%02x len=%u flags=%#x %s -> %d "
+		    "(%s)", ev->urb_id, ev->ep, ev->length, u->xfer_flags,
+		    gfp, u->result, who);
+		break;
+	case UT_GIVEBACK:
+		ev->kind = DRV_GIVEBACK;
+		ev->length = u->length;
+		/* the completion handler is the function it runs in */
+		ksyms_name(&tp->ks, u->complete, handler, sizeof handler,
+		    hmod, sizeof hmod);
+		snprintf(tp->func, sizeof tp->func, "%s", handler);
+		snprintf(tp->driver, sizeof tp->driver, "%s", hmod);
+		snprintf(tp->text, sizeof tp->text, "giveback urb=%016" PRIx64
+		    " ep=%02x status=%d actual=%u complete=%s (%s)",
+		    ev->urb_id, ev->ep, u->result, ev->length,
+		    handler[0] != '\0' ? handler : "-", who);
+		break;
+	default:
+		ev->kind = u->kind == UT_KILL ? DRV_KILL : DRV_UNLINK;
+		what = u->kind == UT_KILL ? "usb_kill_urb" : "usb_unlink_urb";
+		snprintf(tp->text, sizeof tp->text, "%s urb=%016" PRIx64
+		    " ep=%02x -> %d (%s)", what, ev->urb_id, ev->ep,
+		    u->result, who);
+		break;
+	}
+	ev->func = tp->func[0] != '\0' ? tp->func : NULL;
+	ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
+	ev->text = tp->text;
+}
+
+/* ------------------------------------------------------------------------
+ * The merged source.
+ */
+static int
+tr_probe(const char *name, const uint8_t *head, size_t n)
+{
+	(void)name;
+	(void)head;
+	(void)n;
+	return 0;	/* opened by cap_bpf_open only */
+}
+
+static int
+tr_open(struct cap_source *src)
+{
+	(void)src;
+	return 0;
+}
+
+static int
+tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
+{
+	struct tr_priv	*tp = src->priv;
+	struct pend	*p;
+	int		 rc;
+
+	pend_free(tp->out);
+	tp->out = NULL;
+	for (;;) {
+		if (tp->err != 0)
+			return cap_error(src, tp->err, src->recno + 1, 0,
+			    "tracing the USB core: %s", ue_strerror(tp->err));
+		if (tp->nq > 0 && (tp->flush || tp->ended ||
+		    tp->q[0]->ts <= tp->newest - CAP_BPF_HOLD_NS)) {
+			p = tp->out = tp->q[0];
+			q_remove(tp, 0);
+			if (p->what == CAP_EVENT) {
+				tr_event(tp, p, ev);
+				return CAP_EVENT;
+			}
+			*r = p->r;
+			return CAP_URB;
+		}
+		tp->flush = 0;
+		if (tp->ended)
+			return CAP_END;
+		rc = cap_next(tp->live, r, ev);
+		/* what the tracer has by now (never blocks) */
+		if (ring_buffer__consume(tp->rb) < 0 && tp->err == 0)
+			tp->err = UE_IO;
+		switch (rc) {
+		case CAP_AGAIN:
+			/* the bus is idle: what waits may go */
+			if (tp->nq == 0)
+				return CAP_AGAIN;
+			tp->flush = 1;
+			break;
+		case CAP_END:
+			tp->ended = 1;
+			break;
+		case CAP_URB:
+			if ((p = pend_urb(r)) == NULL)
+				tp->err = UE_NOMEM;
+			else if (q_add(tp, p) < 0)
+				tp->err = UE_NOMEM;
+			break;
+		case CAP_EVENT:
+			break;
+		default:
+			snprintf(src->err, sizeof src->err, "%s",
+			    tp->live->err);
+			return rc;
+		}
+	}
+}
+
+static void
+tr_close(struct cap_source *src)
+{
+	struct tr_priv	*tp = src->priv;
+	size_t		 i;
+
+	pend_free(tp->out);
+	for (i = 0; i < tp->nq; i++)
+		pend_free(tp->q[i]);
+	free(tp->q);
+	ring_buffer__free(tp->rb);
+	usbtrace__destroy(tp->skel);
+	ksyms_free(&tp->ks);
+	cap_close(tp->live);
+}
+
+static int
+tr_stats(struct cap_source *src, struct cap_stats *st)
+{
+	struct tr_priv	*tp = src->priv;
+
+	cap_stats(tp->live, st);
+	return 0;
+}
+
+static const struct cap_source_ops cap_bpf_ops = {
+	.name = "usbmon+ebpf",
+	.desc = "usbmon with the USB core traced by eBPF (capture --drivers)",
+	.probe = tr_probe,
+	.priv_size = sizeof (struct tr_priv),
+	.open = tr_open,
+	.next = tr_next,
+	.close = tr_close,
+	.stats = tr_stats,
+};
+
+/* CLOCK_REALTIME - CLOCK_MONOTONIC, from the closest of a few reads. */
+static int64_t
+clock_offset(void)
+{
+	int64_t	 m0, rt, m1, best = INT64_MAX, off = 0;
+	int	 i;
+
+	for (i = 0; i < 5; i++) {
+		m0 = cap_clock_ns(CLOCK_MONOTONIC);
+		rt = cap_clock_ns(CLOCK_REALTIME);
+		m1 = cap_clock_ns(CLOCK_MONOTONIC);
+		if (m1 - m0 < best) {
+			best = m1 - m0;
+			off = rt - (m0 + (m1 - m0) / 2);
+		}
+	}
+	return off;
+}
+
+int
+cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
+    char *why, size_t len)
+{
+	struct cap_source *src;
+	struct tr_priv	*tp;
+	size_t		 hdr = (sizeof *src + 15) & ~(size_t)15;
+	int		 err;
+
+	*out = NULL;
+	if (cap_bpf_preflight(why, len) < 0)
+		return -UE_NOTSUP;
+	if ((src = calloc(1, hdr + sizeof *tp)) == NULL) {
+		snprintf(why, len, "%s", ue_strerror(UE_NOMEM));
+		return -UE_NOMEM;
+	}
+	src->ops = &cap_bpf_ops;
+	src->priv = tp = (struct tr_priv *)(void *)((uint8_t *)src + hdr);
+	src->name = live->name;
+	src->live = 1;
+	src->in.fd = -1;
+	tp->live = live;
+	tp->bus = bus;
+	tp->ks_loaded = cap_clock_s();
+	if (ksyms_load(&tp->ks) < 0) {
+		snprintf(why, len, "%s lists no symbol addresses (as root, "
+		    "kernel.kptr_restrict may hide them)", CAP_BPF_KALLSYMS);
+		goto fail;
+	}
+	cap_bpf_log[0] = '\0';
+	libbpf_set_print(cap_bpf_print);
+	if ((tp->skel = usbtrace__open()) == NULL) {
+		snprintf(why, len, "cannot open the BPF object: %s",
+		    strerror(errno));
+		goto fail;
+	}
+	if ((err = usbtrace__load(tp->skel)) != 0) {
+		if (err == -EPERM || err == -EACCES)
+			snprintf(why, len, "bpf() refused: %s (a container "
+			    "or kernel.unprivileged_bpf_disabled?)",
+			    strerror(-err));
+		else
+			snprintf(why, len, "cannot load the BPF programs: "
+			    "%s%s%s", strerror(-err), cap_bpf_log[0] ? ": " :
+			    "", cap_bpf_log);
+		goto fail;
+	}
+	/* libbpf's message names the program and the function */
+	if ((err = usbtrace__attach(tp->skel)) != 0) {
+		snprintf(why, len, "cannot attach the kprobes: %s%s%s",
+		    strerror(-err), cap_bpf_log[0] ? ": " : "", cap_bpf_log);
+		goto fail;
+	}
+	tp->rb = ring_buffer__new(bpf_map__fd(tp->skel->maps.events),
+	    tr_record, tp, NULL);
+	if (tp->rb == NULL) {
+		snprintf(why, len, "cannot read the BPF ring buffer: %s",
+		    strerror(errno));
+		goto fail;
+	}
+	tp->mono_to_real = clock_offset();
+	*out = src;
+	return 0;
+
+fail:
+	libbpf_set_print(NULL);
+	usbtrace__destroy(tp->skel);
+	ksyms_free(&tp->ks);
+	free(src);
+	return -UE_NOTSUP;
+}
+
+int
+cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
+{
+	struct tr_priv		*tp;
+	struct bpf_program	*prog;
+	struct bpf_prog_info	 info;
+	uint32_t		 zero = 0, ilen;
+	uint64_t		*v;
+	int			 ncpu, i;
+
+	memset(st, 0, sizeof *st);
+	if (src == NULL || src->ops != &cap_bpf_ops)
+		return -1;
+	tp = src->priv;
+	st->events = tp->events;
+	bpf_object__for_each_program(prog, tp->skel->obj) {
+		memset(&info, 0, sizeof info);
+		ilen = sizeof info;
+		if (bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info,
+		    &ilen) == 0)
+			st->missed += info.recursion_misses;
+	}
+	if ((ncpu = libbpf_num_possible_cpus()) <= 0 ||
+	    (v = calloc((size_t)ncpu, sizeof *v)) == NULL)
+		return 0;
+	if (bpf_map__lookup_elem(tp->skel->maps.lost, &zero, sizeof zero, v,
+	    (size_t)ncpu * sizeof *v, 0) == 0) {
+		for (i = 0; i < ncpu; i++)
+			st->lost += v[i];
+	}
+	free(v);
+	return 0;
+}
+
+#endif /* HAVE_BPF */

@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""tests/kernel/check-drivers.py OUTDIR [URBSCOPE] - the checks of the
+--drivers test (tests/kernel/guest-drivers.sh).
+
+Parses the pcapng urbscope wrote itself: usbmon records (link type 220)
+and driver events (the "urbscope-event KIND KEY=VALUE" text of the
+exported-PDU interface), in file order, and prints one "ok - " or
+"not ok - " line per check with its figures:
+
+- the capture stopped on SIGINT with exit 0 and traced (no "--drivers:"
+  warning), and `urbscope read` decodes the file;
+- every submit event that returned 0 names, as its URB, the id of an 'S'
+  record that follows it, and the next record with that id is that 'S'
+  (N of N, N > 0);
+- every 'S' record of the bus follows a submit event with its id, every
+  'C' or 'E' a giveback event (N of N both);
+- usbhid's resubmits from hid_irq_in are in irq context, usb-storage's
+  submits from usb_stor_msg_common in task context;
+- usb-storage and usbhid probed an interface with result 0, and the
+  unbind of usb-storage is a disconnect;
+- no event was lost and usbmon dropped nothing.
+"""
+import os
+import re
+import struct
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check import parse_opts, parse_usbmon, report, results  # noqa: E402
+
+KV = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
+
+
+def parse_event(pkt):
+    i = pkt.find(b"urbscope-event ")
+    if i < 0:
+        return None
+    text = pkt[i:].split(b"\0")[0].decode("utf-8", "replace")
+    words = text.split(" ", 2)
+    ev = {"kind": words[1]}
+    for k, v in KV.findall(words[2] if len(words) > 2 else ""):
+        ev[k] = v[1:-1] if v.startswith('"') else v
+    return ev
+
+
+def read_items(path):
+    """("urb", Ev) and ("event", dict) in file order."""
+    buf = open(path, "rb").read()
+    items, linktypes = [], []
+    off, end = 0, "<"
+    while off + 12 <= len(buf):
+        btype = struct.unpack_from(end + "I", buf, off)[0]
+        if btype == 0x0A0D0D0A:
+            end = "<" if buf[off + 8:off + 12] == b"\x4d\x3c\x2b\x1a" else ">"
+            linktypes = []
+        blen = struct.unpack_from(end + "I", buf, off + 4)[0]
+        if blen < 12 or off + blen > len(buf):
+            raise ValueError("pcapng block at %d runs past the end" % off)
+        body = buf[off + 8:off + blen - 4]
+        if btype == 1:
+            linktypes.append(struct.unpack_from(end + "H", body, 0)[0])
+        elif btype == 6:
+            ifc, _, _, caplen, _ = struct.unpack_from(end + "IIIII", body, 0)
+            pkt = body[20:20 + caplen]
+            if linktypes[ifc] == 220:
+                opts = parse_opts(body[20 + (caplen + 3) // 4 * 4:], end)
+                synth = any(v.startswith(b"synthetic:") for c, v in opts
+                            if c == 1)
+                items.append(("urb", parse_usbmon(pkt, 64, synth)))
+            else:
+                ev = parse_event(pkt)
+                if ev is not None:
+                    items.append(("event", ev))
+        off += blen
+    return items
+
+
+def num(s, default=0):
+    try:
+        return int(s, 0)
+    except (TypeError, ValueError):
+        return default
+
+
+def main():
+    out = sys.argv[1]
+    us = sys.argv[2] if len(sys.argv) > 2 else "./urbscope"
+    share = os.path.join(out, "share")
+
+    def rd(name):
+        try:
+            return open(os.path.join(share, name)).read()
+        except OSError:
+            return ""
+
+    err = rd("traced.err")
+    rc = rd("traced.rc").strip()
+    report(rc == "exit 0" and "--drivers:" not in err and
+           "traced with eBPF" in err,
+           "drivers: capture --drivers traced and stopped on SIGINT (%s)" %
+           (rc or "no exit status"), err.splitlines())
+    path = os.path.join(share, "traced.pcapng")
+    if not os.path.exists(path):
+        report(False, "drivers: no traced.pcapng")
+        sys.exit(1)
+    p = subprocess.run([us, "read", path], capture_output=True, text=True)
+    nsub = sum(1 for ln in p.stdout.splitlines() if " submit " in ln)
+    report(p.returncode == 0 and nsub > 0,
+           "drivers: urbscope read decodes the file (exit %d, %d submit "
+           "lines)" % (p.returncode, nsub), p.stderr.splitlines())
+
+    items = read_items(path)
+    evs = [e for k, e in items if k == "event"]
+    kinds = {}
+    for e in evs:
+        kinds[e["kind"]] = kinds.get(e["kind"], 0) + 1
+    print("# events: %s; usbmon records: %d" % (
+        ", ".join("%s %d" % kv for kv in sorted(kinds.items())),
+        sum(1 for k, _ in items if k == "urb")))
+
+    # each successful submit: the next record with its URB id is an 'S'
+    n = matched = failed = 0
+    bad = []
+    for i, (k, e) in enumerate(items):
+        if k != "event" or e["kind"] != "submit":
+            continue
+        if num(e.get("result")) != 0:
+            failed += 1
+            continue
+        n += 1
+        urb = num(e.get("urb"))
+        nxt = next((r for kk, r in items[i + 1:]
+                    if kk == "urb" and r.id == urb), None)
+        if nxt is not None and nxt.type == "S":
+            matched += 1
+        elif len(bad) < 10:
+            bad.append("submit urb=%#x %s %s: next record %s" % (
+                urb, e.get("driver", "-"), e.get("func", "-"),
+                "none" if nxt is None else nxt.type))
+    report(n > 0 and matched == n,
+           "drivers: submit events matched by the next usbmon S record "
+           "with their URB id: %d of %d (%d submits refused)" %
+           (matched, n, failed), bad)
+
+    # and the other way: every record of the bus has its call traced
+    # (a kprobe hit inside another kprobe's handler is skipped silently)
+    sub, gb = set(), set()
+    ns = nc = ss = cc = 0
+    miss = []
+    for k, x in items:
+        if k == "event" and x["kind"] == "submit":
+            sub.add(num(x.get("urb")))
+        elif k == "event" and x["kind"] == "giveback":
+            gb.add(num(x.get("urb")))
+        elif k == "urb" and not x.synthetic and x.type == "S":
+            ns += 1
+            if x.id in sub:
+                ss += 1
+                sub.discard(x.id)
+            elif len(miss) < 10:
+                miss.append("S %s id %#x: no submit event" % (x.addr(), x.id))
+        elif k == "urb" and not x.synthetic:
+            nc += 1
+            if x.id in gb:
+                cc += 1
+                gb.discard(x.id)
+            elif len(miss) < 10:
+                miss.append("%s %s id %#x: no giveback event" % (
+                    x.type, x.addr(), x.id))
+    report(ns > 0 and ss == ns and cc == nc,
+           "drivers: usbmon records with their call traced: S after a "
+           "submit %d of %d, C/E after a giveback %d of %d" %
+           (ss, ns, cc, nc), miss)
+
+    # the context: usbhid resubmits from its completion handler
+    # (hid_irq_in, in the giveback's softirq), usb-storage from its thread
+    def ctx_of(prefix):
+        subs = [e for e in evs if e["kind"] == "submit" and
+                e.get("func", "").startswith(prefix)]
+        return subs, set(e.get("ctx", "task") for e in subs)
+    hid, hctx = ctx_of("hid_irq_in+")
+    stor, sctx = ctx_of("usb_stor_msg_common+")
+    report(len(hid) > 0 and hctx == {"irq"} and len(stor) > 0 and
+           sctx == {"task"},
+           "drivers: context: hid_irq_in's %d resubmits in %s, "
+           "usb_stor_msg_common's %d submits in %s" %
+           (len(hid), "/".join(sorted(hctx)) or "-", len(stor),
+            "/".join(sorted(sctx)) or "-"))
+
+    probes = [e for e in evs if e["kind"] == "probe"]
+    seen = sorted(set("%s=%s" % (e.get("driver", "-"), e.get("result", "0"))
+                      for e in probes))
+    for drv in ("usb-storage", "usbhid"):
+        ok = [e for e in probes if e.get("driver") == drv and
+              num(e.get("result")) == 0]
+        report(len(ok) > 0, "drivers: %s probed with result 0 (%d "
+               "interfaces; probes seen: %s)" % (drv, len(ok),
+                                                 " ".join(seen)))
+    disc = [e for e in evs if e["kind"] == "disconnect" and
+            e.get("driver") == "usb-storage"]
+    report(len(disc) > 0, "drivers: unbinding usb-storage is a disconnect "
+           "event (%d)" % len(disc))
+
+    m = re.search(r"(\d+) driver events traced, (\d+) lost", err)
+    d = re.search(r"(\d+) dropped by the kernel", err)
+    report(m is not None and m.group(2) == "0" and
+           int(m.group(1)) == len(evs) and d is not None and
+           d.group(1) == "0",
+           "drivers: lost events 0 (%s), usbmon drops %s, the summary "
+           "counts the %d events in the file" %
+           (m.group(2) if m else "no summary",
+            d.group(1) if d else "?", len(evs)), err.splitlines())
+    sys.exit(0 if results and all(results) else 1)
+
+
+if __name__ == "__main__":
+    main()
