@@ -372,11 +372,12 @@ why_reason(const struct why_intf *w, const struct why_probe *probes,
 		    probes[i].ret < 0) {
 			name = dec_status_name(probes[i].ret);
 			if (name != NULL)
-				snprintf(buf, size, "driver %s was tried and its "
-				    "probe returned %s", probes[i].driver, name);
+				snprintf(buf, size, "driver %s was tried and "
+				    "its probe returned %s", probes[i].driver,
+				    name);
 			else
-				snprintf(buf, size, "driver %s was tried and its "
-				    "probe returned %d", probes[i].driver,
+				snprintf(buf, size, "driver %s was tried and "
+				    "its probe returned %d", probes[i].driver,
 				    probes[i].ret);
 			return;
 		}

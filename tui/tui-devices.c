@@ -13,6 +13,12 @@
  * Vendor and product names come from usb.ids (decode/usbids.h) when it
  * is installed.
  *
+ * Live from usbmon on this machine (s->dev_usbmon), each device is
+ * followed by its sysfs entry, the one with its bus and device number,
+ * with the lines of `urbscope devices --why` for each of its interfaces
+ * (capture/cap-why.c): sysfs is read at each build, the module aliases
+ * at the first.
+ *
  * The view has a cursor: moving it onto a device or an interface (or a
  * line under one) filters the timeline to that item (the filter
  * language: its bus and address, and for an interface its endpoints and
@@ -334,7 +340,8 @@ struct devs_bus {
 	uint8_t		 done[128];	/* listed already (a loop) */
 };
 
-/* Append the lines of t, each after ind, the first ended by filter. */
+/* Append the lines of t (each with its filter, if any), each after ind;
+ * filter, when not NULL, ends the first. */
 static void
 indent_lines(const struct sbuf *t, const char *ind, const char *filter,
     struct sbuf *b)
@@ -409,7 +416,7 @@ devices_node(struct devs_bus *db, int dev, int depth)
 	const struct dec_dev *d, *c;
 	const struct tui_corr_dev *cd, *last;
 	struct sbuf	 t = { 0 };
-	const char	*p, *nl;
+	char		 ind[32];
 	size_t		 k, ncd = tui_corr_ndevs(s->m->corr);
 	int		 port, next, ch;
 
@@ -427,14 +434,8 @@ devices_node(struct devs_bus *db, int dev, int depth)
 	device_lines(d, last, db->bus, dev, &t);
 	if (db->nsys > 0)
 		why_lines(db, d, last, dev, &t);
-	for (p = t.s; p != NULL && p < t.s + t.len; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(t.s + t.len - p));
-		if (nl == NULL)
-			nl = t.s + t.len;
-		sb_printf(&s->devs, "%*s", depth * 2, "");
-		sb_putn(&s->devs, p, (size_t)(nl - p));
-		sb_putc(&s->devs, '\n');
-	}
+	snprintf(ind, sizeof ind, "%*s", depth * 2, "");
+	indent_lines(&t, ind, NULL, &s->devs);
 	sb_free(&t);
 	if (depth >= 7)		/* USB 2.0 4.1.1: five hubs deep at most */
 		return;
