@@ -3,9 +3,11 @@
  * shows them (/sys/bus/usb/devices/): no bus traffic, no privileges.
  *
  * Used by `urbscope capture` (the descriptors of devices present at start,
- * written as synthetic GET_DESCRIPTOR records; -D), and by `urbscope
- * devices` (the kernel driver bound to each interface).  The root is a
- * parameter so tests can point it at a fake tree.
+ * written as synthetic GET_DESCRIPTOR records; -D), by `urbscope
+ * devices` (the kernel driver bound to each interface, and with --why
+ * why it bound or none did: cap-why.c) and by the TUI's Devices pane on a
+ * live usbmon capture (the same why lines).  The root is a parameter so
+ * tests can point it at a fake tree.
  */
 #ifndef CAPTURE_SYSFS_H
 #define CAPTURE_SYSFS_H
@@ -69,5 +71,56 @@ void	 sysfs_usb_free(struct sysfs_usb_dev *devs, size_t n);
 size_t	 sysfs_attr(const char *path, char *buf, size_t size);
 /* The basename of the symlink at path (a driver's "module"), or "". */
 void	 sysfs_link_name(const char *path, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------
+ * Why each interface has its driver or none (capture/cap-why.c).
+ */
+struct sbuf;
+
+/* One line "alias PATTERN MODULE" of modules.alias. */
+struct why_alias {
+	char		*pattern;	/* "usb:v*p*d*dc*dsc*dp*ic03isc*..." */
+	char		*module;	/* "usbhid" */
+	int		 builtin;	/* from modules.builtin.alias */
+};
+
+/* The module aliases of one kernel (/lib/modules/RELEASE). */
+struct why_modules {
+	struct why_alias *alias;	/* in the files' order */
+	size_t		 nalias;
+	int		 have_alias;	/* modules.alias was read */
+};
+
+/*
+ * A probe a tracer saw return an error (the eBPF tracer to come): none
+ * yet, so callers pass NULL, 0.
+ */
+struct why_probe {
+	const char	*intf;		/* "2-2.1:1.0" */
+	const char	*driver;	/* "cdc_ether" */
+	int		 ret;		/* what probe returned: -ENODEV */
+};
+
+/*
+ * Read dir's modules.alias and modules.builtin.alias (either may be
+ * missing: a missing modules.alias leaves have_alias 0, for the caller
+ * to say).  0, or -1 out of memory.
+ */
+int	 why_modules_load(struct why_modules *m, const char *dir);
+void	 why_modules_free(struct why_modules *m);
+/*
+ * The modules directory of the running kernel under root (NULL or "":
+ * "/"): root/lib/modules/RELEASE, root/lib/modules when uname fails.
+ */
+void	 why_modules_dir(const char *root, char *buf, size_t size);
+/*
+ * Append to b why each interface of d (or only the one named intf, when
+ * not NULL) has its driver or none, as `urbscope devices --why` prints
+ * it: a header line and indented "label  value" lines each; root is the
+ * sysfs root ("/sys").
+ */
+void	 why_device(const struct sysfs_usb_dev *d, const char *intf,
+	     const char *root, const struct why_modules *m,
+	     const struct why_probe *probes, size_t nprobes, struct sbuf *b);
 
 #endif /* CAPTURE_SYSFS_H */

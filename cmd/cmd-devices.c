@@ -30,10 +30,9 @@
  *
  * --why [BUS-PORT[:CONFIG.INTF]] tells, for each interface (of that
  * device, or that one interface), why its driver bound or why none did
- * (dev-why.c), from sysfs and the module aliases of --modules DIR
+ * (capture/cap-why.c), from sysfs and the module aliases of --modules DIR
  * (/lib/modules/RELEASE).
  */
-#include <sys/utsname.h>
 
 #include <libusb.h>
 #include <stdio.h>
@@ -270,7 +269,7 @@ devices_why(const struct sysfs_usb_dev *sys, size_t nsys,
     const struct devopts *o, const char *arg)
 {
 	struct why_modules	 m;
-	struct utsname		 u;
+	struct sbuf		 b = { 0 };
 	struct dv		 d;
 	char			 dir[4096], name[64];
 	const char		*intf = NULL;
@@ -284,15 +283,16 @@ devices_why(const struct sysfs_usb_dev *sys, size_t nsys,
 	}
 	if (o->modules != NULL)
 		snprintf(dir, sizeof dir, "%s", o->modules);
-	else if (uname(&u) == 0)
-		snprintf(dir, sizeof dir, "/lib/modules/%s", u.release);
 	else
-		snprintf(dir, sizeof dir, "/lib/modules");
+		why_modules_dir(NULL, dir, sizeof dir);
 	if (why_modules_load(&m, dir) != 0) {
 		why_modules_free(&m);
 		cmd_warnx("devices: out of memory");
 		return EXIT_INPUT;
 	}
+	if (!m.have_alias)
+		cmd_warnx("devices: no modules.alias in %s: module matches "
+		    "not shown", dir);
 	for (i = 0; i < nsys; i++) {
 		if (arg != NULL && strcmp(sys[i].name, name) != 0)
 			continue;
@@ -302,11 +302,15 @@ devices_why(const struct sysfs_usb_dev *sys, size_t nsys,
 		dv_from_sysfs(&d, &sys[i]);
 		if (!dv_match(&d, o))
 			continue;
+		b.len = 0;
 		why_device(&sys[i], intf, o->sysfs != NULL ? o->sysfs : "/sys",
-		    &m, NULL, 0);
+		    &m, NULL, 0, &b);
+		if (b.len > 0)
+			fwrite(b.s, 1, b.len, stdout);
 		shown++;
 	}
 	why_modules_free(&m);
+	sb_free(&b);
 	if (fflush(stdout) != 0)
 		return EXIT_INPUT;
 	if (arg != NULL && named == 0) {

@@ -2,8 +2,8 @@
  * cmd/devices.h - what `urbscope devices` is made of: the devices from
  * sysfs or libusb (dev-enum.c), the descriptor tree laid out as
  * `lsusb -v` lays it out (dev-lsusb.c) and the bus tree as `lsusb -t`
- * (dev-tree.c), why each interface's driver bound or none did
- * (dev-why.c); cmd-devices.c is the command.
+ * (dev-tree.c); cmd-devices.c is the command, and prints with --why the
+ * lines of capture/cap-why.c (capture/sysfs.h).
  */
 #ifndef TUI_DEVICES_H
 #define TUI_DEVICES_H
@@ -59,45 +59,5 @@ void		 ls_requests(struct dv *d);
 /* dev-tree.c */
 /* The buses, hubs, ports and interfaces of sysfs, as lsusb -t. */
 void		 ls_bustree(const struct sysfs_usb_dev *sys, size_t n);
-
-/* dev-why.c */
-/* One line "alias PATTERN MODULE" of modules.alias. */
-struct why_alias {
-	char		*pattern;	/* "usb:v*p*d*dc*dsc*dp*ic03isc*..." */
-	char		*module;	/* "usbhid" */
-	int		 builtin;	/* from modules.builtin.alias */
-};
-
-/* The module aliases of one kernel (/lib/modules/RELEASE). */
-struct why_modules {
-	struct why_alias *alias;	/* in the files' order */
-	size_t		 nalias;
-	int		 have_alias;	/* modules.alias was read */
-};
-
-/*
- * A probe a tracer saw return an error (the eBPF tracer to come): none
- * yet, so callers pass NULL, 0.
- */
-struct why_probe {
-	const char	*intf;		/* "2-2.1:1.0" */
-	const char	*driver;	/* "cdc_ether" */
-	int		 ret;		/* what probe returned: -ENODEV */
-};
-
-/*
- * Read dir's modules.alias and modules.builtin.alias (either may be
- * missing: a missing modules.alias is said once on stderr and leaves
- * have_alias 0).  0, or -1 out of memory.
- */
-int		 why_modules_load(struct why_modules *m, const char *dir);
-void		 why_modules_free(struct why_modules *m);
-/*
- * Print why each interface of d (or only the one named intf, when not
- * NULL) has its driver or none; root is the sysfs root ("/sys").
- */
-void		 why_device(const struct sysfs_usb_dev *d, const char *intf,
-		     const char *root, const struct why_modules *m,
-		     const struct why_probe *probes, size_t nprobes);
 
 #endif /* TUI_DEVICES_H */

@@ -13,6 +13,12 @@
  * Vendor and product names come from usb.ids (decode/usbids.h) when it
  * is installed.
  *
+ * Live from usbmon on this machine (s->dev_usbmon), each device is
+ * followed by its sysfs entry, the one with its bus and device number,
+ * with the lines of `urbscope devices --why` for each of its interfaces
+ * (capture/cap-why.c): sysfs is read at each build, the module aliases
+ * at the first.
+ *
  * The view has a cursor: moving it onto a device or an interface (or a
  * line under one) filters the timeline to that item (the filter
  * language: its bus and address, and for an interface its endpoints and
@@ -23,8 +29,10 @@
 #include <curses.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "capture/sysfs.h"
 #include "decode/usbids.h"
 #include "tui-correlate.h"
 #include "tui-view.h"
@@ -324,10 +332,80 @@ device_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 /* The devices of one bus the pane lists, and how. */
 struct devs_bus {
 	struct tui_screen *s;
+	const struct sysfs_usb_dev *sys; /* live from usbmon: sysfs's */
+	size_t		 nsys;
+	const char	*sysroot;	/* sysfs: "ROOT/sys" */
 	uint16_t	 bus;
 	uint8_t		 show[128];	/* listed */
 	uint8_t		 done[128];	/* listed already (a loop) */
 };
+
+/* Append the lines of t (each with its filter, if any), each after ind;
+ * filter, when not NULL, ends the first. */
+static void
+indent_lines(const struct sbuf *t, const char *ind, const char *filter,
+    struct sbuf *b)
+{
+	const char	*p, *nl;
+
+	for (p = t->s; p != NULL && p < t->s + t->len; p = nl + 1) {
+		nl = memchr(p, '\n', (size_t)(t->s + t->len - p));
+		if (nl == NULL)
+			nl = t->s + t->len;
+		sb_puts(b, ind);
+		sb_putn(b, p, (size_t)(nl - p));
+		line_end(b, p == t->s ? filter : NULL);
+	}
+}
+
+/*
+ * Live from usbmon: what the kernel says of the device at bus.dev, the
+ * one of sysfs with that bus and device number: each interface with its
+ * driver, how it bound, the modules whose aliases match, authorized, and
+ * with no driver why (capture/cap-why.c), as `urbscope devices --why`
+ * prints them.  An interface's first line filters to it.
+ */
+static void
+why_lines(const struct devs_bus *db, const struct dec_dev *d,
+    const struct tui_corr_dev *cd, int dev, struct sbuf *b)
+{
+	const struct sysfs_usb_dev *sd = NULL;
+	const uint8_t	*cfg = NULL;
+	struct sbuf	 t = { 0 };
+	char		 filt[256];
+	size_t		 k, cfglen = 0;
+
+	for (k = 0; k < db->nsys && sd == NULL; k++)
+		if (db->sys[k].busnum == db->bus &&
+		    db->sys[k].devnum == (unsigned)dev)
+			sd = &db->sys[k];
+	if (sd == NULL || db->s->dev_mods == NULL)
+		return;
+	for (k = 0; d != NULL && d->config != 0 && k < DEC_MAX_CONFIGS; k++)
+		if (d->cfg[k] != NULL && d->cfg_len[k] >= USB_DT_CONFIG_SIZE &&
+		    d->cfg[k][5] == d->config) {
+			cfg = d->cfg[k];
+			cfglen = d->cfg_len[k];
+		}
+	sb_printf(b, "    kernel drivers (sysfs %s/bus/usb/devices/%s):",
+	    db->sysroot, sd->name);
+	line_end(b, NULL);
+	if (sd->nintf == 0) {
+		why_device(sd, NULL, db->sysroot, db->s->dev_mods, NULL, 0,
+		    &t);
+		indent_lines(&t, "      ", NULL, b);
+	}
+	for (k = 0; k < sd->nintf; k++) {
+		t.len = 0;
+		why_device(sd, sd->intf[k].name, db->sysroot, db->s->dev_mods,
+		    NULL, 0, &t);
+		intf_filter(cfg, cfglen, cd != NULL ? tui_corr_find_intf(cd,
+		    sd->intf[k].num) : NULL, sd->intf[k].num, db->bus, dev,
+		    filt, sizeof filt);
+		indent_lines(&t, "      ", filt, b);
+	}
+	sb_free(&t);
+}
 
 /* The device at dev (and those gone from it), then the devices on its
  * ports, by port, each level indented two more columns. */
@@ -338,7 +416,7 @@ devices_node(struct devs_bus *db, int dev, int depth)
 	const struct dec_dev *d, *c;
 	const struct tui_corr_dev *cd, *last;
 	struct sbuf	 t = { 0 };
-	const char	*p, *nl;
+	char		 ind[32];
 	size_t		 k, ncd = tui_corr_ndevs(s->m->corr);
 	int		 port, next, ch;
 
@@ -354,14 +432,10 @@ devices_node(struct devs_bus *db, int dev, int depth)
 			device_lines(NULL, cd, db->bus, dev, &t);
 	}
 	device_lines(d, last, db->bus, dev, &t);
-	for (p = t.s; p != NULL && p < t.s + t.len; p = nl + 1) {
-		nl = memchr(p, '\n', (size_t)(t.s + t.len - p));
-		if (nl == NULL)
-			nl = t.s + t.len;
-		sb_printf(&s->devs, "%*s", depth * 2, "");
-		sb_putn(&s->devs, p, (size_t)(nl - p));
-		sb_putc(&s->devs, '\n');
-	}
+	if (db->nsys > 0)
+		why_lines(db, d, last, dev, &t);
+	snprintf(ind, sizeof ind, "%*s", depth * 2, "");
+	indent_lines(&t, ind, NULL, &s->devs);
 	sb_free(&t);
 	if (depth >= 7)		/* USB 2.0 4.1.1: five hubs deep at most */
 		return;
@@ -397,6 +471,37 @@ devices_top(struct devs_bus *db, int dev, int *hdr)
 }
 
 /*
+ * Live from usbmon: the devices sysfs has now, under the live source's
+ * root (cap_live_root: URBSCOPE_SYSROOT), and the module aliases of the
+ * running kernel there, read the first time.  None (*n 0) when sysfs
+ * cannot be read.
+ */
+static void
+why_scan(struct tui_screen *s, char *sysroot, size_t size,
+    struct sysfs_usb_dev **sys, size_t *n)
+{
+	struct why_modules *m;
+	char		 dir[4096], err[256];
+
+	snprintf(sysroot, size, "%s/sys", cap_live_root());
+	if (s->dev_mods == NULL) {
+		if ((m = calloc(1, sizeof *m)) == NULL)
+			return;
+		why_modules_dir(cap_live_root(), dir, sizeof dir);
+		if (why_modules_load(m, dir) != 0) {
+			why_modules_free(m);
+			free(m);
+			return;
+		}
+		s->dev_mods = m;
+	}
+	if (sysfs_usb_scan(sysroot, sys, n, err, sizeof err) != 0) {
+		*sys = NULL;
+		*n = 0;
+	}
+}
+
+/*
  * Build the lines from the device state and the driver events so far:
  * each bus, its devices as a tree of hubs and ports where the capture
  * says which port each was reset on before its address (dec_dev.parent,
@@ -409,12 +514,16 @@ devices_build(struct tui_screen *s)
 	const struct dec_dev *d;
 	struct devs_bus	 db;
 	struct tui_model *m = s->m;
+	struct sysfs_usb_dev *sys = NULL;
 	uint8_t	 seen[256][16];		/* [devnum][bus 0..15] */
-	size_t	 i, k, lines = 0;
+	char	 sysroot[4096];
+	size_t	 i, k, lines = 0, nsys = 0;
 	uint16_t bus;
 	int	 dev, any = 0, hdr, top;
 
 	s->dev_built = 1;
+	if (s->dev_usbmon)
+		why_scan(s, sysroot, sizeof sysroot, &sys, &nsys);
 	s->devs.len = 0;
 	sb_puts(&s->devs, "(all devices: no filter)");
 	line_end(&s->devs, "");
@@ -425,6 +534,9 @@ devices_build(struct tui_screen *s)
 	for (bus = 0; bus < 16; bus++) {
 		memset(&db, 0, sizeof db);
 		db.s = s;
+		db.sys = sys;
+		db.nsys = nsys;
+		db.sysroot = sysroot;
 		db.bus = bus;
 		hdr = 0;
 		for (dev = 0; dev < 128; dev++) {
@@ -463,6 +575,7 @@ devices_build(struct tui_screen *s)
 	if (!any)
 		sb_puts(&s->devs, ctx == NULL ? "(no device state: the input "
 		    "did not load to its end)\n" : "(no devices)\n");
+	sysfs_usb_free(sys, nsys);
 	for (k = 0; k < s->devs.len; k++)
 		if (s->devs.s[k] == '\n')
 			lines++;

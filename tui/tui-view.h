@@ -8,6 +8,8 @@
 
 #include "tui-model.h"
 
+struct why_modules;
+
 struct tui_screen;
 
 /* A rectangle of the terminal. */
@@ -189,6 +191,11 @@ struct tui_screen {
 	int		 devices;
 	const struct dec_ctx *dev_ctx;	/* state at the end */
 	int		 dev_built;
+	/* live from usbmon on this machine: each device's interfaces as
+	 * sysfs has them, with why its driver bound or none did (read at
+	 * each build; the module aliases once, NULL until then) */
+	int		 dev_usbmon;
+	struct why_modules *dev_mods;
 	struct sbuf	 devs;		/* lines, '\n'-separated */
 	size_t		 dev_lines;
 	size_t		 dev_top;

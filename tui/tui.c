@@ -23,6 +23,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "capture/sysfs.h"
 #include "tui.h"
 #include "tui-correlate.h"
 #include "tui-view.h"
@@ -923,6 +924,7 @@ tui_main(const char *name, int fast, int live, char *err, size_t errlen)
 	}
 	s.dev_ctx = tui_store_ctx(st);
 	s.live = tui_store_live(st);
+	s.dev_usbmon = s.live && cap_live_name(name) >= 0;
 	if (s.live)
 		tui_model_set_follow(&m, 1);
 	lp.s = &s;
@@ -949,6 +951,10 @@ out:
 	free(s.arena);
 	sb_free(&s.det);
 	sb_free(&s.devs);
+	if (s.dev_mods != NULL) {
+		why_modules_free(s.dev_mods);
+		free(s.dev_mods);
+	}
 	sb_free(&s.st_text);
 	tui_fold_keep_free(&s.det_keep);
 	dec_rec_free(&s.det_rec);

@@ -1,6 +1,8 @@
 /*
- * cmd/dev-why.c - `urbscope devices --why`: for each USB interface, why
- * the kernel driver bound to it did, or why none did.
+ * capture/cap-why.c - for each USB interface sysfs shows, why the kernel
+ * driver bound to it did, or why none did: the lines of `urbscope devices
+ * --why` (cmd/cmd-devices.c) and of the TUI's Devices pane on a live
+ * usbmon capture (tui/tui-devices.c).
  *
  * What the kernel has to go on is the interface's modalias
  * (drivers/usb/core/sysfs.c modalias_show, the MODALIAS= that usb_uevent
@@ -29,17 +31,16 @@
  * that applies (why_reason).
  */
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture/sysfs.h"
 #include "decode/decode.h"
 #include "decode/usbids.h"
-#include "devices.h"
-#include "cmd.h"
+#include "sysfs.h"
 
 #define WHY_MAXMOD	16	/* modules listed for one interface */
 #define WHY_NEWID_MAX	4096	/* new_id_show writes at most a page */
@@ -140,13 +141,23 @@ why_modules_load(struct why_modules *m, const char *dir)
 	snprintf(path, sizeof path, "%s/modules.alias", dir);
 	if ((rc = alias_read(m, path, 0, &cap)) < 0)
 		return -1;
-	if (rc == 1)
-		cmd_warnx("devices: no modules.alias in %s: module matches "
-		    "not shown", dir);
 	m->have_alias = rc == 0;
 	/* Older depmods write no modules.builtin.alias: nothing built in. */
 	snprintf(path, sizeof path, "%s/modules.builtin.alias", dir);
 	return alias_read(m, path, 1, &cap) < 0 ? -1 : 0;
+}
+
+void
+why_modules_dir(const char *root, char *buf, size_t size)
+{
+	struct utsname	 u;
+
+	if (root == NULL)
+		root = "";
+	if (uname(&u) == 0)
+		snprintf(buf, size, "%s/lib/modules/%s", root, u.release);
+	else
+		snprintf(buf, size, "%s/lib/modules", root);
 }
 
 void
@@ -361,11 +372,12 @@ why_reason(const struct why_intf *w, const struct why_probe *probes,
 		    probes[i].ret < 0) {
 			name = dec_status_name(probes[i].ret);
 			if (name != NULL)
-				snprintf(buf, size, "driver %s was tried and its "
-				    "probe returned %s", probes[i].driver, name);
+				snprintf(buf, size, "driver %s was tried and "
+				    "its probe returned %s", probes[i].driver,
+				    name);
 			else
-				snprintf(buf, size, "driver %s was tried and its "
-				    "probe returned %d", probes[i].driver,
+				snprintf(buf, size, "driver %s was tried and "
+				    "its probe returned %d", probes[i].driver,
 				    probes[i].ret);
 			return;
 		}
@@ -412,7 +424,7 @@ authorized_str(int v)
 static void
 why_intf(const struct sysfs_usb_dev *d, const struct sysfs_usb_intf *in,
     const char *root, const struct why_modules *m,
-    const struct why_probe *probes, size_t nprobes)
+    const struct why_probe *probes, size_t nprobes, struct sbuf *b)
 {
 	struct why_intf	 w;
 	const char	*cls;
@@ -431,53 +443,54 @@ why_intf(const struct sysfs_usb_dev *d, const struct sysfs_usb_intf *in,
 	if ((cls = usbids_class(in->cls)) == NULL &&
 	    (cls = dec_name_find(dec_classes, in->cls)) == NULL)
 		cls = "Unknown";
-	printf("%s  ic %02X/%02X/%02X %s  %s\n", in->name, in->cls,
+	sb_printf(b, "%s  ic %02X/%02X/%02X %s  %s\n", in->name, in->cls,
 	    in->subcls, in->proto, cls, in->modalias[0] != '\0' ?
 	    in->modalias : "(no modalias)");
-	printf("  driver      %s\n", in->driver[0] != '\0' ? in->driver :
-	    "(none)");
+	sb_printf(b, "  driver      %s\n", in->driver[0] != '\0' ?
+	    in->driver : "(none)");
 	if (in->driver[0] != '\0') {
 		why_bound(&w, buf, sizeof buf);
-		printf("  bound       %s\n", buf);
+		sb_printf(b, "  bound       %s\n", buf);
 	}
 	if (!m->have_alias)
-		printf("  module      (not known: no modules.alias)\n");
+		sb_printf(b, "  module      (not known: no modules.alias)\n");
 	else if (w.nmatch == 0)
-		printf("  module      (none)\n");
+		sb_printf(b, "  module      (none)\n");
 	for (i = 0; i < w.nmatch; i++)
-		printf("  module      %s (%s) alias %s\n",
+		sb_printf(b, "  module      %s (%s) alias %s\n",
 		    w.match[i].alias->module, why_states[w.match[i].state],
 		    w.match[i].alias->pattern);
 	if (in->driver_override[0] != '\0')
-		printf("  override    %s\n", in->driver_override);
-	printf("  authorized  interface %s, device %s\n",
+		sb_printf(b, "  override    %s\n", in->driver_override);
+	sb_printf(b, "  authorized  interface %s, device %s\n",
 	    authorized_str(in->authorized), authorized_str(d->authorized));
 	if (in->driver[0] == '\0') {
 		why_reason(&w, probes, nprobes, buf, sizeof buf);
-		printf("  why         %s\n", buf);
+		sb_printf(b, "  why         %s\n", buf);
 	}
 }
 
 void
 why_device(const struct sysfs_usb_dev *d, const char *intf, const char *root,
     const struct why_modules *m, const struct why_probe *probes,
-    size_t nprobes)
+    size_t nprobes, struct sbuf *b)
 {
 	size_t	 i;
 
 	/* An unauthorized device is left unconfigured: no interfaces. */
 	if (d->nintf == 0 && intf == NULL) {
-		printf("%s  device %04x:%04x, no interfaces\n", d->name,
-		    d->vid, d->pid);
-		printf("  authorized  device %s\n",
+		sb_printf(b, "%s  device %04x:%04x, no interfaces\n",
+		    d->name, d->vid, d->pid);
+		sb_printf(b, "  authorized  device %s\n",
 		    authorized_str(d->authorized));
-		printf("  why         %s\n", d->authorized == 0 ?
+		sb_printf(b, "  why         %s\n", d->authorized == 0 ?
 		    "device not authorized (authorized=0)" :
 		    "device not configured (no bConfigurationValue)");
 		return;
 	}
 	for (i = 0; i < d->nintf; i++) {
 		if (intf == NULL || strcmp(d->intf[i].name, intf) == 0)
-			why_intf(d, &d->intf[i], root, m, probes, nprobes);
+			why_intf(d, &d->intf[i], root, m, probes, nprobes,
+			    b);
 	}
 }
