@@ -3,11 +3,15 @@
  * with eBPF next to usbmon.  capture/bpf/usbtrace.bpf.c (built by the
  * Makefile with clang's BPF target and embedded here by `bpftool gen
  * skeleton`) reports usb_submit_urb, __usb_hcd_giveback_urb,
- * usb_kill_urb, usb_unlink_urb, usb_probe_interface and
- * usb_unbind_interface through a BPF ring buffer; this file loads it
- * (libbpf, CO-RE against /sys/kernel/btf), turns its records into driver
- * events of the simulator's kinds and merges them with the usbmon
- * source's records in time order, as one source.
+ * usb_kill_urb, usb_unlink_urb, usb_probe_interface,
+ * usb_unbind_interface, usb_register_dev and usb_deregister_dev through a
+ * BPF ring buffer; this file loads it (libbpf, CO-RE against
+ * /sys/kernel/btf), turns its records into driver events of the
+ * simulator's kinds and merges them with the usbmon source's records in
+ * time order, as one source.  Every event goes through the driver rules
+ * (dec_rules_check, decode/dec-rules.c) in that order, and the rules it
+ * broke come right after it as DRV_RULE events, as a simulated capture
+ * has them.
  *
  * Callers are symbolised with /proc/kallsyms (a sorted table of text
  * symbols with their modules): func "usb_stor_msg_common+0x1c2", driver
@@ -121,6 +125,9 @@ struct tr_priv {
 	uint64_t	 events;
 	int		 err;		/* UE_NOMEM from the callback */
 	struct pend	*out;		/* handed out, freed at the next */
+	struct dec_rules *rules;	/* the driver rules on the events */
+	struct drv_event rule_ev[4];	/* what the last event broke */
+	size_t		 nrule, rule_at;
 	char		 func[160], driver[64], text[320];
 };
 
@@ -622,6 +629,70 @@ tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
 	}
 }
 
+/*
+ * An interface's event: probe (at its return), disconnect (when the
+ * driver's disconnect returned), usb_register_dev (at its return),
+ * usb_deregister_dev.  The driver is the interface's (dev->driver), ptr
+ * the interface's driver_data then (usb_get_intfdata: what the driver
+ * left, which dec_rules checks at disconnect), minor intf->minor.
+ */
+static void
+tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
+    const char *who)
+{
+	const struct ut_record *u = &p->u;
+	const char	*fn = "usb_register_dev";
+	char		 mod[64];
+	int		 n;
+
+	ev->intf = u->intf;
+	ev->minor = u->minor;
+	snprintf(tp->driver, sizeof tp->driver, "%.*s",
+	    (int)sizeof u->driver, u->driver);
+	ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
+	n = (int)strnlen(u->devname, sizeof u->devname);
+	switch (u->kind) {
+	case UT_PROBE:
+	case UT_DISCONNECT:
+		ev->kind = u->kind == UT_PROBE ? DRV_PROBE : DRV_DISCONNECT;
+		ev->func = u->kind == UT_PROBE ? "probe" : "disconnect";
+		ev->ptr = u->ptr;
+		/* driver/core.c's words, as the simulator's
+		 * (core/driver.c) */
+		if (u->kind == UT_PROBE)
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: probe "
+			    "returned %d, intfdata 0x%" PRIx64 " (%s)",
+			    tp->driver, n, u->devname, u->result, ev->ptr, who);
+		else
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: "
+			    "disconnect returned, intfdata 0x%" PRIx64
+			    " minor %d (%s)", tp->driver, n, u->devname,
+			    ev->ptr, u->minor, who);
+		break;
+	default:
+		if (u->kind == UT_DEREGISTER_DEV)
+			fn = "usb_deregister_dev";
+		ev->kind = u->kind == UT_REGISTER_DEV ? DRV_REGISTER_DEV :
+		    DRV_DEREGISTER_DEV;
+		/* the caller: the driver's probe or disconnect */
+		tr_ksyms_fresh(tp, u->caller);
+		ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, fn), tp->func,
+		    sizeof tp->func, mod, sizeof mod);
+		ev->func = tp->func[0] != '\0' ? tp->func : NULL;
+		/* core/file.c's words */
+		if (u->kind == UT_REGISTER_DEV)
+			snprintf(tp->text, sizeof tp->text, "register_dev "
+			    "intf=%.*s -> minor=%d ret=%d (%s)", n, u->devname,
+			    u->minor, u->result, who);
+		else
+			snprintf(tp->text, sizeof tp->text, "deregister_dev "
+			    "intf=%.*s minor=%d (%s)", n, u->devname, u->minor,
+			    who);
+		break;
+	}
+	ev->text = tp->text;
+}
+
 static void
 tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 {
@@ -642,25 +713,12 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 		snprintf(who, sizeof who, "pid %u %.16s", u->pid, u->comm);
 	else
 		snprintf(who, sizeof who, "irq on cpu %u", u->cpu);
-	if (u->kind == UT_PROBE || u->kind == UT_DISCONNECT) {
-		ev->kind = u->kind == UT_PROBE ? DRV_PROBE : DRV_DISCONNECT;
-		ev->intf = u->intf;
-		snprintf(tp->driver, sizeof tp->driver, "%.*s",
-		    (int)sizeof u->driver, u->driver);
-		ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
-		ev->func = u->kind == UT_PROBE ? "probe" : "disconnect";
-		/* driver/core.c's words, as the simulator's (core/driver.c) */
-		if (u->kind == UT_PROBE)
-			snprintf(tp->text, sizeof tp->text, "%s %.*s: probe "
-			    "returned %d (%s)", tp->driver,
-			    (int)sizeof u->devname, u->devname, u->result, who);
-		else
-			snprintf(tp->text, sizeof tp->text, "%s %.*s: "
-			    "disconnect returned (%s)", tp->driver,
-			    (int)sizeof u->devname, u->devname, who);
-		/* the interface's address stands for it */
-		ev->ptr = u->urb;
-		ev->text = tp->text;
+	switch (u->kind) {
+	case UT_PROBE:
+	case UT_DISCONNECT:
+	case UT_REGISTER_DEV:
+	case UT_DEREGISTER_DEV:
+		tr_intf_event(tp, p, ev, who);
 		return;
 	}
 
@@ -744,6 +802,12 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 
 	pend_free(tp->out);
 	tp->out = NULL;
+	/* the rules an event broke come right after it, as the
+	 * simulator's do */
+	if (tp->rule_at < tp->nrule) {
+		*ev = tp->rule_ev[tp->rule_at++];
+		return CAP_EVENT;
+	}
 	for (;;) {
 		if (tp->err != 0)
 			return cap_error(src, tp->err, src->recno + 1, 0,
@@ -754,6 +818,9 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			q_remove(tp, 0);
 			if (p->what == CAP_EVENT) {
 				tr_event(tp, p, ev);
+				tp->nrule = dec_rules_check(tp->rules, ev,
+				    tp->rule_ev, nitems(tp->rule_ev));
+				tp->rule_at = 0;
 				return CAP_EVENT;
 			}
 			*r = p->r;
@@ -805,6 +872,7 @@ tr_close(struct cap_source *src)
 	ring_buffer__free(tp->rb);
 	usbtrace__destroy(tp->skel);
 	ksyms_free(&tp->ks);
+	dec_rules_free(tp->rules);
 	cap_close(tp->live);
 }
 
@@ -871,6 +939,10 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	tp->live = live;
 	tp->bus = bus;
 	tp->ks_loaded = cap_clock_s();
+	if ((tp->rules = dec_rules_new()) == NULL) {
+		snprintf(why, len, "%s", ue_strerror(UE_NOMEM));
+		goto fail;
+	}
 	if (ksyms_load(&tp->ks) < 0) {
 		snprintf(why, len, "%s lists no symbol addresses (as root, "
 		    "kernel.kptr_restrict may hide them)", CAP_BPF_KALLSYMS);
@@ -915,6 +987,7 @@ fail:
 	libbpf_set_print(NULL);
 	usbtrace__destroy(tp->skel);
 	ksyms_free(&tp->ks);
+	dec_rules_free(tp->rules);
 	free(src);
 	return -UE_NOTSUP;
 }
