@@ -6,8 +6,9 @@
  * kprobes on usbcore's entry points (drivers/usb/core/urb.c:
  * usb_submit_urb, usb_kill_urb, usb_unlink_urb; driver.c:
  * usb_probe_interface, usb_unbind_interface; file.c: usb_register_dev,
- * usb_deregister_dev; message.c: usb_disable_interface, where an unbind's
- * disconnect has returned) and fentry/fexit on hcd.c's
+ * usb_deregister_dev; message.c: usb_enable_interface and
+ * usb_set_interface, where an unbind's disconnect has returned) and
+ * fentry/fexit on hcd.c's
  * __usb_hcd_giveback_urb put one struct ut_record per call in a ring
  * buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
  * softirqs, often while a kprobe handler of this file is active on the
@@ -490,25 +491,51 @@ int BPF_KPROBE(unbind_entry, struct device *dev)
 }
 
 /*
- * drivers/usb/core/driver.c: usb_unbind_interface calls
- * driver->disconnect(intf), then usb_disable_interface(udev, intf, false)
- * (unless the driver has soft_unbind), which flushes the endpoints: the
- * driver's URBs still queued are given back there.  usb_set_interface
- * calls it with reset true.
+ * drivers/usb/core/driver.c (6.1): usb_unbind_interface first calls
+ * usb_disable_interface(udev, intf, false), which flushes the endpoints
+ * (the driver's URBs still queued are given back there, before its
+ * disconnect), then driver->disconnect(intf), then puts the interface
+ * back in altsetting 0: usb_enable_interface(udev, intf, false) when it is
+ * there already, else usb_set_interface.  The first of those called from
+ * usb_unbind_interface itself (its text is unbind_lo..unbind_hi, from
+ * /proc/kallsyms: a driver's disconnect may call usb_set_interface too)
+ * is where the disconnect has returned; the kretprobe catches the rest.
  */
-SEC("kprobe/usb_disable_interface")
-int BPF_KPROBE(disable_entry, void *udev, struct usb_interface *intf,
-    int reset)
+const volatile __u64 unbind_lo = 0, unbind_hi = 0;
+
+static __always_inline int
+from_unbind(struct pt_regs *ctx)
+{
+	__u64	 ra = 0;
+
+	if (unbind_hi == 0)
+		return 0;
+	bpf_probe_read_kernel(&ra, sizeof ra, (void *)PT_REGS_SP(ctx));
+	return ra >= unbind_lo && ra < unbind_hi;
+}
+
+SEC("kprobe/usb_enable_interface")
+int BPF_KPROBE(enable_entry, void *udev, struct usb_interface *intf)
 {
 	__u32			 depth = unbind_depth();
 	__u64			 key;
 	struct ut_record	*u;
 
-	if (depth == 0 || (reset & 0xff) != 0)
+	if (depth == 0 || !from_unbind(ctx))
 		return 0;
 	key = unbind_key(depth - 1);
 	u = bpf_map_lookup_elem(&pending, &key);
 	if (u != NULL && u->intf_addr == (__u64)intf)
+		unbind_send(depth - 1);
+	return 0;
+}
+
+SEC("kprobe/usb_set_interface")
+int BPF_KPROBE(set_interface_entry)
+{
+	__u32	 depth = unbind_depth();
+
+	if (depth > 0 && from_unbind(ctx))
 		unbind_send(depth - 1);
 	return 0;
 }
@@ -520,7 +547,7 @@ int BPF_KRETPROBE(unbind_return, long ret)
 
 	if (depth == 0)
 		return 0;
-	/* a soft_unbind driver's, or one usb_disable_interface missed */
+	/* unbind_lo/hi unknown, or neither call made */
 	unbind_send(depth - 1);
 	unbind_set_depth(depth - 1);
 	return 0;
