@@ -8,15 +8,16 @@
  * usb_probe_interface, usb_unbind_interface; file.c: usb_register_dev,
  * usb_deregister_dev; message.c: usb_enable_interface and
  * usb_set_interface, where an unbind's disconnect has returned) and
- * fentry/fexit on hcd.c's
- * __usb_hcd_giveback_urb put one struct ut_record per call in a ring
- * buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
+ * fentry/fexit on hcd.c's __usb_hcd_giveback_urb put one struct ut_record
+ * per call in a ring buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
  * softirqs, often while a kprobe handler of this file is active on the
  * CPU, and the kprobe layer silently skips a kprobe hit inside another
  * (kprobe_running(), kernel/kprobes.c); a trampoline skips only a
  * recursion of its own program, which bpf_prog_info counts.  Calls whose
- * result matters (submit, unlink, probe) are kept at entry in a hash map
- * and reported by their kretprobe; the time stamp is the entry's.
+ * result matters (submit, unlink, probe, usb_register_dev) are kept at
+ * entry in a hash map and reported by their kretprobe; the time stamp is
+ * the entry's.  An unbind is kept likewise and reported when the
+ * driver's disconnect has returned, stamped then (unbind_send).
  *
  * usbcore is a module in distribution kernels (CONFIG_USB=m), so its
  * types live in /sys/kernel/btf/usbcore, not in vmlinux.  The few fields
