@@ -447,10 +447,13 @@ unbind_set_depth(__u32 depth)
 		bpf_map_update_elem(&unbinding, &tid, &depth, BPF_ANY);
 }
 
+/* An unbind runs in a task: the thread id, and the depth where
+ * pending_key has the process's. */
 static __always_inline __u64
 unbind_key(__u32 depth)
 {
-	return pending_key(UT_DISCONNECT) | ((__u64)(depth & 0xff) << 40);
+	return ((__u64)UT_DISCONNECT << 56) | ((__u64)(depth & 0xff) << 40) |
+	    (__u32)bpf_get_current_pid_tgid();
 }
 
 /*
