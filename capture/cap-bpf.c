@@ -3,11 +3,15 @@
  * with eBPF next to usbmon.  capture/bpf/usbtrace.bpf.c (built by the
  * Makefile with clang's BPF target and embedded here by `bpftool gen
  * skeleton`) reports usb_submit_urb, __usb_hcd_giveback_urb,
- * usb_kill_urb, usb_unlink_urb, usb_probe_interface and
- * usb_unbind_interface through a BPF ring buffer; this file loads it
- * (libbpf, CO-RE against /sys/kernel/btf), turns its records into driver
- * events of the simulator's kinds and merges them with the usbmon
- * source's records in time order, as one source.
+ * usb_kill_urb, usb_unlink_urb, usb_probe_interface,
+ * usb_unbind_interface, usb_register_dev and usb_deregister_dev through a
+ * BPF ring buffer; this file loads it (libbpf, CO-RE against
+ * /sys/kernel/btf), turns its records into driver events of the
+ * simulator's kinds and merges them with the usbmon source's records in
+ * time order, as one source.  Every event goes through the driver rules
+ * (dec_rules_check, decode/dec-rules.c) in that order, and the rules it
+ * broke come right after it as DRV_RULE events, as a simulated capture
+ * has them.
  *
  * Callers are symbolised with /proc/kallsyms (a sorted table of text
  * symbols with their modules): func "usb_stor_msg_common+0x1c2", driver
@@ -69,10 +73,13 @@ cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 /* An 'S' this much before or after a submit's entry is its record. */
 #define CAP_BPF_MATCH_NS	(1000 * 1000000LL)
 #define CAP_BPF_KALLSYMS	"/proc/kallsyms"
-/* An address this far into a symbol is in code loaded after the table
- * was read (a module): read it again, at most every CAP_BPF_RELOAD_S. */
+#define CAP_BPF_MODULES		"/proc/modules"
+/* An address this far into a vmlinux symbol, or outside every module,
+ * is in code loaded after the table was read (a module): the table is
+ * read again when /proc/modules changed, looked at every
+ * CAP_BPF_RELOAD_S at most. */
 #define CAP_BPF_FAR		0x10000
-#define CAP_BPF_RELOAD_S	1.0
+#define CAP_BPF_RELOAD_S	0.1
 
 /* include/linux/usb.h: usb_pipeendpoint, usb_pipein */
 #define PIPE_EP(p)	(((p) >> 15) & 0xf)
@@ -85,11 +92,20 @@ struct ksym {
 	uint32_t	 mod;		/* 0: vmlinux */
 };
 
+/* A module's text and data, from /proc/modules: "name size ... 0xaddr". */
+struct kmodr {
+	uint64_t	 lo, hi;
+	char		 name[64];
+};
+
 struct ksyms {
 	struct ksym	*sym;
 	size_t		 n;
 	char		*str;
 	size_t		 used, size;
+	struct kmodr	*mods;
+	size_t		 nmods;
+	char		*modtext;	/* /proc/modules as read */
 };
 
 /* A record or an event waiting for its turn. */
@@ -121,6 +137,9 @@ struct tr_priv {
 	uint64_t	 events;
 	int		 err;		/* UE_NOMEM from the callback */
 	struct pend	*out;		/* handed out, freed at the next */
+	struct dec_rules *rules;	/* the driver rules on the events */
+	struct drv_event rule_ev[4];	/* what the last event broke */
+	size_t		 nrule, rule_at;
 	char		 func[160], driver[64], text[320];
 };
 
@@ -152,6 +171,66 @@ ksyms_str(struct ksyms *ks, const char *s, size_t n)
 	ks->str[at + n] = '\0';
 	ks->used += n + 1;
 	return (uint32_t)at;
+}
+
+/* A whole file of /proc (whose size says 0), NUL-terminated; NULL. */
+static char *
+read_proc(const char *path)
+{
+	FILE	*f;
+	char	*b = NULL, *nb;
+	size_t	 n = 0, size = 0, got;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return NULL;
+	do {
+		if (n + 4096 + 1 > size) {
+			if ((nb = realloc(b, size * 2 + 8192)) == NULL) {
+				free(b);
+				fclose(f);
+				return NULL;
+			}
+			b = nb;
+			size = size * 2 + 8192;
+		}
+		got = fread(b + n, 1, 4096, f);
+		n += got;
+	} while (got > 0);
+	fclose(f);
+	b[n] = '\0';
+	return b;
+}
+
+/* The modules' address ranges: "name size refs deps state 0xaddr". */
+static void
+modules_load(struct ksyms *ks)
+{
+	char		*line, *next, name[64];
+	unsigned long	 size;
+	uint64_t	 addr;
+	struct kmodr	*m;
+	size_t		 cap = 0;
+
+	if ((ks->modtext = read_proc(CAP_BPF_MODULES)) == NULL)
+		return;
+	for (line = ks->modtext; *line != '\0'; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next == '\n')
+			next++;
+		if (sscanf(line, "%63s %lu %*s %*s %*s %" SCNx64, name, &size,
+		    &addr) != 3 || addr == 0)
+			continue;
+		if (ks->nmods == cap) {
+			cap = cap ? cap * 2 : 64;
+			if ((m = realloc(ks->mods, cap * sizeof *m)) == NULL)
+				return;
+			ks->mods = m;
+		}
+		m = &ks->mods[ks->nmods++];
+		m->lo = addr;
+		m->hi = addr + size;
+		snprintf(m->name, sizeof m->name, "%s", name);
+	}
 }
 
 /* Text symbols with their modules, sorted; 0, or -1 (nothing usable). */
@@ -209,6 +288,7 @@ ksyms_load(struct ksyms *ks)
 	if (ks->n == 0)
 		return -1;
 	qsort(ks->sym, ks->n, sizeof *ks->sym, ksym_cmp);
+	modules_load(ks);
 	return 0;
 }
 
@@ -217,6 +297,8 @@ ksyms_free(struct ksyms *ks)
 {
 	free(ks->sym);
 	free(ks->str);
+	free(ks->mods);
+	free(ks->modtext);
 	memset(ks, 0, sizeof *ks);
 }
 
@@ -224,7 +306,7 @@ ksyms_free(struct ksyms *ks)
 static const struct ksym *
 ksyms_find(const struct ksyms *ks, uint64_t addr)
 {
-	size_t	 lo = 0, hi = ks->n, mid;
+	size_t	 lo = 0, hi = ks->n, mid, i;
 
 	if (ks->n == 0 || addr < ks->sym[0].addr)
 		return NULL;
@@ -238,6 +320,15 @@ ksyms_find(const struct ksyms *ks, uint64_t addr)
 	/* further than any function is long: not a symbol of ours */
 	if (addr - ks->sym[lo].addr > (1 << 20))
 		return NULL;
+	/* past the end of its module: a module loaded since */
+	if (ks->sym[lo].mod != 0) {
+		for (i = 0; i < ks->nmods; i++) {
+			if (strcmp(ks->mods[i].name, ks->str +
+			    ks->sym[lo].mod) == 0)
+				return addr < ks->mods[i].hi ? &ks->sym[lo] :
+				    NULL;
+		}
+	}
 	return &ks->sym[lo];
 }
 
@@ -266,6 +357,24 @@ ksyms_caller(const struct ksyms *ks, const struct ut_record *u,
 			return u->stack[i];
 	}
 	return u->caller;
+}
+
+/* The text of usbcore's usb_unbind_interface (static: found by name),
+ * from its address to the next symbol's; 0, 0 if not listed. */
+static void
+unbind_text(const struct ksyms *ks, uint64_t *lo, uint64_t *hi)
+{
+	size_t	 i;
+
+	*lo = *hi = 0;
+	for (i = 0; i + 1 < ks->n; i++) {
+		if (strcmp(ks->str + ks->sym[i].name,
+		    "usb_unbind_interface") == 0) {
+			*lo = ks->sym[i].addr;
+			*hi = ks->sym[i + 1].addr;
+			return;
+		}
+	}
 }
 
 /* "name+0xoff" (offset 0: "name") into func, the module into driver. */
@@ -609,17 +718,91 @@ tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
 	const struct ksym *s;
 	struct ksyms	 ks;
 	double		 now;
+	char		*mods;
+	int		 same;
 
 	if (addr == 0 || ((s = ksyms_find(&tp->ks, addr)) != NULL &&
-	    addr - s->addr < CAP_BPF_FAR))
+	    (s->mod != 0 || addr - s->addr < CAP_BPF_FAR)))
 		return;
 	if ((now = cap_clock_s()) - tp->ks_loaded < CAP_BPF_RELOAD_S)
 		return;
 	tp->ks_loaded = now;
-	if (ksyms_load(&ks) == 0) {
+	/* no module came or went: the table has what there is */
+	mods = read_proc(CAP_BPF_MODULES);
+	same = mods != NULL && tp->ks.modtext != NULL &&
+	    strcmp(mods, tp->ks.modtext) == 0;
+	free(mods);
+	if (!same && ksyms_load(&ks) == 0) {
 		ksyms_free(&tp->ks);
 		tp->ks = ks;
 	}
+}
+
+/*
+ * An interface's event: probe (at its return), disconnect (when the
+ * driver's disconnect returned), usb_register_dev (at its return),
+ * usb_deregister_dev.  The driver is the interface's (dev->driver), ptr
+ * the interface's driver_data then (usb_get_intfdata: what the driver
+ * left, which dec_rules checks at disconnect), minor intf->minor.
+ */
+static void
+tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
+    const char *who)
+{
+	const struct ut_record *u = &p->u;
+	const char	*fn = "usb_register_dev";
+	char		 mod[64];
+	size_t		 i;
+	int		 n;
+
+	ev->intf = u->intf;
+	ev->minor = u->minor;
+	snprintf(tp->driver, sizeof tp->driver, "%.*s",
+	    (int)sizeof u->driver, u->driver);
+	ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
+	n = (int)strnlen(u->devname, sizeof u->devname);
+	switch (u->kind) {
+	case UT_PROBE:
+	case UT_DISCONNECT:
+		ev->kind = u->kind == UT_PROBE ? DRV_PROBE : DRV_DISCONNECT;
+		ev->func = u->kind == UT_PROBE ? "probe" : "disconnect";
+		ev->ptr = u->ptr;
+		/* driver/core.c's words, as the simulator's
+		 * (core/driver.c) */
+		if (u->kind == UT_PROBE)
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: probe "
+			    "returned %d, intfdata 0x%" PRIx64 " (%s)",
+			    tp->driver, n, u->devname, u->result, ev->ptr, who);
+		else
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: "
+			    "disconnect returned, intfdata 0x%" PRIx64
+			    " minor %d (%s)", tp->driver, n, u->devname,
+			    ev->ptr, u->minor, who);
+		break;
+	default:
+		if (u->kind == UT_DEREGISTER_DEV)
+			fn = "usb_deregister_dev";
+		ev->kind = u->kind == UT_REGISTER_DEV ? DRV_REGISTER_DEV :
+		    DRV_DEREGISTER_DEV;
+		/* the caller: the driver's probe or disconnect */
+		tr_ksyms_fresh(tp, u->caller);
+		for (i = 0; i < UT_STACK; i++)
+			tr_ksyms_fresh(tp, u->stack[i]);
+		ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, fn), tp->func,
+		    sizeof tp->func, mod, sizeof mod);
+		ev->func = tp->func[0] != '\0' ? tp->func : NULL;
+		/* core/file.c's words */
+		if (u->kind == UT_REGISTER_DEV)
+			snprintf(tp->text, sizeof tp->text, "register_dev "
+			    "intf=%.*s -> minor=%d ret=%d (%s)", n, u->devname,
+			    u->minor, u->result, who);
+		else
+			snprintf(tp->text, sizeof tp->text, "deregister_dev "
+			    "intf=%.*s minor=%d (%s)", n, u->devname, u->minor,
+			    who);
+		break;
+	}
+	ev->text = tp->text;
 }
 
 static void
@@ -642,25 +825,12 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 		snprintf(who, sizeof who, "pid %u %.16s", u->pid, u->comm);
 	else
 		snprintf(who, sizeof who, "irq on cpu %u", u->cpu);
-	if (u->kind == UT_PROBE || u->kind == UT_DISCONNECT) {
-		ev->kind = u->kind == UT_PROBE ? DRV_PROBE : DRV_DISCONNECT;
-		ev->intf = u->intf;
-		snprintf(tp->driver, sizeof tp->driver, "%.*s",
-		    (int)sizeof u->driver, u->driver);
-		ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
-		ev->func = u->kind == UT_PROBE ? "probe" : "disconnect";
-		/* driver/core.c's words, as the simulator's (core/driver.c) */
-		if (u->kind == UT_PROBE)
-			snprintf(tp->text, sizeof tp->text, "%s %.*s: probe "
-			    "returned %d (%s)", tp->driver,
-			    (int)sizeof u->devname, u->devname, u->result, who);
-		else
-			snprintf(tp->text, sizeof tp->text, "%s %.*s: "
-			    "disconnect returned (%s)", tp->driver,
-			    (int)sizeof u->devname, u->devname, who);
-		/* the interface's address stands for it */
-		ev->ptr = u->urb;
-		ev->text = tp->text;
+	switch (u->kind) {
+	case UT_PROBE:
+	case UT_DISCONNECT:
+	case UT_REGISTER_DEV:
+	case UT_DEREGISTER_DEV:
+		tr_intf_event(tp, p, ev, who);
 		return;
 	}
 
@@ -744,6 +914,12 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 
 	pend_free(tp->out);
 	tp->out = NULL;
+	/* the rules an event broke come right after it, as the
+	 * simulator's do */
+	if (tp->rule_at < tp->nrule) {
+		*ev = tp->rule_ev[tp->rule_at++];
+		return CAP_EVENT;
+	}
 	for (;;) {
 		if (tp->err != 0)
 			return cap_error(src, tp->err, src->recno + 1, 0,
@@ -754,6 +930,9 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			q_remove(tp, 0);
 			if (p->what == CAP_EVENT) {
 				tr_event(tp, p, ev);
+				tp->nrule = dec_rules_check(tp->rules, ev,
+				    tp->rule_ev, nitems(tp->rule_ev));
+				tp->rule_at = 0;
 				return CAP_EVENT;
 			}
 			*r = p->r;
@@ -805,6 +984,7 @@ tr_close(struct cap_source *src)
 	ring_buffer__free(tp->rb);
 	usbtrace__destroy(tp->skel);
 	ksyms_free(&tp->ks);
+	dec_rules_free(tp->rules);
 	cap_close(tp->live);
 }
 
@@ -854,6 +1034,7 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	struct cap_source *src;
 	struct tr_priv	*tp;
 	size_t		 hdr = (sizeof *src + 15) & ~(size_t)15;
+	uint64_t	 lo, hi;
 	int		 err;
 
 	*out = NULL;
@@ -871,6 +1052,10 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	tp->live = live;
 	tp->bus = bus;
 	tp->ks_loaded = cap_clock_s();
+	if ((tp->rules = dec_rules_new()) == NULL) {
+		snprintf(why, len, "%s", ue_strerror(UE_NOMEM));
+		goto fail;
+	}
 	if (ksyms_load(&tp->ks) < 0) {
 		snprintf(why, len, "%s lists no symbol addresses (as root, "
 		    "kernel.kptr_restrict may hide them)", CAP_BPF_KALLSYMS);
@@ -883,6 +1068,9 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 		    strerror(errno));
 		goto fail;
 	}
+	unbind_text(&tp->ks, &lo, &hi);
+	tp->skel->rodata->unbind_lo = lo;
+	tp->skel->rodata->unbind_hi = hi;
 	if ((err = usbtrace__load(tp->skel)) != 0) {
 		if (err == -EPERM || err == -EACCES)
 			snprintf(why, len, "bpf() refused: %s (a container "
@@ -915,6 +1103,7 @@ fail:
 	libbpf_set_print(NULL);
 	usbtrace__destroy(tp->skel);
 	ksyms_free(&tp->ks);
+	dec_rules_free(tp->rules);
 	free(src);
 	return -UE_NOTSUP;
 }

@@ -5,15 +5,19 @@
  *
  * kprobes on usbcore's entry points (drivers/usb/core/urb.c:
  * usb_submit_urb, usb_kill_urb, usb_unlink_urb; driver.c:
- * usb_probe_interface, usb_unbind_interface) and fentry/fexit on hcd.c's
- * __usb_hcd_giveback_urb put one struct ut_record per call in a ring
- * buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
+ * usb_probe_interface, usb_unbind_interface; file.c: usb_register_dev,
+ * usb_deregister_dev; message.c: usb_enable_interface and
+ * usb_set_interface, where an unbind's disconnect has returned) and
+ * fentry/fexit on hcd.c's __usb_hcd_giveback_urb put one struct ut_record
+ * per call in a ring buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
  * softirqs, often while a kprobe handler of this file is active on the
  * CPU, and the kprobe layer silently skips a kprobe hit inside another
  * (kprobe_running(), kernel/kprobes.c); a trampoline skips only a
  * recursion of its own program, which bpf_prog_info counts.  Calls whose
- * result matters (submit, unlink, probe) are kept at entry in a hash map
- * and reported by their kretprobe; the time stamp is the entry's.
+ * result matters (submit, unlink, probe, usb_register_dev) are kept at
+ * entry in a hash map and reported by their kretprobe; the time stamp is
+ * the entry's.  An unbind is kept likewise and reported when the
+ * driver's disconnect has returned, stamped then (unbind_send).
  *
  * usbcore is a module in distribution kernels (CONFIG_USB=m), so its
  * types live in /sys/kernel/btf/usbcore, not in vmlinux.  The few fields
@@ -45,6 +49,7 @@ struct kobject {
 struct device {
 	struct kobject kobj;
 	struct device *parent;
+	void *driver_data;
 	struct device_driver *driver;
 } __attribute__((preserve_access_index));
 
@@ -174,6 +179,7 @@ record_start(__u32 kind)
 	u->ts_ns = bpf_ktime_get_ns();
 	u->kind = kind;
 	u->intf = -1;
+	u->minor = -1;
 	u->pid = (__u32)bpf_get_current_pid_tgid();
 	u->cpu = bpf_get_smp_processor_id();
 	u->context = irq_depth() > 0 ? UT_CTX_IRQ : UT_CTX_TASK;
@@ -241,6 +247,18 @@ pending_done(__u32 kind, long ret)
 	u->result = (__s32)ret;
 	record_send(u);
 	bpf_map_delete_elem(&pending, &key);
+}
+
+/* The interface's driver_data (usb_get_intfdata) and minor now. */
+static __always_inline void
+record_intf_now(struct ut_record *u)
+{
+	struct usb_interface	*intf = (void *)u->intf_addr;
+
+	if (intf == NULL)
+		return;
+	u->ptr = (__u64)BPF_CORE_READ(intf, dev.driver_data);
+	u->minor = BPF_CORE_READ(intf, minor);
 }
 
 SEC("kprobe/usb_submit_urb")
@@ -349,7 +367,8 @@ record_intf(struct ut_record *u, struct device *dev)
 	/* to_usb_interface(): container_of(dev, struct usb_interface, dev) */
 	intf = (void *)((char *)dev - bpf_core_field_offset(struct
 	    usb_interface, dev));
-	u->urb = (__u64)intf;
+	u->intf_addr = (__u64)intf;
+	u->minor = BPF_CORE_READ(intf, minor);
 	u->intf = BPF_CORE_READ(intf, cur_altsetting, desc.bInterfaceNumber);
 	/* interface_to_usbdev(): the parent device */
 	parent = BPF_CORE_READ(dev, parent);
@@ -384,18 +403,205 @@ int BPF_KPROBE(probe_entry, struct device *dev)
 SEC("kretprobe/usb_probe_interface")
 int BPF_KRETPROBE(probe_return, long ret)
 {
-	pending_done(UT_PROBE, ret);
+	__u64			 key = pending_key(UT_PROBE);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+
+	if (u == NULL)
+		return 0;
+	u->result = (__s32)ret;
+	record_intf_now(u);
+	record_send(u);
+	bpf_map_delete_elem(&pending, &key);
 	return 0;
+}
+
+/*
+ * usb_unbind_interface calls in progress per thread: a hub's disconnect
+ * unbinds its children's interfaces inside its own, so the pending
+ * records of one thread are a stack, the depth in bits 40-47 of the key.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u32);
+} unbinding SEC(".maps");
+
+static __always_inline __u32
+unbind_depth(void)
+{
+	__u32	 tid = (__u32)bpf_get_current_pid_tgid();
+	__u32	*d = bpf_map_lookup_elem(&unbinding, &tid);
+
+	return d != NULL ? *d : 0;
+}
+
+static __always_inline void
+unbind_set_depth(__u32 depth)
+{
+	__u32	 tid = (__u32)bpf_get_current_pid_tgid();
+
+	if (depth == 0)
+		bpf_map_delete_elem(&unbinding, &tid);
+	else
+		bpf_map_update_elem(&unbinding, &tid, &depth, BPF_ANY);
+}
+
+/* An unbind runs in a task: the thread id, and the depth where
+ * pending_key has the process's. */
+static __always_inline __u64
+unbind_key(__u32 depth)
+{
+	return ((__u64)UT_DISCONNECT << 56) | ((__u64)(depth & 0xff) << 40) |
+	    (__u32)bpf_get_current_pid_tgid();
+}
+
+/*
+ * The disconnect event, when the driver's disconnect has returned: stamped
+ * then, with the interface's driver_data and minor of that moment (what
+ * the driver left), before usb_unbind_interface kills the endpoints' URBs.
+ */
+static __always_inline void
+unbind_send(__u32 depth)
+{
+	__u64			 key = unbind_key(depth);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+
+	if (u == NULL)
+		return;
+	u->ts_ns = bpf_ktime_get_ns();
+	record_intf_now(u);
+	record_send(u);
+	bpf_map_delete_elem(&pending, &key);
 }
 
 SEC("kprobe/usb_unbind_interface")
 int BPF_KPROBE(unbind_entry, struct device *dev)
 {
 	struct ut_record	*u = record_start(UT_DISCONNECT);
+	__u32			 depth = unbind_depth();
+	__u64			 key = unbind_key(depth);
 
 	if (u == NULL)
 		return 0;
 	record_intf(u, dev);
+	caller_of(ctx, u);
+	if (bpf_map_update_elem(&pending, &key, u, BPF_ANY) != 0) {
+		count_lost();
+		return 0;
+	}
+	unbind_set_depth(depth + 1);
+	return 0;
+}
+
+/*
+ * drivers/usb/core/driver.c (6.1): usb_unbind_interface first calls
+ * usb_disable_interface(udev, intf, false), which flushes the endpoints
+ * (the driver's URBs still queued are given back there, before its
+ * disconnect), then driver->disconnect(intf), then puts the interface
+ * back in altsetting 0: usb_enable_interface(udev, intf, false) when it is
+ * there already, else usb_set_interface.  The first of those called from
+ * usb_unbind_interface itself (its text is unbind_lo..unbind_hi, from
+ * /proc/kallsyms: a driver's disconnect may call usb_set_interface too)
+ * is where the disconnect has returned; the kretprobe catches the rest.
+ */
+const volatile __u64 unbind_lo = 0, unbind_hi = 0;
+
+static __always_inline int
+from_unbind(struct pt_regs *ctx)
+{
+	__u64	 ra = 0;
+
+	if (unbind_hi == 0)
+		return 0;
+	bpf_probe_read_kernel(&ra, sizeof ra, (void *)PT_REGS_SP(ctx));
+	return ra >= unbind_lo && ra < unbind_hi;
+}
+
+SEC("kprobe/usb_enable_interface")
+int BPF_KPROBE(enable_entry, void *udev, struct usb_interface *intf)
+{
+	__u32			 depth = unbind_depth();
+	__u64			 key;
+	struct ut_record	*u;
+
+	if (depth == 0 || !from_unbind(ctx))
+		return 0;
+	key = unbind_key(depth - 1);
+	u = bpf_map_lookup_elem(&pending, &key);
+	if (u != NULL && u->intf_addr == (__u64)intf)
+		unbind_send(depth - 1);
+	return 0;
+}
+
+SEC("kprobe/usb_set_interface")
+int BPF_KPROBE(set_interface_entry)
+{
+	__u32	 depth = unbind_depth();
+
+	if (depth > 0 && from_unbind(ctx))
+		unbind_send(depth - 1);
+	return 0;
+}
+
+SEC("kretprobe/usb_unbind_interface")
+int BPF_KRETPROBE(unbind_return, long ret)
+{
+	__u32	 depth = unbind_depth();
+
+	if (depth == 0)
+		return 0;
+	/* unbind_lo/hi unknown, or neither call made */
+	unbind_send(depth - 1);
+	unbind_set_depth(depth - 1);
+	return 0;
+}
+
+/* drivers/usb/core/file.c */
+static __always_inline struct device *
+intf_dev(struct usb_interface *intf)
+{
+	return (void *)((char *)intf + bpf_core_field_offset(struct
+	    usb_interface, dev));
+}
+
+SEC("kprobe/usb_register_dev")
+int BPF_KPROBE(register_dev_entry, struct usb_interface *intf)
+{
+	struct ut_record	*u = record_start(UT_REGISTER_DEV);
+
+	if (u == NULL)
+		return 0;
+	record_intf(u, intf_dev(intf));
+	caller_of(ctx, u);
+	pending_put(UT_REGISTER_DEV, u);
+	return 0;
+}
+
+SEC("kretprobe/usb_register_dev")
+int BPF_KRETPROBE(register_dev_return, long ret)
+{
+	__u64			 key = pending_key(UT_REGISTER_DEV);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+
+	if (u == NULL)
+		return 0;
+	u->result = (__s32)ret;
+	/* intf->minor: the minor given, or -1 */
+	record_intf_now(u);
+	record_send(u);
+	bpf_map_delete_elem(&pending, &key);
+	return 0;
+}
+
+SEC("kprobe/usb_deregister_dev")
+int BPF_KPROBE(deregister_dev_entry, struct usb_interface *intf)
+{
+	struct ut_record	*u = record_start(UT_DEREGISTER_DEV);
+
+	if (u == NULL)
+		return 0;
+	record_intf(u, intf_dev(intf));
 	caller_of(ctx, u);
 	record_send(u);
 	return 0;

@@ -15,7 +15,10 @@ enum ut_kind {
 	UT_KILL,		/* usb_kill_urb */
 	UT_UNLINK,		/* usb_unlink_urb, at its return */
 	UT_PROBE,		/* usb_probe_interface, at its return */
-	UT_DISCONNECT,		/* usb_unbind_interface */
+	UT_DISCONNECT,		/* usb_unbind_interface: the driver's
+				   disconnect returned */
+	UT_REGISTER_DEV,	/* usb_register_dev, at its return */
+	UT_DEREGISTER_DEV,	/* usb_deregister_dev */
 };
 
 #define UT_CTX_TASK	0	/* dec_drv_contexts: "task" */
@@ -31,6 +34,8 @@ struct ut_record {
 	__u64	caller;		/* return address of the traced call */
 	__u64	stack[UT_STACK];	/* the kernel stack from the probe */
 	__u64	complete;	/* urb->complete */
+	__u64	ptr;		/* probe, disconnect: intf->dev.driver_data */
+	__u64	intf_addr;	/* struct usb_interface * */
 	__u32	kind;		/* enum ut_kind */
 	__s32	result;		/* return value, or urb->status */
 	__u32	pipe;		/* urb->pipe */
@@ -44,6 +49,8 @@ struct ut_record {
 	__s16	intf;		/* bInterfaceNumber, -1 if none */
 	__u16	pad;
 	__u32	cpu;
+	__s32	minor;		/* intf->minor, -1 if none */
+	__u32	pad2;
 	char	comm[UT_COMM_LEN];
 	char	driver[UT_NAME_LEN];	/* dev->driver->name */
 	char	devname[UT_NAME_LEN];	/* dev_name(dev): "1-1:1.0" */

@@ -14,21 +14,37 @@ disk image, CSWs with the tags); and in our usbmon capture, parsed here
 as check.py parses it, each driver's bulk transfers on the disk's
 endpoints after usb-storage's last one: CBW, data, CSW, urbbuggy's CSW
 fetched by resubmitting the same URB.
+
+With the drivers traced (`capture --drivers`, run.sh's CAPTURE_OPTS when
+./urbscope has eBPF): the driver rules urbscope found in the capture,
+EXPECTED_RULES per driver (each at least once for urbbuggy, none for
+urbskel), and each of the two drivers' submit events that returned 0
+followed by the usbmon 'S' record of its URB.
 """
+import importlib.util
 import os
 import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 from check import read_pcapng, report, results  # noqa: E402
+
+# check-drivers.py's reader of usbmon records and driver events in order
+_spec = importlib.util.spec_from_file_location(
+    "check_drivers", os.path.join(HERE, "check-drivers.py"))
+check_drivers = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check_drivers)
 
 # The tags of the drivers' CBWs (guest-kmod.sh's cbw).
 TAGS = {"urbskel": b"skel", "urbbuggy": b"bugy"}
 
-# The driver rules, once the capture traces the drivers (`urbscope capture
-# --drivers`, CAPTURE_OPTS in guest-kmod.sh): the rules each driver must
-# give, to be asserted here on what urbscope reports for cap.pcapng.
+# The driver rules urbscope reports in cap.pcapng when it traced the
+# drivers (`urbscope capture --drivers`, CAPTURE_OPTS in guest-kmod.sh):
+# each of these at least once with the driver's name, and no other rule
+# of that driver.  urbbuggy.c says where each bug is; the rule ids are the
+# simulator's (decode/dec-rules.c checks them on the traced events).
 EXPECTED_RULES = {
     "urbskel": [],
     "urbbuggy": ["gfp-kernel-in-atomic", "submit-active-urb", "minor-leak",
@@ -196,8 +212,71 @@ def check_capture(share, us, bus, dev, probes, img):
                (drv, bus, dev, ep_in, ep_out,
                 ", fetched by resubmitting the same URB"
                 if drv == "urbbuggy" else ""), details)
-    # Where the driver rules are to be checked once the capture has the
-    # drivers' events (CAPTURE_OPTS=--drivers): EXPECTED_RULES per driver.
+    check_rules(share, cap)
+
+
+def check_rules(share, cap):
+    opts = text(share, "capture-opts.txt").split()
+    err = text(share, "capture.err")
+    if "--drivers" not in opts:
+        print("# kmod: driver rules not checked: the capture ran without "
+              "--drivers (./urbscope built without eBPF)")
+        return
+    report("traced with eBPF" in err and "--drivers:" not in err,
+           "kmod: capture --drivers traced the USB core",
+           err.splitlines())
+    try:
+        items = check_drivers.read_items(cap)
+    except (OSError, ValueError) as e:
+        report(False, "kmod: capture readable with its driver events",
+               [str(e)])
+        return
+    evs = [e for k, e in items if k == "event"]
+    rules = [e for e in evs if e["kind"] == "rule"]
+    print("# kmod: rule events: %s" % (", ".join(sorted(set(
+        "%s %s" % (e.get("driver", "-"), e.get("rule", "-"))
+        for e in rules))) or "none"))
+    for drv, want in EXPECTED_RULES.items():
+        got = {}
+        for e in rules:
+            if e.get("driver") == drv:
+                got[e.get("rule")] = got.get(e.get("rule"), 0) + 1
+        missing = [r for r in want if r not in got]
+        extra = sorted(r for r in got if r not in want)
+        report(not missing and not extra,
+               "kmod: driver rules of %s: %s" % (
+                   drv, ", ".join("%s %d" % kv for kv in sorted(
+                       got.items())) or "none"),
+               ["missing %s" % r for r in missing] +
+               ["unexpected %s" % r for r in extra] +
+               [e.get("text", "") for e in rules
+                if e.get("driver") == drv])
+    # each submit of ours that returned 0: the next record of its URB
+    # is its 'S' (the URB's address is usbmon's id)
+    num = check_drivers.num
+    n = matched = refused = 0
+    bad = []
+    for i, (k, e) in enumerate(items):
+        if k != "event" or e["kind"] != "submit" or \
+                e.get("driver") not in TAGS:
+            continue
+        if num(e.get("result")) != 0:
+            refused += 1
+            continue
+        n += 1
+        urb = num(e.get("urb"))
+        nxt = next((r for kk, r in items[i + 1:]
+                    if kk == "urb" and r.id == urb), None)
+        if nxt is not None and nxt.type == "S":
+            matched += 1
+        else:
+            bad.append("submit urb=%#x %s %s: next record %s" % (
+                urb, e.get("driver"), e.get("func", "-"),
+                "none" if nxt is None else nxt.type))
+    report(n > 0 and matched == n and refused > 0,
+           "kmod: urbskel's and urbbuggy's submits followed by the usbmon "
+           "S of their URB: %d of %d (%d refused, urbbuggy's -EBUSY)" %
+           (matched, n, refused), bad)
 
 
 def main():

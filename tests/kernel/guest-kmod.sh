@@ -12,11 +12,11 @@
 # then unbound, which calls its disconnect.  `urbscope devices --why`
 # explains each binding.  One urbscope capture records it all.
 #
-# Where the driver rules come in: run with CAPTURE_OPTS=--drivers (the
-# eBPF tracing of the drivers, once `urbscope capture` has it) the capture
-# also holds the drivers' calls, and check-kmod.py is where the rules
-# found in it are to be asserted: gfp-kernel-in-atomic, submit-active-urb,
-# minor-leak and intfdata-after-disconnect for urbbuggy, none for urbskel.
+# The driver rules: with CAPTURE_OPTS=--drivers (run.sh's default when
+# ./urbscope has eBPF) the capture also holds the drivers' calls traced in
+# the USB core and the rules urbscope found in them, which check-kmod.py
+# asserts: gfp-kernel-in-atomic, submit-active-urb, minor-leak and
+# intfdata-after-disconnect for urbbuggy, none for urbskel.
 CAPTURE_OPTS=${CAPTURE_OPTS:-}
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -26,7 +26,14 @@ load_usbmon || exit 1
 # shellcheck disable=SC2086
 urbscope capture -i usbmon0 $CAPTURE_OPTS -w cap.pcapng 2>capture.err &
 cap=$!
-sleep 1
+echo "$CAPTURE_OPTS" >capture-opts.txt
+# loading and attaching the BPF programs takes a while under TCG
+i=0
+while ! grep -q "capturing on" capture.err 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+sleep 0.5
 
 say "PHASE enumeration"
 usb_up || say "usb_up failed"

@@ -119,9 +119,16 @@ case $tests in *kmod*)
 	for m in $mods; do
 		set -- "$@" --module "$m"
 	done
-	# CAPTURE_OPTS=--drivers: the drivers' events in the capture too
-	guest kmod "$kout" --guest tests/kernel/guest-kmod.sh --timeout 120 \
-	    --env "CAPTURE_OPTS=${CAPTURE_OPTS:-}" "$@"
+	# --drivers: the drivers' calls traced with eBPF in the capture
+	# too, and the driver rules checked on them (check-kmod.py asserts
+	# them); without eBPF in ./urbscope, usbmon alone and no rules
+	if [ -z "${CAPTURE_OPTS+x}" ]; then
+		CAPTURE_OPTS=
+		ldd ./urbscope 2>/dev/null | grep -q libbpf &&
+		    CAPTURE_OPTS=--drivers
+	fi
+	guest kmod "$kout" --guest tests/kernel/guest-kmod.sh --timeout 150 \
+	    --env "CAPTURE_OPTS=$CAPTURE_OPTS" "$@"
 	case $? in
 	77) exit $crc ;;
 	1) exit 1 ;;

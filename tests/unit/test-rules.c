@@ -6,7 +6,8 @@
  * dec_rules_check must give the rules the simulator gave, of those the
  * events can tell; and short sequences a traced kernel gives (-EBUSY
  * from usb_submit_urb, a resubmit from a completion handler after a
- * kill, a task resubmitting a killed URB, a rebind after disconnect).
+ * kill, a task resubmitting a killed URB, a rebind after disconnect, a
+ * clean unbind as a traced kernel shows it).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -214,6 +215,19 @@ test_sequences(void **state)
 	    sizeof b), "");
 	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xc000, -2, 1), b,
 	    sizeof b), "");
+	assert_string_equal(check(r, event(DRV_DISCONNECT, 0, 0, 0), b,
+	    sizeof b), "");
+	/* as capture --drivers traces urbskel: probe with its driver_data,
+	 * a minor, usb_deregister_dev in disconnect, driver_data cleared */
+	ev = event(DRV_PROBE, 0, 0, 0);
+	ev.ptr = 0xffff888012346000ULL;
+	assert_string_equal(check(r, ev, b, sizeof b), "");
+	ev = event(DRV_REGISTER_DEV, 0, 0, 0);
+	ev.minor = 0;
+	assert_string_equal(check(r, ev, b, sizeof b), "");
+	ev = event(DRV_DEREGISTER_DEV, 0, 0, 0);
+	ev.minor = 0;
+	assert_string_equal(check(r, ev, b, sizeof b), "");
 	assert_string_equal(check(r, event(DRV_DISCONNECT, 0, 0, 0), b,
 	    sizeof b), "");
 	dec_rules_free(r);
