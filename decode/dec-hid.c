@@ -1730,7 +1730,8 @@ static int
 rep_summary(struct rep *r, struct sbuf *b)
 {
 	struct sum	 s;
-	size_t		 start;
+	char		 other[SUM_MAX + 8];
+	size_t		 start, n;
 	unsigned	 k = 0;
 	int		 i, first = 1;
 
@@ -1756,6 +1757,16 @@ rep_summary(struct rep *r, struct sbuf *b)
 	s.start = s.sort == SUM_KBD || s.sort == SUM_LEDS ? start : b->len;
 	rep_walk(r, sum_ctl, &s);
 	if (s.sort == SUM_POINTER) {
+		/* the other controls (a hat switch, say) after the buttons
+		 * and axes, a space apart */
+		n = b->len - s.start < sizeof other ? b->len - s.start : 0;
+		if (n > 0 && b->s != NULL)
+			memcpy(other, b->s + s.start, n);
+		other[n] = '\0';
+		if (b->s != NULL && b->len > s.start) {
+			b->len = s.start;
+			b->s[b->len] = '\0';
+		}
 		sb_puts(b, "buttons ");
 		for (i = 0; i < 32; i++) {
 			if (s.buttons & (1U << i)) {
@@ -1768,6 +1779,10 @@ rep_summary(struct rep *r, struct sbuf *b)
 		if (first)
 			sb_puts(b, s.nbuttons > 0 ? "none" : "-");
 		sb_puts(b, s.axes);
+		if (n > 0) {
+			sb_putc(b, ' ');
+			sb_puts(b, other);
+		}
 		return 1;
 	}
 	if (!s.any)
