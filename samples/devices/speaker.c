@@ -34,6 +34,7 @@
 #define SPK_FU_ID		2
 #define SPK_VOL_MIN		(-60 * 256)	/* 1/256 dB */
 #define SPK_VOL_RES		256
+#define SPK_ANSWER_MAX		(2 + 2 * 12)	/* the rate's two ranges */
 
 struct speaker {
 	uint32_t	 rate;
@@ -130,11 +131,15 @@ put_range32(uint8_t *p, uint32_t min, uint32_t max, uint32_t res)
 	return 12;
 }
 
+/*
+ * The entities' requests: a SET takes data and returns 0, a GET puts its
+ * answer (SPK_ANSWER_MAX bytes at most) into r and returns its length;
+ * DM_STALL for what the entity does not have.
+ */
 static int
 spk_clock(struct speaker *sp, const struct usb_ctrlrequest *s,
-    uint8_t *data, int in)
+    const uint8_t *data, int in, uint8_t *r)
 {
-	uint8_t		 r[2 + 2 * 12];
 	size_t		 n;
 	uint32_t	 rate;
 	int		 cs = s->wValue >> 8;
@@ -162,17 +167,13 @@ spk_clock(struct speaker *sp, const struct usb_ctrlrequest *s,
 		n = 1;
 	} else
 		return DM_STALL;
-	if (n > s->wLength)
-		n = s->wLength;
-	memcpy(data, r, n);
 	return (int)n;
 }
 
 static int
 spk_feature(struct speaker *sp, const struct usb_ctrlrequest *s,
-    uint8_t *data, int in)
+    const uint8_t *data, int in, uint8_t *r)
 {
-	uint8_t		 r[8];
 	size_t		 n;
 	int		 cs = s->wValue >> 8, ch = s->wValue & 0xff;
 	int16_t		 v;
@@ -206,9 +207,6 @@ spk_feature(struct speaker *sp, const struct usb_ctrlrequest *s,
 		n = 8;
 	} else
 		return DM_STALL;
-	if (n > s->wLength)
-		n = s->wLength;
-	memcpy(data, r, n);
 	return (int)n;
 }
 
@@ -218,18 +216,28 @@ spk_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
     uint8_t *data)
 {
 	struct speaker	*sp = dm->priv;
-	int		 in = (s->bRequestType & USB_DIR_IN) != 0;
+	uint8_t		 r[SPK_ANSWER_MAX];
+	int		 in = (s->bRequestType & USB_DIR_IN) != 0, n;
 
 	if ((s->bRequestType & (USB_TYPE_MASK | USB_RECIP_MASK)) !=
 	    (USB_TYPE_CLASS | USB_RECIP_INTERFACE) || (s->wIndex & 0xff) != 0)
 		return DM_STALL;
 	switch (s->wIndex >> 8) {
 	case SPK_CLOCK_ID:
-		return spk_clock(sp, s, data, in);
+		n = spk_clock(sp, s, data, in, r);
+		break;
 	case SPK_FU_ID:
-		return spk_feature(sp, s, data, in);
+		n = spk_feature(sp, s, data, in, r);
+		break;
+	default:
+		return DM_STALL;
 	}
-	return DM_STALL;
+	if (n <= 0 || !in)
+		return n;
+	if (n > s->wLength)
+		n = s->wLength;		/* the host asked for less */
+	memcpy(data, r, (size_t)n);
+	return n;
 }
 
 static int

@@ -38,6 +38,9 @@
 #define ACM_CTRL_DTR			0x01
 #define ACM_CTRL_RTS			0x02
 #define ACM_NOTIFY_SERIAL_STATE		0x20
+/* CDC 1.2 table 12, 13 */
+#define USB_DT_CS_INTERFACE		0x24
+#define USB_CDC_UNION_TYPE		0x06
 
 static struct usb_device_id acm_id_table [] = {
 	{ USB_INTERFACE_INFO(2, 2, 1) },	/* CDC ACM, AT commands */
@@ -64,20 +67,20 @@ struct acm {
 
 static struct usb_driver *acm_drv(void);
 
-/* The data interface of the union descriptor after interface ifnum. */
-static int acm_union_slave(struct usb_device *dev, int ifnum)
+/* The slave (data) interface of the union functional descriptor among
+ * the interface's class descriptors (cdc_parse_cdc_header); -1 if none. */
+static int acm_union_slave(struct usb_host_interface *alt)
 {
-	const uint8_t *p = dev->actconfig->raw;
-	size_t off = 0, len = dev->actconfig->rawlen;
-	int in = 0;
+	char *buf = (char *)alt->extra;
+	unsigned len = (unsigned)alt->extralen;
+	unsigned char *d;
 
-	while (off + 2 <= len && p[off] >= 2 && off + p[off] <= len) {
-		if (p[off + 1] == USB_DT_INTERFACE && p[off] >= 3)
-			in = p[off + 2] == ifnum;
-		else if (in && p[off + 1] == 0x24 && p[off] >= 5 &&
-		    p[off + 2] == 0x06)
-			return p[off + 4];
-		off += p[off];
+	while (__usb_get_extra_descriptor(buf, len, USB_DT_CS_INTERFACE,
+	    (void **)&d, 3) == 0) {
+		if (d[2] == USB_CDC_UNION_TYPE && d[0] >= 5)
+			return d[4];
+		len -= (unsigned)((char *)d + d[0] - buf);
+		buf = (char *)d + d[0];
 	}
 	return -1;
 }
@@ -106,22 +109,31 @@ static int acm_set_line(struct acm *acm, unsigned int rate)
 	return acm_ctrl_msg(acm, ACM_REQ_SET_LINE_CODING, 0, acm->line, 7);
 }
 
+/* A completion's status: 1 data came, 0 an error (resubmit), -1 the URB
+ * was killed or the device is gone (do not). */
+static int acm_urb_status(struct urb *urb)
+{
+	switch (urb->status) {
+	case 0:
+		return 1;
+	case -ECONNRESET:
+	case -ENOENT:
+	case -ESHUTDOWN:
+		return -1;
+	}
+	return 0;
+}
+
 static void acm_ctrl_irq(struct urb *urb)
 {
 	struct acm *acm = urb->context;
 	unsigned char *b = acm->ctrl_buf;
-	int retval;
+	int retval, st;
 
-	switch (urb->status) {
-	case 0:
-		break;
-	case -ECONNRESET:
-	case -ENOENT:
-	case -ESHUTDOWN:
+	if ((st = acm_urb_status(urb)) < 0)
 		return;
-	default:
+	if (st == 0)
 		goto resubmit;
-	}
 	if (urb->actual_length >= 10 && b[1] == ACM_NOTIFY_SERIAL_STATE)
 		dev_info(acm->control, "serial state:%s%s%s%s",
 		    (b[8] & 0x01) ? " DCD" : "", (b[8] & 0x02) ? " DSR" : "",
@@ -141,18 +153,12 @@ static void acm_read_bulk(struct urb *urb)
 	struct acm *acm = urb->context;
 	unsigned long flags;
 	size_t n;
-	int retval;
+	int retval, st;
 
-	switch (urb->status) {
-	case 0:
-		break;
-	case -ECONNRESET:
-	case -ENOENT:
-	case -ESHUTDOWN:
+	if ((st = acm_urb_status(urb)) < 0)
 		return;
-	default:
+	if (st == 0)
 		goto resubmit;
-	}
 	spin_lock_irqsave(&acm->lock, flags);
 	n = urb->actual_length;
 	if (n > sizeof acm->rx - acm->nrx)
@@ -304,9 +310,15 @@ static int acm_probe(struct usb_interface *intf,
 	int i, slave, retval;
 
 	(void)id;
-	slave = acm_union_slave(dev, c->desc.bInterfaceNumber);
-	if (slave < 0 || slave >= dev->actconfig->desc.bNumInterfaces ||
-	    (data = dev->actconfig->interface[slave]) == NULL) {
+	slave = acm_union_slave(c);
+	data = NULL;
+	for (i = 0; slave >= 0 && i < dev->actconfig->desc.bNumInterfaces;
+	    i++) {
+		if (dev->actconfig->interface[i] != NULL && dev->actconfig->
+		    interface[i]->altsetting[0].desc.bInterfaceNumber == slave)
+			data = dev->actconfig->interface[i];
+	}
+	if (data == NULL) {
 		dev_err(intf, "no union descriptor, no data interface");
 		return -ENODEV;
 	}

@@ -51,23 +51,28 @@ static const char *const gamepad_hat[9] = {
 	"N", "NE", "E", "SE", "S", "SW", "W", "NW", "centred"
 };
 
-/* wDescriptorLength of the report descriptor in the interface's HID
- * descriptor (HID 1.11 6.2.1), from the raw configuration; 0 if none. */
-static int gamepad_report_len(struct usb_device *dev, int ifnum)
-{
-	const uint8_t *p = dev->actconfig->raw;
-	size_t off = 0, len = dev->actconfig->rawlen;
-	int in = 0;
+/* HID 1.11 6.2.1: the HID descriptor with one class descriptor */
+struct hid_descriptor {
+	unsigned char bLength;
+	unsigned char bDescriptorType;
+	unsigned char bcdHID[2];
+	unsigned char bCountryCode;
+	unsigned char bNumDescriptors;
+	unsigned char bClassDescriptorType;
+	unsigned char wDescriptorLength[2];
+};
 
-	while (off + 2 <= len && p[off] >= 2 && off + p[off] <= len) {
-		if (p[off + 1] == USB_DT_INTERFACE && p[off] >= 3)
-			in = p[off + 2] == ifnum;
-		else if (in && p[off + 1] == HID_DT_HID && p[off] >= 9 &&
-		    p[off + 6] == HID_DT_REPORT)
-			return p[off + 7] | p[off + 8] << 8;
-		off += p[off];
-	}
-	return 0;
+/* wDescriptorLength of the report descriptor in the interface's HID
+ * descriptor, as usbhid_parse finds it; 0 if none. */
+static int gamepad_report_len(struct usb_host_interface *interface)
+{
+	struct hid_descriptor *hdesc;
+
+	if (usb_get_extra_descriptor(interface, HID_DT_HID, &hdesc) != 0 ||
+	    hdesc->bNumDescriptors < 1 ||
+	    hdesc->bClassDescriptorType != HID_DT_REPORT)
+		return 0;
+	return hdesc->wDescriptorLength[0] | hdesc->wDescriptorLength[1] << 8;
 }
 
 static void gamepad_log(struct gamepad *gp, const unsigned char *r, int len)
@@ -163,7 +168,7 @@ static int gamepad_probe(struct usb_interface *iface,
 				 0, (u16)gp->ifnum, NULL, 0, USB_CTRL_SET_TIMEOUT);
 	if (retval < 0)
 		dev_warn(iface, "SET_IDLE failed: %d", retval);
-	len = gamepad_report_len(dev, gp->ifnum);
+	len = gamepad_report_len(interface);
 	if (len <= 0 || len > GP_DESC_MAX) {
 		dev_err(iface, "no report descriptor length");
 		retval = -ENODEV;

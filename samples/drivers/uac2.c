@@ -39,6 +39,7 @@
 #define UAC2_CS_CLOCK_VALID	0x02
 #define UAC2_FU_MUTE		0x01
 #define UAC2_FU_VOLUME		0x02
+#define USB_DT_CS_INTERFACE	0x24		/* UAC 2.0 A.4 */
 
 static struct usb_device_id uac2_id_table [] = {
 	{ USB_INTERFACE_INFO(1, 1, 0x20) },	/* audio control, UAC 2.0 */
@@ -65,30 +66,47 @@ struct uac2 {
 
 static struct usb_driver *uac2_drv(void);
 
-/* IDs of the first clock source and feature unit after interface ifnum,
- * and the next interface (the streaming one). */
+/* The ID of the first unit of subtype among the audio control
+ * interface's class descriptors (snd_usb_find_csint_desc); -1 if none. */
+static int uac2_entity(struct usb_host_interface *alt, int subtype)
+{
+	char *buf = (char *)alt->extra;
+	unsigned len = (unsigned)alt->extralen;
+	unsigned char *d;
+
+	while (__usb_get_extra_descriptor(buf, len, USB_DT_CS_INTERFACE,
+	    (void **)&d, 4) == 0) {
+		if (d[2] == subtype)
+			return d[3];
+		len -= (unsigned)((char *)d + d[0] - buf);
+		buf = (char *)d + d[0];
+	}
+	return -1;
+}
+
+/* The entities, and the first streaming interface after the control
+ * one (the interface association's). */
 static void uac2_parse(struct uac2 *ua)
 {
-	const uint8_t *p = ua->udev->actconfig->raw;
-	size_t off = 0, len = ua->udev->actconfig->rawlen;
-	int in = 0;
+	struct usb_host_config *config = ua->udev->actconfig;
+	struct usb_interface_descriptor *d;
+	int i;
 
-	ua->clock_id = ua->fu_id = ua->as_ifnum = -1;
-	while (off + 2 <= len && p[off] >= 2 && off + p[off] <= len) {
-		if (p[off + 1] == USB_DT_INTERFACE && p[off] >= 8) {
-			in = p[off + 2] == ua->ctrl_ifnum;
-			if (ua->as_ifnum < 0 && p[off + 5] == 1 &&
-			    p[off + 6] == 2 && p[off + 2] > ua->ctrl_ifnum)
-				ua->as_ifnum = p[off + 2];
-		} else if (in && p[off + 1] == 0x24 && p[off] >= 4) {
-			if (p[off + 2] == UAC2_CLOCK_SOURCE &&
-			    ua->clock_id < 0)
-				ua->clock_id = p[off + 3];
-			else if (p[off + 2] == UAC2_FEATURE_UNIT &&
-			    ua->fu_id < 0)
-				ua->fu_id = p[off + 3];
+	ua->clock_id = uac2_entity(ua->control->cur_altsetting,
+	    UAC2_CLOCK_SOURCE);
+	ua->fu_id = uac2_entity(ua->control->cur_altsetting,
+	    UAC2_FEATURE_UNIT);
+	ua->as_ifnum = -1;
+	for (i = 0; i < config->desc.bNumInterfaces; i++) {
+		if (config->interface[i] == NULL)
+			continue;
+		d = &config->interface[i]->altsetting[0].desc;
+		if (d->bInterfaceNumber > ua->ctrl_ifnum &&
+		    d->bInterfaceClass == 1 && d->bInterfaceSubClass == 2) {
+			ua->as_ifnum = d->bInterfaceNumber;
+			ua->stream = config->interface[i];
+			break;
 		}
-		off += p[off];
 	}
 }
 
@@ -311,9 +329,7 @@ static int uac2_probe(struct usb_interface *intf,
 	ua->ctrl_ifnum = intf->cur_altsetting->desc.bInterfaceNumber;
 	uac2_parse(ua);
 	retval = -ENODEV;
-	if (ua->clock_id < 0 || ua->fu_id < 0 || ua->as_ifnum < 0 ||
-	    ua->as_ifnum >= dev->actconfig->desc.bNumInterfaces ||
-	    (ua->stream = dev->actconfig->interface[ua->as_ifnum]) == NULL) {
+	if (ua->clock_id < 0 || ua->fu_id < 0 || ua->stream == NULL) {
 		dev_err(intf, "no clock, feature unit or streaming interface");
 		goto fail;
 	}
