@@ -29,7 +29,8 @@ has() {
 }
 
 # HID: the requests usbhid makes, the reports by their fields
-has hid "hid: SET_IDLE of all reports" 'out S ctrl .*SET_IDLE infinite id 0 intf 0$'
+has hid "hid: SET_IDLE of all reports" \
+    'out S ctrl .*SET_IDLE infinite id 0 intf 0$'
 has hid "hid: GET_DESCRIPTOR of the 125-byte report descriptor" \
     'in  C ctrl ok +125  GET_DESCRIPTOR HID_REPORT'
 has hid "hid: GET_REPORT of the feature report, by its fields" \
@@ -73,15 +74,19 @@ has audio "audio: SET_INTERFACE of the streaming interface, alt 1" \
 has audio "audio: the clock's validity" \
     'GET_CUR intf 0 unit 16 cs 0x02 len 1 → .*: clock valid$'
 has audio "audio: the sampling frequencies (RANGE)" \
-    'GET_RANGE intf 0 unit 16 cs 0x01 len 26 → .*2 ranges: 44100..44100 48000..48000$'
+    'GET_RANGE intf 0 unit 16 cs 0x01 len 26 → .*2 ranges: '\
+'44100..44100 48000..48000$'
 has audio "audio: SET CUR of the sample rate" \
     'SET_CUR intf 0 unit 16 cs 0x01 len 4: sampling frequency 48000 Hz$'
 has audio "audio: GET CUR of the sample rate" \
     'GET_CUR intf 0 unit 16 cs 0x01 len 4 → .*: sampling frequency 48000 Hz$'
-has audio "audio: mute" 'GET_CUR intf 0 unit 2 cs 0x01 len 1 → .*: mute off master$'
+has audio "audio: mute" \
+    'GET_CUR intf 0 unit 2 cs 0x01 len 1 → .*: mute off master$'
 has audio "audio: the volume range" \
-    'GET_RANGE intf 0 unit 2 cs 0x02 ch 1 len 8 → .*: volume, 1 range: -60.00 dB..0.00 dB$'
-has audio "audio: the volume" 'GET_CUR intf 0 unit 2 cs 0x02 ch 2 len 2 → .*: volume ch 2 -20.00 dB$'
+    'GET_RANGE intf 0 unit 2 cs 0x02 ch 1 len 8 → .*: volume, 1 range: '\
+'-60.00 dB..0.00 dB$'
+has audio "audio: the volume" \
+    'GET_CUR intf 0 unit 2 cs 0x02 ch 2 len 2 → .*: volume ch 2 -20.00 dB$'
 has audio "audio: SET CUR of the volume" \
     'SET_CUR intf 0 unit 2 cs 0x02 ch 1 len 2: volume ch 1 -10.00 dB$'
 has audio "audio: isochronous OUT packets" \
@@ -127,10 +132,14 @@ check_eq "hid: GET_REPORT's answer: ID 3, dead zone 16, sensitivity 128" \
 tshark -r "$F" -Y "!(frame.number in {$(paste -sd, - <"$TMP/ctl")})" \
     -w "$TMP/hid-rep.pcapng" 2>/dev/null
 tshark_fields '^usbhid\\.'
+n=$(wc -l <"$TMP/both")
+check "usbhid fields both know: $n" test "$n" -gt 0
 tshark_agree "hid.pcapng: usbhid.*" "$TMP/hid-rep.pcapng"
 check "hid: the reports' axes among them (x -100 y 40)" \
     grep -qE "	-100	40	" "$TMP/ts.all"
 tshark_fields '^usbcom\\.'
+n=$(wc -l <"$TMP/both")
+check "usbcom fields both know: $n" test "$n" -gt 0
 tshark_agree "acm.pcapng: usbcom.*" "$TMP/acm-usb.pcapng"
 # tshark 4.0 has no fields for a line coding or a UART state: they are
 # usbcom.control.payload and usbcom.interrupt.payload, bytes
@@ -139,6 +148,8 @@ check "acm: the line coding among them (115200 8N1 as bytes)" \
 check "acm: the SERIAL_STATE among them (DCD DSR as bytes)" \
     grep -q 0000000002000300 "$TMP/ts.all"
 tshark_fields '^(usbaudio\\.|usb\\.control\\.Response$)'
+n=$(wc -l <"$TMP/both")
+check "usbaudio fields both know: $n" test "$n" -gt 0
 tshark_agree "audio.pcapng: usbaudio.*" "$TMP/audio-usb.pcapng"
 # the class requests' answers: usb.control.Response, bytes in tshark
 check "audio: the sample rate among them (48000 as bytes)" \
