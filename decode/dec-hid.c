@@ -1623,8 +1623,9 @@ rep_sort(const struct rep *r)
 	return SUM_GENERIC;
 }
 
-/* Each control of the report, with its usage and value: f(usage, value,
- * is_array_element, arg); stops at the first control past the data. */
+/* Each control of the report with data, with its usage and value: f(usage,
+ * value, is_array_element, arg); stops at the first control past the data.
+ * A control in its null state has none. */
 typedef void	 ctl_fn(uint32_t, int32_t, int, void *);
 
 static void
@@ -1646,6 +1647,12 @@ rep_walk(const struct rep *r, ctl_fn *fn, void *arg)
 				return;
 			raw = dec_hid_bits(r->p, r->len, bit, f->size);
 			v = logical(f, raw);
+			/* out of range with a null state: no data (HID
+			 * 1.11 6.2.2.5), a hat switch at rest, say */
+			if ((f->flags & DEC_HID_VARIABLE) &&
+			    (f->flags & DEC_HID_NULLSTATE) &&
+			    (v < f->lmin || v > f->lmax))
+				continue;
 			if (f->flags & DEC_HID_VARIABLE)
 				fn(var_usage(r->l, f, i, nu), v, 0, arg);
 			else if (v >= f->lmin && v <= f->lmax &&
