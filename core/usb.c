@@ -517,6 +517,26 @@ parse_endpoint(struct usb_device *udev, int cfgval, struct usb_host_interface
 		    alt->desc.bAlternateSetting, addr);
 }
 
+int
+__usb_get_extra_descriptor(char *buffer, unsigned size, unsigned char type,
+    void **ptr, size_t minsize)
+{
+	unsigned char	*p = (unsigned char *)buffer;
+
+	*ptr = NULL;
+	while (p != NULL && size >= 2) {
+		if (p[0] < 2 || p[0] > size)
+			break;		/* a bad descriptor ends the search */
+		if (p[1] == type && p[0] >= minsize) {
+			*ptr = p;
+			return 0;
+		}
+		size -= p[0];
+		p += p[0];
+	}
+	return -ENOENT;
+}
+
 /*
  * The interface block starting at p (an interface descriptor of blen >=
  * 9) up to the next interface descriptor, within buf..end.  Returns the
@@ -564,6 +584,15 @@ parse_interface(struct usb_device *udev, int cfgval, struct usb_intf_cache
 	    NULL)
 		return (size_t)(end - p);
 	ic->num_altsetting++;
+	/* extra: up to the first endpoint (Linux config.c
+	 * find_next_descriptor) */
+	for (q = p + p[0]; end - q >= 2 && q[0] >= 2 && q[0] <= end - q &&
+	    q[1] != USB_DT_INTERFACE && q[1] != USB_DT_ENDPOINT; q += q[0])
+		;
+	if (q - p > p[0]) {
+		alt->extra = (unsigned char *)p + p[0];
+		alt->extralen = (int)(q - p - p[0]);
+	}
 	for (q = p + p[0]; end - q >= 2; q += blen) {
 		blen = q[0];
 		if (blen < 2 || blen > (size_t)(end - q) ||

@@ -182,6 +182,11 @@ struct usb_host_interface {
 	struct usb_interface_descriptor desc;
 	struct usb_host_endpoint *endpoint;	/* desc.bNumEndpoints of them */
 	char		*string;		/* iInterface, or NULL */
+	/* the class-specific descriptors between the interface descriptor
+	 * and its first endpoint (HID, CDC functional, audio), pointing
+	 * into the configuration's raw bytes, as in Linux */
+	unsigned char	*extra;
+	int		 extralen;
 };
 
 struct usb_interface {
@@ -453,6 +458,17 @@ int		 usb_get_descriptor(struct usb_device *dev, unsigned char type,
 int		 usb_string(struct usb_device *dev, int index, char *buf,
 		     size_t size);
 int		 usb_clear_halt(struct usb_device *dev, unsigned int pipe);
+/*
+ * The first descriptor of type in buffer (size bytes of whole
+ * descriptors, an interface's extra) that is minsize bytes long at least:
+ * *ptr points at it and 0 is returned, or -ENOENT (Linux usb.c).
+ */
+int		 __usb_get_extra_descriptor(char *buffer, unsigned size,
+		     unsigned char type, void **ptr, size_t minsize);
+#define usb_get_extra_descriptor(ifpoint, type, ptr)			\
+	__usb_get_extra_descriptor((char *)(ifpoint)->extra,		\
+	    (unsigned)(ifpoint)->extralen, (type), (void **)(ptr),	\
+	    sizeof(**(ptr)))
 int		 usb_set_interface(struct usb_device *dev, int ifnum,
 		     int alternate);
 

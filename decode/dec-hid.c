@@ -1623,8 +1623,9 @@ rep_sort(const struct rep *r)
 	return SUM_GENERIC;
 }
 
-/* Each control of the report, with its usage and value: f(usage, value,
- * is_array_element, arg); stops at the first control past the data. */
+/* Each control of the report with data, with its usage and value: f(usage,
+ * value, is_array_element, arg); stops at the first control past the data.
+ * A control in its null state has none. */
 typedef void	 ctl_fn(uint32_t, int32_t, int, void *);
 
 static void
@@ -1646,6 +1647,12 @@ rep_walk(const struct rep *r, ctl_fn *fn, void *arg)
 				return;
 			raw = dec_hid_bits(r->p, r->len, bit, f->size);
 			v = logical(f, raw);
+			/* out of range with a null state: no data (HID
+			 * 1.11 6.2.2.5), a hat switch at rest, say */
+			if ((f->flags & DEC_HID_VARIABLE) &&
+			    (f->flags & DEC_HID_NULLSTATE) &&
+			    (v < f->lmin || v > f->lmax))
+				continue;
 			if (f->flags & DEC_HID_VARIABLE)
 				fn(var_usage(r->l, f, i, nu), v, 0, arg);
 			else if (v >= f->lmin && v <= f->lmax &&
@@ -1730,7 +1737,8 @@ static int
 rep_summary(struct rep *r, struct sbuf *b)
 {
 	struct sum	 s;
-	size_t		 start;
+	char		 other[SUM_MAX + 8];
+	size_t		 start, n;
 	unsigned	 k = 0;
 	int		 i, first = 1;
 
@@ -1756,6 +1764,16 @@ rep_summary(struct rep *r, struct sbuf *b)
 	s.start = s.sort == SUM_KBD || s.sort == SUM_LEDS ? start : b->len;
 	rep_walk(r, sum_ctl, &s);
 	if (s.sort == SUM_POINTER) {
+		/* the other controls (a hat switch, say) after the buttons
+		 * and axes, a space apart */
+		n = b->len - s.start < sizeof other ? b->len - s.start : 0;
+		if (n > 0 && b->s != NULL)
+			memcpy(other, b->s + s.start, n);
+		other[n] = '\0';
+		if (b->s != NULL && b->len > s.start) {
+			b->len = s.start;
+			b->s[b->len] = '\0';
+		}
 		sb_puts(b, "buttons ");
 		for (i = 0; i < 32; i++) {
 			if (s.buttons & (1U << i)) {
@@ -1768,6 +1786,10 @@ rep_summary(struct rep *r, struct sbuf *b)
 		if (first)
 			sb_puts(b, s.nbuttons > 0 ? "none" : "-");
 		sb_puts(b, s.axes);
+		if (n > 0) {
+			sb_putc(b, ' ');
+			sb_puts(b, other);
+		}
 		return 1;
 	}
 	if (!s.any)

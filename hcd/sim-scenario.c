@@ -180,6 +180,45 @@ static const struct {
 	    "wait 100\n"
 	    "unload keyboard\n"
 	    "unload buggy\n" },
+	{ "hid",
+	    "# A HID game pad whose reports have IDs (no boot protocol):\n"
+	    "# SET_IDLE, the report descriptor, GET_REPORT of a feature,\n"
+	    "# SET_REPORT of the LEDs, and its input reports.\n"
+	    "load gamepad\n"
+	    "plug 1 gamepad\n"
+	    "settle 1\n"
+	    "wait 200\n"
+	    "unplug 1\n"
+	    "wait 100\n"
+	    "unload gamepad\n" },
+	{ "acm",
+	    "# A CDC-ACM serial adapter with TX wired to RX: line coding,\n"
+	    "# DTR and RTS, the SERIAL_STATE they raise, text echoed, a\n"
+	    "# break.\n"
+	    "load cdc-acm\n"
+	    "plug 1 serial\n"
+	    "settle 1\n"
+	    "open /dev/usb/ttyACM0\n"
+	    "wait 40\n"
+	    "write /dev/usb/ttyACM0 hello, serial\n"
+	    "wait 20\n"
+	    "read /dev/usb/ttyACM0 64 hello, serial\n"
+	    "close /dev/usb/ttyACM0\n"
+	    "unplug 1\n"
+	    "wait 100\n"
+	    "unload cdc-acm\n" },
+	{ "audio",
+	    "# A USB Audio 2.0 speaker: the clock and the mixer read as\n"
+	    "# snd-usb-audio reads them, then 50 ms of isochronous playback.\n"
+	    "load uac2\n"
+	    "plug 1 speaker\n"
+	    "settle 1\n"
+	    "open /dev/usb/pcm0\n"
+	    "wait 50\n"
+	    "close /dev/usb/pcm0\n"
+	    "unplug 1\n"
+	    "wait 100\n"
+	    "unload uac2\n" },
 	{ "demo",
 	    "# The TUI's demo: a keyboard types, a disk is written and read,\n"
 	    "# usb-skeleton moves data through its node, then the buggy\n"
@@ -222,7 +261,7 @@ static const struct {
 
 const char *const sim_scenario_names[] = {
 	"enumerate", "storage", "faults", "loopback", "skeleton", "keyboard",
-	"buggy", "demo", NULL
+	"buggy", "hid", "acm", "audio", "demo", NULL
 };
 
 const char *

@@ -13,6 +13,9 @@ static const struct usb_devmodel_ops *const sample_models[] = {
 	&dm_loopback_ops,
 	&dm_keyboard_ops,
 	&dm_disk_ops,
+	&dm_gamepad_ops,
+	&dm_serial_ops,
+	&dm_speaker_ops,
 	NULL
 };
 
@@ -23,6 +26,12 @@ static const struct sim_driver sample_drivers[] = {
 	    "HID boot keyboard (interface 3/1/1), logs the keys typed" },
 	{ "buggy", &buggy_driver,
 	    "loopback driver making the classic mistakes on purpose" },
+	{ "gamepad", &gamepad_driver,
+	    "HID without boot protocol (3/0/0), reports with IDs logged" },
+	{ "cdc-acm", &acm_driver,
+	    "CDC-ACM serial (2/2/1), /dev/usb/ttyACM0 reads what came back" },
+	{ "uac2", &uac2_driver,
+	    "USB Audio 2.0 playback (1/1/0x20), /dev/usb/pcm0 plays" },
 	{ NULL, NULL, NULL }
 };
 

@@ -106,7 +106,8 @@ enumerated(const char *name, const char *args, int addr)
 static void
 test_registry(void **state)
 {
-	static const char *const names[] = { "loopback", "keyboard", "disk" };
+	static const char *const names[] = { "loopback", "keyboard", "disk",
+	    "gamepad", "serial", "speaker" };
 	size_t		 i;
 
 	(void)state;
@@ -450,6 +451,160 @@ test_keyboard_hid(void **state)
 	    DM_STALL);
 	/* Nothing typed: NAK. */
 	assert_int_equal(dm_transact(dm, DM_PID_IN, 4, 1, buf, 8), DM_NAK);
+	dm_destroy(dm);
+}
+
+/* The game pad: its report descriptor, reports with IDs (HID 1.11 7.2). */
+static void
+test_gamepad_hid(void **state)
+{
+	struct usb_devmodel *dm = enumerated("gamepad", NULL, 5);
+	uint8_t		 buf[256], leds[2] = { 2, 0x05 }, set[3] = { 3, 8, 9 };
+	uint64_t	 ms;
+
+	(void)state;
+	assert_int_equal(ctrl(dm, 5, RT_INTF_IN, USB_REQ_GET_DESCRIPTOR,
+	    0x21 << 8, 0, 9, buf), 9);
+	assert_int_equal(get_le16(buf + 7), 125);
+	assert_int_equal(ctrl(dm, 5, RT_INTF_IN, USB_REQ_GET_DESCRIPTOR,
+	    0x22 << 8, 0, 255, buf), 125);
+	assert_int_equal(buf[3], 0x05);		/* Usage (Game Pad) */
+	assert_int_equal(buf[6], 0x85);		/* Report ID */
+	assert_int_equal(buf[124], 0xc0);
+	/* SET_IDLE of all reports, GET_IDLE of one */
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_OUT, 0x0a, 0x0200, 0, 0, NULL),
+	    0);
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_IN, 0x02, 0x0004, 0, 1, buf),
+	    1);
+	assert_int_equal(buf[0], 2);
+	/* no boot protocol: GET/SET_PROTOCOL stall */
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_IN, 0x03, 0, 0, 1, buf),
+	    DM_STALL);
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_OUT, 0x0b, 0, 0, 0, NULL),
+	    DM_STALL);
+	/* reports by type and ID, the ID first */
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_IN, 0x01, 0x0303, 0, 3, buf),
+	    3);
+	assert_int_equal(buf[0], 3);
+	assert_int_equal(buf[1], 16);
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_OUT, 0x09, 0x0303, 0, 3, set),
+	    0);
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_IN, 0x01, 0x0303, 0, 3, buf),
+	    3);
+	assert_int_equal(buf[2], 9);
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_OUT, 0x09, 0x0202, 0, 2, leds),
+	    0);
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_IN, 0x01, 0x0202, 0, 2, buf),
+	    2);
+	assert_int_equal(buf[1], 0x05);
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_IN, 0x01, 0x0101, 0, 8, buf),
+	    5);
+	assert_int_equal(buf[4], 0x08);		/* the hat's null state */
+	assert_int_equal(ctrl(dm, 5, RT_CLASS_IN, 0x01, 0x0105, 0, 8, buf),
+	    DM_STALL);
+	/* the script: nothing before its start, then an ID 1 report */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, 8), DM_NAK);
+	for (ms = 1; ms <= 30; ms++)
+		dm->ops->tick(dm, ms * SIM_MS);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, 8), 5);
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, 8), DM_NAK);
+	/* the output report on the interrupt OUT pipe */
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 5, 2, leds, 2), DM_ACK);
+	dm_destroy(dm);
+}
+
+/* The CDC-ACM adapter: line coding, control lines, SERIAL_STATE, echo. */
+static void
+test_serial_acm(void **state)
+{
+	struct usb_devmodel *dm = enumerated("serial", NULL, 6);
+	uint8_t		 buf[512], abc[3] = { 'a', 'b', 'c' };
+	uint8_t		 coding[7] = { 0x00, 0xc2, 0x01, 0, 0, 2, 7 };
+	uint8_t		 bad[7] = { 0x00, 0xc2, 0x01, 0, 3, 0, 8 };
+
+	(void)state;
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_IN, 0x21, 0, 0, 7, buf), 7);
+	assert_int_equal(get_le32(buf), 9600);
+	assert_int_equal(buf[6], 8);
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_OUT, 0x20, 0, 0, 7, coding), 0);
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_IN, 0x21, 0, 0, 7, buf), 7);
+	assert_memory_equal(buf, coding, 7);
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_OUT, 0x20, 0, 0, 7, bad),
+	    DM_STALL);
+	/* no notification before DTR; DTR up: DCD and DSR (PSTN 6.5.4) */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 3, buf, 16), DM_NAK);
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_OUT, 0x22, 3, 0, 0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 3, buf, 16), 10);
+	assert_int_equal(buf[0], 0xa1);
+	assert_int_equal(buf[1], 0x20);
+	assert_int_equal(get_le16(buf + 6), 2);
+	assert_int_equal(buf[8], 0x03);
+	/* RTS alone changes nothing the adapter reports; a break does */
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_OUT, 0x22, 1, 0, 0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 3, buf, 16), DM_NAK);
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_OUT, 0x23, 10, 0, 0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 3, buf, 16), 10);
+	assert_int_equal(buf[8], 0x07);
+	/* TX wired to RX */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), DM_NAK);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, abc, 3), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 3);
+	assert_memory_equal(buf, abc, 3);
+	assert_int_equal(ctrl(dm, 6, RT_CLASS_IN, 0x33, 0, 0, 1, buf),
+	    DM_STALL);
+	dm_destroy(dm);
+}
+
+/* The UAC 2.0 speaker: clock and feature unit requests (UAC 2.0 5.2). */
+static void
+test_speaker_uac2(void **state)
+{
+	struct usb_devmodel *dm = enumerated("speaker", NULL, 7);
+	uint8_t		 buf[64], rate[4] = { 0x44, 0xac, 0, 0 };
+	uint8_t		 vol[2] = { 0x00, 0xf6 }, loud[2] = { 0, 1 };
+
+	(void)state;
+	/* clock 16: validity, the frequency's RANGE (count, then all) */
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x01, 0x0200, 0x1000, 1,
+	    buf), 1);
+	assert_int_equal(buf[0], 1);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x02, 0x0100, 0x1000, 2,
+	    buf), 2);
+	assert_int_equal(get_le16(buf), 2);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x02, 0x0100, 0x1000, 26,
+	    buf), 26);
+	assert_int_equal(get_le32(buf + 14), 48000);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_OUT, 0x01, 0x0100, 0x1000, 4,
+	    rate), 0);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x01, 0x0100, 0x1000, 4,
+	    buf), 4);
+	assert_int_equal(get_le32(buf), 44100);
+	/* feature unit 2: mute, volume CUR and RANGE of channel 1 */
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x01, 0x0100, 0x0200, 1,
+	    buf), 1);
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x02, 0x0201, 0x0200, 8,
+	    buf), 8);
+	assert_int_equal((int16_t)get_le16(buf + 2), -60 * 256);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_OUT, 0x01, 0x0201, 0x0200, 2,
+	    vol), 0);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x01, 0x0201, 0x0200, 2,
+	    buf), 2);
+	assert_int_equal((int16_t)get_le16(buf), -10 * 256);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_OUT, 0x01, 0x0201, 0x0200, 2,
+	    loud), DM_STALL);
+	/* no such entity; no volume on the master channel */
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x01, 0x0100, 0x0900, 1,
+	    buf), DM_STALL);
+	assert_int_equal(ctrl(dm, 7, RT_CLASS_IN, 0x01, 0x0200, 0x0200, 2,
+	    buf), DM_STALL);
+	/* the streaming endpoint is there in alt 1 only */
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 7, 1, buf, 4),
+	    DM_STALL);
+	assert_int_equal(ctrl(dm, 7, RT_INTF_OUT, USB_REQ_SET_INTERFACE, 1, 1,
+	    0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 7, 1, buf, 4), DM_ACK);
 	dm_destroy(dm);
 }
 
@@ -911,6 +1066,9 @@ main(void)
 		cmocka_unit_test(test_control_stages),
 		cmocka_unit_test(test_loopback_roundtrip),
 		cmocka_unit_test(test_keyboard_hid),
+		cmocka_unit_test(test_gamepad_hid),
+		cmocka_unit_test(test_serial_acm),
+		cmocka_unit_test(test_speaker_uac2),
 		cmocka_unit_test(test_keyboard_typing),
 		cmocka_unit_test(test_disk_commands),
 		cmocka_unit_test(test_disk_write_read),

@@ -328,6 +328,41 @@ test_config_altsettings(void **state)
 	assert_int_equal(cc->intf[1].altsetting[1].desc.bAlternateSetting, 1);
 	assert_int_equal(cc->intf[1].altsetting[1].endpoint[0].desc.
 	    bEndpointAddress, 0x02);
+	/* extra: the HID descriptor, up to the endpoint (Linux config.c) */
+	assert_int_equal(cc->intf[0].altsetting[0].extralen, 9);
+	assert_int_equal(cc->intf[0].altsetting[0].extra[1], 0x21);
+	assert_null(cc->intf[1].altsetting[0].extra);
+	assert_int_equal(cc->intf[1].altsetting[0].extralen, 0);
+}
+
+/* The class descriptors of an interface by type and size. */
+static void
+test_extra_descriptor(void **state)
+{
+	static uint8_t extra[] = {
+		5, 0x24, 0x00, 0x10, 0x01,	/* CDC header */
+		2, 0x24,			/* too short for a union */
+		5, 0x24, 0x06, 0, 1,		/* union */
+		9, 0x21, 0x11, 0x01, 0, 1, 0x22, 63, 0,
+	};
+	uint8_t		*d;
+
+	(void)state;
+	assert_int_equal(__usb_get_extra_descriptor((char *)extra,
+	    sizeof extra, 0x21, (void **)&d, 9), 0);
+	assert_ptr_equal(d, extra + 12);
+	assert_int_equal(__usb_get_extra_descriptor((char *)extra,
+	    sizeof extra, 0x24, (void **)&d, 3), 0);
+	assert_ptr_equal(d, extra);
+	assert_int_equal(__usb_get_extra_descriptor((char *)extra + 5,
+	    sizeof extra - 5, 0x24, (void **)&d, 3), 0);
+	assert_ptr_equal(d, extra + 7);
+	assert_int_equal(__usb_get_extra_descriptor((char *)extra,
+	    sizeof extra, 0x21, (void **)&d, 10), -ENOENT);
+	assert_null(d);
+	/* a length past the end stops the search */
+	assert_int_equal(__usb_get_extra_descriptor((char *)extra,
+	    sizeof extra - 1, 0x21, (void **)&d, 9), -ENOENT);
 }
 
 /* Lies: a zero bLength, a length past the end, duplicate and address-0
@@ -453,6 +488,7 @@ main(void)
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_config_altsettings, setup,
 		    teardown),
+		cmocka_unit_test(test_extra_descriptor),
 		cmocka_unit_test_setup_teardown(test_config_malformed, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_config_rejects, setup,
