@@ -95,6 +95,7 @@ case $tests in *drivers*)
 		case $? in
 		0)	python3 tests/kernel/check-drivers.py "$dout" ./urbscope ||
 			    crc=1
+			sh tests/kernel/check-drivers-tui.sh "$dout"
 			echo "# drivers: $(($(date +%s) - start)) s" \
 			    "(guest $(cat "$dout/seconds") s); files in $dout" ;;
 		1)	crc=1 ;;
