@@ -403,10 +403,13 @@ why_lines(const struct devs_bus *db, const struct dec_dev *d,
 		t.len = 0;
 		ci = cd != NULL ? tui_corr_find_intf(cd, sd->intf[k].num) :
 		    NULL;
-		/* a probe the tracer saw fail (tui -i --drivers) */
+		/* a probe the tracer saw fail (tui -i --drivers), unless a
+		 * binding since ended otherwise */
 		np = 0;
 		if (ci != NULL && ci->probe_err < 0 &&
-		    ci->probe_err_driver != NULL) {
+		    ci->probe_err_driver != NULL && (ci->state == TCS_NONE ||
+		    (ci->state == TCS_UNBOUND && ci->unbind_item != TI_NONE &&
+		    ci->probe_err_item > ci->unbind_item))) {
 			probe.intf = sd->intf[k].name;
 			probe.driver = ci->probe_err_driver;
 			probe.ret = ci->probe_err;
