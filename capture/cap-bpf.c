@@ -3,9 +3,10 @@
  * with eBPF next to usbmon.  capture/bpf/usbtrace.bpf.c (built by the
  * Makefile with clang's BPF target and embedded here by `bpftool gen
  * skeleton`) reports usb_submit_urb, __usb_hcd_giveback_urb,
- * usb_kill_urb, usb_unlink_urb, usb_probe_interface,
- * usb_unbind_interface, usb_register_dev and usb_deregister_dev through a
- * BPF ring buffer; this file loads it (libbpf, CO-RE against
+ * usb_kill_urb, usb_unlink_urb, usb_poison_urb, usb_register_driver,
+ * usb_deregister, usb_device_match, usb_probe_interface,
+ * usb_unbind_interface, usb_register_dev, usb_deregister_dev and usb_open
+ * through a BPF ring buffer; this file loads it (libbpf, CO-RE against
  * /sys/kernel/btf), turns its records into driver events of the
  * simulator's kinds and merges them with the usbmon source's records in
  * time order, as one source.  Every event goes through the driver rules
@@ -377,6 +378,18 @@ unbind_text(const struct ksyms *ks, uint64_t *lo, uint64_t *hi)
 	}
 }
 
+/* The address of text symbol name, or 0. */
+static uint64_t
+ksyms_addr(const struct ksyms *ks, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < ks->n; i++)
+		if (strcmp(ks->str + ks->sym[i].name, name) == 0)
+			return ks->sym[i].addr;
+	return 0;
+}
+
 /* "name+0xoff" (offset 0: "name") into func, the module into driver. */
 static void
 ksyms_name(const struct ksyms *ks, uint64_t addr, char *func, size_t flen,
@@ -674,6 +687,12 @@ tr_record(void *ctx, void *data, size_t size)
 		free(p);
 		return 0;
 	}
+	/* usb_device_match on a device, not an interface ("1-1:1.0") */
+	if (p->u.kind == UT_MATCH && memchr(p->u.devname, ':',
+	    sizeof p->u.devname) == NULL) {
+		free(p);
+		return 0;
+	}
 	p->what = CAP_EVENT;
 	p->ord = 1;
 	p->ts = (int64_t)p->u.ts_ns + tp->mono_to_real;
@@ -805,6 +824,70 @@ tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
 	ev->text = tp->text;
 }
 
+/*
+ * A driver's event: usb_register_driver and usb_deregister (the
+ * simulator's words, core/driver.c, which are Linux's log lines), a
+ * match tried on an interface (usb_device_match: the id table entry that
+ * matched with its flags and driver_info, as the simulator's DRV_MATCH,
+ * or a dynamic id, or none: result -ENODEV), usb_open (the minor, the
+ * driver the module of its file operations, open's result).
+ */
+static void
+tr_driver_event(struct tr_priv *tp, const struct pend *p,
+    struct drv_event *ev, const char *who)
+{
+	const struct ut_record *u = &p->u;
+	int	 n;
+
+	snprintf(tp->driver, sizeof tp->driver, "%.*s",
+	    (int)sizeof u->driver, u->driver);
+	ev->driver = tp->driver[0] != '\0' ? tp->driver : NULL;
+	n = (int)strnlen(u->devname, sizeof u->devname);
+	switch (u->kind) {
+	case UT_REGISTER:
+		ev->kind = DRV_REGISTER;
+		ev->func = "usb_register";
+		snprintf(tp->text, sizeof tp->text, "usbcore: registered new "
+		    "interface driver %s (%s)", tp->driver, who);
+		break;
+	case UT_DEREGISTER:
+		ev->kind = DRV_DEREGISTER;
+		ev->func = "usb_deregister";
+		snprintf(tp->text, sizeof tp->text, "usbcore: deregistering "
+		    "interface driver %s (%s)", tp->driver, who);
+		break;
+	case UT_OPEN:
+		ev->kind = DRV_OPEN;
+		ev->func = "open";
+		ev->minor = u->minor;
+		snprintf(tp->text, sizeof tp->text, "usb_open minor=%d fops=%s "
+		    "ret=%d (%s)", u->minor, tp->driver[0] != '\0' ?
+		    tp->driver : "-", u->result, who);
+		break;
+	default:
+		ev->kind = DRV_MATCH;
+		ev->func = "match";
+		ev->intf = u->intf;
+		ev->result = u->result != 0 ? 0 : -19;	/* -ENODEV */
+		ev->entry = u->length > 0 ? u->length - 1 : 0;
+		ev->ptr = u->length > 0 ? u->ptr : 0;
+		if (u->result == 0)
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: no id "
+			    "table entry or dynamic id matched (%s)",
+			    tp->driver, n, u->devname, who);
+		else if (u->length > 0)
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: entry %u "
+			    "flags 0x%04x: matched (%s)", tp->driver, n,
+			    u->devname, ev->entry, u->mem_flags, who);
+		else
+			snprintf(tp->text, sizeof tp->text, "%s %.*s: a "
+			    "dynamic id (new_id) matched (%s)", tp->driver, n,
+			    u->devname, who);
+		break;
+	}
+	ev->text = tp->text;
+}
+
 static void
 tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 {
@@ -832,6 +915,12 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 	case UT_DEREGISTER_DEV:
 		tr_intf_event(tp, p, ev, who);
 		return;
+	case UT_REGISTER:
+	case UT_DEREGISTER:
+	case UT_OPEN:
+	case UT_MATCH:
+		tr_driver_event(tp, p, ev, who);
+		return;
 	}
 
 	ev->urb_id = u->urb;
@@ -842,8 +931,8 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 		tr_ksyms_fresh(tp, u->stack[i]);
 	ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, u->kind == UT_SUBMIT ?
 	    "usb_submit_urb" : u->kind == UT_UNLINK ? "usb_unlink_urb" :
-	    "usb_kill_urb"), tp->func, sizeof tp->func, tp->driver,
-	    sizeof tp->driver);
+	    u->kind == UT_POISON ? "usb_poison_urb" : "usb_kill_urb"),
+	    tp->func, sizeof tp->func, tp->driver, sizeof tp->driver);
 	switch (u->kind) {
 	case UT_SUBMIT:
 		ev->kind = DRV_SUBMIT;
@@ -874,8 +963,10 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 		    handler[0] != '\0' ? handler : "-", who);
 		break;
 	default:
-		ev->kind = u->kind == UT_KILL ? DRV_KILL : DRV_UNLINK;
-		what = u->kind == UT_KILL ? "usb_kill_urb" : "usb_unlink_urb";
+		/* a poison is a kill that also refuses later submits */
+		ev->kind = u->kind == UT_UNLINK ? DRV_UNLINK : DRV_KILL;
+		what = u->kind == UT_KILL ? "usb_kill_urb" : u->kind ==
+		    UT_POISON ? "usb_poison_urb" : "usb_unlink_urb";
 		snprintf(tp->text, sizeof tp->text, "%s urb=%016" PRIx64
 		    " ep=%02x -> %d (%s)", what, ev->urb_id, ev->ep,
 		    u->result, who);
@@ -1035,7 +1126,12 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	struct tr_priv	*tp;
 	size_t		 hdr = (sizeof *src + 15) & ~(size_t)15;
 	uint64_t	 lo, hi;
+	size_t		 i;
 	int		 err;
+	struct {
+		const char		 *fn;
+		struct bpf_program	**prog;
+	} optional[6];
 
 	*out = NULL;
 	if (cap_bpf_preflight(why, len) < 0)
@@ -1068,9 +1164,26 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 		    strerror(errno));
 		goto fail;
 	}
+	optional[0].fn = optional[1].fn = "usb_device_match";
+	optional[0].prog = &tp->skel->progs.match_entry;
+	optional[1].prog = &tp->skel->progs.match_return;
+	optional[2].fn = "usb_match_id";
+	optional[2].prog = &tp->skel->progs.match_id_return;
+	optional[3].fn = optional[4].fn = "usb_open";
+	optional[3].prog = &tp->skel->progs.open_entry;
+	optional[4].prog = &tp->skel->progs.open_return;
+	optional[5].fn = "usb_poison_urb";
+	optional[5].prog = &tp->skel->progs.poison_entry;
 	unbind_text(&tp->ks, &lo, &hi);
 	tp->skel->rodata->unbind_lo = lo;
 	tp->skel->rodata->unbind_hi = hi;
+	tp->skel->rodata->probe_device = ksyms_addr(&tp->ks,
+	    "usb_probe_device");
+	/* static functions another kernel may have inlined or renamed:
+	 * traced when they are there */
+	for (i = 0; i < nitems(optional); i++)
+		if (ksyms_addr(&tp->ks, optional[i].fn) == 0)
+			bpf_program__set_autoload(*optional[i].prog, false);
 	if ((err = usbtrace__load(tp->skel)) != 0) {
 		if (err == -EPERM || err == -EACCES)
 			snprintf(why, len, "bpf() refused: %s (a container "

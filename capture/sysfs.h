@@ -92,8 +92,9 @@ struct why_modules {
 };
 
 /*
- * A probe a tracer saw return an error (the eBPF tracer to come): none
- * yet, so callers pass NULL, 0.
+ * A probe a tracer saw return an error: the TUI's Devices pane passes
+ * the failed probes of the driver events (`tui -i usbmonN --drivers`);
+ * `devices --why` has no tracer and passes NULL, 0.
  */
 struct why_probe {
 	const char	*intf;		/* "2-2.1:1.0" */

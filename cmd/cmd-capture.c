@@ -112,8 +112,9 @@ capture_usage(FILE *f)
 	    "with BTF):\n"
 	    "                usb_submit_urb with its caller, givebacks, "
 	    "kills, unlinks,\n"
-	    "                probes and disconnects, as driver events beside "
-	    "the records\n%s",
+	    "                registrations, matches, probes, disconnects "
+	    "and opens,\n"
+	    "                as driver events beside the records\n%s",
 	    print_usage);
 }
 

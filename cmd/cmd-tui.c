@@ -1,6 +1,6 @@
 /*
  * cmd/cmd-tui.c - `urbscope tui [--fast] [FILE | sim:SCENARIO]`, `urbscope
- * tui -i usbmonN`: start the ncurses viewer (tui/tui.c).
+ * tui -i usbmonN [--drivers]`: start the ncurses viewer (tui/tui.c).
  */
 #include <stdio.h>
 #include <unistd.h>
@@ -8,18 +8,26 @@
 #include "tui/tui.h"
 #include "cmd.h"
 
+#define TUI_OPT_DRIVERS	0x110
+
 static void
 tui_usage(FILE *f)
 {
 	fprintf(f, "usage: urbscope tui [--fast] [FILE | sim:SCENARIO]\n"
-	    "       urbscope tui -i usbmonN\n"
+	    "       urbscope tui -i usbmonN [--drivers]\n"
 	    "The interactive viewer: a timeline of URB records and driver\n"
 	    "events, the selected record decoded and in hex, filters and\n"
 	    "search.  Press ? inside for the keys.  Without an input it\n"
 	    "shows the demo (sim:demo).  Files open at once and are indexed\n"
 	    "as you look; -i follows a live bus; a sim: scenario (or a\n"
 	    "scenario file: .scn, or its first command one) runs in\n"
-	    "real time, or as fast as it can with --fast.\n");
+	    "real time, or as fast as it can with --fast.\n"
+	    "  --drivers     with -i, trace the USB core with eBPF too, as\n"
+	    "                capture --drivers does (root, a kernel with "
+	    "BTF); the\n"
+	    "                Devices pane then says which driver's probe "
+	    "failed\n"
+	    "                on an interface left without one\n");
 }
 
 static int
@@ -34,6 +42,11 @@ tui_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_print_wrapped(stderr, tui_usage);
 		return EXIT_USAGE;
 	}
+	if (args_has(a, TUI_OPT_DRIVERS) && args_get(a, 'i') == NULL) {
+		cmd_warnx("tui: --drivers goes with -i usbmonN");
+		cmd_print_wrapped(stderr, tui_usage);
+		return EXIT_USAGE;
+	}
 	if (name == NULL)
 		name = a->argc > 0 ? a->argv[0] : "sim:demo";
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -41,8 +54,8 @@ tui_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		    "pipes)");
 		return EXIT_USAGE;
 	}
-	if (tui_main(name, args_has(a, 'f'), args_get(a, 'i') != NULL, err,
-	    sizeof err) != 0) {
+	if (tui_main(name, args_has(a, 'f'), args_get(a, 'i') != NULL,
+	    args_has(a, TUI_OPT_DRIVERS), err, sizeof err) != 0) {
 		cmd_warnx("tui: %s", err);
 		return EXIT_INPUT;
 	}
@@ -51,12 +64,13 @@ tui_exec(const struct cmd_entry *ce, struct cmd_args *a)
 
 static const struct option tui_longopts[] = {
 	{ "fast", no_argument, NULL, 'f' },
+	{ "drivers", no_argument, NULL, TUI_OPT_DRIVERS },
 	{ NULL, 0, NULL, 0 }
 };
 
 const struct cmd_entry cmd_tui_entry = {
 	.name = "tui",
-	.usage = "[--fast] [FILE | sim:SCENARIO] | -i usbmonN",
+	.usage = "[--fast] [FILE | sim:SCENARIO] | -i usbmonN [--drivers]",
 	.help = "the interactive viewer",
 	.template = "i:",
 	.longopts = tui_longopts,

@@ -407,6 +407,7 @@ device_event(struct tui_corr *c, const struct drv_event *ev,
 		if (ev->result != 0) {
 			i->probe_err = ev->result;
 			i->probe_err_driver = driver;
+			i->probe_err_item = item;
 			break;
 		}
 		i->state = TCS_BOUND;

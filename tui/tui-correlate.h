@@ -77,6 +77,7 @@ struct tui_corr_intf {
 	uint32_t	 unbind_item;	/* the DRV_DISCONNECT, TI_NONE */
 	int32_t		 probe_err;	/* last failed probe's result, 0 */
 	const char	*probe_err_driver;
+	uint32_t	 probe_err_item; /* that DRV_PROBE */
 	const struct tui_corr_try *tries;
 	size_t		 ntries;
 	/* the driver's file operations on the interface's node: the first

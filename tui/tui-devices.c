@@ -363,17 +363,21 @@ indent_lines(const struct sbuf *t, const char *ind, const char *filter,
  * one of sysfs with that bus and device number: each interface with its
  * driver, how it bound, the modules whose aliases match, authorized, and
  * with no driver why (capture/cap-why.c), as `urbscope devices --why`
- * prints them.  An interface's first line filters to it.
+ * prints them, and first a probe the driver events say failed there
+ * (traced by `tui -i --drivers`).  An interface's first line filters to
+ * it.
  */
 static void
 why_lines(const struct devs_bus *db, const struct dec_dev *d,
     const struct tui_corr_dev *cd, int dev, struct sbuf *b)
 {
 	const struct sysfs_usb_dev *sd = NULL;
+	const struct tui_corr_intf *ci;
 	const uint8_t	*cfg = NULL;
+	struct why_probe probe;
 	struct sbuf	 t = { 0 };
 	char		 filt[256];
-	size_t		 k, cfglen = 0;
+	size_t		 k, np, cfglen = 0;
 
 	for (k = 0; k < db->nsys && sd == NULL; k++)
 		if (db->sys[k].busnum == db->bus &&
@@ -397,10 +401,23 @@ why_lines(const struct devs_bus *db, const struct dec_dev *d,
 	}
 	for (k = 0; k < sd->nintf; k++) {
 		t.len = 0;
+		ci = cd != NULL ? tui_corr_find_intf(cd, sd->intf[k].num) :
+		    NULL;
+		/* a probe the tracer saw fail (tui -i --drivers), unless a
+		 * binding since ended otherwise */
+		np = 0;
+		if (ci != NULL && ci->probe_err < 0 &&
+		    ci->probe_err_driver != NULL && (ci->state == TCS_NONE ||
+		    (ci->state == TCS_UNBOUND && ci->unbind_item != TI_NONE &&
+		    ci->probe_err_item > ci->unbind_item))) {
+			probe.intf = sd->intf[k].name;
+			probe.driver = ci->probe_err_driver;
+			probe.ret = ci->probe_err;
+			np = 1;
+		}
 		why_device(sd, sd->intf[k].name, db->sysroot, db->s->dev_mods,
-		    NULL, 0, &t);
-		intf_filter(cfg, cfglen, cd != NULL ? tui_corr_find_intf(cd,
-		    sd->intf[k].num) : NULL, sd->intf[k].num, db->bus, dev,
+		    &probe, np, &t);
+		intf_filter(cfg, cfglen, ci, sd->intf[k].num, db->bus, dev,
 		    filt, sizeof filt);
 		indent_lines(&t, "      ", filt, b);
 	}

@@ -365,6 +365,15 @@ struct tui_store;
 int		 tui_store_open(const char *name, struct tui_store **out,
 		     char *err, size_t errlen);
 /*
+ * The same; a live usbmon source with drivers set has the USB core
+ * traced with eBPF as `capture --drivers` has it (cap_bpf_open), or when
+ * that cannot be, usbmon alone with why saying in one line why not
+ * (why[0] is '\0' otherwise).
+ */
+int		 tui_store_open_traced(const char *name, int drivers,
+		     struct tui_store **out, char *why, size_t whylen,
+		     char *err, size_t errlen);
+/*
  * Make a sim: source paced in real time (a live source) before the first
  * tui_store_index.  0 when paced, 1 when the input is not a simulation,
  * or a negative error (the spool) with the message in err.

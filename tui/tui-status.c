@@ -2,8 +2,8 @@
  * tui/tui-status.c - the status bar (position, what runs: indexing or
  * filtering progress, a live input's records/s and drops; the filter,
  * the time reference, the transfers view, follow, source, counts) and,
- * on the row below, the prompt with its error or a message, else the
- * key hints.
+ * on the row below, the prompt with its error or a message, else why
+ * `tui -i --drivers` captures usbmon alone, else the key hints.
  */
 #include <curses.h>
 #include <stdio.h>
@@ -59,6 +59,10 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 		if (s->msg_err)
 			attrset(s->color ? COLOR_PAIR(TC_ERROR) : A_BOLD);
 		tui_put(s, r->y + 1, r->x, s->msg, r->w);
+		attrset(A_NORMAL);
+	} else if (s->note[0] != '\0') {
+		attrset(s->color ? COLOR_PAIR(TC_ERROR) : A_BOLD);
+		tui_put(s, r->y + 1, r->x, s->note, r->w);
 		attrset(A_NORMAL);
 	} else
 		tui_put(s, r->y + 1, r->x, " q quit  ? help  j/k move  "

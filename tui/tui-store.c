@@ -124,9 +124,43 @@ int
 tui_store_open(const char *name, struct tui_store **out, char *err,
     size_t errlen)
 {
+	return tui_store_open_traced(name, 0, out, NULL, 0, err, errlen);
+}
+
+/* The usbmon source of name, with the USB core traced as `capture
+ * --drivers` traces it when drivers is set and BPF can be used. */
+static int
+store_pipe_open(struct tui_store *st, const char *name, int drivers,
+    char *why, size_t whylen, char *err, size_t errlen)
+{
+	struct cap_source *src, *traced;
+	int		 bus, rc;
+
+	if (!drivers || (bus = cap_live_name(name)) < 0)
+		return cap_pipe_open(&st->lpipe, name, 1, err, errlen);
+	if ((rc = cap_open(name, &src, err, errlen)) < 0)
+		return rc;
+	if (cap_bpf_open(src, bus, &traced, why, whylen) == 0)
+		src = traced;
+	if ((rc = cap_pipe_init(&st->lpipe, src, 1)) < 0) {
+		snprintf(err, errlen, "%s", ue_strerror(rc));
+		cap_close(src);
+		return rc;
+	}
+	st->lpipe.own_src = 1;
+	return 0;
+}
+
+int
+tui_store_open_traced(const char *name, int drivers, struct tui_store **out,
+    char *why, size_t whylen, char *err, size_t errlen)
+{
 	struct tui_store *st;
 	struct stat	 sb;
 	int		 rc;
+
+	if (why != NULL && whylen > 0)
+		why[0] = '\0';
 
 	if (strcmp(name, "-") == 0) {
 		snprintf(err, errlen, "standard input cannot be re-read: "
@@ -144,7 +178,8 @@ tui_store_open(const char *name, struct tui_store **out, char *err,
 		snprintf(err, errlen, "out of memory");
 		return -UE_NOMEM;
 	}
-	if ((rc = cap_pipe_open(&st->lpipe, name, 1, err, errlen)) < 0) {
+	if ((rc = store_pipe_open(st, name, drivers, why, whylen, err,
+	    errlen)) < 0) {
 		tui_store_free(st);
 		return rc;
 	}

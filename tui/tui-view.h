@@ -215,6 +215,9 @@ struct tui_screen {
 	char		 input[256];
 	size_t		 ilen;
 	char		 msg[320];	/* under the prompt or bar */
+	/* under the bar when there is no message: why tui -i --drivers
+	 * captures usbmon alone, or "" */
+	char		 note[300];
 	int		 msg_err;
 	int		 fcount;	/* say the filter's count when done */
 };

@@ -709,8 +709,8 @@ load_slice(struct loop *lp, int64_t budget)
 		lp->loading = rc;
 		if (rc == TUI_LOAD_DONE && s->live) {
 			s->live = 0;
-			set_msg(s, 0, "the input ended after %zu records",
-			    m->n);
+			set_msg(s, 0, "the input ended after %zu records%s%s",
+			    m->n, s->note[0] != '\0' ? "; " : "", s->note);
 		} else if (rc == TUI_LOAD_DONE && (m->n >= 100000 ||
 		    cap_clock_ns(CLOCK_MONOTONIC) - lp->t0 >= 500000000LL)) {
 			/* a big input: what it took */
@@ -890,16 +890,19 @@ run(struct loop *lp)
 }
 
 int
-tui_main(const char *name, int fast, int live, char *err, size_t errlen)
+tui_main(const char *name, int fast, int live, int drivers, char *err,
+    size_t errlen)
 {
 	struct tui_screen s;
 	struct tui_model m;
 	struct loop	 lp;
 	struct tui_store *st = NULL;
+	char		 why[256];
 	int		 status = 0;
 
 	setlocale(LC_ALL, "");
-	if (tui_store_open(name, &st, err, errlen) != 0)
+	if (tui_store_open_traced(name, drivers, &st, why, sizeof why, err,
+	    errlen) != 0)
 		return -1;
 	if (!fast && !live && tui_store_pace(st, err, errlen) < 0) {
 		tui_store_free(st);
@@ -927,6 +930,10 @@ tui_main(const char *name, int fast, int live, char *err, size_t errlen)
 	s.dev_usbmon = s.live && cap_live_name(name) >= 0;
 	if (s.live)
 		tui_model_set_follow(&m, 1);
+	/* capture --drivers's warning, in one line */
+	if (why[0] != '\0')
+		snprintf(s.note, sizeof s.note, "--drivers: %.200s; usbmon "
+		    "alone", why);
 	lp.s = &s;
 	lp.st = st;
 	lp.t0 = cap_clock_ns(CLOCK_MONOTONIC);

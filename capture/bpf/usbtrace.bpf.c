@@ -4,9 +4,11 @@
  * for `urbscope capture --drivers` (capture/cap-bpf.c loads it).
  *
  * kprobes on usbcore's entry points (drivers/usb/core/urb.c:
- * usb_submit_urb, usb_kill_urb, usb_unlink_urb; driver.c:
- * usb_probe_interface, usb_unbind_interface; file.c: usb_register_dev,
- * usb_deregister_dev; message.c: usb_enable_interface and
+ * usb_submit_urb, usb_kill_urb, usb_unlink_urb, usb_poison_urb;
+ * driver.c: usb_register_driver, usb_deregister, usb_device_match with
+ * usb_match_id's return, usb_probe_interface, usb_unbind_interface;
+ * file.c: usb_register_dev, usb_deregister_dev, usb_open; message.c:
+ * usb_enable_interface and
  * usb_set_interface, where an unbind's disconnect has returned) and
  * fentry/fexit on hcd.c's __usb_hcd_giveback_urb put one struct ut_record
  * per call in a ring buffer.  The giveback is a BPF trampoline, not a kprobe: it runs in
@@ -14,9 +16,9 @@
  * CPU, and the kprobe layer silently skips a kprobe hit inside another
  * (kprobe_running(), kernel/kprobes.c); a trampoline skips only a
  * recursion of its own program, which bpf_prog_info counts.  Calls whose
- * result matters (submit, unlink, probe, usb_register_dev) are kept at
- * entry in a hash map and reported by their kretprobe; the time stamp is
- * the entry's.  An unbind is kept likewise and reported when the
+ * result matters (submit, unlink, probe, usb_register_dev, usb_open,
+ * usb_device_match) are kept at entry in a hash map and reported by their
+ * kretprobe; the time stamp is the entry's.  An unbind is kept likewise and reported when the
  * driver's disconnect has returned, stamped then (unbind_send).
  *
  * usbcore is a module in distribution kernels (CONFIG_USB=m), so its
@@ -38,8 +40,11 @@
 char LICENSE[] SEC("license") = "GPL";
 
 /* include/linux/device.h, include/linux/device/driver.h */
+struct device;
+
 struct device_driver {
 	const char *name;
+	int (*probe)(struct device *dev);
 } __attribute__((preserve_access_index));
 
 struct kobject {
@@ -77,6 +82,37 @@ struct usb_interface {
 	struct usb_host_interface *cur_altsetting;
 	int minor;
 	struct device dev;
+} __attribute__((preserve_access_index));
+
+/* include/linux/mod_devicetable.h */
+struct usb_device_id {
+	__u16 match_flags;
+	unsigned long driver_info;
+} __attribute__((preserve_access_index));
+
+/* include/linux/usb.h: 6.1 and after (before 6.8 Debian's 6.1 has it
+ * too) embed the struct device_driver, older kernels wrap it (drvwrap) */
+struct usb_driver {
+	const char *name;
+	const struct usb_device_id *id_table;
+	struct device_driver driver;
+} __attribute__((preserve_access_index));
+
+/* include/linux/fs.h, include/linux/module.h */
+struct module {
+	char name[56];
+} __attribute__((preserve_access_index));
+
+struct file_operations {
+	struct module *owner;
+} __attribute__((preserve_access_index));
+
+struct inode {
+	__u32 i_rdev;
+} __attribute__((preserve_access_index));
+
+struct file {
+	const struct file_operations *f_op;
 } __attribute__((preserve_access_index));
 
 struct urb {
@@ -303,10 +339,11 @@ int BPF_KRETPROBE(unlink_return, long ret)
 	return 0;
 }
 
-SEC("kprobe/usb_kill_urb")
-int BPF_KPROBE(kill_entry, struct urb *urb)
+/* A call on an URB reported at entry: a kill, a poison. */
+static __always_inline int
+urb_call(struct pt_regs *ctx, __u32 kind, struct urb *urb)
 {
-	struct ut_record	*u = record_start(UT_KILL);
+	struct ut_record	*u = record_start(kind);
 
 	if (u == NULL)
 		return 0;
@@ -314,6 +351,12 @@ int BPF_KPROBE(kill_entry, struct urb *urb)
 	caller_of(ctx, u);
 	record_send(u);
 	return 0;
+}
+
+SEC("kprobe/usb_kill_urb")
+int BPF_KPROBE(kill_entry, struct urb *urb)
+{
+	return urb_call(ctx, UT_KILL, urb);
 }
 
 /*
@@ -604,5 +647,156 @@ int BPF_KPROBE(deregister_dev_entry, struct usb_interface *intf)
 	record_intf(u, intf_dev(intf));
 	caller_of(ctx, u);
 	record_send(u);
+	return 0;
+}
+
+/*
+ * drivers/usb/core/urb.c: usb_poison_urb kills the URB and makes its
+ * later submits fail; the simulator has no poison, so it is a kill
+ * (DRV_KILL) whose text names it.
+ */
+SEC("kprobe/usb_poison_urb")
+int BPF_KPROBE(poison_entry, struct urb *urb)
+{
+	return urb_call(ctx, UT_POISON, urb);
+}
+
+/*
+ * drivers/usb/core/driver.c: usb_register_driver (usb_register) and
+ * usb_deregister, at entry: the driver's matches and probes on the
+ * interfaces there are (driver_attach) come inside the first, its
+ * disconnects inside the second.
+ */
+static __always_inline int
+driver_event(struct pt_regs *ctx, __u32 kind, struct usb_driver *drv)
+{
+	struct ut_record	*u = record_start(kind);
+	const char		*name;
+
+	if (u == NULL)
+		return 0;
+	name = BPF_CORE_READ(drv, name);
+	if (name != NULL)
+		bpf_probe_read_kernel_str(u->driver, sizeof u->driver, name);
+	caller_of(ctx, u);
+	record_send(u);
+	return 0;
+}
+
+SEC("kprobe/usb_register_driver")
+int BPF_KPROBE(register_entry, struct usb_driver *drv)
+{
+	return driver_event(ctx, UT_REGISTER, drv);
+}
+
+SEC("kprobe/usb_deregister")
+int BPF_KPROBE(deregister_entry, struct usb_driver *drv)
+{
+	return driver_event(ctx, UT_DEREGISTER, drv);
+}
+
+/*
+ * drivers/usb/core/driver.c: static int usb_device_match(struct device
+ * *dev, struct device_driver *drv), the bus's match: 1 when drv takes
+ * dev.  On an interface it tries usb_match_id(intf, id_table), then the
+ * dynamic ids (new_id).  A device driver (is_usb_device_driver: its
+ * probe is usb_probe_device, whose address is probe_device) never
+ * matches an interface and is left out; devices are told from
+ * interfaces by their names in user space.
+ */
+const volatile __u64 probe_device = 0;
+
+SEC("kprobe/usb_device_match")
+int BPF_KPROBE(match_entry, struct device *dev, struct device_driver *drv)
+{
+	struct ut_record	*u;
+	struct usb_driver	*udrv;
+	const char		*name;
+
+	if (probe_device != 0 && (__u64)BPF_CORE_READ(drv, probe) ==
+	    probe_device)
+		return 0;
+	if ((u = record_start(UT_MATCH)) == NULL)
+		return 0;
+	record_intf(u, dev);
+	__builtin_memset(u->driver, 0, sizeof u->driver);
+	name = BPF_CORE_READ(drv, name);
+	if (name != NULL)
+		bpf_probe_read_kernel_str(u->driver, sizeof u->driver, name);
+	/* to_usb_driver(drv): the id table */
+	if (bpf_core_field_exists(struct usb_driver, driver)) {
+		udrv = (void *)((char *)drv - bpf_core_field_offset(struct
+		    usb_driver, driver));
+		u->complete = (__u64)BPF_CORE_READ(udrv, id_table);
+	}
+	pending_put(UT_MATCH, u);
+	return 0;
+}
+
+/* The static table's entry that matched, inside usb_device_match. */
+SEC("kretprobe/usb_match_id")
+int BPF_KRETPROBE(match_id_return, long ret)
+{
+	__u64			 key = pending_key(UT_MATCH);
+	__u64			 size = bpf_core_type_size(struct usb_device_id);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+	struct usb_device_id	*id = (void *)ret;
+
+	if (u == NULL || ret == 0 || u->complete == 0 || u->length != 0 ||
+	    size == 0 || (__u64)ret < u->complete ||
+	    (__u64)ret >= u->complete + 4096 * size)
+		return 0;
+	u->length = ((__u64)ret - u->complete) / size + 1;
+	u->ptr = BPF_CORE_READ(id, driver_info);
+	u->mem_flags = BPF_CORE_READ(id, match_flags);
+	return 0;
+}
+
+SEC("kretprobe/usb_device_match")
+int BPF_KRETPROBE(match_return, long ret)
+{
+	pending_done(UT_MATCH, ret);
+	return 0;
+}
+
+/*
+ * drivers/usb/core/file.c: static int usb_open(struct inode *inode,
+ * struct file *file), the open of every node of the USB major: it
+ * replaces file->f_op with the minor's driver's and calls its open.  The
+ * minor is iminor(inode) (MINORMASK: 20 bits), the driver the module
+ * owning the new file operations.
+ */
+SEC("kprobe/usb_open")
+int BPF_KPROBE(open_entry, struct inode *inode, struct file *file)
+{
+	struct ut_record	*u = record_start(UT_OPEN);
+
+	if (u == NULL)
+		return 0;
+	u->minor = BPF_CORE_READ(inode, i_rdev) & ((1U << 20) - 1);
+	u->intf_addr = (__u64)file;
+	pending_put(UT_OPEN, u);
+	return 0;
+}
+
+SEC("kretprobe/usb_open")
+int BPF_KRETPROBE(open_return, long ret)
+{
+	__u64			 key = pending_key(UT_OPEN);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+	struct file		*file;
+	struct module		*mod;
+
+	if (u == NULL)
+		return 0;
+	u->result = (__s32)ret;
+	file = (void *)u->intf_addr;
+	u->intf_addr = 0;
+	mod = BPF_CORE_READ(file, f_op, owner);
+	if (mod != NULL)
+		bpf_probe_read_kernel_str(u->driver, sizeof u->driver,
+		    (char *)mod + bpf_core_field_offset(struct module, name));
+	record_send(u);
+	bpf_map_delete_elem(&pending, &key);
 	return 0;
 }

@@ -19,6 +19,17 @@ enum ut_kind {
 				   disconnect returned */
 	UT_REGISTER_DEV,	/* usb_register_dev, at its return */
 	UT_DEREGISTER_DEV,	/* usb_deregister_dev */
+	UT_POISON,		/* usb_poison_urb */
+	UT_REGISTER,		/* usb_register_driver: driver */
+	UT_DEREGISTER,		/* usb_deregister: driver */
+	UT_OPEN,		/* usb_open, at its return: minor, driver
+				   the module of the file's new f_op */
+	UT_MATCH,		/* usb_device_match on an interface, at its
+				   return: driver the one tried, result 1
+				   matched or 0; length the matching static
+				   id table entry + 1 (0: none, or a
+				   dynamic id), ptr its driver_info,
+				   mem_flags its match_flags */
 };
 
 #define UT_CTX_TASK	0	/* dec_drv_contexts: "task" */

@@ -123,12 +123,45 @@ $T send-keys -t "$S" q
 check "the TUI quits" wait_for "TUI-EXIT=0"
 check "no sanitizer report" no_sanitizer_report "$TMP/tui.err"
 
+# tui -i --drivers: the tracer of capture --drivers, or (not root, no
+# BTF, no usbcore, ...) one line why in the status bar and usbmon alone:
+# the same records and lines either way.
+# (a new session before the old one goes: the server stays)
+old=$S
+S=${S}d
+$T new-session -d -s "$S" -x 250 -y 300 \
+    "TERM=xterm-256color LANG=C.UTF-8 $US tui -i usbmon0 --drivers \
+    2>$TMP/tui.err; echo TUI-EXIT=\$?; sleep 30"
+$T kill-session -t "$old"
+check "--drivers: the synthetic records are shown" wait_for "GET_DESCRIPTOR"
+"$US" capture -i usbmon0 -q --drivers -w "$TMP/d.pcapng" 2>"$TMP/cap.err"
+if grep -q -e '--drivers: ' "$TMP/cap.err"; then
+	why=$(sed -n 's/^urbscope: --drivers: \(.*\); capturing usbmon alone$/\1/p' \
+	    "$TMP/cap.err" | cut -c 1-60)
+	check "--drivers: capture's reason in the status bar ($why)" \
+	    wait_for "--drivers: $(printf '%s' "$why" | sed 's/[][\\.*^$()|+?{}]/\\&/g')"
+else
+	check "--drivers: traced, no reason in the status bar" sh -c \
+	    "! $T capture-pane -p -t $S | grep -q -e '--drivers: '"
+fi
+$T send-keys -t "$S" d
+check "--drivers: the sysfs lines" wait_for \
+    "^ +kernel drivers \(sysfs $ROOT/sys/bus/usb/devices/2-2\.1\):$"
+$T send-keys -t "$S" q
+check "--drivers: the TUI quits" wait_for "TUI-EXIT=0"
+check "--drivers: no sanitizer report" no_sanitizer_report "$TMP/tui.err"
+"$US" tui --drivers "$TMP/none.pcapng" >/dev/null 2>"$TMP/err"
+check_eq "--drivers without -i: a usage error" \
+    "urbscope: tui: --drivers goes with -i usbmonN" "$(head -n 1 "$TMP/err")"
+
 # The same records from a file: no sysfs lines.
 "$US" capture -i usbmon0 -w "$TMP/c.pcapng" >/dev/null 2>&1
-$T kill-session -t "$S"
+old=$S
+S=${S}f
 $T new-session -d -s "$S" -x 250 -y 300 \
     "TERM=xterm-256color LANG=C.UTF-8 $US tui $TMP/c.pcapng \
     2>$TMP/tui.err; echo TUI-EXIT=\$?; sleep 30"
+$T kill-session -t "$old"
 check "the file's records are shown" wait_for "GET_DESCRIPTOR"
 $T send-keys -t "$S" d
 check "the file's Devices pane lists the device" wait_for "^ +2\.4  0525:a4a2"

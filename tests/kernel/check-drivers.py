@@ -18,7 +18,11 @@ exported-PDU interface), in file order, and prints one "ok - " or
   submits from usb_stor_msg_common in task context;
 - usb-storage and usbhid probed an interface with result 0, and the
   unbind of usb-storage is a disconnect;
-- no event was lost and usbmon dropped nothing.
+- no event was lost and usbmon dropped nothing;
+- the overhead: the same disk read under usbmon alone and under --drivers
+  (overhead-*), its URBs (usbmon C records of the disk's bulk endpoints)
+  per second both ways as a '#' line (TCG is too noisy for a threshold),
+  and no event lost while traced.
 """
 import os
 import re
@@ -211,7 +215,43 @@ def main():
            "counts the %d events in the file" %
            (m.group(2) if m else "no summary",
             d.group(1) if d else "?", len(evs)), err.splitlines())
+    check_overhead(share)
     sys.exit(0 if results and all(results) else 1)
+
+
+def overhead_rate(share, name):
+    """(URBs, seconds, stderr) of the disk read under capture NAME."""
+    t = open(os.path.join(share, "overhead-%s.time" % name)).read().split()
+    secs = float(t[1]) - float(t[0])
+    err = open(os.path.join(share, "overhead-%s.err" % name)).read()
+    items = read_items(os.path.join(share, "overhead-%s.pcapng" % name))
+    urbs = sum(1 for k, x in items if k == "urb" and not x.synthetic and
+               x.type == "C" and x.xfer == 3)
+    return urbs, secs, err
+
+
+def check_overhead(share):
+    try:
+        plain = overhead_rate(share, "plain")
+        traced = overhead_rate(share, "traced")
+    except (OSError, ValueError, IndexError) as e:
+        report(False, "drivers: overhead: both captures of the disk read",
+               [str(e)])
+        return
+    rate = [u / s if s > 0 else 0.0 for u, s, _ in (plain, traced)]
+    print("# drivers: overhead: 3 x 8 MiB O_DIRECT read: usbmon alone "
+          "%d URBs in %.2f s = %.0f URBs/s; with --drivers %d URBs in "
+          "%.2f s = %.0f URBs/s (%+.0f%%)" % (
+              plain[0], plain[1], rate[0], traced[0], traced[1], rate[1],
+              (rate[1] / rate[0] - 1) * 100 if rate[0] else 0))
+    err = traced[2]
+    m = re.search(r"(\d+) driver events traced, (\d+) lost", err)
+    report(plain[0] > 0 and traced[0] > 0 and m is not None and
+           m.group(2) == "0" and "--drivers:" not in err,
+           "drivers: overhead: the read traced with no event lost (%s "
+           "events, %s lost)" % (m.group(1) if m else "?",
+                                 m.group(2) if m else "?"),
+           err.splitlines())
 
 
 if __name__ == "__main__":

@@ -19,7 +19,11 @@ With the drivers traced (`capture --drivers`, run.sh's CAPTURE_OPTS when
 ./urbscope has eBPF): the driver rules urbscope found in the capture,
 EXPECTED_RULES per driver (each at least once for urbbuggy, none for
 urbskel), and each of the two drivers' submit events that returned 0
-followed by the usbmon 'S' record of its URB.
+followed by the usbmon 'S' record of its URB; and the driver's own calls
+traced: each driver's register event (insmod), the match events of the
+new_id binding (the disk's interface matched by a dynamic id), urbbuggy's
+first probe returning -ENODEV (fail_probe=1) before the one that bound,
+and the open of /dev/urbskel0 with its minor and driver.
 """
 import importlib.util
 import os
@@ -251,6 +255,7 @@ def check_rules(share, cap):
                ["unexpected %s" % r for r in extra] +
                [e.get("text", "") for e in rules
                 if e.get("driver") == drv])
+    check_calls(share, evs)
     # each submit of ours that returned 0: the next record of its URB
     # is its 'S' (the URB's address is usbmon's id)
     num = check_drivers.num
@@ -277,6 +282,55 @@ def check_rules(share, cap):
            "kmod: urbskel's and urbbuggy's submits followed by the usbmon "
            "S of their URB: %d of %d (%d refused, urbbuggy's -EBUSY)" %
            (matched, n, refused), bad)
+
+
+def check_calls(share, evs):
+    """The drivers' register, match, probe and open events."""
+    num = check_drivers.num
+    disk = text(share, "disk.txt").split()
+    intf = disk[0] if disk else "?"
+    counts = {}
+    for e in evs:
+        if e["kind"] in ("register", "match", "open", "deregister"):
+            k = "%s %s" % (e["kind"], e.get("driver", "-"))
+            counts[k] = counts.get(k, 0) + 1
+    print("# kmod: traced calls: %s" % ", ".join(
+        "%s %d" % kv for kv in sorted(counts.items())))
+    for drv in TAGS:
+        reg = [e for e in evs if e["kind"] == "register" and
+               e.get("driver") == drv]
+        report(len(reg) == 1, "kmod: traced: %s's usb_register_driver "
+               "(insmod), once" % drv, [e.get("text", "") for e in reg])
+        on = [e for e in evs if e["kind"] == "match" and
+              e.get("driver") == drv and intf + ":" in e.get("text", "")]
+        hit = [e for e in on if num(e.get("result")) == 0 and
+               "dynamic id" in e.get("text", "")]
+        report(len(hit) >= 1, "kmod: traced: %s matched %s by a dynamic "
+               "id (new_id): %d match events there, %d matched" %
+               (drv, intf, len(on), len(hit)),
+               [e.get("text", "") for e in on][:6])
+    probes = [e for e in evs if e["kind"] == "probe" and
+              e.get("driver") == "urbbuggy"]
+    results_ = [num(e.get("result")) for e in probes]
+    report(results_[:2] == [-19, 0], "kmod: traced: urbbuggy's probes "
+           "returned %s (fail_probe=1: -ENODEV, then bound)" % results_,
+           [e.get("text", "") for e in probes])
+    cls = text(share, "class-urbskel.txt").split()
+    minor = num(cls[1].split(":")[1], -2) if len(cls) == 2 else -2
+    opens = [e for e in evs if e["kind"] == "open"]
+    ours = [e for e in opens if e.get("driver") == "urbskel" and
+            num(e.get("minor"), -1) == minor and
+            num(e.get("result")) == 0]
+    # the test opens /dev/urbskelN three times (dd: CBW, data, CSW)
+    report(len(ours) == 3, "kmod: traced: usb_open of /dev/%s, minor %d, "
+           "driver urbskel, returned 0: %d of 3" %
+           (cls[0] if cls else "?", minor, len(ours)),
+           [e.get("text", "") for e in opens][:8])
+    why = text(share, "why-failed-urbbuggy.txt")
+    print("# kmod: devices --why after urbbuggy's failed probe (no "
+          "tracer): %s" % " / ".join(
+              l.strip() for l in why.splitlines() if "why" in l or
+              "driver " in l))
 
 
 def main():

@@ -5,6 +5,12 @@
 # the disk is read (whole) and written, keys are typed (host.py: usbhid
 # resubmits from its completion handler, in irq context), and usb-storage
 # is unbound (a disconnect) before the capture gets SIGINT.
+#
+# Then the overhead: usb-storage bound again, the same disk read (8 MiB
+# with O_DIRECT, three times) timed under `capture -i usbmon0` alone and
+# under `capture -i usbmon0 --drivers` (overhead-plain.*, overhead-traced.*:
+# the capture, its stderr, the workload's seconds from /proc/uptime);
+# check-drivers.py counts the usbmon C records of each and prints URBs/s.
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
 
@@ -33,12 +39,51 @@ host_do keys u r b
 kill "$rdr" 2>/dev/null
 
 say "PHASE unbind"
+stor=
 for d in /sys/bus/usb/drivers/usb-storage/*:*; do
-	[ -e "$d" ] && echo "${d##*/}" >/sys/bus/usb/drivers/usb-storage/unbind
+	[ -e "$d" ] || continue
+	stor="$stor ${d##*/}"
+	echo "${d##*/}" >/sys/bus/usb/drivers/usb-storage/unbind
 done
 sleep 1
 
 say "PHASE stop"
 stop_pid $cap INT >traced.rc
 cp traced.pcapng traced.err traced.rc /share/
+
+# overhead NAME [OPTS]: the disk read timed under a capture with OPTS.
+overhead() {
+	# shellcheck disable=SC2086
+	urbscope capture -i usbmon0 $2 -w "overhead-$1.pcapng" \
+	    2>"overhead-$1.err" &
+	ocap=$!
+	i=0
+	while ! grep -q "capturing on" "overhead-$1.err" 2>/dev/null &&
+	    [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 0.5
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	for n in 1 2 3; do
+		dd if=/dev/sda of=/dev/null bs=64k count=128 iflag=direct \
+		    2>/dev/null
+	done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	sleep 0.5
+	stop_pid $ocap INT >"overhead-$1.rc"
+	echo "$t0 $t1" >"overhead-$1.time"
+	say "overhead $1: $t0 .. $t1"
+	cp "overhead-$1.pcapng" "overhead-$1.err" "overhead-$1.rc" \
+	    "overhead-$1.time" /share/
+}
+
+say "PHASE overhead"
+for d in $stor; do
+	echo "$d" >/sys/bus/usb/drivers/usb-storage/bind
+done
+if usb_settle; then
+	overhead plain
+	overhead traced --drivers
+fi
 say "done"

@@ -10,7 +10,9 @@
 # the data and the CSW read (urbbuggy's read() chain ends on the CSW: its
 # completion resubmits the URB, with GFP_KERNEL, to fetch it).  Each is
 # then unbound, which calls its disconnect.  `urbscope devices --why`
-# explains each binding.  One urbscope capture records it all.
+# explains each binding.  One urbscope capture records it all.  urbbuggy
+# is loaded with fail_probe=1: its first probe, through new_id, returns
+# -ENODEV; a bind then binds it.
 #
 # The driver rules: with CAPTURE_OPTS=--drivers (run.sh's default when
 # ./urbscope has eBPF) the capture also holds the drivers' calls traced in
@@ -58,17 +60,30 @@ cbw() {
 	printf '\050\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000'
 }
 
-# bind_new_id DRIVER: insmod it, give it the disk's id through new_id,
-# and record the binding: driver link, class device, `urbscope devices
-# --why`.  Prints the character device's node.
-bind_new_id() {
-	insmod "$kmods/$1.ko" || return 1
-	echo "$vid $pid" >"/sys/bus/usb/drivers/$1/new_id" || return 1
+# bound DRIVER: wait up to 5 s for the disk's interface to be DRIVER's.
+bound() {
 	i=0
 	while [ ! -e "/sys/bus/usb/drivers/$1/$intf" ] && [ $i -lt 50 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
+	[ -e "/sys/bus/usb/drivers/$1/$intf" ]
+}
+
+# bind_new_id DRIVER [PARAM]: insmod it (with PARAM), give it the disk's
+# id through new_id, and record the binding: driver link, class device,
+# `urbscope devices --why`.  Prints the character device's node.  When
+# the probe failed (urbbuggy's fail_probe=1: -ENODEV), why the interface
+# has no driver is recorded and the interface bound again through bind.
+bind_new_id() {
+	# shellcheck disable=SC2086
+	insmod "$kmods/$1.ko" $2 || return 1
+	echo "$vid $pid" >"/sys/bus/usb/drivers/$1/new_id" || return 1
+	if [ -n "$2" ] && ! bound "$1"; then
+		urbscope devices --why "$intf" >"why-failed-$1.txt" 2>&1
+		echo "$intf" >"/sys/bus/usb/drivers/$1/bind"
+		bound "$1"
+	fi
 	readlink "/sys/bus/usb/devices/$intf/driver" >"driver-$1.txt"
 	cat "/sys/bus/usb/drivers/$1/new_id" >"new_id-$1.txt"
 	urbscope devices --why "$intf" >"why-$1.txt" 2>&1
@@ -96,7 +111,7 @@ echo "$intf" >/sys/bus/usb/drivers/urbskel/unbind
 ls /sys/class/usbmisc >usbmisc-after-urbskel.txt 2>&1
 
 say "PHASE urbbuggy"
-node=$(bind_new_id urbbuggy)
+node=$(bind_new_id urbbuggy fail_probe=1)
 say "urbbuggy: ${node:-not bound}"
 if [ -n "$node" ]; then
 	cbw bugy >/tmp/cbw-bugy

@@ -20,6 +20,7 @@
 #include <cmocka.h>
 
 #include "capture/sysfs.h"
+#include "decode/decode.h"
 
 /* The keyboard (1-2): device + configuration descriptors, 52 bytes. */
 static const uint8_t kbd_desc[] = {
@@ -378,6 +379,54 @@ test_empty(void **state)
 	sysfs_usb_free(d, n);
 }
 
+/*
+ * why_device with the probes a tracer saw fail (the TUI's Devices pane
+ * with tui -i --drivers): an interface with no driver names the driver
+ * whose probe failed there, and its error by name, before the module
+ * reasons; a failure on another interface is not its.
+ */
+static void
+test_why_probe(void **state)
+{
+	struct sysfs_usb_dev	 d;
+	struct sysfs_usb_intf	*in;
+	struct why_modules	 m;
+	struct why_probe	 p[2] = {
+		{ "1-1:1.1", "urbskel", -22 },
+		{ "1-1:1.0", "urbbuggy", -19 },
+	};
+	struct sbuf		 b = { 0 };
+
+	(void)state;
+	setenv("URBSCOPE_USB_IDS", "/nonexistent", 1);
+	memset(&d, 0, sizeof d);
+	memset(&m, 0, sizeof m);
+	snprintf(d.name, sizeof d.name, "1-1");
+	d.authorized = 1;
+	d.nintf = 1;
+	in = &d.intf[0];
+	snprintf(in->name, sizeof in->name, "1-1:1.0");
+	in->cls = 0xff;
+	in->authorized = 1;
+	why_device(&d, NULL, "/nonexistent", &m, p, 2, &b);
+	assert_non_null(b.s);
+	assert_non_null(strstr(b.s, "\n  driver      (none)\n"));
+	assert_non_null(strstr(b.s, "\n  why         driver urbbuggy was "
+	    "tried and its probe returned -ENODEV\n"));
+	assert_null(strstr(b.s, "urbskel"));
+	/* without the tracer's probes: the module reasons */
+	b.len = 0;
+	why_device(&d, NULL, "/nonexistent", &m, NULL, 0, &b);
+	assert_non_null(strstr(b.s, "\n  why         no modalias: module "
+	    "matches not known\n"));
+	/* a number the status names lack stays a number */
+	p[1].ret = -4095;
+	b.len = 0;
+	why_device(&d, NULL, "/nonexistent", &m, p, 2, &b);
+	assert_non_null(strstr(b.s, "its probe returned -4095\n"));
+	sb_free(&b);
+}
+
 int
 main(void)
 {
@@ -386,6 +435,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_robust, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
+		cmocka_unit_test(test_why_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -300,6 +300,8 @@ test_deregister_and_readdress(void **state)
 	assert_int_equal(i->state, TCS_NONE);
 	assert_int_equal(i->probe_err, -12);
 	assert_string_equal(i->probe_err_driver, "buggy");
+	/* the Devices pane's why names it while nothing bound since */
+	assert_int_equal(i->probe_err_item, it - 1);
 	/* unplugged, then the address given to a new device */
 	feed(c, &it, DRV_LOG, 5, -1, "usb", "usb_disconnect", "usb 1-4: USB "
 	    "disconnect, device number 5");

@@ -19,6 +19,11 @@
  *    __device_release_driver, so it is the driver's state at that moment
  *    that the rule sees).
  *
+ * With fail_probe=N its first N probes return -ENODEV at once, as a
+ * driver that finds nothing it can drive does: no rule is broken, but
+ * `urbscope tui -i usbmonN --drivers` says why the interface has no
+ * driver ("driver urbbuggy was tried and its probe returned -ENODEV").
+ *
  * What keeps the guest alive all the same:
  *  - the completion resubmits at most URBBUGGY_RESUBMITS times per read()
  *    and never after an error status, so nothing loops.  GFP_KERNEL there
@@ -53,6 +58,10 @@
 #define URBBUGGY_TIMEOUT	(5 * HZ)
 #define URBBUGGY_RESUBMITS	1	/* by the completion, per read() */
 #define URBBUGGY_MINOR_BASE	200
+
+static int fail_probe;
+module_param(fail_probe, int, 0644);
+MODULE_PARM_DESC(fail_probe, "probes that return -ENODEV first");
 
 /* nothing: ids come through new_id */
 static const struct usb_device_id urbbuggy_table[] = {
@@ -234,6 +243,12 @@ static int urbbuggy_probe(struct usb_interface *interface,
 	struct urbbuggy *dev;
 	int rv;
 
+	if (fail_probe > 0) {
+		fail_probe--;
+		dev_info(&interface->dev, "probe fails on purpose "
+			 "(fail_probe)\n");
+		return -ENODEV;
+	}
 	rv = usb_find_common_endpoints(interface->cur_altsetting, &in, &out,
 				       NULL, NULL);
 	if (rv) {
