@@ -1083,8 +1083,14 @@ static int
 tr_stats(struct cap_source *src, struct cap_stats *st)
 {
 	struct tr_priv	*tp = src->priv;
+	struct cap_bpf_stats bst;
 
 	cap_stats(tp->live, st);
+	if (cap_bpf_stats(src, &bst) == 0) {
+		st->have_events = 1;
+		st->ev_received = bst.events;
+		st->ev_dropped = bst.lost + bst.missed;
+	}
 	return 0;
 }
 

@@ -1186,42 +1186,63 @@ ng_opt_u64(uint8_t *p, uint16_t code, uint64_t val, int be)
 }
 
 /*
- * The interface statistics block of a live capture: what the source
- * received and what the kernel dropped (isb_ifdrop, accumulated from
- * MON_IOCG_STATS), with the capture's start and end and, as a comment,
- * how the kernel was read.
+ * An interface statistics block: at the end of a live capture, what the
+ * source received and what was lost (isb_ifdrop), with the capture's
+ * start and end and a comment on how, for interface id.
  */
 static int
-ng_isb(struct cap_sink *sink)
+ng_isb_one(struct cap_sink *sink, uint32_t id, uint64_t recv, uint64_t drop,
+    const char *cmt)
 {
 	struct ng_wr	*wr = sink->priv;
-	const struct cap_stats *st = &sink->stats;
 	uint8_t		 b[256];
-	char		 cmt[96];
 	uint64_t	 ts;
 	size_t		 n;
 
 	ts = sink->stats_end_ns < 0 ? 0 : (uint64_t)sink->stats_end_ns /
 	    wr->tsdiv;
 	put_bo32(b, NG_ISB, wr->be);
-	put_bo32(b + 8, 0, wr->be);
+	put_bo32(b + 8, id, wr->be);
 	put_bo32(b + 12, (uint32_t)(ts >> 32), wr->be);
 	put_bo32(b + 16, (uint32_t)ts, wr->be);
 	n = 20;
-	if (st->method != NULL) {
-		snprintf(cmt, sizeof cmt, "usbmon read through: %s",
-		    st->method);
+	if (cmt != NULL)
 		n += ng_opt(b + n, OPT_COMMENT, cmt, (uint16_t)strlen(cmt),
 		    wr->be);
-	}
 	n += ng_opt_ts(b + n, OPT_ISB_STARTTIME, sink->stats_start_ns, wr);
 	n += ng_opt_ts(b + n, OPT_ISB_ENDTIME, sink->stats_end_ns, wr);
-	n += ng_opt_u64(b + n, OPT_ISB_IFRECV, st->received, wr->be);
-	n += ng_opt_u64(b + n, OPT_ISB_IFDROP, st->dropped, wr->be);
+	n += ng_opt_u64(b + n, OPT_ISB_IFRECV, recv, wr->be);
+	n += ng_opt_u64(b + n, OPT_ISB_IFDROP, drop, wr->be);
 	n += ng_opt(b + n, OPT_END, NULL, 0, wr->be);
 	put_bo32(b + 4, (uint32_t)n + 4, wr->be);
 	put_bo32(b + n, (uint32_t)n + 4, wr->be);
 	return cap_out_write(&sink->out, b, n + 4);
+}
+
+/*
+ * The statistics of a live capture: the bus's interface (the kernel's
+ * drops, accumulated from MON_IOCG_STATS, and how usbmon was read) and,
+ * when drivers were traced into this file, the driver events' interface
+ * (events traced; lost ones and missed calls as drops).
+ */
+static int
+ng_isb(struct cap_sink *sink)
+{
+	struct ng_wr	*wr = sink->priv;
+	const struct cap_stats *st = &sink->stats;
+	char		 cmt[96];
+	int		 rc;
+
+	if (st->method != NULL)
+		snprintf(cmt, sizeof cmt, "usbmon read through: %s",
+		    st->method);
+	if ((rc = ng_isb_one(sink, 0, st->received, st->dropped,
+	    st->method != NULL ? cmt : NULL)) != 0 || !st->have_events ||
+	    !wr->ev_if)
+		return rc;
+	return ng_isb_one(sink, (uint32_t)wr->ev_id, st->ev_received,
+	    st->ev_dropped, "driver events traced with eBPF: drops are "
+	    "events lost (ring buffer full) and calls missed");
 }
 
 static int

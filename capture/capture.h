@@ -118,6 +118,11 @@ struct cap_stats {
 	uint64_t	 received;	/* records delivered */
 	uint64_t	 dropped;	/* lost by the kernel, accumulated */
 	const char	*method;	/* "mmap ring", "GETX", "read", "text" */
+	/* a source that traces drivers (capture --drivers): the events it
+	 * traced and those lost (ring buffer full, calls missed) */
+	int		 have_events;
+	uint64_t	 ev_received;
+	uint64_t	 ev_dropped;
 };
 
 struct cap_source_ops {

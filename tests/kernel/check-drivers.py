@@ -48,8 +48,9 @@ def parse_event(pkt):
     return ev
 
 
-def read_items(path):
-    """("urb", Ev) and ("event", dict) in file order."""
+def read_items(path, isbs=None):
+    """("urb", Ev) and ("event", dict) in file order; into isbs, if given,
+    {link type: (isb_ifrecv, isb_ifdrop)} of the interface statistics."""
     buf = open(path, "rb").read()
     items, linktypes = [], []
     off, end = 0, "<"
@@ -64,6 +65,13 @@ def read_items(path):
         body = buf[off + 8:off + blen - 4]
         if btype == 1:
             linktypes.append(struct.unpack_from(end + "H", body, 0)[0])
+        elif btype == 5 and isbs is not None:
+            ifc = struct.unpack_from(end + "I", body, 0)[0]
+            vals = dict(parse_opts(body[12:], end))
+            get = (lambda c: struct.unpack_from(end + "Q", vals[c], 0)[0]
+                   if c in vals and len(vals[c]) >= 8 else None)
+            if ifc < len(linktypes):
+                isbs[linktypes[ifc]] = (get(4), get(5))
         elif btype == 6:
             ifc, _, _, caplen, _ = struct.unpack_from(end + "IIIII", body, 0)
             pkt = body[20:20 + caplen]
@@ -114,7 +122,8 @@ def main():
            "drivers: urbscope read decodes the file (exit %d, %d submit "
            "lines)" % (p.returncode, nsub), p.stderr.splitlines())
 
-    items = read_items(path)
+    isbs = {}
+    items = read_items(path, isbs)
     evs = [e for k, e in items if k == "event"]
     kinds = {}
     for e in evs:
@@ -215,6 +224,16 @@ def main():
            "counts the %d events in the file" %
            (m.group(2) if m else "no summary",
             d.group(1) if d else "?", len(evs)), err.splitlines())
+    # the pcapng's interface statistics: the events' interface has its
+    # own ISB, nothing dropped; and tshark reads the file
+    isb = isbs.get(252)
+    report(isb is not None and isb[1] == 0 and (isb[0] or 0) > 0,
+           "drivers: the events' interface statistics: %s traced, %s "
+           "dropped (pcapng ISB)" % (isb if isb else ("no ISB", "-")))
+    t = subprocess.run(["tshark", "-r", path, "-c", "1"],
+                       capture_output=True, text=True)
+    report(t.returncode == 0, "drivers: tshark reads the file",
+           t.stderr.splitlines())
     check_overhead(share)
     sys.exit(0 if results and all(results) else 1)
 

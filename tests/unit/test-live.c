@@ -559,20 +559,59 @@ test_source_text_fallback(void **state)
 /* ------------------------------------------------------------------------
  * The pcapng trailer and the synthetic mark.
  */
+/*
+ * The ISBs of the pcapng at path: how many, and the ifrecv and ifdrop of
+ * the one for interface id (UINT64_MAX each when there is none).
+ */
+static int
+isb_of(const char *path, uint32_t id, uint64_t *recv, uint64_t *drop)
+{
+	uint8_t		*p;
+	size_t		 n, off, i;
+	uint32_t	 blen;
+	uint16_t	 code, olen;
+	int		 count = 0;
+
+	*recv = *drop = UINT64_MAX;
+	p = slurp(path, &n);
+	for (off = 0; off + 12 <= n; off += blen) {
+		blen = get_bo32(p + off + 4, !host_is_le());
+		assert_true(blen >= 12 && off + blen <= n);
+		if (get_bo32(p + off, !host_is_le()) != 5)
+			continue;
+		count++;
+		if (get_bo32(p + off + 8, !host_is_le()) != id)
+			continue;
+		for (i = off + 20; i + 4 <= off + blen - 4; i += 4 +
+		    ((olen + 3) & ~3U)) {
+			code = get_bo16(p + i, !host_is_le());
+			olen = get_bo16(p + i + 2, !host_is_le());
+			if (code == 0)
+				break;
+			if (code == 4)
+				*recv = get_bo64(p + i + 4, !host_is_le());
+			if (code == 5)
+				*drop = get_bo64(p + i + 4, !host_is_le());
+		}
+	}
+	free(p);
+	return count;
+}
+
 static void
 test_pcapng_isb(void **state)
 {
 	struct cap_sink	*sink;
 	struct cap_source *src;
-	struct cap_stats st = { 1000, 7, "mmap ring" };
+	struct cap_stats st = { .received = 1000, .dropped = 7,
+	    .method = "mmap ring" };
 	struct urb_rec	 r[4], back;
 	struct drv_event ev;
 	char		 path[] = "/tmp/urbscope-livetest-XXXXXX.pcapng", err[600];
 	uint8_t		*p;
 	size_t		 n, off, i;
-	uint64_t	 recv = 0, drop = 0;
+	uint64_t	 recv, drop;
 	uint32_t	 blen;
-	uint16_t	 code, olen = 0;
 	int		 fd, found = 0;
 
 	(void)state;
@@ -598,33 +637,73 @@ test_pcapng_isb(void **state)
 	assert_int_equal(cap_next(src, &back, &ev), CAP_END);
 	cap_close(src);
 
-	/* the last block is an ISB with isb_ifrecv 1000 and isb_ifdrop 7 */
+	/* the last block is the one ISB, with isb_ifrecv 1000 and
+	 * isb_ifdrop 7 and how usbmon was read */
+	assert_int_equal(isb_of(path, 0, &recv, &drop), 1);
+	assert_true(recv == 1000);
+	assert_true(drop == 7);
 	p = slurp(path, &n);
 	for (off = 0; off + 12 <= n; off += blen) {
 		blen = get_bo32(p + off + 4, !host_is_le());
-		assert_true(blen >= 12 && off + blen <= n);
 		if (get_bo32(p + off, !host_is_le()) != 5)
 			continue;
 		found = 1;
 		assert_int_equal(off + blen, n);
 		assert_non_null(memmem(p + off, blen, "mmap ring", 9));
-		for (i = off + 20; i + 4 <= off + blen - 4; i += 4 +
-		    ((olen + 3) & ~3U)) {
-			code = get_bo16(p + i, !host_is_le());
-			olen = get_bo16(p + i + 2, !host_is_le());
-			if (code == 0)
-				break;
-			if (code == 4)
-				recv = get_bo64(p + i + 4, !host_is_le());
-			if (code == 5)
-				drop = get_bo64(p + i + 4, !host_is_le());
-		}
-		assert_true(recv == 1000);
-		assert_true(drop == 7);
 	}
 	assert_true(found);
 	free(p);
 	unlink(path);
+}
+
+/* A capture that traced drivers: the events' interface has an ISB of its
+ * own, with the events traced and those lost; none without events. */
+static void
+test_pcapng_isb_events(void **state)
+{
+	struct cap_sink	*sink;
+	struct cap_stats st = { .received = 4, .dropped = 0,
+	    .method = "mmap ring", .have_events = 1, .ev_received = 9,
+	    .ev_dropped = 2 };
+	struct urb_rec	 r[4];
+	struct drv_event ev;
+	char		 path[] = "/tmp/urbscope-livetest-XXXXXX.pcapng", err[600];
+	uint64_t	 recv, drop;
+	size_t		 i;
+	int		 fd, k;
+
+	(void)state;
+	assert_int_equal(cap_live_synth(1, 3, kbd_desc, sizeof kbd_desc,
+	    1700000000000000000LL, r, 4), 4);
+	memset(&ev, 0, sizeof ev);
+	ev.kind = DRV_PROBE;
+	ev.ts_ns = 1700000001000000000LL;
+	ev.intf = 0;
+	ev.minor = -1;
+	ev.driver = "usbhid";
+	for (k = 0; k < 2; k++) {
+		/* k 0: no event written; k 1: one */
+		assert_true((fd = mkstemps(path, 7)) >= 0);
+		close(fd);
+		assert_int_equal(cap_sink_open(path, NULL, NULL, &sink, err,
+		    sizeof err), 0);
+		for (i = 0; i < 4; i++)
+			assert_int_equal(cap_sink_write(sink, &r[i]), 0);
+		if (k == 1)
+			assert_int_equal(cap_sink_write_event(sink, &ev), 0);
+		cap_sink_set_stats(sink, &st, 1700000000000000000LL,
+		    1700000005000000000LL);
+		assert_int_equal(cap_sink_close(sink, err, sizeof err), 0);
+		assert_int_equal(isb_of(path, 0, &recv, &drop), k + 1);
+		assert_true(recv == 4 && drop == 0);
+		(void)isb_of(path, 1, &recv, &drop);
+		if (k == 0)
+			assert_true(recv == UINT64_MAX);
+		else
+			assert_true(recv == 9 && drop == 2);
+		unlink(path);
+		memcpy(path + strlen(path) - 13, "XXXXXX", 6);
+	}
 }
 
 int
@@ -642,6 +721,7 @@ main(void)
 		cmocka_unit_test(test_source_read_fallback),
 		cmocka_unit_test(test_source_text_fallback),
 		cmocka_unit_test(test_pcapng_isb),
+		cmocka_unit_test(test_pcapng_isb_events),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
