@@ -272,19 +272,6 @@ pending_put(__u32 kind, const struct ut_record *u)
 		count_lost();
 }
 
-static __always_inline void
-pending_done(__u32 kind, long ret)
-{
-	__u64			 key = pending_key(kind);
-	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
-
-	if (u == NULL)
-		return;
-	u->result = (__s32)ret;
-	record_send(u);
-	bpf_map_delete_elem(&pending, &key);
-}
-
 /* The interface's driver_data (usb_get_intfdata) and minor now. */
 static __always_inline void
 record_intf_now(struct ut_record *u)
@@ -295,6 +282,25 @@ record_intf_now(struct ut_record *u)
 		return;
 	u->ptr = (__u64)BPF_CORE_READ(intf, dev.driver_data);
 	u->minor = BPF_CORE_READ(intf, minor);
+}
+
+/*
+ * The return of a call whose entry put a record aside: its result, with
+ * (intf_now) the interface's driver_data and minor as they are now, sent.
+ */
+static __always_inline void
+pending_done(__u32 kind, long ret, int intf_now)
+{
+	__u64			 key = pending_key(kind);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+
+	if (u == NULL)
+		return;
+	u->result = (__s32)ret;
+	if (intf_now)
+		record_intf_now(u);
+	record_send(u);
+	bpf_map_delete_elem(&pending, &key);
 }
 
 SEC("kprobe/usb_submit_urb")
@@ -315,7 +321,7 @@ int BPF_KPROBE(submit_entry, struct urb *urb, unsigned int mem_flags)
 SEC("kretprobe/usb_submit_urb")
 int BPF_KRETPROBE(submit_return, long ret)
 {
-	pending_done(UT_SUBMIT, ret);
+	pending_done(UT_SUBMIT, ret, 0);
 	return 0;
 }
 
@@ -335,7 +341,7 @@ int BPF_KPROBE(unlink_entry, struct urb *urb)
 SEC("kretprobe/usb_unlink_urb")
 int BPF_KRETPROBE(unlink_return, long ret)
 {
-	pending_done(UT_UNLINK, ret);
+	pending_done(UT_UNLINK, ret, 0);
 	return 0;
 }
 
@@ -446,15 +452,7 @@ int BPF_KPROBE(probe_entry, struct device *dev)
 SEC("kretprobe/usb_probe_interface")
 int BPF_KRETPROBE(probe_return, long ret)
 {
-	__u64			 key = pending_key(UT_PROBE);
-	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
-
-	if (u == NULL)
-		return 0;
-	u->result = (__s32)ret;
-	record_intf_now(u);
-	record_send(u);
-	bpf_map_delete_elem(&pending, &key);
+	pending_done(UT_PROBE, ret, 1);
 	return 0;
 }
 
@@ -624,16 +622,8 @@ int BPF_KPROBE(register_dev_entry, struct usb_interface *intf)
 SEC("kretprobe/usb_register_dev")
 int BPF_KRETPROBE(register_dev_return, long ret)
 {
-	__u64			 key = pending_key(UT_REGISTER_DEV);
-	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
-
-	if (u == NULL)
-		return 0;
-	u->result = (__s32)ret;
 	/* intf->minor: the minor given, or -1 */
-	record_intf_now(u);
-	record_send(u);
-	bpf_map_delete_elem(&pending, &key);
+	pending_done(UT_REGISTER_DEV, ret, 1);
 	return 0;
 }
 
@@ -755,7 +745,7 @@ int BPF_KRETPROBE(match_id_return, long ret)
 SEC("kretprobe/usb_device_match")
 int BPF_KRETPROBE(match_return, long ret)
 {
-	pending_done(UT_MATCH, ret);
+	pending_done(UT_MATCH, ret, 0);
 	return 0;
 }
 
