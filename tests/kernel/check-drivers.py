@@ -31,7 +31,8 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from check import parse_opts, parse_usbmon, report, results  # noqa: E402
+from check import (parse_opts, parse_usbmon, pcapng_blocks,  # noqa: E402
+                   report, results)
 
 KV = re.compile(r'(\w+)=("(?:[^"\\]|\\.)*"|\S+)')
 
@@ -51,21 +52,9 @@ def parse_event(pkt):
 def read_items(path, isbs=None):
     """("urb", Ev) and ("event", dict) in file order; into isbs, if given,
     {link type: (isb_ifrecv, isb_ifdrop)} of the interface statistics."""
-    buf = open(path, "rb").read()
-    items, linktypes = [], []
-    off, end = 0, "<"
-    while off + 12 <= len(buf):
-        btype = struct.unpack_from(end + "I", buf, off)[0]
-        if btype == 0x0A0D0D0A:
-            end = "<" if buf[off + 8:off + 12] == b"\x4d\x3c\x2b\x1a" else ">"
-            linktypes = []
-        blen = struct.unpack_from(end + "I", buf, off + 4)[0]
-        if blen < 12 or off + blen > len(buf):
-            raise ValueError("pcapng block at %d runs past the end" % off)
-        body = buf[off + 8:off + blen - 4]
-        if btype == 1:
-            linktypes.append(struct.unpack_from(end + "H", body, 0)[0])
-        elif btype == 5 and isbs is not None:
+    items = []
+    for btype, body, end, linktypes in pcapng_blocks(path):
+        if btype == 5 and isbs is not None:
             ifc = struct.unpack_from(end + "I", body, 0)[0]
             vals = dict(parse_opts(body[12:], end))
             get = (lambda c: struct.unpack_from(end + "Q", vals[c], 0)[0]
@@ -84,7 +73,6 @@ def read_items(path, isbs=None):
                 ev = parse_event(pkt)
                 if ev is not None:
                     items.append(("event", ev))
-        off += blen
     return items
 
 
@@ -93,6 +81,32 @@ def num(s, default=0):
         return int(s, 0)
     except (TypeError, ValueError):
         return default
+
+
+def submits_matched(items, drivers=None):
+    """Of the submit events (of drivers only, if given) that returned 0,
+    how many the next record with their URB id follows as an 'S': (n,
+    matched, refused, up to 10 mismatches)."""
+    n = matched = refused = 0
+    bad = []
+    for i, (k, e) in enumerate(items):
+        if k != "event" or e["kind"] != "submit" or \
+                (drivers is not None and e.get("driver") not in drivers):
+            continue
+        if num(e.get("result")) != 0:
+            refused += 1
+            continue
+        n += 1
+        urb = num(e.get("urb"))
+        nxt = next((r for kk, r in items[i + 1:]
+                    if kk == "urb" and r.id == urb), None)
+        if nxt is not None and nxt.type == "S":
+            matched += 1
+        elif len(bad) < 10:
+            bad.append("submit urb=%#x %s %s: next record %s" % (
+                urb, e.get("driver", "-"), e.get("func", "-"),
+                "none" if nxt is None else nxt.type))
+    return n, matched, refused, bad
 
 
 def main():
@@ -133,24 +147,7 @@ def main():
         sum(1 for k, _ in items if k == "urb")))
 
     # each successful submit: the next record with its URB id is an 'S'
-    n = matched = failed = 0
-    bad = []
-    for i, (k, e) in enumerate(items):
-        if k != "event" or e["kind"] != "submit":
-            continue
-        if num(e.get("result")) != 0:
-            failed += 1
-            continue
-        n += 1
-        urb = num(e.get("urb"))
-        nxt = next((r for kk, r in items[i + 1:]
-                    if kk == "urb" and r.id == urb), None)
-        if nxt is not None and nxt.type == "S":
-            matched += 1
-        elif len(bad) < 10:
-            bad.append("submit urb=%#x %s %s: next record %s" % (
-                urb, e.get("driver", "-"), e.get("func", "-"),
-                "none" if nxt is None else nxt.type))
+    n, matched, failed, bad = submits_matched(items)
     report(n > 0 and matched == n,
            "drivers: submit events matched by the next usbmon S record "
            "with their URB id: %d of %d (%d submits refused)" %

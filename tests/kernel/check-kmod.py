@@ -258,26 +258,7 @@ def check_rules(share, cap):
     check_calls(share, evs)
     # each submit of ours that returned 0: the next record of its URB
     # is its 'S' (the URB's address is usbmon's id)
-    num = check_drivers.num
-    n = matched = refused = 0
-    bad = []
-    for i, (k, e) in enumerate(items):
-        if k != "event" or e["kind"] != "submit" or \
-                e.get("driver") not in TAGS:
-            continue
-        if num(e.get("result")) != 0:
-            refused += 1
-            continue
-        n += 1
-        urb = num(e.get("urb"))
-        nxt = next((r for kk, r in items[i + 1:]
-                    if kk == "urb" and r.id == urb), None)
-        if nxt is not None and nxt.type == "S":
-            matched += 1
-        else:
-            bad.append("submit urb=%#x %s %s: next record %s" % (
-                urb, e.get("driver"), e.get("func", "-"),
-                "none" if nxt is None else nxt.type))
+    n, matched, refused, bad = check_drivers.submits_matched(items, TAGS)
     report(n > 0 and matched == n and refused > 0,
            "kmod: urbskel's and urbbuggy's submits followed by the usbmon "
            "S of their URB: %d of %d (%d refused, urbbuggy's -EBUSY)" %

@@ -57,10 +57,10 @@ def parse_usbmon(p, hdrlen, synthetic=False):
     return e
 
 
-def read_pcapng(path):
-    """Events, the interface statistics (list of option dicts), comments."""
+def pcapng_blocks(path):
+    """(block type, body, byte order, the section's link types so far) of
+    each block of the pcapng at path."""
     buf = open(path, "rb").read()
-    evs, isbs = [], []
     linktypes = []
     off = 0
     end = "<"
@@ -75,7 +75,15 @@ def read_pcapng(path):
         body = buf[off + 8:off + blen - 4]
         if btype == 1:
             linktypes.append(struct.unpack_from(end + "H", body, 0)[0])
-        elif btype == 6:
+        yield btype, body, end, linktypes
+        off += blen
+
+
+def read_pcapng(path):
+    """Events, the interface statistics (list of option dicts), comments."""
+    evs, isbs = [], []
+    for btype, body, end, linktypes in pcapng_blocks(path):
+        if btype == 6:
             ifc, _, _, caplen, _ = struct.unpack_from(end + "IIIII", body, 0)
             pkt = body[20:20 + caplen]
             opts = parse_opts(body[20 + (caplen + 3) // 4 * 4:], end)
@@ -85,7 +93,6 @@ def read_pcapng(path):
             evs.append(parse_usbmon(pkt, hdr, synth))
         elif btype == 5:
             isbs.append(dict(parse_opts(body[12:], end)))
-        off += blen
     return evs, isbs
 
 
