@@ -95,7 +95,7 @@ DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-stat
 DEPS_FUZZ  = clang libclang-rt-dev
 
 .PHONY: all deps deps-build run test bench clean unit tools fuzz fuzz-replay \
-	install uninstall check-one
+	install uninstall check-one check-clang
 
 all: urbscope
 
@@ -177,6 +177,18 @@ build/fuzz/%: tests/fuzz/%.c $(FLIBA)
 	$(FUZZ_CC) $(XCPPFLAGS) -std=c11 $(WARN) $(FUZZ_FLAGS) $(DEPFLAGS) \
 	    -fsanitize=fuzzer,address,undefined $(LDFLAGS) -o $@ $< \
 	    $(FLIBA) $(LINKLIBS)
+
+# Every source through clang's warnings too, without building (make fuzz
+# compiles with clang, make with cc): tests/e2e/build.sh runs it.
+BPF_FLAGS_cap-bpf = $(if $(filter 1,$(HAVE_BPF)),-DHAVE_BPF -Ibuild/bpf)
+check-clang: $(if $(filter 1,$(HAVE_BPF)),build/bpf/usbtrace.skel.h)
+	@for f in $(MAIN_SRC) $(SRCS) $(FUZZ_SRCS); do \
+		case $$f in capture/cap-bpf.c) x="$(BPF_FLAGS_cap-bpf)" ;; \
+		$(MAIN_SRC)) x=-DURBSCOPE_VERSION='"$(VERSION)"' ;; \
+		*) x= ;; esac; \
+		$(FUZZ_CC) $(XCPPFLAGS) $$x -std=c11 $(WARN) -Werror \
+		    -fsyntax-only $$f || exit 1; \
+	done
 
 unit: $(UNIT_BINS)
 tools: $(TOOL_BINS)

@@ -418,6 +418,9 @@ ksyms_name(const struct ksyms *ks, uint64_t addr, char *func, size_t flen,
  */
 static char cap_bpf_log[256];	/* libbpf's last warning: the log sink */
 
+static int	cap_bpf_print(enum libbpf_print_level, const char *, va_list)
+		    __attribute__((format(printf, 2, 0)));
+
 static int
 cap_bpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {

@@ -39,6 +39,16 @@ make -n urbscope >"$TMP/n" 2>&1
 check_eq "nothing is rebuilt when nothing changed" 0 \
     "$(grep -c ' -c ' "$TMP/n")"
 
+# make fuzz compiles with clang: its warnings (as errors) hold too.
+if command -v clang >/dev/null 2>&1; then
+	make -s check-clang >"$TMP/n" 2>&1
+	rc=$?
+	check_eq "make check-clang: every source passes clang -Werror" 0 $rc
+	[ $rc -eq 0 ] || head -n 10 "$TMP/n" | sed 's/^/#   /'
+else
+	skip "make check-clang" "clang is not installed"
+fi
+
 # make install with DESTDIR and PREFIX.
 make install DESTDIR="$TMP/root" PREFIX=/usr >"$TMP/n" 2>&1
 check "make install DESTDIR PREFIX=/usr: the binary" \
