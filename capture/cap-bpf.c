@@ -303,11 +303,25 @@ ksyms_free(struct ksyms *ks)
 	memset(ks, 0, sizeof *ks);
 }
 
+/* A module's address range, by name; NULL. */
+static const struct kmodr *
+ksyms_module(const struct ksyms *ks, const char *name)
+{
+	size_t	 i;
+
+	for (i = 0; i < ks->nmods; i++) {
+		if (strcmp(ks->mods[i].name, name) == 0)
+			return &ks->mods[i];
+	}
+	return NULL;
+}
+
 /* The symbol holding addr, or NULL. */
 static const struct ksym *
 ksyms_find(const struct ksyms *ks, uint64_t addr)
 {
-	size_t	 lo = 0, hi = ks->n, mid, i;
+	const struct kmodr *m;
+	size_t	 lo = 0, hi = ks->n, mid;
 
 	if (ks->n == 0 || addr < ks->sym[0].addr)
 		return NULL;
@@ -322,14 +336,9 @@ ksyms_find(const struct ksyms *ks, uint64_t addr)
 	if (addr - ks->sym[lo].addr > (1 << 20))
 		return NULL;
 	/* past the end of its module: a module loaded since */
-	if (ks->sym[lo].mod != 0) {
-		for (i = 0; i < ks->nmods; i++) {
-			if (strcmp(ks->mods[i].name, ks->str +
-			    ks->sym[lo].mod) == 0)
-				return addr < ks->mods[i].hi ? &ks->sym[lo] :
-				    NULL;
-		}
-	}
+	if (ks->sym[lo].mod != 0 && (m = ksyms_module(ks, ks->str +
+	    ks->sym[lo].mod)) != NULL && addr >= m->hi)
+		return NULL;
 	return &ks->sym[lo];
 }
 
@@ -350,8 +359,9 @@ ksyms_caller(const struct ksyms *ks, const struct ut_record *u,
 	if (s == NULL || strstr(ks->str + s->name, "trampoline") == NULL)
 		return u->caller;
 	for (i = 0; i < UT_STACK && u->stack[i] != 0; i++) {
+		/* not in kallsyms: no trampoline, the caller unnamed */
 		if ((s = ksyms_find(ks, u->stack[i])) == NULL)
-			continue;
+			return u->stack[i];
 		name = ks->str + s->name;
 		if (strcmp(name, fn) != 0 && strstr(name, "trampoline") ==
 		    NULL)
@@ -733,6 +743,57 @@ gfp_to_sim(uint32_t gfp)
 	return gfp;
 }
 
+/*
+ * The symbols of the modules old had and nks has not, into nks: events
+ * are named after they happened, and a module's exit and what it did
+ * last (rmmod) are named once it is gone.  Not where a module loaded
+ * since took its addresses.
+ */
+static void
+ksyms_keep_gone(struct ksyms *nks, const struct ksyms *old)
+{
+	const struct kmodr *m;
+	struct kmodr	*nm;
+	struct ksym	*ns;
+	const char	*name;
+	size_t		 i, j, n0 = nks->n;
+	uint32_t	 mo;
+	int		 clash;
+
+	for (i = 0; i < old->nmods; i++) {
+		m = &old->mods[i];
+		if (ksyms_module(nks, m->name) != NULL)
+			continue;
+		for (clash = 0, j = 0; j < nks->nmods && !clash; j++)
+			clash = m->lo < nks->mods[j].hi && nks->mods[j].lo < m->hi;
+		if (clash || (nm = realloc(nks->mods, (nks->nmods + 1) *
+		    sizeof *nm)) == NULL)
+			continue;
+		nks->mods = nm;
+		nks->mods[nks->nmods++] = *m;
+		if ((mo = ksyms_str(nks, m->name, strlen(m->name))) ==
+		    UINT32_MAX)
+			continue;
+		for (j = 0; j < old->n; j++) {
+			if (old->sym[j].mod == 0 || strcmp(old->str +
+			    old->sym[j].mod, m->name) != 0)
+				continue;
+			if ((ns = realloc(nks->sym, (nks->n + 1) *
+			    sizeof *ns)) == NULL)
+				break;
+			nks->sym = ns;
+			name = old->str + old->sym[j].name;
+			ns[nks->n].addr = old->sym[j].addr;
+			ns[nks->n].mod = mo;
+			if ((ns[nks->n].name = ksyms_str(nks, name,
+			    strlen(name))) != UINT32_MAX)
+				nks->n++;
+		}
+	}
+	if (nks->n != n0)
+		qsort(nks->sym, nks->n, sizeof *nks->sym, ksym_cmp);
+}
+
 /* Read /proc/kallsyms again when addr falls outside what it held. */
 static void
 tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
@@ -755,6 +816,7 @@ tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
 	    strcmp(mods, tp->ks.modtext) == 0;
 	free(mods);
 	if (!same && ksyms_load(&ks) == 0) {
+		ksyms_keep_gone(&ks, &tp->ks);
 		ksyms_free(&tp->ks);
 		tp->ks = ks;
 	}
@@ -798,8 +860,10 @@ tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
 		else
 			snprintf(tp->text, sizeof tp->text, "%s %.*s: "
 			    "disconnect returned, intfdata 0x%" PRIx64
-			    " minor %d (%s)", tp->driver, n, u->devname,
-			    ev->ptr, u->minor, who);
+			    " (0x%" PRIx64 " before it) minor %d (%s)",
+			    tp->driver, n, u->devname, ev->ptr,
+			    (uint64_t)u->ptr_entry,
+			    u->minor, who);
 		break;
 	default:
 		if (u->kind == UT_DEREGISTER_DEV)
@@ -816,8 +880,11 @@ tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
 		/* core/file.c's words */
 		if (u->kind == UT_REGISTER_DEV)
 			snprintf(tp->text, sizeof tp->text, "register_dev "
-			    "intf=%.*s -> minor=%d ret=%d (%s)", n, u->devname,
-			    u->minor, u->result, who);
+			    "intf=%.*s base=%u -> minor=%d node=%s%.*s ret=%d "
+			    "(%s)", n, u->devname, u->length, u->minor,
+			    u->node[0] != '\0' ? "/dev/" : "-",
+			    (int)strnlen(u->node, sizeof u->node), u->node,
+			    u->result, who);
 		else
 			snprintf(tp->text, sizeof tp->text, "deregister_dev "
 			    "intf=%.*s minor=%d (%s)", n, u->devname, u->minor,
@@ -909,6 +976,9 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 	ev->result = u->result;
 	if (u->context == UT_CTX_TASK)
 		snprintf(who, sizeof who, "pid %u %.16s", u->pid, u->comm);
+	else if (u->context == UT_CTX_ATOMIC)
+		snprintf(who, sizeof who, "pid %u %.16s, irqs off", u->pid,
+		    u->comm);
 	else
 		snprintf(who, sizeof who, "irq on cpu %u", u->cpu);
 	switch (u->kind) {

@@ -196,6 +196,7 @@ rule(struct dec_rules *r, const struct drv_event *ev, const char *driver,
 	o->driver = driver;
 	o->func = func;
 	o->urb_id = ev->urb_id;
+	o->context = ev->context;
 	o->rule = id;
 	va_start(ap, fmt);
 	vsnprintf(r->text[*n], sizeof r->text[*n], fmt, ap);

@@ -82,6 +82,11 @@ struct usb_interface {
 	struct usb_host_interface *cur_altsetting;
 	int minor;
 	struct device dev;
+	struct device *usb_dev;		/* the usbmisc class device */
+} __attribute__((preserve_access_index));
+
+struct usb_class_driver {
+	int minor_base;
 } __attribute__((preserve_access_index));
 
 /* include/linux/mod_devicetable.h */
@@ -246,6 +251,25 @@ record_urb(struct ut_record *u, struct urb *urb)
 }
 
 /*
+ * A task with interrupts off (spin_lock_irqsave, local_irq_disable) is
+ * atomic: the probed function's flags are in the kprobe's registers (the
+ * int3 frame, or what ftrace_regs_caller saved for a kprobe on ftrace),
+ * X86_EFLAGS_IF (<asm/processor-flags.h>) clear.  Other architectures:
+ * task or irq only.
+ */
+static __always_inline void
+context_of(struct pt_regs *ctx, struct ut_record *u)
+{
+#if defined(__TARGET_ARCH_x86)
+	if (u->context == UT_CTX_TASK && !(ctx->eflags & X86_EFLAGS_IF))
+		u->context = UT_CTX_ATOMIC;
+#else
+	(void)ctx;
+	(void)u;
+#endif
+}
+
+/*
  * The caller: on x86_64 the return address is at the stack pointer at
  * entry, but a kretprobe on the same function has replaced it with its
  * trampoline (arch_rethook_trampoline) when both are attached.  The
@@ -261,6 +285,7 @@ caller_of(struct pt_regs *ctx, struct ut_record *u)
 	bpf_probe_read_kernel(&ra, sizeof ra, (void *)PT_REGS_SP(ctx));
 	u->caller = ra;
 	bpf_get_stack(ctx, u->stack, sizeof u->stack, 0);
+	context_of(ctx, u);
 }
 
 static __always_inline void
@@ -527,6 +552,7 @@ int BPF_KPROBE(unbind_entry, struct device *dev)
 		return 0;
 	record_intf(u, dev);
 	caller_of(ctx, u);
+	u->ptr_entry = (__u64)BPF_CORE_READ(dev, driver_data);
 	if (bpf_map_update_elem(&pending, &key, u, BPF_ANY) != 0) {
 		count_lost();
 		return 0;
@@ -607,7 +633,8 @@ intf_dev(struct usb_interface *intf)
 }
 
 SEC("kprobe/usb_register_dev")
-int BPF_KPROBE(register_dev_entry, struct usb_interface *intf)
+int BPF_KPROBE(register_dev_entry, struct usb_interface *intf,
+    struct usb_class_driver *class_driver)
 {
 	struct ut_record	*u = record_start(UT_REGISTER_DEV);
 
@@ -615,14 +642,30 @@ int BPF_KPROBE(register_dev_entry, struct usb_interface *intf)
 		return 0;
 	record_intf(u, intf_dev(intf));
 	caller_of(ctx, u);
+	u->length = (__u32)BPF_CORE_READ(class_driver, minor_base);
 	pending_put(UT_REGISTER_DEV, u);
 	return 0;
 }
 
+/*
+ * intf->minor: the minor given, or -1; intf->usb_dev the class device
+ * made for it, named from class_driver->name ("urbskel%d"), the node's
+ * name under /dev.
+ */
 SEC("kretprobe/usb_register_dev")
 int BPF_KRETPROBE(register_dev_return, long ret)
 {
-	/* intf->minor: the minor given, or -1 */
+	__u64			 key = pending_key(UT_REGISTER_DEV);
+	struct ut_record	*u = bpf_map_lookup_elem(&pending, &key);
+	struct usb_interface	*intf;
+	const char		*name;
+
+	if (u == NULL)
+		return 0;
+	intf = (void *)u->intf_addr;
+	name = BPF_CORE_READ(intf, usb_dev, kobj.name);
+	if (ret == 0 && name != NULL)
+		bpf_probe_read_kernel_str(u->node, sizeof u->node, name);
 	pending_done(UT_REGISTER_DEV, ret, 1);
 	return 0;
 }

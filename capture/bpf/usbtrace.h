@@ -34,6 +34,7 @@ enum ut_kind {
 
 #define UT_CTX_TASK	0	/* dec_drv_contexts: "task" */
 #define UT_CTX_IRQ	1	/* inside __usb_hcd_giveback_urb: "irq" */
+#define UT_CTX_ATOMIC	3	/* a task with interrupts off: "atomic" */
 
 #define UT_COMM_LEN	16
 #define UT_NAME_LEN	32
@@ -46,11 +47,15 @@ struct ut_record {
 	__u64	stack[UT_STACK];	/* the kernel stack from the probe */
 	__u64	complete;	/* urb->complete */
 	__u64	ptr;		/* probe, disconnect: intf->dev.driver_data */
+	__u64	ptr_entry;	/* disconnect: the same at usb_unbind_interface's
+				   entry, before the driver's disconnect */
 	__u64	intf_addr;	/* struct usb_interface * */
 	__u32	kind;		/* enum ut_kind */
 	__s32	result;		/* return value, or urb->status */
 	__u32	pipe;		/* urb->pipe */
-	__u32	length;		/* transfer_buffer_length / actual_length */
+	__u32	length;		/* transfer_buffer_length / actual_length;
+				   usb_register_dev: the class driver's
+				   minor_base */
 	__u32	mem_flags;	/* gfp_t of usb_submit_urb */
 	__u32	xfer_flags;	/* urb->transfer_flags */
 	__u32	pid;
@@ -65,6 +70,8 @@ struct ut_record {
 	char	comm[UT_COMM_LEN];
 	char	driver[UT_NAME_LEN];	/* dev->driver->name */
 	char	devname[UT_NAME_LEN];	/* dev_name(dev): "1-1:1.0" */
+	char	node[UT_NAME_LEN];	/* usb_register_dev: the class
+					   device's name, "urbskel0" */
 };
 
 #endif /* USBTRACE_H */

@@ -15,7 +15,8 @@ exported-PDU interface), in file order, and prints one "ok - " or
 - every 'S' record of the bus follows a submit event with its id, every
   'C' or 'E' a giveback event (N of N both);
 - usbhid's resubmits from hid_irq_in are in irq context, usb-storage's
-  submits from usb_stor_msg_common in task context;
+  submits from usb_stor_msg_common in task context, hid_start_in's from
+  a task atomic (interrupts off) with GFP_ATOMIC;
 - usb-storage and usbhid probed an interface with result 0, and the
   unbind of usb-storage is a disconnect;
 - no event was lost and usbmon dropped nothing;
@@ -197,6 +198,19 @@ def main():
            "usb_stor_msg_common's %d submits in %s" %
            (len(hid), "/".join(sorted(hctx)) or "-", len(stor),
             "/".join(sorted(sctx)) or "-"))
+    # hid_start_in submits with usbhid->lock taken by spin_lock_irqsave
+    # or spin_lock_irq (drivers/hid/usbhid/hid-core.c): from a task that
+    # is atomic, interrupts off, with GFP_ATOMIC as it must
+    start, stctx = ctx_of("hid_start_in")
+    tasks = [e for e in start if e.get("ctx") != "irq"]
+    report(len(tasks) > 0 and
+           set(e.get("ctx") for e in tasks) == {"atomic"} and
+           set(e.get("mem") for e in tasks) == {"GFP_ATOMIC"},
+           "drivers: context: hid_start_in's %d submits outside a "
+           "completion in %s (interrupts off), GFP_ATOMIC" %
+           (len(tasks), "/".join(sorted(set(e.get("ctx", "-")
+                                            for e in tasks))) or "-"),
+           [e.get("text", "") for e in start][:4])
 
     probes = [e for e in evs if e["kind"] == "probe"]
     seen = sorted(set("%s=%s" % (e.get("driver", "-"), e.get("result", "0"))

@@ -23,7 +23,11 @@ followed by the usbmon 'S' record of its URB; and the driver's own calls
 traced: each driver's register event (insmod), the match events of the
 new_id binding (the disk's interface matched by a dynamic id), urbbuggy's
 first probe returning -ENODEV (fail_probe=1) before the one that bound,
-and the open of /dev/urbskel0 with its minor and driver.
+and the open of /dev/urbskel0 with its minor and driver; urbbuggy on the
+keyboard (its probe's submit with interrupts off: context atomic, the
+poison at rmmod, the GET_STATUS after disconnect), the driver_data
+before and after each disconnect, usb_register_dev's minor_base and node
+name, and each module's usb_deregister.
 """
 import importlib.util
 import os
@@ -50,10 +54,18 @@ TAGS = {"urbskel": b"skel", "urbbuggy": b"bugy"}
 # of that driver.  urbbuggy.c says where each bug is; the rule ids are the
 # simulator's (decode/dec-rules.c checks them on the traced events).
 EXPECTED_RULES = {
-    "urbskel": [],
-    "urbbuggy": ["gfp-kernel-in-atomic", "submit-active-urb", "minor-leak",
-                 "intfdata-after-disconnect"],
+    ("urbskel", "disk"): [],
+    ("urbbuggy", "disk"): ["gfp-kernel-in-atomic", "submit-active-urb",
+                           "minor-leak", "intfdata-after-disconnect"],
+    ("urbbuggy", "keyboard"): ["gfp-kernel-in-atomic",
+                               "urbs-in-flight-after-disconnect",
+                               "submit-after-disconnect",
+                               "resubmit-on-shutdown",
+                               "intfdata-after-disconnect"],
 }
+
+# The class drivers' minor_base (urbskel.c, urbbuggy.c).
+MINOR_BASE = {"urbskel": 192, "urbbuggy": 200}
 
 
 def text(share, name):
@@ -109,6 +121,16 @@ def check_dmesg(share, intf, vid, pid):
          "urbbuggy's disconnect kept its minor"),
         (r"urbbuggy: exit: deregistering leaked minor \d+",
          "rmmod urbbuggy freed the leaked minor"),
+        (r"urbbuggy \S+: probe: polling interrupt IN 0x8\d, submitted "
+         r"with GFP_KERNEL and interrupts off$",
+         "urbbuggy polled the keyboard's interrupt endpoint"),
+        (r"GET_STATUS submitted after disconnect: 0$",
+         "urbbuggy's work submitted GET_STATUS after its disconnect"),
+        (r"interrupt URB status -2, resubmitted: -1$",
+         "urbbuggy's completion resubmitted the poisoned URB, refused "
+         "(-EPERM)"),
+        (r"urbbuggy: exit: interrupt URB poisoned$",
+         "rmmod urbbuggy poisoned the keyboard's URB"),
     ]
     for rx, what in want:
         report(re.search(rx, dm, re.M) is not None, "kmod: dmesg: " + what,
@@ -240,34 +262,116 @@ def check_rules(share, cap):
     print("# kmod: rule events: %s" % (", ".join(sorted(set(
         "%s %s" % (e.get("driver", "-"), e.get("rule", "-"))
         for e in rules))) or "none"))
-    for drv, want in EXPECTED_RULES.items():
+    where = devices(share)
+    for (drv, what), want in EXPECTED_RULES.items():
         got = {}
-        for e in rules:
-            if e.get("driver") == drv:
-                got[e.get("rule")] = got.get(e.get("rule"), 0) + 1
+        mine = [e for e in rules if e.get("driver") == drv and
+                (num(e.get("bus")), num(e.get("dev"))) == where.get(what)]
+        for e in mine:
+            got[e.get("rule")] = got.get(e.get("rule"), 0) + 1
         missing = [r for r in want if r not in got]
         extra = sorted(r for r in got if r not in want)
         report(not missing and not extra,
-               "kmod: driver rules of %s: %s" % (
-                   drv, ", ".join("%s %d" % kv for kv in sorted(
+               "kmod: driver rules of %s on the %s: %s" % (
+                   drv, what, ", ".join("%s %d" % kv for kv in sorted(
                        got.items())) or "none"),
                ["missing %s" % r for r in missing] +
                ["unexpected %s" % r for r in extra] +
-               [e.get("text", "") for e in rules
-                if e.get("driver") == drv])
+               [e.get("text", "") for e in mine])
+    others = [e for e in rules if e.get("driver") in TAGS and
+              (num(e.get("bus")), num(e.get("dev"))) not in
+              where.values()]
+    report(not others, "kmod: no rule of ours on another device",
+           [e.get("text", "") for e in others])
     check_calls(share, evs)
+    check_kbd_calls(share, evs)
     # each submit of ours that returned 0: the next record of its URB
     # is its 'S' (the URB's address is usbmon's id)
     n, matched, refused, bad = check_drivers.submits_matched(items, TAGS)
     report(n > 0 and matched == n and refused > 0,
            "kmod: urbskel's and urbbuggy's submits followed by the usbmon "
-           "S of their URB: %d of %d (%d refused, urbbuggy's -EBUSY)" %
+           "S of their URB: %d of %d (%d refused: -EBUSY, -EPERM)" %
            (matched, n, refused), bad)
+
+
+num = check_drivers.num
+
+
+def devices(share):
+    """{"disk": (bus, dev), "keyboard": (bus, dev)} from the guest."""
+    out = {}
+    for what, f in (("disk", "disk.txt"), ("keyboard", "kbd.txt")):
+        w = text(share, f).split()
+        if len(w) == 5:
+            out[what] = (num(w[3], -1), num(w[4], -1))
+    return out
+
+
+def check_kbd_calls(share, evs):
+    """urbbuggy on the keyboard, and what both drivers did that only the
+    tracer sees: the context of a submit with interrupts off, the poison,
+    the disconnect's intfdata before and after it, the class device's
+    name, the deregistrations."""
+    kbd = devices(share).get("keyboard")
+    on = [e for e in evs if e.get("driver") == "urbbuggy" and
+          (num(e.get("bus")), num(e.get("dev"))) == kbd]
+    sub = [e for e in on if e["kind"] == "submit" and
+           e.get("func", "").startswith("urbbuggy_probe")]
+    report(len(sub) == 1 and sub[0].get("ctx") == "atomic" and
+           sub[0].get("mem") == "GFP_KERNEL" and
+           "irqs off" in sub[0].get("text", ""),
+           "kmod: traced: urbbuggy's submit from its probe on the keyboard "
+           "%s: ctx=atomic (interrupts off), GFP_KERNEL" % (kbd,),
+           [e.get("text", "") for e in sub] or
+           [e.get("text", "") for e in on][:6])
+    urb = sub[0].get("urb") if sub else None
+    poison = [e for e in evs if e["kind"] == "kill" and
+              e.get("text", "").startswith("usb_poison_urb ")]
+    report(len(poison) == 1 and urb is not None and
+           poison[0].get("urb") == urb,
+           "kmod: traced: usb_poison_urb of that URB (%s) at rmmod, once" %
+           urb, [e.get("text", "") for e in poison])
+    late = [e for e in on if e["kind"] == "submit" and
+            e.get("func", "").startswith("urbbuggy_late_submit")]
+    report(len(late) == 1 and num(late[0].get("result"), -1) == 0,
+           "kmod: traced: the GET_STATUS submitted by urbbuggy's work after "
+           "disconnect", [e.get("text", "") for e in late])
+    for drv in TAGS:
+        dis = [e for e in evs if e["kind"] == "disconnect" and
+               e.get("driver") == drv]
+        rx = re.compile(r"disconnect returned, intfdata 0x([0-9a-f]+) "
+                        r"\(0x([0-9a-f]+) before it\)")
+        ms = [rx.search(e.get("text", "")) for e in dis]
+        ok = bool(ms) and all(m is not None and int(m.group(2), 16) != 0
+                              for m in ms)
+        after = [int(m.group(1), 16) for m in ms if m]
+        # urbskel clears it; urbbuggy leaves what it had
+        if drv == "urbskel":
+            ok = ok and after == [0]
+        else:
+            ok = ok and len(ms) == 2 and all(
+                int(m.group(1), 16) == int(m.group(2), 16) for m in ms)
+        report(ok, "kmod: traced: %s's disconnects: intfdata before "
+               "disconnect set, after it %s" % (
+                   drv, "cleared" if drv == "urbskel" else "the same"),
+               [e.get("text", "") for e in dis])
+        reg = [e for e in evs if e["kind"] == "register_dev" and
+               e.get("driver") == drv]
+        cls = text(share, "class-%s.txt" % drv).split()
+        want = "base=%d -> minor=%s node=/dev/%s ret=0" % (
+            MINOR_BASE[drv], cls[1].split(":")[1] if len(cls) == 2 else "?",
+            cls[0] if cls else "?")
+        report(len(reg) == 1 and want in reg[0].get("text", ""),
+               "kmod: traced: %s's usb_register_dev: %s" % (drv, want),
+               [e.get("text", "") for e in reg])
+        dereg = [e for e in evs if e["kind"] == "deregister" and
+                 e.get("driver") == drv]
+        report(len(dereg) == 1, "kmod: traced: %s's usb_deregister "
+               "(rmmod), once" % drv, [e.get("text", "") for e in dereg])
 
 
 def check_calls(share, evs):
     """The drivers' register, match, probe and open events."""
-    num = check_drivers.num
     disk = text(share, "disk.txt").split()
     intf = disk[0] if disk else "?"
     counts = {}

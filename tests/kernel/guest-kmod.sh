@@ -12,13 +12,20 @@
 # then unbound, which calls its disconnect.  `urbscope devices --why`
 # explains each binding.  One urbscope capture records it all.  urbbuggy
 # is loaded with fail_probe=1: its first probe, through new_id, returns
-# -ENODEV; a bind then binds it.
+# -ENODEV; a bind then binds it.  Then the keyboard's interface is
+# unbound from usbhid and bound to urbbuggy through new_id, which polls
+# its interrupt endpoint with the bugs of a polling driver (urbbuggy.c),
+# and unbound again.  Last, still capturing, both modules are unloaded:
+# usb_deregister, and urbbuggy's exit poisons the URB it left queued.
 #
 # The driver rules: with CAPTURE_OPTS=--drivers (run.sh's default when
 # ./urbscope has eBPF) the capture also holds the drivers' calls traced in
 # the USB core and the rules urbscope found in them, which check-kmod.py
 # asserts: gfp-kernel-in-atomic, submit-active-urb, minor-leak and
-# intfdata-after-disconnect for urbbuggy, none for urbskel.
+# intfdata-after-disconnect for urbbuggy on the disk; on the keyboard
+# gfp-kernel-in-atomic (a task with interrupts off),
+# urbs-in-flight-after-disconnect, submit-after-disconnect,
+# resubmit-on-shutdown and intfdata-after-disconnect; none for urbskel.
 CAPTURE_OPTS=${CAPTURE_OPTS:-}
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -60,14 +67,16 @@ cbw() {
 	printf '\050\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000'
 }
 
-# bound DRIVER: wait up to 5 s for the disk's interface to be DRIVER's.
+# bound DRIVER [INTF]: wait up to 5 s for the interface (the disk's) to
+# be DRIVER's.
 bound() {
 	i=0
-	while [ ! -e "/sys/bus/usb/drivers/$1/$intf" ] && [ $i -lt 50 ]; do
+	while [ ! -e "/sys/bus/usb/drivers/$1/${2:-$intf}" ] &&
+	    [ $i -lt 50 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
-	[ -e "/sys/bus/usb/drivers/$1/$intf" ]
+	[ -e "/sys/bus/usb/drivers/$1/${2:-$intf}" ]
 }
 
 # bind_new_id DRIVER [PARAM]: insmod it (with PARAM), give it the disk's
@@ -124,18 +133,41 @@ echo "$intf" >/sys/bus/usb/drivers/urbbuggy/unbind
 # the leaked minor: its class device outlives the binding
 ls /sys/class/usbmisc >usbmisc-after-urbbuggy.txt 2>&1
 urbscope devices --why "$intf" >why-unbound.txt 2>&1
+# the disk's id goes, so that the keyboard's new_id does not probe it
+echo "$vid $pid" >/sys/bus/usb/drivers/urbbuggy/remove_id
+sleep 0.5
+
+say "PHASE urbbuggy keyboard"
+kintf=
+for i in /sys/bus/usb/drivers/usbhid/[0-9]*:*; do
+	[ "$(cat "$i/bInterfaceProtocol" 2>/dev/null)" = 01 ] &&
+	    kintf=$(basename "$i") && break
+done
+ks=/sys/bus/usb/devices/${kintf%%:*}
+echo "$kintf $(cat "$ks/idVendor") $(cat "$ks/idProduct")" \
+    "$(cat "$ks/busnum") $(cat "$ks/devnum")" >kbd.txt
+read -r kintf kvid kpid kbus kdev <kbd.txt
+say "keyboard: $kintf $kvid:$kpid on bus $kbus dev $kdev"
+echo "$kintf" >/sys/bus/usb/drivers/usbhid/unbind
+echo "$kvid $kpid" >/sys/bus/usb/drivers/urbbuggy/new_id
+bound urbbuggy "$kintf" && say "urbbuggy: polling $kintf"
+sleep 0.5
+# disconnect leaves the interrupt URB queued and a work that submits
+# GET_STATUS 100 ms later
+echo "$kintf" >/sys/bus/usb/drivers/urbbuggy/unbind
+sleep 0.5
+
+# Unloading urbbuggy frees the minor its disconnect leaked and poisons
+# the keyboard's URB (see urbbuggy.c).  A crash here leaves no guest.rc,
+# which fails the test.
+say "PHASE rmmod"
+rmmod urbbuggy && rmmod urbskel
+echo "exit $?" >rmmod.txt
+ls /sys/class/usbmisc >>rmmod.txt 2>&1
 sleep 0.5
 
 say "PHASE stop"
 stop_pid $cap INT >capture.rc
 ls -l /tmp/out
 cp /tmp/out/* /share/
-
-# Last, with everything in the share: unloading urbbuggy frees the minor
-# its disconnect leaked (see urbbuggy.c); a crash here loses no results,
-# but leaves no guest.rc, which fails the test.
-say "PHASE rmmod"
-rmmod urbbuggy && rmmod urbskel
-echo "exit $?" >/share/rmmod.txt
-ls /sys/class/usbmisc >>/share/rmmod.txt 2>&1
 say "PHASE done"

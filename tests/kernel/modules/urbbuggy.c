@@ -19,6 +19,24 @@
  *    __device_release_driver, so it is the driver's state at that moment
  *    that the rule sees).
  *
+ * On an interface with an interrupt IN endpoint and no bulk pair (QEMU's
+ * keyboard, bound through new_id after usbhid is unbound) it polls that
+ * endpoint instead, with the bugs a driver that polls can have:
+ *
+ *  - gfp-kernel-in-atomic, in a task: probe submits the interrupt URB
+ *    with GFP_KERNEL while holding a spinlock with interrupts off;
+ *  - urbs-in-flight-after-disconnect: the driver says soft_unbind (so
+ *    usb_unbind_interface does not flush its endpoints before calling
+ *    disconnect, drivers/usb/core/driver.c) and its disconnect does not
+ *    kill the interrupt URB: it is still queued when disconnect returns;
+ *  - submit-after-disconnect: disconnect leaves a delayed work behind
+ *    that submits a control URB (GET_STATUS) on the device 100 ms later;
+ *  - resubmit-on-shutdown: the completion handler resubmits whatever the
+ *    status, -ENOENT included; module exit poisons the URB
+ *    (usb_poison_urb), its completion resubmits it and the core refuses
+ *    (-EPERM), once;
+ *  - intfdata-after-disconnect, as above.
+ *
  * With fail_probe=N its first N probes return -ENODEV at once, as a
  * driver that finds nothing it can drive does: no rule is broken, but
  * `urbscope tui -i usbmonN --drivers` says why the interface has no
@@ -50,9 +68,11 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/uaccess.h>
 #include <linux/usb.h>
 #include <linux/wait.h>
+#include <linux/workqueue.h>
 
 #define URBBUGGY_BUF		4096
 #define URBBUGGY_TIMEOUT	(5 * HZ)
@@ -85,6 +105,16 @@ struct urbbuggy {
 	wait_queue_head_t	 wait;
 	struct mutex		 io_mutex;	/* I/O against disconnect */
 	struct list_head	 list;		/* on urbbuggy_all */
+	/* polling an interrupt IN endpoint instead (the keyboard) */
+	bool			 poll;
+	struct urb		*int_urb;
+	unsigned char		*int_buf;
+	int			 int_resubmits;	/* after an error status */
+	struct urb		*ctrl_urb;	/* the work's GET_STATUS */
+	struct usb_ctrlrequest	*ctrl_req;
+	unsigned char		*ctrl_buf;
+	struct delayed_work	 late_submit;
+	spinlock_t		 lock;
 };
 
 /* every interface probed, freed at module exit */
@@ -111,6 +141,56 @@ static void urbbuggy_complete(struct urb *urb)
 	}
 	dev->done = true;
 	wake_up(&dev->wait);
+}
+
+/*
+ * The interrupt URB's completion: resubmitted whatever its status.  BUG
+ * resubmit-on-shutdown: -ENOENT, -ECONNRESET and -ESHUTDOWN mean stop.
+ * After an error it tries once (module exit's poison makes that resubmit
+ * fail with -EPERM), so nothing loops.
+ */
+static void urbbuggy_int_complete(struct urb *urb)
+{
+	struct urbbuggy *dev = urb->context;
+	int status = urb->status;	/* the submit sets -EINPROGRESS */
+	int rv;
+
+	if (status != 0 && dev->int_resubmits++ > 0)
+		return;
+	rv = usb_submit_urb(urb, GFP_ATOMIC);
+	if (status != 0)
+		dev_info(&dev->udev->dev, "interrupt URB status %d, "
+			 "resubmitted: %d\n", status, rv);
+}
+
+static void urbbuggy_ctrl_complete(struct urb *urb)
+{
+}
+
+/*
+ * BUG submit-after-disconnect: the work disconnect left behind submits a
+ * control URB on the device (GET_STATUS, USB 2.0 9.4.5), the interface's
+ * driver long gone.  The device is still there, so the core takes it.
+ */
+static void urbbuggy_late_submit(struct work_struct *work)
+{
+	struct urbbuggy *dev = container_of(to_delayed_work(work),
+					    struct urbbuggy, late_submit);
+	int rv;
+
+	dev->ctrl_req->bRequestType = USB_DIR_IN | USB_TYPE_STANDARD |
+				      USB_RECIP_DEVICE;
+	dev->ctrl_req->bRequest = USB_REQ_GET_STATUS;
+	dev->ctrl_req->wValue = 0;
+	dev->ctrl_req->wIndex = 0;
+	dev->ctrl_req->wLength = cpu_to_le16(2);
+	usb_fill_control_urb(dev->ctrl_urb, dev->udev,
+			     usb_rcvctrlpipe(dev->udev, 0),
+			     (unsigned char *)dev->ctrl_req, dev->ctrl_buf, 2,
+			     urbbuggy_ctrl_complete, dev);
+	rv = usb_submit_urb(dev->ctrl_urb, GFP_KERNEL);
+	dev_info(&dev->udev->dev, "GET_STATUS submitted after disconnect: "
+		 "%d\n", rv);
 }
 
 /* Wait for the URB chain started on urb; io_mutex held. */
@@ -229,8 +309,13 @@ static void urbbuggy_free(struct urbbuggy *dev)
 {
 	usb_free_urb(dev->in_urb);
 	usb_free_urb(dev->out_urb);
+	usb_free_urb(dev->int_urb);
+	usb_free_urb(dev->ctrl_urb);
 	kfree(dev->in_buf);
 	kfree(dev->out_buf);
+	kfree(dev->int_buf);
+	kfree(dev->ctrl_req);
+	kfree(dev->ctrl_buf);
 	usb_put_intf(dev->interface);
 	usb_put_dev(dev->udev);
 	kfree(dev);
@@ -239,8 +324,10 @@ static void urbbuggy_free(struct urbbuggy *dev)
 static int urbbuggy_probe(struct usb_interface *interface,
 			  const struct usb_device_id *id)
 {
-	struct usb_endpoint_descriptor *in, *out;
+	struct usb_endpoint_descriptor *in, *out, *int_in;
 	struct urbbuggy *dev;
+	unsigned long flags;
+	bool poll;
 	int rv;
 
 	if (fail_probe > 0) {
@@ -250,10 +337,12 @@ static int urbbuggy_probe(struct usb_interface *interface,
 		return -ENODEV;
 	}
 	rv = usb_find_common_endpoints(interface->cur_altsetting, &in, &out,
-				       NULL, NULL);
-	if (rv) {
-		dev_err(&interface->dev, "no bulk IN and OUT endpoints\n");
-		return rv;
+				       &int_in, NULL);
+	poll = in == NULL || out == NULL;
+	if (poll && int_in == NULL) {
+		dev_err(&interface->dev, "no bulk IN and OUT endpoints, no "
+			"interrupt IN endpoint\n");
+		return -ENODEV;
 	}
 	/*
 	 * A second binding would register a second minor over the first in
@@ -277,6 +366,47 @@ static int urbbuggy_probe(struct usb_interface *interface,
 	init_waitqueue_head(&dev->wait);
 	dev->udev = usb_get_dev(interface_to_usbdev(interface));
 	dev->interface = usb_get_intf(interface);
+	spin_lock_init(&dev->lock);
+	INIT_DELAYED_WORK(&dev->late_submit, urbbuggy_late_submit);
+	if (poll) {
+		dev->poll = true;
+		rv = -ENOMEM;
+		dev->int_urb = usb_alloc_urb(0, GFP_KERNEL);
+		dev->int_buf = kzalloc(usb_endpoint_maxp(int_in), GFP_KERNEL);
+		dev->ctrl_urb = usb_alloc_urb(0, GFP_KERNEL);
+		dev->ctrl_req = kzalloc(sizeof(*dev->ctrl_req), GFP_KERNEL);
+		dev->ctrl_buf = kzalloc(2, GFP_KERNEL);
+		if (!dev->int_urb || !dev->int_buf || !dev->ctrl_urb ||
+		    !dev->ctrl_req || !dev->ctrl_buf)
+			goto out_free;
+		usb_fill_int_urb(dev->int_urb, dev->udev,
+				 usb_rcvintpipe(dev->udev,
+						int_in->bEndpointAddress),
+				 dev->int_buf, usb_endpoint_maxp(int_in),
+				 urbbuggy_int_complete, dev, int_in->bInterval);
+		usb_set_intfdata(interface, dev);
+		/*
+		 * BUG gfp-kernel-in-atomic: interrupts off, a spinlock held,
+		 * and GFP_KERNEL.  It does not sleep here in practice (see
+		 * above), and the held lock's preempt count keeps
+		 * cond_resched() from scheduling.
+		 */
+		spin_lock_irqsave(&dev->lock, flags);
+		rv = usb_submit_urb(dev->int_urb, GFP_KERNEL);
+		spin_unlock_irqrestore(&dev->lock, flags);
+		if (rv) {
+			dev_err(&interface->dev, "interrupt URB: %d\n", rv);
+			usb_set_intfdata(interface, NULL);
+			goto out_free;
+		}
+		mutex_lock(&urbbuggy_all_mutex);
+		list_add(&dev->list, &urbbuggy_all);
+		mutex_unlock(&urbbuggy_all_mutex);
+		dev_info(&interface->dev, "probe: polling interrupt IN 0x%02x, "
+			 "submitted with GFP_KERNEL and interrupts off\n",
+			 int_in->bEndpointAddress);
+		return 0;
+	}
 	dev->in_ep = in->bEndpointAddress;
 	dev->out_ep = out->bEndpointAddress;
 	dev->in_urb = usb_alloc_urb(0, GFP_KERNEL);
@@ -315,6 +445,18 @@ static void urbbuggy_disconnect(struct usb_interface *interface)
 {
 	struct urbbuggy *dev = usb_get_intfdata(interface);
 
+	if (dev->poll) {
+		/*
+		 * BUG urbs-in-flight-after-disconnect: soft_unbind, and the
+		 * interrupt URB not killed.  BUG submit-after-disconnect:
+		 * the work.  BUG intfdata-after-disconnect.
+		 */
+		dev->disconnected = true;
+		schedule_delayed_work(&dev->late_submit, HZ / 10);
+		dev_info(&interface->dev, "disconnect, interrupt URB left "
+			 "queued\n");
+		return;
+	}
 	/*
 	 * BUG minor-leak: no usb_deregister_dev(interface, &urbbuggy_class).
 	 * BUG intfdata-after-disconnect: no usb_set_intfdata(interface, NULL).
@@ -333,6 +475,7 @@ static struct usb_driver urbbuggy_driver = {
 	.probe =	urbbuggy_probe,
 	.disconnect =	urbbuggy_disconnect,
 	.id_table =	urbbuggy_table,
+	.soft_unbind =	1,
 };
 
 static int __init urbbuggy_init(void)
@@ -350,6 +493,16 @@ static void __exit urbbuggy_exit(void)
 	list_for_each_entry_safe(dev, next, &urbbuggy_all, list) {
 		struct usb_interface *intf = dev->interface;
 
+		if (dev->poll) {
+			cancel_delayed_work_sync(&dev->late_submit);
+			usb_kill_urb(dev->ctrl_urb);
+			/* its completion resubmits it once more: refused */
+			usb_poison_urb(dev->int_urb);
+			pr_info("urbbuggy: exit: interrupt URB poisoned\n");
+			list_del(&dev->list);
+			urbbuggy_free(dev);
+			continue;
+		}
 		/*
 		 * usb_deregister_dev frees intf->minor: ours, or -1 when a
 		 * driver bound after us registered and freed its own.  A
