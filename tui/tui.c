@@ -783,6 +783,11 @@ activity(struct loop *lp)
 			len = (size_t)snprintf(s->activity,
 			    sizeof s->activity, "ended, %llu dropped",
 			    (unsigned long long)cs.dropped);
+		/* --drivers: the events the tracer lost, as usbmon's drops */
+		if (cs.have_events && len < sizeof s->activity)
+			len += (size_t)snprintf(s->activity + len,
+			    sizeof s->activity - len, ", %llu events lost",
+			    (unsigned long long)cs.ev_dropped);
 	} else if (tui_store_progress(lp->st, &done, &total)) {
 		if (total > 0)
 			len = (size_t)snprintf(s->activity,
