@@ -20,6 +20,8 @@ exported-PDU interface), in file order, and prints one "ok - " or
 - usb-storage and usbhid probed an interface with result 0, and the
   unbind of usb-storage is a disconnect;
 - no event was lost and usbmon dropped nothing;
+- the live TUI with --drivers: its status bar shows 0 dropped and 0
+  events lost, with URBs and events counted;
 - the overhead: the same disk read under usbmon alone and under --drivers
   (overhead-*), its URBs (usbmon C records of the disk's bulk endpoints)
   per second both ways as a '#' line (TCG is too noisy for a threshold),
@@ -246,7 +248,32 @@ def main():
     report(t.returncode == 0, "drivers: tshark reads the file",
            t.stderr.splitlines())
     check_overhead(share)
+    check_tui(share)
     sys.exit(0 if results and all(results) else 1)
+
+
+def check_tui(share):
+    """The live TUI with --drivers (guest-drivers.sh's last phase): its
+    status bar says the events lost beside usbmon's drops, and events
+    were traced."""
+    if os.path.exists(os.path.join(share, "tui-drivers.skip")):
+        print("skip - drivers: live TUI: no tmux in the guest")
+        return
+    try:
+        scr = open(os.path.join(share, "tui-drivers.txt")).read()
+    except OSError as e:
+        report(False, "drivers: live TUI --drivers: its screen", [str(e)])
+        return
+    bar = [ln for ln in scr.splitlines() if " | LIVE " in ln]
+    m = re.search(r"\| LIVE \d+/s (\d+) dropped, (\d+) events lost .*"
+                  r"\| (\d+) URBs (\d+) events", bar[0]) if bar else None
+    report(m is not None and m.group(1) == "0" and m.group(2) == "0" and
+           int(m.group(3)) > 0 and int(m.group(4)) > 0,
+           "drivers: live TUI --drivers: the status bar counts the events "
+           "lost beside the drops (%s)" % (
+               "%s dropped, %s events lost, %s URBs, %s events" %
+               m.groups() if m else "no such status bar"),
+           bar or scr.splitlines()[-3:])
 
 
 def overhead_rate(share, name):

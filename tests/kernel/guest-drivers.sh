@@ -11,6 +11,7 @@
 # under `capture -i usbmon0 --drivers` (overhead-plain.*, overhead-traced.*:
 # the capture, its stderr, the workload's seconds from /proc/uptime);
 # check-drivers.py counts the usbmon C records of each and prints URBs/s.
+# Last, `urbscope tui -i usbmon0 --drivers` in tmux (tui-drivers.txt).
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
 
@@ -85,5 +86,33 @@ done
 if usb_settle; then
 	overhead plain
 	overhead traced --drivers
+fi
+
+# The live TUI with --drivers, in a tmux pane: its status bar counts the
+# events the tracer lost beside usbmon's drops (tui-drivers.txt, the
+# screen after a disk read; check-drivers.py reads it).
+say "PHASE tui"
+if command -v tmux >/dev/null; then
+	mkdir -p /tmp/tuispool
+	TERM=screen tmux new-session -d -s tui -x 160 -y 40 \
+	    "TMPDIR=/tmp/tuispool LANG=C.UTF-8 urbscope tui -i usbmon0 \
+	    --drivers 2>/tmp/out/tui-drivers.err; sleep 600" </dev/null \
+	    >/dev/null 2>&1
+	i=0
+	while [ $i -lt 300 ]; do
+		tmux capture-pane -p -t tui >tui-drivers.txt 2>/dev/null
+		grep -q 'events lost' tui-drivers.txt && break
+		sleep 0.2
+		i=$((i + 1))
+	done
+	dd if=/dev/sda of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
+	sleep 2
+	tmux capture-pane -p -t tui >tui-drivers.txt 2>/dev/null
+	tmux send-keys -t tui q
+	sleep 0.5
+	tmux kill-server 2>/dev/null
+	cp tui-drivers.txt tui-drivers.err /share/
+else
+	echo "no tmux in the guest" >/share/tui-drivers.skip
 fi
 say "done"
