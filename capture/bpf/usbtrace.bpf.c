@@ -405,6 +405,11 @@ int BPF_PROG(giveback_entry, struct urb *urb)
 	__u32			*d;
 
 	if (u != NULL) {
+		/* Linux 6.1 gives back in the HCD's interrupt or, for HCD_BH
+		 * controllers (EHCI, xHCI) and root hubs, a tasklet
+		 * (usb_hcd_giveback_urb, usb_giveback_urb_bh): interrupt
+		 * context either way, whatever task the CPU was running */
+		u->context = UT_CTX_IRQ;
 		record_urb(u, urb);
 		u->result = BPF_CORE_READ(urb, unlinked);
 		u->length = BPF_CORE_READ(urb, actual_length);
