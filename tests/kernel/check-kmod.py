@@ -101,10 +101,12 @@ def check_dmesg(share, intf, vid, pid):
     probes = {}
     for drv in TAGS:
         m = re.search(r"%s %s: probe %s:%s bulk in 0x([0-9a-f]{2}) "
-                      r"out 0x([0-9a-f]{2}) minor (\d+)$"
+                      r"out 0x([0-9a-f]{2}) minor (\d+) intfdata "
+                      r"([0-9a-f]+)$"
                       % (drv, re.escape(intf), vid, pid), dm, re.M)
         if m:
-            probes[drv] = (int(m.group(1), 16), int(m.group(2), 16))
+            probes[drv] = (int(m.group(1), 16), int(m.group(2), 16),
+                           int(m.group(4), 16))
         report(m is not None, "kmod: dmesg: %s probe on %s %s:%s" %
                (drv, intf, vid, pid),
                [l for l in dm.splitlines() if drv in l])
@@ -202,7 +204,7 @@ def check_capture(share, us, bus, dev, probes, img):
                if bulk[i].data[4:8] not in TAGS.values()]
     last_stor = max(usbstor) if usbstor else -1
     for drv, idx in ours.items():
-        ep_in, ep_out = probes.get(drv, (0x81, 0x02))
+        ep_in, ep_out = probes.get(drv, (0x81, 0x02, 0))[:2]
         details = ["CBWs with tag %r at %s, usb-storage's last at %d" %
                    (TAGS[drv], idx, last_stor)]
         ok = len(idx) == 1 and idx[0] > last_stor
@@ -238,10 +240,10 @@ def check_capture(share, us, bus, dev, probes, img):
                (drv, bus, dev, ep_in, ep_out,
                 ", fetched by resubmitting the same URB"
                 if drv == "urbbuggy" else ""), details)
-    check_rules(share, cap)
+    check_rules(share, cap, probes)
 
 
-def check_rules(share, cap):
+def check_rules(share, cap, probes):
     opts = text(share, "capture-opts.txt").split()
     err = text(share, "capture.err")
     if "--drivers" not in opts:
@@ -284,7 +286,7 @@ def check_rules(share, cap):
     report(not others, "kmod: no rule of ours on another device",
            [e.get("text", "") for e in others])
     check_calls(share, evs)
-    check_kbd_calls(share, evs)
+    check_kbd_calls(share, evs, probes)
     # each submit of ours that returned 0: the next record of its URB
     # is its 'S' (the URB's address is usbmon's id)
     n, matched, refused, bad = check_drivers.submits_matched(items, TAGS)
@@ -307,7 +309,7 @@ def devices(share):
     return out
 
 
-def check_kbd_calls(share, evs):
+def check_kbd_calls(share, evs, probes):
     """urbbuggy on the keyboard, and what both drivers did that only the
     tracer sees: the context of a submit with interrupts off, the poison,
     the disconnect's intfdata before and after it, the class device's
@@ -345,15 +347,22 @@ def check_kbd_calls(share, evs):
         ok = bool(ms) and all(m is not None and int(m.group(2), 16) != 0
                               for m in ms)
         after = [int(m.group(1), 16) for m in ms if m]
-        # urbskel clears it; urbbuggy leaves what it had
+        # the disk's: the driver_data its probe printed (dmesg), which
+        # the probe event has too; urbskel clears it, urbbuggy leaves it
+        mine = probes.get(drv, (0, 0, None))[2]
+        pr = [num(e.get("ptr"), -1) for e in evs if e["kind"] == "probe"
+              and e.get("driver") == drv and num(e.get("result")) == 0]
+        ok = ok and mine in pr and int(ms[0].group(2), 16) == mine
         if drv == "urbskel":
             ok = ok and after == [0]
         else:
             ok = ok and len(ms) == 2 and all(
                 int(m.group(1), 16) == int(m.group(2), 16) for m in ms)
-        report(ok, "kmod: traced: %s's disconnects: intfdata before "
-               "disconnect set, after it %s" % (
-                   drv, "cleared" if drv == "urbskel" else "the same"),
+        report(ok, "kmod: traced: %s's probe and disconnects: intfdata "
+               "%s as dmesg shows it, before disconnect the same, after "
+               "it %s" % (drv, "%x" % mine if mine else "?",
+                          "cleared" if drv == "urbskel" else "the same"),
+               ["probes' intfdata: %s" % ["%x" % p for p in pr]] +
                [e.get("text", "") for e in dis])
         reg = [e for e in evs if e["kind"] == "register_dev" and
                e.get("driver") == drv]

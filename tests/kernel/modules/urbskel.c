@@ -233,11 +233,14 @@ static int urbskel_probe(struct usb_interface *interface,
 		usb_set_intfdata(interface, NULL);
 		goto out_put;
 	}
+	/* the raw pointer (%px), for the test to compare with the traced
+	 * driver_data */
 	dev_info(&interface->dev,
-		 "probe %04x:%04x bulk in 0x%02x out 0x%02x minor %d\n",
+		 "probe %04x:%04x bulk in 0x%02x out 0x%02x minor %d "
+		 "intfdata %px\n",
 		 le16_to_cpu(dev->udev->descriptor.idVendor),
 		 le16_to_cpu(dev->udev->descriptor.idProduct), dev->in_ep,
-		 dev->out_ep, interface->minor);
+		 dev->out_ep, interface->minor, usb_get_intfdata(interface));
 	return 0;
 
 out_put:
