@@ -16,8 +16,11 @@
  *    (the minor), usb_deregister_dev, usb_set_intfdata.
  * A URB is the driver's whose function submitted it: "still queued when
  * disconnect returned" counts the driver's URBs on that device not given
- * back (Linux's usb_unbind_interface then kills them, as
- * usb_disable_interface does for the simulator).
+ * back.  Linux's usb_unbind_interface flushes the endpoints before the
+ * driver's disconnect unless the driver sets soft_unbind, so on a real
+ * kernel these are a soft_unbind driver's URBs, or URBs submitted during
+ * disconnect; nothing kills them after (the simulator's
+ * usb_disable_interface does).
  *
  * Facts: Linux drivers/usb/core/urb.c (usb_submit_urb, -EBUSY for an URB
  * in flight, -ENODEV after disconnect), drivers/usb/core/driver.c
