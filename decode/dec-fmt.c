@@ -363,6 +363,7 @@ dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
 {
 	const char *cname;
+	size_t	 n;
 
 	if (r->flags & REC_F_SYNTHETIC)
 		sb_puts(b, "[synthetic, from sysfs] ");
@@ -393,8 +394,9 @@ dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
 			sb_u64(b, (uint64_t)info->intf);
 			sb_putc(b, ' ');
 		}
-		if ((cname = dec_name_find(dec_classes, info->cls)) != NULL)
-			sb_puts(b, cname);
+		if ((cname = dec_name_cached(dec_classes, info->cls,
+		    &n)) != NULL)
+			sb_putn(b, cname, n);
 		else {
 			sb_puts(b, "class 0x");
 			sb_hex(b, info->cls, 2);
@@ -463,6 +465,76 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	sb_putc(b, '\n');
 }
 
+/*
+ * The frame number in 7 columns.  Numbers mostly count up by one: nine
+ * times in ten that is the previous line's text with its last digit
+ * counted on, cheaper than converting.  The text is copied out before the
+ * digit is stored: a load of 8 bytes right after a store of one into them
+ * would wait for the store to reach the cache.
+ */
+static char *
+put_frame(struct dec_fmt *f, char *p, uint64_t v)
+{
+	if (v == 0 || v >= 10000000)
+		return dec_put_uw(p, v, 7);
+	if (f->num_of != 0 && v == f->num_of + 1 && f->num[6] != '9') {
+		memcpy(p, f->num, 8);
+		p[6] = ++f->num[6];
+	} else {
+		(void)dec_put_uw(f->num, v, 7);
+		f->num[7] = ' ';
+		memcpy(p, f->num, 8);
+	}
+	f->num_of = v;
+	return p + 7;
+}
+
+/*
+ * "bus.dev.ep" padded to 9 columns and the direction: the same few
+ * endpoints fill a capture, so their text is kept, direct-mapped.
+ */
+static char *
+put_addr(struct dec_fmt *f, char *p, const struct urb_rec *r)
+{
+	uint64_t key;
+	char	*d, *start;
+	size_t	 h;
+
+	key = (uint64_t)1 << 32 | (uint64_t)r->busnum << 16 |
+	    (uint64_t)r->devnum << 8 | r->epnum;
+	h = (r->devnum * 5u + r->epnum * 3u + (r->epnum >> 7) + r->busnum) &
+	    (sizeof f->addr / sizeof f->addr[0] - 1);
+	if (f->addr[h].key != key) {
+		d = start = f->addr[h].s;
+		d = dec_put_uw(d, r->busnum, 0);
+		*d++ = '.';
+		d = dec_put_uw(d, r->devnum, 0);
+		*d++ = '.';
+		d = dec_put_uw(d, r->epnum & 0x0f, 0);
+		d = put_pad(d, start, 9);
+		memcpy(d, urb_is_in(r) ? " in  " : " out ", 5);
+		d += 5;
+		f->addr[h].len = (uint8_t)(d - start);
+		f->addr[h].key = key;
+	}
+	memcpy(p, f->addr[h].s, sizeof f->addr[h].s);
+	return p + f->addr[h].len;
+}
+
+/* The type column, padded to 5 and 8 bytes long: one 8-byte copy. */
+static const char *
+type_col(const struct urb_rec *r)
+{
+	static const char cols[][8] = {
+		"iso    ", "int    ", "ctrl   ", "bulk   ", "irp    ",
+		"pkt    ", "?      "
+	};
+
+	return cols[r->xfer_type < 4 ? r->xfer_type :
+	    r->xfer_type == USBPCAP_XFER_IRP ? 4 :
+	    r->xfer_type == USBLL_XFER_PACKET ? 5 : 6];
+}
+
 void
 dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
     struct sbuf *b)
@@ -470,21 +542,29 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 	const char	*st;
 	char		*p, *start;
 	int64_t		 ns;
+	uint64_t	 s;
 	size_t		 n;
 
 	/* number, time, address, direction, event, type, status, length */
 	if (!sb_reserve(b, 160))
 		return;
 	p = b->s + b->len;
-	p = dec_put_uw(p, urb_frame(r), 7);
+	p = put_frame(f, p, urb_frame(r));
 	*p++ = ' ';
 	if (f->time_mode == DT_RELATIVE && f->have_t0 &&
 	    (ns = dec_ts_sub(r->ts_ns, f->t0)) >= 0 &&
 	    ns < 10000 * 1000000000LL) {
 		f->tprev = r->ts_ns;
-		p = dec_put_uw(p, (uint64_t)ns / 1000000000, 4);
-		*p++ = '.';
-		p = put_uz6(p, (uint32_t)(ns % 1000000000 / 1000));
+		/* the whole seconds change seldom: their text is kept */
+		s = (uint64_t)ns / 1000000000;
+		if (f->sec_of != s + 1) {
+			(void)dec_put_uw(f->sec, s, 4);
+			f->sec[4] = '.';
+			f->sec_of = s + 1;
+		}
+		memcpy(p, f->sec, 8);
+		p = put_uz6(p + 5, (uint32_t)((uint64_t)ns - s * 1000000000) /
+		    1000);
 	} else {
 		b->len = (size_t)(p - b->s);
 		fmt_time(f, r, b);
@@ -493,29 +573,19 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		p = b->s + b->len;
 	}
 	*p++ = ' ';
-	start = p;
-	p = dec_put_uw(p, r->busnum, 0);
-	*p++ = '.';
-	p = dec_put_uw(p, r->devnum, 0);
-	*p++ = '.';
-	p = dec_put_uw(p, r->epnum & 0x0f, 0);
-	p = put_pad(p, start, 9);
-	memcpy(p, urb_is_in(r) ? " in  " : " out ", 5);
-	p += 5;
+	p = put_addr(f, p, r);
 	*p++ = (char)r->type;
 	*p++ = ' ';
-	st = dec_fmt_type_name(r);
-	start = p;
-	while (*st != '\0')
-		*p++ = *st++;
-	p = put_pad(p, start, 5);
-	start = p;
-	if (r->type == 'S' || r->type == 'P')
-		*p++ = '-';
-	else if (r->status == 0) {
-		*p++ = 'o';
-		*p++ = 'k';
+	memcpy(p, type_col(r), 8);
+	p += 5;
+	if (r->type == 'S' || r->type == 'P') {
+		memcpy(p, "-               ", 16);
+		p += 11;
+	} else if (r->status == 0) {
+		memcpy(p, "ok              ", 16);
+		p += 11;
 	} else {
+		start = p;
 		if ((st = dec_status_name(r->status)) == NULL)
 			st = "?";
 		n = strlen(st);
@@ -525,8 +595,8 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		p += n;
 		if (*st == '?')
 			p = dec_put_uw(p - 1, (uint64_t)-(int64_t)r->status, 0);
+		p = put_pad(p, start, 11);
 	}
-	p = put_pad(p, start, 11);
 	p = dec_put_uw(p, r->len_urb, 7);
 	*p++ = ' ';
 	*p++ = ' ';
