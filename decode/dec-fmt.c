@@ -358,13 +358,67 @@ fmt_control(const struct dec_fmt *f, const struct urb_rec *r,
 	fmt_data(r, info, b);
 }
 
+/* "[intf 0 Mass Storage] ", "[guessed HID] " */
+static void
+class_tag(struct sbuf *b, const struct dec_info *info)
+{
+	const char *cname;
+
+	if (info->flags & DI_GUESSED)
+		sb_puts(b, "[guessed ");
+	else {
+		sb_puts(b, "[intf ");
+		sb_u64(b, (uint64_t)info->intf);
+		sb_putc(b, ' ');
+	}
+	if ((cname = dec_name_find(dec_classes, info->cls)) != NULL)
+		sb_puts(b, cname);
+	else {
+		sb_puts(b, "class 0x");
+		sb_hex(b, info->cls, 2);
+	}
+	sb_puts(b, "] ");
+}
+
+/*
+ * class_tag from a few kept texts, direct-mapped by interface and class:
+ * the same one or two start most lines of a capture.
+ */
+static void
+put_class_tag(struct sbuf *b, const struct dec_info *info)
+{
+	static struct {
+		uint32_t	 key;	/* 0: empty */
+		uint32_t	 len;
+		char		 s[56];
+	}		 tags[8];
+	uint32_t	 key;
+	size_t		 h, mark;
+
+	key = 1u << 31 | ((info->flags & DI_GUESSED) ? 1u << 30 : 0) |
+	    (uint32_t)(uint16_t)info->intf << 8 | info->cls;
+	h = ((size_t)(uint16_t)info->intf * 3 + info->cls) & 7;
+	if (tags[h].key == key) {
+		if (!sb_reserve(b, sizeof tags[h].s))
+			return;
+		memcpy(b->s + b->len, tags[h].s, sizeof tags[h].s);
+		b->len += tags[h].len;
+		b->s[b->len] = '\0';
+		return;
+	}
+	mark = b->len;
+	class_tag(b, info);
+	if (!b->oom && b->len - mark < sizeof tags[h].s) {
+		memcpy(tags[h].s, b->s + mark, b->len - mark);
+		tags[h].len = (uint32_t)(b->len - mark);
+		tags[h].key = key;
+	}
+}
+
 void
 dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
 {
-	const char *cname;
-	size_t	 n;
-
 	if (r->flags & REC_F_SYNTHETIC)
 		sb_puts(b, "[synthetic, from sysfs] ");
 	if (r->flags & REC_F_INJECTED)
@@ -386,23 +440,8 @@ dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
 		fmt_cut(r, b);
 		return;
 	}
-	if (info->flags & DI_CLASS) {
-		if (info->flags & DI_GUESSED)
-			sb_puts(b, "[guessed ");
-		else {
-			sb_puts(b, "[intf ");
-			sb_u64(b, (uint64_t)info->intf);
-			sb_putc(b, ' ');
-		}
-		if ((cname = dec_name_cached(dec_classes, info->cls,
-		    &n)) != NULL)
-			sb_putn(b, cname, n);
-		else {
-			sb_puts(b, "class 0x");
-			sb_hex(b, info->cls, 2);
-		}
-		sb_puts(b, "] ");
-	}
+	if (info->flags & DI_CLASS)
+		put_class_tag(b, info);
 	if (r->xfer_type == XFER_ISO) {
 		sb_u64(b, r->niso);
 		sb_puts(b, r->niso == 1 ? " frame" : " frames");

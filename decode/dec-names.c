@@ -64,10 +64,11 @@ static struct name_cache {
 	const char	*name;		/* NULL: v has no name in t */
 	uint32_t	 v;
 	uint32_t	 len;
+	char		 s[32];		/* the name when len < 32, padded */
 }		 name_cache[NAME_CACHE];
 
-const char *
-dec_name_cached(const struct dec_name *t, uint32_t v, size_t *len)
+static struct name_cache *
+name_lookup(const struct dec_name *t, uint32_t v)
 {
 	struct name_cache *c;
 	size_t		 h;
@@ -80,7 +81,17 @@ dec_name_cached(const struct dec_name *t, uint32_t v, size_t *len)
 		c->v = v;
 		c->name = dec_name_find(t, v);
 		c->len = c->name != NULL ? (uint32_t)strlen(c->name) : 0;
+		if (c->len < sizeof c->s)
+			memcpy(c->s, c->name != NULL ? c->name : "", c->len);
 	}
+	return c;
+}
+
+const char *
+dec_name_cached(const struct dec_name *t, uint32_t v, size_t *len)
+{
+	struct name_cache *c = name_lookup(t, v);
+
 	*len = c->len;
 	return c->name;
 }
@@ -88,14 +99,19 @@ dec_name_cached(const struct dec_name *t, uint32_t v, size_t *len)
 void
 sb_putname(struct sbuf *b, const struct dec_name *t, uint32_t v)
 {
-	const char	*name;
+	struct name_cache *c = name_lookup(t, v);
 	char		 tmp[24];
-	size_t		 n;
 
-	if ((name = dec_name_cached(t, v, &n)) != NULL)
-		sb_putn(b, name, n);
-	else
+	if (c->name == NULL)
 		sb_puts(b, dec_name_or(t, v, tmp));
+	else if (c->len >= sizeof c->s)
+		sb_putn(b, c->name, c->len);
+	else if (sb_reserve(b, sizeof c->s)) {
+		/* all of s, one fixed copy: no loop over the bytes */
+		memcpy(b->s + b->len, c->s, sizeof c->s);
+		b->len += c->len;
+		b->s[b->len] = '\0';
+	}
 }
 
 /*
