@@ -81,19 +81,6 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
  * Raw writers for the fixed columns of a line (with dec_put_uw): the
  * caller reserved room.
  */
-/* Exactly n digits of v, zero-padded. */
-static char *
-put_uz(char *p, uint32_t v, int n)
-{
-	int	 i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = (char)('0' + v % 10);
-		v /= 10;
-	}
-	return p + n;
-}
-
 /* Exactly 6 digits of v < 1000000 (the microseconds column), in pairs:
  * two divisions, not six in a chain. */
 static char *
@@ -105,6 +92,15 @@ put_uz6(char *p, uint32_t v)
 	memcpy(p + 2, sb_decpairs + 2 * (lo / 100), 2);
 	memcpy(p + 4, sb_decpairs + 2 * (lo % 100), 2);
 	return p + 6;
+}
+
+/* Exactly 3 digits of v < 1000: a digit and a pair. */
+static char *
+put_uz3(char *p, uint32_t v)
+{
+	p[0] = (char)('0' + v / 100);
+	memcpy(p + 1, sb_decpairs + 2 * (v % 100), 2);
+	return p + 3;
 }
 
 static char *
@@ -129,14 +125,14 @@ dec_fmt_latency(int64_t ns, char *buf)
 	if ((v = (u + 500) / 1000) < 1000000) {
 		p = dec_put_uw(p, v / 1000, 0);
 		*p++ = '.';
-		p = put_uz(p, (uint32_t)(v % 1000), 3);
+		p = put_uz3(p, (uint32_t)(v % 1000));
 		memcpy(p, " ms", 4);
 		return (int)(p - buf) + 3;
 	}
 	if ((v = (u + 500000) / 1000000) < 100000000) {
 		p = dec_put_uw(p, v / 1000, 0);
 		*p++ = '.';
-		p = put_uz(p, (uint32_t)(v % 1000), 3);
+		p = put_uz3(p, (uint32_t)(v % 1000));
 	} else
 		p = dec_put_uw(p, (u + 500000000) / 1000000000, 0);
 	memcpy(p, " s", 3);
@@ -146,9 +142,10 @@ dec_fmt_latency(int64_t ns, char *buf)
 static void
 fmt_latency(int64_t ns, struct sbuf *b)
 {
-	char	 tmp[DEC_LATENCY_MAX];
-
-	sb_putn(b, tmp, (size_t)dec_fmt_latency(ns, tmp));
+	/* straight into b: dec_fmt_latency ends it with a NUL */
+	if (!sb_reserve(b, DEC_LATENCY_MAX))
+		return;
+	b->len += (size_t)dec_fmt_latency(ns, b->s + b->len);
 }
 
 static void

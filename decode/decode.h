@@ -1201,8 +1201,17 @@ sb_putn(struct sbuf *b, const char *s, size_t n)
 	if (!sb_reserve(b, n))
 		return;
 	d = b->s + b->len;
-	if (n <= 16) {
-		/* short pieces: a loop beats a call to memcpy */
+	/*
+	 * Short pieces without a call to memcpy (gcc makes a loop over the
+	 * bytes one): two copies of 8 or 4 bytes that overlap in the middle.
+	 */
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
 		for (i = 0; i < n; i++)
 			d[i] = s[i];
 	} else
