@@ -82,16 +82,41 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
  * caller reserved room.
  */
 /* Exactly 6 digits of v < 1000000 (the microseconds column), in pairs:
- * two divisions, not six in a chain. */
+ * two divisions of v side by side, not six in a chain. */
 static char *
 put_uz6(char *p, uint32_t v)
 {
-	uint32_t hi = v / 10000, lo = v % 10000;
+	uint32_t hi = v / 10000, mid = v / 100;
 
 	memcpy(p, sb_decpairs + 2 * hi, 2);
-	memcpy(p + 2, sb_decpairs + 2 * (lo / 100), 2);
-	memcpy(p + 4, sb_decpairs + 2 * (lo % 100), 2);
+	memcpy(p + 2, sb_decpairs + 2 * (mid - 100 * hi), 2);
+	memcpy(p + 4, sb_decpairs + 2 * (v - 100 * mid), 2);
 	return p + 6;
+}
+
+/*
+ * v right-aligned in 7 columns (the length column): 8 blanks, then the
+ * digits from the last, over them.  No count of the digits first, and no
+ * loop over the padding, whose length changes from line to line.
+ */
+static char *
+put_u7(char *p, uint32_t v)
+{
+	char	*q = p + 7;
+
+	if (v >= 10000000)
+		return dec_put_uw(p, v, 7);
+	memcpy(p, "        ", 8);
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, sb_decpairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, sb_decpairs + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return p + 7;
 }
 
 /* Exactly 3 digits of v < 1000: a digit and a pair. */
@@ -633,7 +658,7 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 			p = dec_put_uw(p - 1, (uint64_t)-(int64_t)r->status, 0);
 		p = put_pad(p, start, 11);
 	}
-	p = dec_put_uw(p, r->len_urb, 7);
+	p = put_u7(p, r->len_urb);
 	*p++ = ' ';
 	*p++ = ' ';
 	b->len = (size_t)(p - b->s);
