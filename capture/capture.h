@@ -77,7 +77,22 @@ void		 cap_in_close(struct cap_in *in);
  * available (n, or fewer at end of input), or -UE_IO.  Grows the buffer
  * when n is larger than it (records can be large).
  */
-long		 cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p);
+long		 cap_in_peek_more(struct cap_in *in, size_t n, const uint8_t **p);
+/* A mapping's pages this far behind the reader are kept (cap-in.c). */
+#define CAP_MAP_KEEP	(1024 * 1024)
+
+/* cap_in_peek_more when it has anything to do: inline, as a reader peeks
+ * twice a record, mostly at bytes that are there. */
+static inline long
+cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
+{
+	if (in->end - in->pos >= n &&
+	    (!in->mapped || in->pos - in->dropped < 2 * CAP_MAP_KEEP)) {
+		*p = in->buf + in->pos;
+		return (long)n;
+	}
+	return cap_in_peek_more(in, n, p);
+}
 /* Read on from offset off of a regular file: 0, or -UE_IO. */
 int		 cap_in_seek(struct cap_in *in, uint64_t off);
 /* Consume n bytes (n must not exceed what the last peek returned). */
