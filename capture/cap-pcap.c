@@ -226,29 +226,6 @@ pcap_open(struct cap_source *src)
 	return 0;
 }
 
-/*
- * Ask the cache for the bytes PCAP_AHEAD past the record at p, as many as
- * the record holds (up to 512: a decoder reads the start of a payload):
- * the records that follow are there by the time they are read.  Without
- * it, reading a mapped file, the first load of every record waited for
- * memory (perf: half of pcap_next's samples), which the hardware's own
- * prefetch did not hide; read FILE of the bench capture took ~10% less
- * time with it, the text form and the quiet one alike.  A prefetch never
- * faults, past the end of the input either.
- */
-#define PCAP_AHEAD	2048
-#define PCAP_LINE	64
-
-static void
-pcap_prefetch(const uint8_t *p, size_t n)
-{
-	uintptr_t a = (uintptr_t)p + PCAP_AHEAD;
-	uintptr_t e = a + (n < 512 ? n : 512);
-
-	for (; a < e; a += PCAP_LINE)
-		__builtin_prefetch((const void *)a);
-}
-
 static int
 pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
@@ -291,7 +268,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		return cap_error(src, UE_TRUNCATED, recno, off, "the file "
 		    "ends inside the record (%ld of %" PRIu32 " bytes)",
 		    n, PCAP_REC_HDR + caplen);
-	pcap_prefetch(p, PCAP_REC_HDR + caplen);
+	cap_in_prefetch(p, PCAP_REC_HDR + caplen);
 
 	if (rd->ll != NULL)
 		(void)cap_usbll_packet(rd->ll, p + PCAP_REC_HDR, caplen, r);

@@ -93,6 +93,28 @@ cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
 	}
 	return cap_in_peek_more(in, n, p);
 }
+/*
+ * Ask the cache for the bytes CAP_AHEAD past the record of n bytes at p,
+ * as many as it holds (up to 512: a decoder reads the start of a
+ * payload): the records that follow are there by the time they are read.
+ * Without it, reading a mapped file, the first load of every record
+ * waited for memory (perf: half of pcap_next's samples), which the
+ * hardware's own prefetch did not hide; read FILE of the bench capture
+ * took ~10% less time with it, the text form and the quiet one alike.  A
+ * prefetch never faults, past the end of the input either.
+ */
+#define CAP_AHEAD	2048
+#define CAP_LINE	64
+
+static inline void
+cap_in_prefetch(const uint8_t *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p + CAP_AHEAD;
+	uintptr_t e = a + (n < 512 ? n : 512);
+
+	for (; a < e; a += CAP_LINE)
+		__builtin_prefetch((const void *)a);
+}
 /* Read on from offset off of a regular file: 0, or -UE_IO. */
 int		 cap_in_seek(struct cap_in *in, uint64_t off);
 /* Consume n bytes (n must not exceed what the last peek returned). */
