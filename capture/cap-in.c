@@ -27,7 +27,6 @@
 #define CAP_IN_SIZE	(1024 * 1024)
 #define CAP_IN_MIN	4096		/* the buffer of a small file */
 #define CAP_GZ_RAW	(256 * 1024)	/* compressed bytes read at a time */
-#define CAP_MAP_KEEP	(1024 * 1024) /* read bytes of a mapping kept */
 
 /* A compressed input: its kind, the decoder, the raw bytes read. */
 struct cap_gz {
@@ -351,7 +350,7 @@ in_drop(struct cap_in *in)
 }
 
 long
-cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
+cap_in_peek_more(struct cap_in *in, size_t n, const uint8_t **p)
 {
 	struct stat	 st;
 	uint8_t		*nb;

@@ -286,6 +286,7 @@ ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
 		    *type == NG_SHB || *type == NG_IDB || *type == NG_PB ||
 		    *type == NG_SPB || *type == NG_ISB || *type == NG_EPB ?
 		    "the " : "", ng_block_name(*type), n, *blen);
+	cap_in_prefetch(*p, *blen);
 	trailer = get_bo32(*p + *blen - 4, be);
 	if (trailer != *blen)
 		return cap_error(src, UE_BADREC, recno, off, "%s block "

@@ -77,7 +77,44 @@ void		 cap_in_close(struct cap_in *in);
  * available (n, or fewer at end of input), or -UE_IO.  Grows the buffer
  * when n is larger than it (records can be large).
  */
-long		 cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p);
+long		 cap_in_peek_more(struct cap_in *in, size_t n, const uint8_t **p);
+/* A mapping's pages this far behind the reader are kept (cap-in.c). */
+#define CAP_MAP_KEEP	(1024 * 1024)
+
+/* cap_in_peek_more when it has anything to do: inline, as a reader peeks
+ * twice a record, mostly at bytes that are there. */
+static inline long
+cap_in_peek(struct cap_in *in, size_t n, const uint8_t **p)
+{
+	if (in->end - in->pos >= n &&
+	    (!in->mapped || in->pos - in->dropped < 2 * CAP_MAP_KEEP)) {
+		*p = in->buf + in->pos;
+		return (long)n;
+	}
+	return cap_in_peek_more(in, n, p);
+}
+/*
+ * Ask the cache for the bytes CAP_AHEAD past the record of n bytes at p,
+ * as many as it holds (up to 512: a decoder reads the start of a
+ * payload): the records that follow are there by the time they are read.
+ * Without it, reading a mapped file, the first load of every record
+ * waited for memory (perf: half of pcap_next's samples), which the
+ * hardware's own prefetch did not hide; read FILE of the bench capture
+ * took ~10% less time with it, the text form and the quiet one alike.  A
+ * prefetch never faults, past the end of the input either.
+ */
+#define CAP_AHEAD	2048
+#define CAP_LINE	64
+
+static inline void
+cap_in_prefetch(const uint8_t *p, size_t n)
+{
+	uintptr_t a = (uintptr_t)p + CAP_AHEAD;
+	uintptr_t e = a + (n < 512 ? n : 512);
+
+	for (; a < e; a += CAP_LINE)
+		__builtin_prefetch((const void *)a);
+}
 /* Read on from offset off of a regular file: 0, or -UE_IO. */
 int		 cap_in_seek(struct cap_in *in, uint64_t off);
 /* Consume n bytes (n must not exceed what the last peek returned). */

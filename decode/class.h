@@ -148,6 +148,8 @@ struct dec_scsi_cmd {
 #define CSW_LEN		13
 
 const char	*dec_scsi_op_name(uint8_t op, char *tmp);
+/* Its name appended to b (sb_putname). */
+void		 dec_scsi_put_op(struct sbuf *b, uint8_t op);
 /* The LBA and block count of a READ, WRITE or VERIFY CDB (6, 10, 12, 16;
  * SBC-3 5.x), 0 when it is none of them. */
 int		 dec_scsi_rw_args(const uint8_t *cdb, size_t n, uint64_t *lba,

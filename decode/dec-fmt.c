@@ -81,30 +81,51 @@ fmt_time(struct dec_fmt *f, const struct urb_rec *r, struct sbuf *b)
  * Raw writers for the fixed columns of a line (with dec_put_uw): the
  * caller reserved room.
  */
-/* Exactly n digits of v, zero-padded. */
-static char *
-put_uz(char *p, uint32_t v, int n)
-{
-	int	 i;
-
-	for (i = n - 1; i >= 0; i--) {
-		p[i] = (char)('0' + v % 10);
-		v /= 10;
-	}
-	return p + n;
-}
-
 /* Exactly 6 digits of v < 1000000 (the microseconds column), in pairs:
- * two divisions, not six in a chain. */
+ * two divisions of v side by side, not six in a chain. */
 static char *
 put_uz6(char *p, uint32_t v)
 {
-	uint32_t hi = v / 10000, lo = v % 10000;
+	uint32_t hi = v / 10000, mid = v / 100;
 
 	memcpy(p, sb_decpairs + 2 * hi, 2);
-	memcpy(p + 2, sb_decpairs + 2 * (lo / 100), 2);
-	memcpy(p + 4, sb_decpairs + 2 * (lo % 100), 2);
+	memcpy(p + 2, sb_decpairs + 2 * (mid - 100 * hi), 2);
+	memcpy(p + 4, sb_decpairs + 2 * (v - 100 * mid), 2);
 	return p + 6;
+}
+
+/*
+ * v right-aligned in 7 columns (the length column): 8 blanks, then the
+ * digits from the last, over them.  No count of the digits first, and no
+ * loop over the padding, whose length changes from line to line.
+ */
+static char *
+put_u7(char *p, uint32_t v)
+{
+	char	*q = p + 7;
+
+	if (v >= 10000000)
+		return dec_put_uw(p, v, 7);
+	memcpy(p, "        ", 8);
+	while (v >= 100) {
+		q -= 2;
+		memcpy(q, sb_decpairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(q - 2, sb_decpairs + 2 * v, 2);
+	else
+		q[-1] = (char)('0' + v);
+	return p + 7;
+}
+
+/* Exactly 3 digits of v < 1000: a digit and a pair. */
+static char *
+put_uz3(char *p, uint32_t v)
+{
+	p[0] = (char)('0' + v / 100);
+	memcpy(p + 1, sb_decpairs + 2 * (v % 100), 2);
+	return p + 3;
 }
 
 static char *
@@ -129,14 +150,14 @@ dec_fmt_latency(int64_t ns, char *buf)
 	if ((v = (u + 500) / 1000) < 1000000) {
 		p = dec_put_uw(p, v / 1000, 0);
 		*p++ = '.';
-		p = put_uz(p, (uint32_t)(v % 1000), 3);
+		p = put_uz3(p, (uint32_t)(v % 1000));
 		memcpy(p, " ms", 4);
 		return (int)(p - buf) + 3;
 	}
 	if ((v = (u + 500000) / 1000000) < 100000000) {
 		p = dec_put_uw(p, v / 1000, 0);
 		*p++ = '.';
-		p = put_uz(p, (uint32_t)(v % 1000), 3);
+		p = put_uz3(p, (uint32_t)(v % 1000));
 	} else
 		p = dec_put_uw(p, (u + 500000000) / 1000000000, 0);
 	memcpy(p, " s", 3);
@@ -146,9 +167,10 @@ dec_fmt_latency(int64_t ns, char *buf)
 static void
 fmt_latency(int64_t ns, struct sbuf *b)
 {
-	char	 tmp[DEC_LATENCY_MAX];
-
-	sb_putn(b, tmp, (size_t)dec_fmt_latency(ns, tmp));
+	/* straight into b: dec_fmt_latency ends it with a NUL */
+	if (!sb_reserve(b, DEC_LATENCY_MAX))
+		return;
+	b->len += (size_t)dec_fmt_latency(ns, b->s + b->len);
 }
 
 static void
@@ -358,12 +380,67 @@ fmt_control(const struct dec_fmt *f, const struct urb_rec *r,
 	fmt_data(r, info, b);
 }
 
+/* "[intf 0 Mass Storage] ", "[guessed HID] " */
+static void
+class_tag(struct sbuf *b, const struct dec_info *info)
+{
+	const char *cname;
+
+	if (info->flags & DI_GUESSED)
+		sb_puts(b, "[guessed ");
+	else {
+		sb_puts(b, "[intf ");
+		sb_u64(b, (uint64_t)info->intf);
+		sb_putc(b, ' ');
+	}
+	if ((cname = dec_name_find(dec_classes, info->cls)) != NULL)
+		sb_puts(b, cname);
+	else {
+		sb_puts(b, "class 0x");
+		sb_hex(b, info->cls, 2);
+	}
+	sb_puts(b, "] ");
+}
+
+/*
+ * class_tag from a few kept texts, direct-mapped by interface and class:
+ * the same one or two start most lines of a capture.
+ */
+static void
+put_class_tag(struct sbuf *b, const struct dec_info *info)
+{
+	static struct {
+		uint32_t	 key;	/* 0: empty */
+		uint32_t	 len;
+		char		 s[56];
+	}		 tags[8];
+	uint32_t	 key;
+	size_t		 h, mark;
+
+	key = 1u << 31 | ((info->flags & DI_GUESSED) ? 1u << 30 : 0) |
+	    (uint32_t)(uint16_t)info->intf << 8 | info->cls;
+	h = ((size_t)(uint16_t)info->intf * 3 + info->cls) & 7;
+	if (tags[h].key == key) {
+		if (!sb_reserve(b, sizeof tags[h].s))
+			return;
+		memcpy(b->s + b->len, tags[h].s, sizeof tags[h].s);
+		b->len += tags[h].len;
+		b->s[b->len] = '\0';
+		return;
+	}
+	mark = b->len;
+	class_tag(b, info);
+	if (!b->oom && b->len - mark < sizeof tags[h].s) {
+		memcpy(tags[h].s, b->s + mark, b->len - mark);
+		tags[h].len = (uint32_t)(b->len - mark);
+		tags[h].key = key;
+	}
+}
+
 void
 dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
     const struct dec_info *info, struct sbuf *b)
 {
-	const char *cname;
-
 	if (r->flags & REC_F_SYNTHETIC)
 		sb_puts(b, "[synthetic, from sysfs] ");
 	if (r->flags & REC_F_INJECTED)
@@ -385,22 +462,8 @@ dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
 		fmt_cut(r, b);
 		return;
 	}
-	if (info->flags & DI_CLASS) {
-		if (info->flags & DI_GUESSED)
-			sb_puts(b, "[guessed ");
-		else {
-			sb_puts(b, "[intf ");
-			sb_u64(b, (uint64_t)info->intf);
-			sb_putc(b, ' ');
-		}
-		if ((cname = dec_name_find(dec_classes, info->cls)) != NULL)
-			sb_puts(b, cname);
-		else {
-			sb_puts(b, "class 0x");
-			sb_hex(b, info->cls, 2);
-		}
-		sb_puts(b, "] ");
-	}
+	if (info->flags & DI_CLASS)
+		put_class_tag(b, info);
 	if (r->xfer_type == XFER_ISO) {
 		sb_u64(b, r->niso);
 		sb_puts(b, r->niso == 1 ? " frame" : " frames");
@@ -463,6 +526,76 @@ dec_fmt_line(struct dec_fmt *f, const struct urb_rec *r,
 	sb_putc(b, '\n');
 }
 
+/*
+ * The frame number in 7 columns.  Numbers mostly count up by one: nine
+ * times in ten that is the previous line's text with its last digit
+ * counted on, cheaper than converting.  The text is copied out before the
+ * digit is stored: a load of 8 bytes right after a store of one into them
+ * would wait for the store to reach the cache.
+ */
+static char *
+put_frame(struct dec_fmt *f, char *p, uint64_t v)
+{
+	if (v == 0 || v >= 10000000)
+		return dec_put_uw(p, v, 7);
+	if (f->num_of != 0 && v == f->num_of + 1 && f->num[6] != '9') {
+		memcpy(p, f->num, 8);
+		p[6] = ++f->num[6];
+	} else {
+		(void)dec_put_uw(f->num, v, 7);
+		f->num[7] = ' ';
+		memcpy(p, f->num, 8);
+	}
+	f->num_of = v;
+	return p + 7;
+}
+
+/*
+ * "bus.dev.ep" padded to 9 columns and the direction: the same few
+ * endpoints fill a capture, so their text is kept, direct-mapped.
+ */
+static char *
+put_addr(struct dec_fmt *f, char *p, const struct urb_rec *r)
+{
+	uint64_t key;
+	char	*d, *start;
+	size_t	 h;
+
+	key = (uint64_t)1 << 32 | (uint64_t)r->busnum << 16 |
+	    (uint64_t)r->devnum << 8 | r->epnum;
+	h = (r->devnum * 5u + r->epnum * 3u + (r->epnum >> 7) + r->busnum) &
+	    (sizeof f->addr / sizeof f->addr[0] - 1);
+	if (f->addr[h].key != key) {
+		d = start = f->addr[h].s;
+		d = dec_put_uw(d, r->busnum, 0);
+		*d++ = '.';
+		d = dec_put_uw(d, r->devnum, 0);
+		*d++ = '.';
+		d = dec_put_uw(d, r->epnum & 0x0f, 0);
+		d = put_pad(d, start, 9);
+		memcpy(d, urb_is_in(r) ? " in  " : " out ", 5);
+		d += 5;
+		f->addr[h].len = (uint8_t)(d - start);
+		f->addr[h].key = key;
+	}
+	memcpy(p, f->addr[h].s, sizeof f->addr[h].s);
+	return p + f->addr[h].len;
+}
+
+/* The type column, padded to 5 and 8 bytes long: one 8-byte copy. */
+static const char *
+type_col(const struct urb_rec *r)
+{
+	static const char cols[][8] = {
+		"iso    ", "int    ", "ctrl   ", "bulk   ", "irp    ",
+		"pkt    ", "?      "
+	};
+
+	return cols[r->xfer_type < 4 ? r->xfer_type :
+	    r->xfer_type == USBPCAP_XFER_IRP ? 4 :
+	    r->xfer_type == USBLL_XFER_PACKET ? 5 : 6];
+}
+
 void
 dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
     struct sbuf *b)
@@ -470,21 +603,29 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 	const char	*st;
 	char		*p, *start;
 	int64_t		 ns;
+	uint64_t	 s;
 	size_t		 n;
 
 	/* number, time, address, direction, event, type, status, length */
 	if (!sb_reserve(b, 160))
 		return;
 	p = b->s + b->len;
-	p = dec_put_uw(p, urb_frame(r), 7);
+	p = put_frame(f, p, urb_frame(r));
 	*p++ = ' ';
 	if (f->time_mode == DT_RELATIVE && f->have_t0 &&
 	    (ns = dec_ts_sub(r->ts_ns, f->t0)) >= 0 &&
 	    ns < 10000 * 1000000000LL) {
 		f->tprev = r->ts_ns;
-		p = dec_put_uw(p, (uint64_t)ns / 1000000000, 4);
-		*p++ = '.';
-		p = put_uz6(p, (uint32_t)(ns % 1000000000 / 1000));
+		/* the whole seconds change seldom: their text is kept */
+		s = (uint64_t)ns / 1000000000;
+		if (f->sec_of != s + 1) {
+			(void)dec_put_uw(f->sec, s, 4);
+			f->sec[4] = '.';
+			f->sec_of = s + 1;
+		}
+		memcpy(p, f->sec, 8);
+		p = put_uz6(p + 5, (uint32_t)((uint64_t)ns - s * 1000000000) /
+		    1000);
 	} else {
 		b->len = (size_t)(p - b->s);
 		fmt_time(f, r, b);
@@ -493,29 +634,19 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		p = b->s + b->len;
 	}
 	*p++ = ' ';
-	start = p;
-	p = dec_put_uw(p, r->busnum, 0);
-	*p++ = '.';
-	p = dec_put_uw(p, r->devnum, 0);
-	*p++ = '.';
-	p = dec_put_uw(p, r->epnum & 0x0f, 0);
-	p = put_pad(p, start, 9);
-	memcpy(p, urb_is_in(r) ? " in  " : " out ", 5);
-	p += 5;
+	p = put_addr(f, p, r);
 	*p++ = (char)r->type;
 	*p++ = ' ';
-	st = dec_fmt_type_name(r);
-	start = p;
-	while (*st != '\0')
-		*p++ = *st++;
-	p = put_pad(p, start, 5);
-	start = p;
-	if (r->type == 'S' || r->type == 'P')
-		*p++ = '-';
-	else if (r->status == 0) {
-		*p++ = 'o';
-		*p++ = 'k';
+	memcpy(p, type_col(r), 8);
+	p += 5;
+	if (r->type == 'S' || r->type == 'P') {
+		memcpy(p, "-               ", 16);
+		p += 11;
+	} else if (r->status == 0) {
+		memcpy(p, "ok              ", 16);
+		p += 11;
 	} else {
+		start = p;
 		if ((st = dec_status_name(r->status)) == NULL)
 			st = "?";
 		n = strlen(st);
@@ -525,9 +656,9 @@ dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 		p += n;
 		if (*st == '?')
 			p = dec_put_uw(p - 1, (uint64_t)-(int64_t)r->status, 0);
+		p = put_pad(p, start, 11);
 	}
-	p = put_pad(p, start, 11);
-	p = dec_put_uw(p, r->len_urb, 7);
+	p = put_u7(p, r->len_urb);
 	*p++ = ' ';
 	*p++ = ' ';
 	b->len = (size_t)(p - b->s);

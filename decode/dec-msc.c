@@ -299,7 +299,6 @@ msc_summary(const struct dec_cls_arg *a, struct sbuf *b)
 	const struct urb_rec *r = a->r;
 	const uint8_t	*p = r->data;
 	struct dec_scsi_cmd cmd;
-	char		 tmp[24];
 	size_t		 cblen;
 
 	if (r->xfer_type != XFER_BULK)
@@ -328,11 +327,11 @@ msc_summary(const struct dec_cls_arg *a, struct sbuf *b)
 		sb_u64(b, get_le32(p + 4));
 		if (csw_tied(p, a->st) && cmd_of(a->st, &cmd)) {
 			sb_putc(b, ' ');
-			sb_puts(b, dec_scsi_op_name(cmd.cdb[0], tmp));
+			dec_scsi_put_op(b, cmd.cdb[0]);
 			sb_putc(b, ' ');
 		} else
 			sb_puts(b, " status ");
-		sb_puts(b, dec_name_or(csw_status, p[12], tmp));
+		sb_putname(b, csw_status, p[12]);
 		if (get_le32(p + 8) != 0) {
 			sb_puts(b, ", residue ");
 			sb_u64(b, get_le32(p + 8));

@@ -3,10 +3,11 @@
  * and the chapter 9 / class-code tables every decoder shares.
  *
  * Each table cites where its values come from.  Rows are { value, "NAME" }
- * and end with { 0, NULL }; dec_name_find() and dec_name_or() are the only
- * lookups.
+ * and end with { 0, NULL }; dec_name_find() and dec_name_or() are the
+ * lookups, and sb_putname() their cached form for the summaries.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "decode.h"
 
@@ -48,6 +49,69 @@ dec_name_or(const struct dec_name *t, uint32_t v, char *buf)
 		return name;
 	snprintf(buf, 24, "UNKNOWN (0x%02x)", v);
 	return buf;
+}
+
+/*
+ * (table, value) -> name and length, direct-mapped: a summary line looks
+ * up the same few names (a class, a SCSI command, a CSW status) every
+ * record, and a scan of the table and a strlen cost more than a hash.
+ * Tables are static and never change, so an entry never goes stale.
+ */
+#define NAME_CACHE	256	/* a power of 2 */
+
+static struct name_cache {
+	const struct dec_name *t;	/* NULL: empty */
+	const char	*name;		/* NULL: v has no name in t */
+	uint32_t	 v;
+	uint32_t	 len;
+	char		 s[32];		/* the name when len < 32, padded */
+}		 name_cache[NAME_CACHE];
+
+static struct name_cache *
+name_lookup(const struct dec_name *t, uint32_t v)
+{
+	struct name_cache *c;
+	size_t		 h;
+
+	h = (size_t)((((uintptr_t)t >> 3) ^ v) * 0x9e3779b97f4a7c15ULL >>
+	    40) & (NAME_CACHE - 1);
+	c = &name_cache[h];
+	if (c->t != t || c->v != v) {
+		c->t = t;
+		c->v = v;
+		c->name = dec_name_find(t, v);
+		c->len = c->name != NULL ? (uint32_t)strlen(c->name) : 0;
+		if (c->len < sizeof c->s)
+			memcpy(c->s, c->name != NULL ? c->name : "", c->len);
+	}
+	return c;
+}
+
+const char *
+dec_name_cached(const struct dec_name *t, uint32_t v, size_t *len)
+{
+	struct name_cache *c = name_lookup(t, v);
+
+	*len = c->len;
+	return c->name;
+}
+
+void
+sb_putname(struct sbuf *b, const struct dec_name *t, uint32_t v)
+{
+	struct name_cache *c = name_lookup(t, v);
+	char		 tmp[24];
+
+	if (c->name == NULL)
+		sb_puts(b, dec_name_or(t, v, tmp));
+	else if (c->len >= sizeof c->s)
+		sb_putn(b, c->name, c->len);
+	else if (sb_reserve(b, sizeof c->s)) {
+		/* all of s, one fixed copy: no loop over the bytes */
+		memcpy(b->s + b->len, c->s, sizeof c->s);
+		b->len += c->len;
+		b->s[b->len] = '\0';
+	}
 }
 
 /*

@@ -427,6 +427,12 @@ dec_scsi_op_name(uint8_t op, char *tmp)
 	return dec_name_or(scsi_ops, op, tmp);
 }
 
+void
+dec_scsi_put_op(struct sbuf *b, uint8_t op)
+{
+	sb_putname(b, scsi_ops, op);
+}
+
 const char *
 dec_scsi_sense_key_name(uint8_t key, char *tmp)
 {
@@ -864,13 +870,12 @@ dec_scsi_rw_args(const uint8_t *cdb, size_t n, uint64_t *lba,
 void
 dec_scsi_cdb_summary(const uint8_t *cdb, size_t n, struct sbuf *b)
 {
-	char		 tmp[24];
 	uint64_t	 lba;
 	uint32_t	 blocks;
 
 	if (n == 0)
 		return;
-	sb_puts(b, dec_scsi_op_name(cdb[0], tmp));
+	dec_scsi_put_op(b, cdb[0]);
 	if (dec_scsi_rw_args(cdb, n, &lba, &blocks)) {
 		sb_puts(b, " lba ");
 		sb_u64(b, lba);
@@ -968,25 +973,25 @@ void
 dec_scsi_data_summary(const uint8_t *p, size_t n,
     const struct dec_scsi_cmd *cmd, int in, struct sbuf *b)
 {
-	const char	*name;
 	char		 tmp[24];
 	uint64_t	 lba;
 	uint32_t	 blocks, bs;
 	uint8_t		 op = cmd->cdb[0];
 
-	name = dec_scsi_op_name(op, tmp);
 	if (dec_scsi_rw_args(cmd->cdb, cmd->cdb_len, &lba, &blocks)) {
 		/* the command's numbers: the block size is the device's,
 		 * and a capture may keep only the first bytes */
 		sb_u64(b, blocks);
-		sb_puts(b, blocks == 1 ? " block" : " blocks");
-		sb_puts(b, " of data for ");
-		sb_puts(b, name);
+		if (blocks == 1)
+			sb_puts(b, " block of data for ");
+		else
+			sb_puts(b, " blocks of data for ");
+		dec_scsi_put_op(b, op);
 		sb_puts(b, " lba ");
 		sb_u64(b, lba);
 		return;
 	}
-	sb_puts(b, name);
+	dec_scsi_put_op(b, op);
 	sb_puts(b, " data: ");
 	switch (in ? op : -1) {
 	case 0x12:

@@ -259,6 +259,17 @@ const char	*dec_name_find(const struct dec_name *t, uint32_t v);
  */
 const char	*dec_name_or(const struct dec_name *t, uint32_t v, char *buf);
 
+/*
+ * dec_name_find for a static table t (one that never changes), with the
+ * name's length in *len, from a cache; and dec_name_or's text of v in t
+ * appended to b by way of it.
+ */
+const char	*dec_name_cached(const struct dec_name *t, uint32_t v,
+		     size_t *len);
+struct sbuf;
+void		 sb_putname(struct sbuf *b, const struct dec_name *t,
+		     uint32_t v);
+
 /* Linux errno names for URB status ("-EPIPE"); NULL if unknown. */
 const char	*dec_status_name(int32_t status);
 
@@ -1190,8 +1201,17 @@ sb_putn(struct sbuf *b, const char *s, size_t n)
 	if (!sb_reserve(b, n))
 		return;
 	d = b->s + b->len;
-	if (n <= 16) {
-		/* short pieces: a loop beats a call to memcpy */
+	/*
+	 * Short pieces without a call to memcpy (gcc makes a loop over the
+	 * bytes one): two copies of 8 or 4 bytes that overlap in the middle.
+	 */
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
 		for (i = 0; i < n; i++)
 			d[i] = s[i];
 	} else
@@ -1321,6 +1341,20 @@ struct dec_fmt {
 	int64_t		 tprev;		/* ts of the previous record */
 	int		 have_t0;
 	int		 shown;		/* -t dd: a record was shown */
+	/*
+	 * dec_fmt_line_head's text of columns that repeat or count on from
+	 * one line to the next, kept with what it says (0: nothing yet; a
+	 * zeroed struct is ready).
+	 */
+	uint64_t	 num_of;	/* the frame number in num */
+	uint64_t	 sec_of;	/* 1 + the whole seconds in sec */
+	char		 num[8];	/* 7 columns and a blank */
+	char		 sec[8];	/* 4 columns and '.' */
+	struct {
+		uint64_t	 key;	/* bus, device, endpoint; 0: empty */
+		uint8_t		 len;
+		char		 s[23];	/* "1.3.1     in  " */
+	}		 addr[16];
 };
 
 /* Times count from ts, unless they already count from an earlier one or
