@@ -102,20 +102,10 @@ put_uz6(char *p, uint32_t v)
 static char *
 put_u7(char *p, uint32_t v)
 {
-	char	*q = p + 7;
-
 	if (v >= 10000000)
 		return dec_put_uw(p, v, 7);
 	memcpy(p, "        ", 8);
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, sb_decpairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(q - 2, sb_decpairs + 2 * v, 2);
-	else
-		q[-1] = (char)('0' + v);
+	(void)dec_digits_back(p + 7, v);
 	return p + 7;
 }
 

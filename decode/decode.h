@@ -1235,39 +1235,7 @@ sb_puts(struct sbuf *b, const char *s)
 	sb_putn(b, s, strlen(s));
 }
 
-static inline void
-sb_u64(struct sbuf *b, uint64_t v)
-{
-	uint64_t t;
-	char	*d;
-	int	 n = 1;
 
-	for (t = v; t >= 100; t /= 100)
-		n += 2;
-	n += t >= 10;
-	if (!sb_reserve(b, (size_t)n))
-		return;
-	/* the digits from the last, two at a time, straight into place */
-	d = b->s + b->len + n;
-	b->len += (size_t)n;
-	*d = '\0';
-	while (v >= 100) {
-		d -= 2;
-		memcpy(d, sb_decpairs + 2 * (v % 100), 2);
-		v /= 100;
-	}
-	if (v >= 10)
-		memcpy(d - 2, sb_decpairs + 2 * v, 2);
-	else
-		d[-1] = (char)('0' + v);
-}
-
-/*
- * v as decimal digits at p, right-aligned in width columns (at least its
- * digits; 0: just the digits), for fixed columns whose room the caller
- * reserved; returns the end.  Two digits at a time, no checks per
- * character.
- */
 /* The decimal digits of v: compares, not a chain of divisions. */
 static inline int
 dec_ndigits(uint64_t v)
@@ -1288,37 +1256,65 @@ dec_ndigits(uint64_t v)
 	}
 }
 
+/*
+ * The decimal digits of v written backward, ending just before end, two
+ * at a time from the last; returns where they start.
+ */
 static inline char *
-dec_put_uw(char *p, uint64_t v, int width)
+dec_digits_back(char *end, uint64_t v)
 {
 	uint32_t v32;
 	unsigned d;
+
+	while (v > UINT32_MAX) {
+		d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		*--end = sb_decpairs[d + 1];
+		*--end = sb_decpairs[d];
+	}
+	/* the rest in 32 bits: a division by 100 is a shorter multiply */
+	for (v32 = (uint32_t)v; v32 >= 100; v32 /= 100) {
+		d = (v32 % 100) * 2;
+		*--end = sb_decpairs[d + 1];
+		*--end = sb_decpairs[d];
+	}
+	if (v32 >= 10) {
+		*--end = sb_decpairs[v32 * 2 + 1];
+		*--end = sb_decpairs[v32 * 2];
+	} else
+		*--end = (char)('0' + v32);
+	return end;
+}
+
+/*
+ * v as decimal digits at p, right-aligned in width columns (at least its
+ * digits; 0: just the digits), for fixed columns whose room the caller
+ * reserved; returns the end.  Two digits at a time, no checks per
+ * character.
+ */
+static inline char *
+dec_put_uw(char *p, uint64_t v, int width)
+{
 	int	 nd = dec_ndigits(v);
-	char	*q;
 
 	while (width > nd) {
 		*p++ = ' ';
 		width--;
 	}
-	q = p + nd;
-	while (v > UINT32_MAX) {
-		d = (unsigned)(v % 100) * 2;
-		v /= 100;
-		*--q = sb_decpairs[d + 1];
-		*--q = sb_decpairs[d];
-	}
-	/* the rest in 32 bits: a division by 100 is a shorter multiply */
-	for (v32 = (uint32_t)v; v32 >= 100; v32 /= 100) {
-		d = (v32 % 100) * 2;
-		*--q = sb_decpairs[d + 1];
-		*--q = sb_decpairs[d];
-	}
-	if (v32 >= 10) {
-		*--q = sb_decpairs[v32 * 2 + 1];
-		*--q = sb_decpairs[v32 * 2];
-	} else
-		*--q = (char)('0' + v32);
+	(void)dec_digits_back(p + nd, v);
 	return p + nd;
+}
+
+static inline void
+sb_u64(struct sbuf *b, uint64_t v)
+{
+	int	 n = dec_ndigits(v);
+
+	if (!sb_reserve(b, (size_t)n))
+		return;
+	b->len += (size_t)n;
+	b->s[b->len] = '\0';
+	(void)dec_digits_back(b->s + b->len, v);
 }
 
 /* How records are printed (tshark's -t r, a, d, dd, e). */
