@@ -99,7 +99,7 @@ cls_of(const struct urb_rec *r, const struct dec_info *info, char *buf,
 	    "reserved" };
 	const char	*n;
 
-	if (r->origin == URB_ORIGIN_USBLL)
+	if (r->type == 'P')
 		return "wire-level packets";
 	if ((info->flags & DI_SETUP) != 0 && r->xfer_type == XFER_CTRL) {
 		if (SETUP_TYPE(&info->setup) == 0)
@@ -328,12 +328,7 @@ dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
 
 	span(&s->t0, &s->t1, r->ts_ns);
 	cls_add(s, cls_of(r, info, buf, sizeof buf), r->data_len);
-	if (r->type == 'P' || r->origin == URB_ORIGIN_USBLL) {
-		s->packets++;
-		return;
-	}
-	s->records++;
-
+	/* every record is a frame of the file: io,stat counts them all */
 	if (r->ts_ns != DEC_TS_BAD) {
 		if (dec_grow(&s->frames, s->nframes, &s->framecap,
 		    sizeof *s->frames) != 0)
@@ -343,6 +338,17 @@ dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
 			s->frames[s->nframes++].len = frame_len;
 		}
 	}
+	/*
+	 * A wire-level capture's packets: the SOFs, tokens and handshakes
+	 * are counted as such; the packets that end a piece of a transfer
+	 * carry its submit or completion (capture/cap-usbll.c) and count
+	 * for their endpoint as usbmon's records do.
+	 */
+	if (r->type == 'P') {
+		s->packets++;
+		return;
+	}
+	s->records++;
 
 	/* one row for a control endpoint, whichever way its requests go */
 	ep = r->xfer_type == XFER_CTRL ? r->epnum & 0x7f : r->epnum;

@@ -119,6 +119,42 @@ for iv in 1 0.25; do
 	done
 done
 
+# A wire-level capture (LINKTYPE_USB_2_0_FULL): every packet is a frame
+# for io,stat, as tshark counts them; the packets that carry a transfer's
+# submit or completion count for their endpoint, as read shows them.
+f=samples/usb-fs-acm.pcapng
+tshark -r "$f" -q -z "io,stat,0.002" 2>/dev/null | awk -F'|' \
+    '$2 ~ /<>/ { gsub(/ /, "", $3); gsub(/ /, "", $4); print $3, $4 }' \
+    >"$TMP/io.want"
+"$US" stats "$f" -z "io,stat,0.002" | awk \
+    'NF == 4 && $1 ~ /^[0-9.]+$/ { print $3, $4 }' >"$TMP/io.got"
+check "$f: tshark's io,stat has rows" test -s "$TMP/io.want"
+check_diff "$f: -z io,stat,0.002 rows as tshark's" "$TMP/io.want" \
+    "$TMP/io.got"
+# read's columns: number, time, bus.dev.ep, direction, S/C/P, type
+"$US" read "$f" 2>/dev/null | awk '$5 == "S" || $5 == "C" {
+    n[$3 " " $5]++ } END { for (k in n) print k, n[k] }' | sort \
+    >"$TMP/ll.want"
+"$US" stats "$f" -T json 2>"$TMP/err" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+n = {}
+for e in d["endpoints"]:
+    a = e["endpoint"]
+    for k, t in (("submits", "S"), ("completions", "C")):
+        if e[k]:
+            n[(a, t)] = n.get((a, t), 0) + e[k]
+for (a, t), v in sorted(n.items()):
+    print("%s %s %d" % (a, t, v))
+print("packets", d["packets"], file=sys.stderr)
+' 2>"$TMP/pk" | sort >"$TMP/ll.got"
+check "$f: read shows transfers on the wire" test -s "$TMP/ll.want"
+check_diff "$f: submits and completions by endpoint, as read shows them" \
+    "$TMP/ll.want" "$TMP/ll.got"
+check_eq "$f: the other packets counted as packets" "packets $(
+    "$US" read "$f" 2>/dev/null | awk '$5 == "P"' | wc -l)" \
+    "$(cat "$TMP/pk")"
+
 # Mass storage: the commands (CBWs) by operation code, the statuses, the blocks read and
 # written and their LBA ranges, the failed CSWs, as tshark's usbms and
 # scsi_sbc fields of the same captures give them.
