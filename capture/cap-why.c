@@ -64,7 +64,7 @@ struct why_intf {
 	const struct sysfs_usb_dev *dev;
 	const struct sysfs_usb_intf *in;
 	const char	*root;		/* sysfs */
-	const struct why_modules *mods;
+	struct why_modules *mods;
 	struct why_match match[WHY_MAXMOD];
 	size_t		 nmatch;
 };
@@ -170,6 +170,11 @@ why_modules_free(struct why_modules *m)
 		free(m->alias[i].module);
 	}
 	free(m->alias);
+	for (i = 0; i < m->nseen; i++) {
+		free(m->seen[i].modalias);
+		free(m->seen[i].idx);
+	}
+	free(m->seen);
 	memset(m, 0, sizeof *m);
 }
 
@@ -190,17 +195,59 @@ mod_state(const char *root, const struct why_alias *a)
 	return stat(path, &sb) == 0 ? WHY_LOADED : WHY_NOT_LOADED;
 }
 
+/*
+ * The aliases modalias matches, in the files' order (fnmatch, as kmod's
+ * modprobe matches them): from m's matches of earlier calls, else found
+ * and kept there; NULL out of memory.
+ */
+static const struct why_matched *
+alias_matches(struct why_modules *m, const char *modalias)
+{
+	struct why_matched *c;
+	size_t	 i, cap = 0;
+	size_t	*nidx;
+
+	for (i = 0; i < m->nseen; i++) {
+		if (strcmp(m->seen[i].modalias, modalias) == 0)
+			return &m->seen[i];
+	}
+	if (dec_grow(&m->seen, m->nseen, &m->cseen, sizeof *m->seen) < 0)
+		return NULL;
+	c = &m->seen[m->nseen];
+	memset(c, 0, sizeof *c);
+	if ((c->modalias = strdup(modalias)) == NULL)
+		return NULL;
+	for (i = 0; i < m->nalias; i++) {
+		if (fnmatch(m->alias[i].pattern, modalias, 0) != 0)
+			continue;
+		if (c->n == cap) {
+			cap = cap ? cap * 2 : 8;
+			if ((nidx = realloc(c->idx, cap * sizeof *nidx)) ==
+			    NULL) {
+				free(c->idx);
+				free(c->modalias);
+				return NULL;
+			}
+			c->idx = nidx;
+		}
+		c->idx[c->n++] = i;
+	}
+	m->nseen++;
+	return c;
+}
+
 /* Each module with an alias matching the interface's modalias, once. */
 static void
 match_modules(struct why_intf *w)
 {
+	const struct why_matched *c;
 	const struct why_alias *a;
 	size_t	 i, k;
 
-	for (i = 0; i < w->mods->nalias && w->nmatch < WHY_MAXMOD; i++) {
-		a = &w->mods->alias[i];
-		if (fnmatch(a->pattern, w->in->modalias, 0) != 0)
-			continue;
+	if ((c = alias_matches(w->mods, w->in->modalias)) == NULL)
+		return;
+	for (i = 0; i < c->n && w->nmatch < WHY_MAXMOD; i++) {
+		a = &w->mods->alias[c->idx[i]];
 		for (k = 0; k < w->nmatch; k++) {
 			if (mod_eq(w->match[k].alias->module, a->module))
 				break;
@@ -423,7 +470,7 @@ authorized_str(int v)
 
 static void
 why_intf(const struct sysfs_usb_dev *d, const struct sysfs_usb_intf *in,
-    const char *root, const struct why_modules *m,
+    const char *root, struct why_modules *m,
     const struct why_probe *probes, size_t nprobes, struct sbuf *b)
 {
 	struct why_intf	 w;
@@ -472,7 +519,7 @@ why_intf(const struct sysfs_usb_dev *d, const struct sysfs_usb_intf *in,
 
 void
 why_device(const struct sysfs_usb_dev *d, const char *intf, const char *root,
-    const struct why_modules *m, const struct why_probe *probes,
+    struct why_modules *m, const struct why_probe *probes,
     size_t nprobes, struct sbuf *b)
 {
 	size_t	 i;

@@ -84,11 +84,25 @@ struct why_alias {
 	int		 builtin;	/* from modules.builtin.alias */
 };
 
-/* The module aliases of one kernel (/lib/modules/RELEASE). */
+/* The aliases one modalias matched (indexes into why_modules.alias). */
+struct why_matched {
+	char		*modalias;
+	size_t		*idx;
+	size_t		 n;
+};
+
+/*
+ * The module aliases of one kernel (/lib/modules/RELEASE), and the
+ * matches of each modalias asked about so far: matching all of Debian's
+ * 16,000 aliases takes a millisecond or two an interface, and the TUI's
+ * Devices pane asks again each time it is rebuilt.
+ */
 struct why_modules {
 	struct why_alias *alias;	/* in the files' order */
 	size_t		 nalias;
 	int		 have_alias;	/* modules.alias was read */
+	struct why_matched *seen;
+	size_t		 nseen, cseen;
 };
 
 /*
@@ -118,10 +132,10 @@ void	 why_modules_dir(const char *root, char *buf, size_t size);
  * Append to b why each interface of d (or only the one named intf, when
  * not NULL) has its driver or none, as `urbscope devices --why` prints
  * it: a header line and indented "label  value" lines each; root is the
- * sysfs root ("/sys").
+ * sysfs root ("/sys").  m keeps the matches of each modalias.
  */
 void	 why_device(const struct sysfs_usb_dev *d, const char *intf,
-	     const char *root, const struct why_modules *m,
+	     const char *root, struct why_modules *m,
 	     const struct why_probe *probes, size_t nprobes, struct sbuf *b);
 
 #endif /* CAPTURE_SYSFS_H */

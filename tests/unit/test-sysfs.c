@@ -427,6 +427,72 @@ test_why_probe(void **state)
 	sb_free(&b);
 }
 
+/*
+ * Module aliases matched as modprobe does (fnmatch, a module once, in
+ * the files' order), and kept per modalias: asked again (the TUI's
+ * Devices pane, at each rebuild) the answer is the same without a new
+ * match, and a second interface with the same modalias shares it.
+ */
+static void
+test_why_alias_cache(void **state)
+{
+	static const char *const al[][2] = {
+		{ "usb:v*p*d*dc*dsc*dp*ic03isc*ip*in*", "usbhid" },
+		{ "usb:v1234p*d*dc*dsc*dp*ic*isc*ip*in*", "foo_drv" },
+		{ "usb:v*p*d*dc*dsc*dp*ic03isc01ip01in*", "usbhid" },
+		{ "usb:v*p*d*dc*dsc*dp*ic08isc*ip*in*", "usb-storage" },
+	};
+	struct sysfs_usb_dev	 d;
+	struct why_modules	 m;
+	struct sbuf		 b = { 0 }, b2 = { 0 };
+	size_t			 i;
+
+	(void)state;
+	setenv("URBSCOPE_USB_IDS", "/nonexistent", 1);
+	memset(&m, 0, sizeof m);
+	m.alias = calloc(nitems(al), sizeof *m.alias);
+	assert_non_null(m.alias);
+	for (i = 0; i < nitems(al); i++) {
+		m.alias[i].pattern = strdup(al[i][0]);
+		m.alias[i].module = strdup(al[i][1]);
+	}
+	m.nalias = nitems(al);
+	m.have_alias = 1;
+	memset(&d, 0, sizeof d);
+	snprintf(d.name, sizeof d.name, "1-1");
+	d.authorized = 1;
+	d.nintf = 3;
+	for (i = 0; i < 3; i++) {
+		snprintf(d.intf[i].name, sizeof d.intf[i].name, "1-1:1.%zu", i);
+		d.intf[i].authorized = 1;
+		d.intf[i].cls = i < 2 ? 0x03 : 0x08;
+		d.intf[i].subcls = 1;
+		d.intf[i].proto = 1;
+		snprintf(d.intf[i].modalias, sizeof d.intf[i].modalias,
+		    "usb:v1234p5678d0100dc00dsc00dp00ic%02Xisc01ip01in%02zX",
+		    d.intf[i].cls, i < 2 ? (size_t)0 : i);
+	}
+	why_device(&d, NULL, "/nonexistent", &m, NULL, 0, &b);
+	assert_non_null(b.s);
+	/* usbhid once (two of its aliases match), foo_drv, not usb-storage */
+	assert_non_null(strstr(b.s, "1-1:1.0  ic 03/01/01"));
+	assert_non_null(strstr(b.s, "  module      usbhid (not loaded) alias "
+	    "usb:v*p*d*dc*dsc*dp*ic03isc*ip*in*\n  module      foo_drv "
+	    "(not loaded) alias usb:v1234p*"));
+	assert_null(strstr(b.s, "alias usb:v*p*d*dc*dsc*dp*ic03isc01ip01in*"));
+	assert_non_null(strstr(b.s, "  module      usb-storage (not loaded)"));
+	/* two modaliases asked, each matched once and kept */
+	assert_int_equal(m.nseen, 2);
+	assert_int_equal(m.seen[0].n, 3);
+	assert_int_equal(m.seen[1].n, 2);
+	why_device(&d, NULL, "/nonexistent", &m, NULL, 0, &b2);
+	assert_int_equal(m.nseen, 2);
+	assert_string_equal(b.s, b2.s);
+	sb_free(&b);
+	sb_free(&b2);
+	why_modules_free(&m);
+}
+
 int
 main(void)
 {
@@ -436,6 +502,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_missing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_empty, setup, teardown),
 		cmocka_unit_test(test_why_probe),
+		cmocka_unit_test(test_why_alias_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
