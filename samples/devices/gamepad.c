@@ -16,20 +16,12 @@
  */
 #include <string.h>
 
+#include "decode/usbclass.h"
 #include "samples/devices/devices.h"
 
 #define GP_START_MS	20	/* after SET_CONFIGURATION */
 #define GP_STEP_MS	8	/* between reports */
 #define GP_REPORT_MAX	5	/* the longest report, with its ID */
-
-/* HID 1.11 7.2: class requests; 7.2.1: report types in wValue's high byte */
-#define HID_GET_REPORT		0x01
-#define HID_GET_IDLE		0x02
-#define HID_SET_REPORT		0x09
-#define HID_SET_IDLE		0x0a
-#define HID_RT_INPUT		1
-#define HID_RT_OUTPUT		2
-#define HID_RT_FEATURE		3
 
 #define GP_ID_PAD		1
 #define GP_ID_LEDS		2
@@ -301,9 +293,9 @@ gp_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
 	    (USB_TYPE_CLASS | USB_RECIP_INTERFACE) || s->wIndex != 0)
 		return DM_STALL;
 	switch (s->bRequest) {
-	case HID_GET_REPORT:
+	case HID_REQ_GET_REPORT:
 		return gp_get_report(gp, type, id, data, s->wLength);
-	case HID_SET_REPORT:
+	case HID_REQ_SET_REPORT:
 		if (type == HID_RT_OUTPUT && id == GP_ID_LEDS &&
 		    s->wLength == 2 && data[0] == id) {
 			gp->leds = data[1] & 0x0f;
@@ -315,12 +307,12 @@ gp_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
 			return 0;
 		}
 		return DM_STALL;
-	case HID_GET_IDLE:
+	case HID_REQ_GET_IDLE:
 		if (id > GP_ID_VOLUME)
 			return DM_STALL;
 		data[0] = gp->idle[id];
 		return 1;
-	case HID_SET_IDLE:
+	case HID_REQ_SET_IDLE:
 		/* ID 0: all reports (HID 1.11 7.2.4); no repeats modelled */
 		if (id > GP_ID_VOLUME)
 			return DM_STALL;

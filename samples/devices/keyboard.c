@@ -11,19 +11,12 @@
  */
 #include <string.h>
 
+#include "decode/usbclass.h"
 #include "samples/devices/devices.h"
 
 #define KB_START_MS	20	/* after SET_CONFIGURATION */
 #define KB_STEP_MS	8	/* between reports */
 #define KB_SCRIPT_MAX	256	/* characters typed */
-
-/* HID 1.11 7.2: class requests. */
-#define HID_GET_REPORT		0x01
-#define HID_GET_IDLE		0x02
-#define HID_GET_PROTOCOL	0x03
-#define HID_SET_REPORT		0x09
-#define HID_SET_IDLE		0x0a
-#define HID_SET_PROTOCOL	0x0b
 
 #define MOD_LSHIFT		0x02	/* HID 1.11 8.3 modifier byte */
 
@@ -260,7 +253,7 @@ kb_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
 	    (USB_TYPE_CLASS | USB_RECIP_INTERFACE) || s->wIndex != 0)
 		return DM_STALL;
 	switch (s->bRequest) {
-	case HID_GET_REPORT:
+	case HID_REQ_GET_REPORT:
 		if (s->wValue >> 8 == 1) {		/* input */
 			memcpy(data, kb->report, sizeof kb->report);
 			return (int)sizeof kb->report;
@@ -270,23 +263,23 @@ kb_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
 			return 1;
 		}
 		return DM_STALL;
-	case HID_GET_IDLE:
+	case HID_REQ_GET_IDLE:
 		data[0] = kb->idle;
 		return 1;
-	case HID_GET_PROTOCOL:
+	case HID_REQ_GET_PROTOCOL:
 		data[0] = kb->protocol;
 		return 1;
-	case HID_SET_REPORT:
+	case HID_REQ_SET_REPORT:
 		if (s->wValue >> 8 != 2 || s->wLength < 1)
 			return DM_STALL;
 		kb->leds = data[0] & 0x1f;
 		return 0;
-	case HID_SET_IDLE:
+	case HID_REQ_SET_IDLE:
 		kb->idle = (uint8_t)(s->wValue >> 8);
 		kb->repeat_ns = kb->idle != 0 ? kb->now_ns +
 		    kb->idle * 4 * SIM_MS : 0;
 		return 0;
-	case HID_SET_PROTOCOL:
+	case HID_REQ_SET_PROTOCOL:
 		if (s->wValue > 1)
 			return DM_STALL;
 		kb->protocol = (uint8_t)s->wValue;

@@ -17,24 +17,12 @@
  */
 #include <string.h>
 
+#include "decode/usbclass.h"
 #include "samples/devices/devices.h"
 
 #define SER_FIFO	4096
 #define SER_MAXP	512
 #define SER_NOTES	4		/* notifications queued */
-
-/* PSTN 1.2 table 13: class requests */
-#define CDC_SET_LINE_CODING		0x20
-#define CDC_GET_LINE_CODING		0x21
-#define CDC_SET_CONTROL_LINE_STATE	0x22
-#define CDC_SEND_BREAK			0x23
-#define CDC_CTRL_DTR			0x01	/* PSTN table 18 */
-#define CDC_CTRL_RTS			0x02
-/* PSTN table 30, 31: SERIAL_STATE and its UART state bitmap */
-#define CDC_NOTIFY_SERIAL_STATE		0x20
-#define CDC_SERIAL_DCD			0x01	/* bRxCarrier */
-#define CDC_SERIAL_DSR			0x02	/* bTxCarrier */
-#define CDC_SERIAL_BREAK		0x04	/* bBreak */
 
 struct serial {
 	uint8_t		 fifo[SER_FIFO];
@@ -132,7 +120,7 @@ ser_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 			return DM_NAK;
 		/* PSTN 6.5.4: the notification's setup-like header */
 		buf[0] = 0xa1;
-		buf[1] = CDC_NOTIFY_SERIAL_STATE;
+		buf[1] = USB_CDC_NOTIFY_SERIAL_STATE;
 		put_le16(buf + 2, 0);
 		put_le16(buf + 4, 0);		/* interface 0 */
 		put_le16(buf + 6, 2);
@@ -185,32 +173,35 @@ ser_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
 	    (USB_TYPE_CLASS | USB_RECIP_INTERFACE) || s->wIndex != 0)
 		return DM_STALL;
 	switch (s->bRequest) {
-	case CDC_SET_LINE_CODING:
+	case USB_CDC_REQ_SET_LINE_CODING:
 		/* stop bits 0-2, parity 0-4, data bits 5-8 or 16 */
 		if (s->wLength != 7 || data[4] > 2 || data[5] > 4 ||
 		    ((data[6] < 5 || data[6] > 8) && data[6] != 16))
 			return DM_STALL;
 		memcpy(sp->coding, data, sizeof sp->coding);
 		return 0;
-	case CDC_GET_LINE_CODING:
+	case USB_CDC_REQ_GET_LINE_CODING:
 		if (s->wLength < 7)
 			return DM_STALL;
 		memcpy(data, sp->coding, sizeof sp->coding);
 		return 7;
-	case CDC_SET_CONTROL_LINE_STATE:
-		state = (uint8_t)(s->wValue & (CDC_CTRL_DTR | CDC_CTRL_RTS));
+	case USB_CDC_REQ_SET_CONTROL_LINE_STATE:
+		state = (uint8_t)(s->wValue &
+		    (USB_CDC_CTRL_DTR | USB_CDC_CTRL_RTS));
 		/* DTR is wired to DCD and DSR */
-		if ((state ^ sp->lines) & CDC_CTRL_DTR)
-			ser_notify(sp, (state & CDC_CTRL_DTR) ?
-			    CDC_SERIAL_DCD | CDC_SERIAL_DSR : 0);
+		if ((state ^ sp->lines) & USB_CDC_CTRL_DTR)
+			ser_notify(sp, (state & USB_CDC_CTRL_DTR) ?
+			    USB_CDC_SERIAL_STATE_DCD |
+			    USB_CDC_SERIAL_STATE_DSR : 0);
 		sp->lines = state;
 		return 0;
-	case CDC_SEND_BREAK:
+	case USB_CDC_REQ_SEND_BREAK:
 		/* the receiver sees the break (0xffff: until stopped) */
 		if (s->wValue != 0)
-			ser_notify(sp, CDC_SERIAL_BREAK |
-			    ((sp->lines & CDC_CTRL_DTR) ?
-			    CDC_SERIAL_DCD | CDC_SERIAL_DSR : 0));
+			ser_notify(sp, USB_CDC_SERIAL_STATE_BREAK |
+			    ((sp->lines & USB_CDC_CTRL_DTR) ?
+			    USB_CDC_SERIAL_STATE_DCD |
+			    USB_CDC_SERIAL_STATE_DSR : 0));
 		return 0;
 	}
 	return DM_STALL;

@@ -20,15 +20,8 @@
  */
 #include <string.h>
 
+#include "decode/usbclass.h"
 #include "samples/devices/devices.h"
-
-/* UAC 2.0 A.14: request codes; A.17.1, A.17.7: control selectors */
-#define UAC2_CUR		0x01
-#define UAC2_RANGE		0x02
-#define UAC2_CS_SAM_FREQ	0x01
-#define UAC2_CS_CLOCK_VALID	0x02
-#define UAC2_FU_MUTE		0x01
-#define UAC2_FU_VOLUME		0x02
 
 #define SPK_CLOCK_ID		16
 #define SPK_FU_ID		2
@@ -144,7 +137,7 @@ spk_clock(struct speaker *sp, const struct usb_ctrlrequest *s,
 	uint32_t	 rate;
 	int		 cs = s->wValue >> 8;
 
-	if (cs == UAC2_CS_SAM_FREQ && s->bRequest == UAC2_CUR) {
+	if (cs == UAC2_CS_CONTROL_SAM_FREQ && s->bRequest == UAC2_CS_CUR) {
 		if (!in) {
 			rate = get_le32(data);
 			if (s->wLength != 4 || (rate != 44100 &&
@@ -155,14 +148,14 @@ spk_clock(struct speaker *sp, const struct usb_ctrlrequest *s,
 		}
 		put_le32(r, sp->rate);
 		n = 4;
-	} else if (cs == UAC2_CS_SAM_FREQ && s->bRequest == UAC2_RANGE &&
-	    in) {
+	} else if (cs == UAC2_CS_CONTROL_SAM_FREQ &&
+	    s->bRequest == UAC2_CS_RANGE && in) {
 		put_le16(r, 2);
 		n = 2;
 		n += put_range32(r + n, 44100, 44100, 0);
 		n += put_range32(r + n, 48000, 48000, 0);
-	} else if (cs == UAC2_CS_CLOCK_VALID && s->bRequest == UAC2_CUR &&
-	    in) {
+	} else if (cs == UAC2_CS_CONTROL_CLOCK_VALID &&
+	    s->bRequest == UAC2_CS_CUR && in) {
 		r[0] = 1;
 		n = 1;
 	} else
@@ -178,7 +171,7 @@ spk_feature(struct speaker *sp, const struct usb_ctrlrequest *s,
 	int		 cs = s->wValue >> 8, ch = s->wValue & 0xff;
 	int16_t		 v;
 
-	if (cs == UAC2_FU_MUTE && ch == 0 && s->bRequest == UAC2_CUR) {
+	if (cs == UAC_FU_MUTE && ch == 0 && s->bRequest == UAC2_CS_CUR) {
 		if (!in) {
 			if (s->wLength != 1)
 				return DM_STALL;
@@ -187,8 +180,8 @@ spk_feature(struct speaker *sp, const struct usb_ctrlrequest *s,
 		}
 		r[0] = sp->mute;
 		n = 1;
-	} else if (cs == UAC2_FU_VOLUME && (ch == 1 || ch == 2) &&
-	    s->bRequest == UAC2_CUR) {
+	} else if (cs == UAC_FU_VOLUME && (ch == 1 || ch == 2) &&
+	    s->bRequest == UAC2_CS_CUR) {
 		if (!in) {
 			v = (int16_t)get_le16(data);
 			if (s->wLength != 2 || v < SPK_VOL_MIN || v > 0)
@@ -198,8 +191,8 @@ spk_feature(struct speaker *sp, const struct usb_ctrlrequest *s,
 		}
 		put_le16(r, (uint16_t)sp->volume[ch]);
 		n = 2;
-	} else if (cs == UAC2_FU_VOLUME && (ch == 1 || ch == 2) &&
-	    s->bRequest == UAC2_RANGE && in) {
+	} else if (cs == UAC_FU_VOLUME && (ch == 1 || ch == 2) &&
+	    s->bRequest == UAC2_CS_RANGE && in) {
 		put_le16(r, 1);		/* layout 2, one subrange */
 		put_le16(r + 2, (uint16_t)SPK_VOL_MIN);
 		put_le16(r + 4, 0);

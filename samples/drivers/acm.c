@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "decode/usbclass.h"
 #include "core/usb.h"
 #include "samples/drivers/drivers.h"
 
@@ -30,17 +31,7 @@
 #define ACM_BUFSIZE		1024		/* bytes kept for read() */
 #define ACM_BREAK_MS		20
 
-/* PSTN 1.2 6.3 table 13, 6.5 table 30 */
-#define ACM_REQ_SET_LINE_CODING		0x20
-#define ACM_REQ_GET_LINE_CODING		0x21
-#define ACM_REQ_SET_CONTROL_LINE_STATE	0x22
-#define ACM_REQ_SEND_BREAK		0x23
-#define ACM_CTRL_DTR			0x01
-#define ACM_CTRL_RTS			0x02
-#define ACM_NOTIFY_SERIAL_STATE		0x20
 /* CDC 1.2 table 12, 13 */
-#define USB_DT_CS_INTERFACE		0x24
-#define USB_CDC_UNION_TYPE		0x06
 
 static struct usb_device_id acm_id_table [] = {
 	{ USB_INTERFACE_INFO(2, 2, 1) },	/* CDC ACM, AT commands */
@@ -88,7 +79,7 @@ static int acm_union_slave(struct usb_host_interface *alt)
 static int acm_ctrl_msg(struct acm *acm, int request, int value, void *buf,
 			int len)
 {
-	int in = request == ACM_REQ_GET_LINE_CODING;
+	int in = request == USB_CDC_REQ_GET_LINE_CODING;
 
 	return usb_control_msg(acm->udev, in ? usb_rcvctrlpipe(acm->udev, 0) :
 	    usb_sndctrlpipe(acm->udev, 0), (u8)request,
@@ -106,7 +97,7 @@ static int acm_set_line(struct acm *acm, unsigned int rate)
 	acm->line[4] = 0;		/* 1 stop bit */
 	acm->line[5] = 0;		/* no parity */
 	acm->line[6] = 8;
-	return acm_ctrl_msg(acm, ACM_REQ_SET_LINE_CODING, 0, acm->line, 7);
+	return acm_ctrl_msg(acm, USB_CDC_REQ_SET_LINE_CODING, 0, acm->line, 7);
 }
 
 /* A completion's status: 1 data came, 0 an error (resubmit), -1 the URB
@@ -134,7 +125,7 @@ static void acm_ctrl_irq(struct urb *urb)
 		return;
 	if (st == 0)
 		goto resubmit;
-	if (urb->actual_length >= 10 && b[1] == ACM_NOTIFY_SERIAL_STATE)
+	if (urb->actual_length >= 10 && b[1] == USB_CDC_NOTIFY_SERIAL_STATE)
 		dev_info(acm->control, "serial state:%s%s%s%s",
 		    (b[8] & 0x01) ? " DCD" : "", (b[8] & 0x02) ? " DSR" : "",
 		    (b[8] & 0x04) ? " break" : "", (b[8] & 0x07) ? "" : " none");
@@ -202,14 +193,15 @@ static int acm_open(struct inode *inode, struct file *file)
 	retval = usb_submit_urb(acm->readurb, GFP_KERNEL);
 	if (retval)
 		goto fail;
-	retval = acm_ctrl_msg(acm, ACM_REQ_SET_CONTROL_LINE_STATE,
-	    ACM_CTRL_DTR | ACM_CTRL_RTS, NULL, 0);
+	retval = acm_ctrl_msg(acm, USB_CDC_REQ_SET_CONTROL_LINE_STATE,
+	    USB_CDC_CTRL_DTR | USB_CDC_CTRL_RTS, NULL, 0);
 	if (retval < 0)
 		goto fail;
 	retval = acm_set_line(acm, 115200);
 	if (retval < 0)
 		goto fail;
-	retval = acm_ctrl_msg(acm, ACM_REQ_GET_LINE_CODING, 0, acm->line, 7);
+	retval = acm_ctrl_msg(acm, USB_CDC_REQ_GET_LINE_CODING, 0, acm->line,
+	    7);
 	if (retval == 7)
 		dev_info(acm->control, "line coding %u %u%c%u",
 		    acm->line[0] | acm->line[1] << 8 | acm->line[2] << 16 |
@@ -234,9 +226,11 @@ static int acm_release(struct inode *inode, struct file *file)
 		return -ENODEV;
 	acm->open = 0;
 	if (acm->present) {
-		acm_ctrl_msg(acm, ACM_REQ_SEND_BREAK, ACM_BREAK_MS, NULL, 0);
+		acm_ctrl_msg(acm, USB_CDC_REQ_SEND_BREAK, ACM_BREAK_MS, NULL,
+		    0);
 		msleep(2 * ACM_BREAK_MS);	/* the break's notification */
-		acm_ctrl_msg(acm, ACM_REQ_SET_CONTROL_LINE_STATE, 0, NULL, 0);
+		acm_ctrl_msg(acm, USB_CDC_REQ_SET_CONTROL_LINE_STATE, 0, NULL,
+		    0);
 		msleep(2 * ACM_BREAK_MS);
 		usb_kill_urb(acm->readurb);
 		usb_kill_urb(acm->ctrlurb);

@@ -19,20 +19,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "decode/usbclass.h"
 #include "core/usb.h"
 #include "samples/drivers/drivers.h"
 
 #define GP_REPORT_MAX		8		/* the endpoint's size */
 #define GP_DESC_MAX		512
-
-/* HID 1.11 7.2: class requests; 7.1: class descriptor types */
-#define HID_REQ_GET_REPORT	0x01
-#define HID_REQ_SET_REPORT	0x09
-#define HID_REQ_SET_IDLE	0x0a
-#define HID_DT_HID		0x21
-#define HID_DT_REPORT		0x22
-#define HID_RT_OUTPUT		2
-#define HID_RT_FEATURE		3
 
 static struct usb_device_id gamepad_id_table [] = {
 	{ USB_INTERFACE_INFO(3, 0, 0) },	/* HID, no boot protocol */
@@ -68,9 +60,9 @@ static int gamepad_report_len(struct usb_host_interface *interface)
 {
 	struct hid_descriptor *hdesc;
 
-	if (usb_get_extra_descriptor(interface, HID_DT_HID, &hdesc) != 0 ||
+	if (usb_get_extra_descriptor(interface, USB_DT_HID, &hdesc) != 0 ||
 	    hdesc->bNumDescriptors < 1 ||
-	    hdesc->bClassDescriptorType != HID_DT_REPORT)
+	    hdesc->bClassDescriptorType != USB_DT_HID_REPORT)
 		return 0;
 	return hdesc->wDescriptorLength[0] | hdesc->wDescriptorLength[1] << 8;
 }
@@ -182,7 +174,7 @@ static int gamepad_probe(struct usb_interface *iface,
 	retval = usb_control_msg(dev, usb_rcvctrlpipe(dev, 0),
 				 USB_REQ_GET_DESCRIPTOR,
 				 USB_DIR_IN | USB_RECIP_INTERFACE,
-				 HID_DT_REPORT << 8, (u16)gp->ifnum, buf,
+				 USB_DT_HID_REPORT << 8, (u16)gp->ifnum, buf,
 				 (u16)len, USB_CTRL_GET_TIMEOUT);
 	/* the layout logged below has report IDs (item 0x85) */
 	if (retval != len || memchr(buf, 0x85, (size_t)len) == NULL) {

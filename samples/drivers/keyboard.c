@@ -17,16 +17,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "decode/usbclass.h"
 #include "core/usb.h"
 #include "samples/drivers/drivers.h"
 
 #define USB_KBD_MINOR_BASE	96
 #define USB_KBD_REPORT		8		/* boot report size */
 #define USB_KBD_BUFSIZE		64		/* characters kept for read() */
-
-/* HID 1.11 7.2: class requests */
-#define HID_REQ_SET_IDLE	0x0a
-#define HID_REQ_SET_PROTOCOL	0x0b
 
 #define KBD_MOD_SHIFT		0x22		/* left or right shift */
 

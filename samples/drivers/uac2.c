@@ -20,6 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "decode/usbclass.h"
 #include "core/usb.h"
 #include "samples/drivers/drivers.h"
 
@@ -29,17 +30,6 @@
 #define UAC2_RATE		48000
 #define UAC2_FRAME_BYTES	4		/* 2 channels of 16 bits */
 #define UAC2_PACKET		(UAC2_RATE / 1000 * UAC2_FRAME_BYTES)
-
-/* UAC 2.0 A.9, A.14, A.17.1, A.17.7 */
-#define UAC2_CLOCK_SOURCE	0x0a
-#define UAC2_FEATURE_UNIT	0x06
-#define UAC2_CUR		0x01
-#define UAC2_RANGE		0x02
-#define UAC2_CS_SAM_FREQ	0x01
-#define UAC2_CS_CLOCK_VALID	0x02
-#define UAC2_FU_MUTE		0x01
-#define UAC2_FU_VOLUME		0x02
-#define USB_DT_CS_INTERFACE	0x24		/* UAC 2.0 A.4 */
 
 static struct usb_device_id uac2_id_table [] = {
 	{ USB_INTERFACE_INFO(1, 1, 0x20) },	/* audio control, UAC 2.0 */
@@ -95,7 +85,7 @@ static void uac2_parse(struct uac2 *ua)
 	ua->clock_id = uac2_entity(ua->control->cur_altsetting,
 	    UAC2_CLOCK_SOURCE);
 	ua->fu_id = uac2_entity(ua->control->cur_altsetting,
-	    UAC2_FEATURE_UNIT);
+	    UAC_FEATURE_UNIT);
 	ua->as_ifnum = -1;
 	for (i = 0; i < config->desc.bNumInterfaces; i++) {
 		if (config->interface[i] == NULL)
@@ -138,34 +128,34 @@ static void uac2_controls(struct uac2 *ua)
 	unsigned char b[64];
 	int n, ch, i;
 
-	if (uac2_req(ua, 1, UAC2_CUR, UAC2_CS_CLOCK_VALID, 0, ua->clock_id,
-	    b, 1) == 1)
+	if (uac2_req(ua, 1, UAC2_CS_CUR, UAC2_CS_CONTROL_CLOCK_VALID, 0,
+	    ua->clock_id, b, 1) == 1)
 		dev_info(ua->control, "clock %d %s", ua->clock_id,
 		    b[0] ? "valid" : "not valid");
-	if (uac2_req(ua, 1, UAC2_RANGE, UAC2_CS_SAM_FREQ, 0, ua->clock_id,
-	    b, 2) == 2) {
+	if (uac2_req(ua, 1, UAC2_CS_RANGE, UAC2_CS_CONTROL_SAM_FREQ, 0,
+	    ua->clock_id, b, 2) == 2) {
 		n = b[0] | b[1] << 8;
 		if (n > 5)
 			n = 5;
-		if (uac2_req(ua, 1, UAC2_RANGE, UAC2_CS_SAM_FREQ, 0,
+		if (uac2_req(ua, 1, UAC2_CS_RANGE, UAC2_CS_CONTROL_SAM_FREQ, 0,
 		    ua->clock_id, b, 2 + 12 * n) == 2 + 12 * n)
 			for (i = 0; i < n; i++)
 				dev_info(ua->control, "rate %u..%u Hz",
 				    le32(b + 2 + 12 * i),
 				    le32(b + 6 + 12 * i));
 	}
-	if (uac2_req(ua, 1, UAC2_CUR, UAC2_FU_MUTE, 0, ua->fu_id, b, 1) == 1)
+	if (uac2_req(ua, 1, UAC2_CS_CUR, UAC_FU_MUTE, 0, ua->fu_id, b, 1) == 1)
 		dev_info(ua->control, "mute %s", b[0] ? "on" : "off");
 	for (ch = 1; ch <= 2; ch++) {
-		if (uac2_req(ua, 1, UAC2_RANGE, UAC2_FU_VOLUME, ch, ua->fu_id,
-		    b, 8) == 8 && uac2_req(ua, 1, UAC2_CUR, UAC2_FU_VOLUME,
+		if (uac2_req(ua, 1, UAC2_CS_RANGE, UAC_FU_VOLUME, ch, ua->fu_id,
+		    b, 8) == 8 && uac2_req(ua, 1, UAC2_CS_CUR, UAC_FU_VOLUME,
 		    ch, ua->fu_id, b + 8, 2) == 2)
 			dev_info(ua->control, "volume ch %d %d/256 dB "
 			    "(%d..%d)", ch, le16s(b + 8), le16s(b + 2),
 			    le16s(b + 4));
 		b[0] = 0x00;
 		b[1] = 0xf6;		/* -10 dB */
-		uac2_req(ua, 0, UAC2_CUR, UAC2_FU_VOLUME, ch, ua->fu_id, b,
+		uac2_req(ua, 0, UAC2_CS_CUR, UAC_FU_VOLUME, ch, ua->fu_id, b,
 		    2);
 	}
 }
@@ -228,12 +218,12 @@ static int uac2_open(struct inode *inode, struct file *file)
 	b[1] = (unsigned char)(UAC2_RATE >> 8);
 	b[2] = (unsigned char)(UAC2_RATE >> 16);
 	b[3] = 0;
-	retval = uac2_req(ua, 0, UAC2_CUR, UAC2_CS_SAM_FREQ, 0, ua->clock_id,
-	    b, 4);
+	retval = uac2_req(ua, 0, UAC2_CS_CUR, UAC2_CS_CONTROL_SAM_FREQ, 0,
+	    ua->clock_id, b, 4);
 	if (retval < 0)
 		goto fail;
-	if (uac2_req(ua, 1, UAC2_CUR, UAC2_CS_SAM_FREQ, 0, ua->clock_id, b,
-	    4) == 4)
+	if (uac2_req(ua, 1, UAC2_CS_CUR, UAC2_CS_CONTROL_SAM_FREQ, 0,
+	    ua->clock_id, b, 4) == 4)
 		dev_info(ua->control, "playing at %u Hz", le32(b));
 	ua->running = 1;
 	ua->packets = 0;
