@@ -64,8 +64,7 @@ struct dec_rules {
 	size_t		 nurbs, curbs;
 	struct rule_intf *intfs;
 	size_t		 nintfs, cintfs;
-	char		**names;	/* interned driver names */
-	size_t		 nnames, cnames;
+	struct dec_strs	 names;		/* the drivers' names */
 	/* the texts of the rules the last call returned */
 	char		 text[4][RULES_TEXT];
 };
@@ -79,13 +78,9 @@ dec_rules_new(void)
 void
 dec_rules_free(struct dec_rules *r)
 {
-	size_t	 i;
-
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->nnames; i++)
-		free(r->names[i]);
-	free(r->names);
+	dec_strs_free(&r->names);
 	free(r->urbs);
 	free(r->intfs);
 	free(r);
@@ -95,20 +90,7 @@ dec_rules_free(struct dec_rules *r)
 static const char *
 intern(struct dec_rules *r, const char *s)
 {
-	size_t	 i;
-	char	*d;
-
-	if (s == NULL)
-		return NULL;
-	for (i = 0; i < r->nnames; i++) {
-		if (strcmp(r->names[i], s) == 0)
-			return r->names[i];
-	}
-	if (dec_grow(&r->names, r->nnames, &r->cnames, sizeof *r->names) < 0 ||
-	    (d = strdup(s)) == NULL)
-		return NULL;
-	r->names[r->nnames++] = d;
-	return d;
+	return s != NULL ? dec_strs_add(&r->names, s, strlen(s)) : NULL;
 }
 
 static struct rule_urb *

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "decode.h"
 
@@ -43,6 +44,38 @@ dec_grow(void *pp, size_t n, size_t *cap, size_t sz)
 	*p = np;
 	*cap = ncap;
 	return 0;
+}
+
+const char *
+dec_strs_add(struct dec_strs *p, const char *s, size_t n)
+{
+	size_t	 k;
+	char	*copy;
+
+	if (s == NULL)
+		return NULL;
+	for (k = 0; k < p->n; k++) {
+		if (strncmp(p->s[k], s, n) == 0 && p->s[k][n] == '\0')
+			return p->s[k];
+	}
+	if (dec_grow(&p->s, p->n, &p->cap, sizeof *p->s) < 0 ||
+	    (copy = malloc(n + 1)) == NULL)
+		return NULL;
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	p->s[p->n++] = copy;
+	return copy;
+}
+
+void
+dec_strs_free(struct dec_strs *p)
+{
+	size_t	 k;
+
+	for (k = 0; k < p->n; k++)
+		free(p->s[k]);
+	free(p->s);
+	memset(p, 0, sizeof *p);
 }
 
 void

@@ -1157,6 +1157,18 @@ void		 sb_free(struct sbuf *b);
 /* Room for one more element of size sz in the array *pp (n used, *cap
  * allocated, doubled from 16): 0, or -1 without memory (*pp stays). */
 int		 dec_grow(void *pp, size_t n, size_t *cap, size_t sz);
+
+/*
+ * Kept strings, one copy of each: names taken from events, whose own
+ * strings do not last.  dec_strs_add returns the kept copy of the n bytes
+ * at s (NULL for NULL, or out of memory); a zeroed struct is empty.
+ */
+struct dec_strs {
+	char		**s;
+	size_t		 n, cap;
+};
+const char	*dec_strs_add(struct dec_strs *p, const char *s, size_t n);
+void		 dec_strs_free(struct dec_strs *p);
 void		 sb_printf(struct sbuf *b, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
 void		 sb_i64(struct sbuf *b, int64_t v);

@@ -39,8 +39,7 @@ struct drvstate {
 };
 
 struct tui_corr {
-	char		**str;		/* the string table */
-	size_t		 nstr, strcap;
+	struct dec_strs	 str;		/* the string table */
 
 	struct cev	*cev;
 	size_t		 ncev, cevcap;
@@ -93,31 +92,11 @@ grow_pow2(const void *cp, size_t n, size_t size, void **out)
 	return 0;
 }
 
-/* The kept copy of s (of n bytes), NULL for NULL or no memory. */
-static const char *
-intern_n(struct tui_corr *c, const char *s, size_t n)
-{
-	size_t	 k;
-	char	*copy;
-
-	if (s == NULL)
-		return NULL;
-	for (k = 0; k < c->nstr; k++)
-		if (strncmp(c->str[k], s, n) == 0 && c->str[k][n] == '\0')
-			return c->str[k];
-	if (grow(&c->str, c->nstr, &c->strcap, sizeof *c->str) != 0 ||
-	    (copy = malloc(n + 1)) == NULL)
-		return NULL;
-	memcpy(copy, s, n);
-	copy[n] = '\0';
-	c->str[c->nstr++] = copy;
-	return copy;
-}
-
+/* The kept copy of s, NULL for NULL or no memory. */
 static const char *
 intern(struct tui_corr *c, const char *s)
 {
-	return s != NULL ? intern_n(c, s, strlen(s)) : NULL;
+	return s != NULL ? dec_strs_add(&c->str, s, strlen(s)) : NULL;
 }
 
 struct tui_corr *
@@ -138,8 +117,6 @@ tui_corr_free(struct tui_corr *c)
 
 	if (c == NULL)
 		return;
-	for (k = 0; k < c->nstr; k++)
-		free(c->str[k]);
 	for (k = 0; k < c->ndevs; k++) {
 		for (i = 0; i < c->devs[k].nintf; i++)
 		{
@@ -148,7 +125,7 @@ tui_corr_free(struct tui_corr *c)
 		}
 		free((void *)(uintptr_t)c->devs[k].intf);
 	}
-	free(c->str);
+	dec_strs_free(&c->str);
 	free(c->cev);
 	free(c->calls);
 	free(c->drv);
@@ -293,7 +270,7 @@ text_intf_name(struct tui_corr *c, const char *text, const char *driver)
 	p = text + n + 1;
 	if ((e = strstr(p, ": ")) == NULL || e == p || e - p > 24)
 		return NULL;
-	return intern_n(c, p, (size_t)(e - p));
+	return dec_strs_add(&c->str, p, (size_t)(e - p));
 }
 
 /* A DRV_MATCH: remember the entry's last try on the interface. */
@@ -352,7 +329,7 @@ log_event(struct tui_corr *c, const struct drv_event *ev, uint32_t item)
 		p += 6;
 		if (q - p > 5 && strncmp(q - 6, "-speed", 6) == 0)
 			q -= 6;
-		d->speed = intern_n(c, p, (size_t)(q - p));
+		d->speed = dec_strs_add(&c->str, p, (size_t)(q - p));
 		return;
 	}
 	if ((p = strstr(t, "New USB device found, idVendor=")) != NULL &&
@@ -437,7 +414,7 @@ device_event(struct tui_corr *c, const struct drv_event *ev,
 			p += 6;
 			e = p + strcspn(p, " ");
 			if (e > p && !(e - p == 1 && *p == '-'))
-				i->node = intern_n(c, p, (size_t)(e - p));
+				i->node = dec_strs_add(&c->str, p, (size_t)(e - p));
 		}
 		break;
 	case DRV_DEREGISTER_DEV:
