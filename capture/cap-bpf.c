@@ -756,7 +756,7 @@ ksyms_keep_gone(struct ksyms *nks, const struct ksyms *old)
 	struct kmodr	*nm;
 	struct ksym	*ns;
 	const char	*name;
-	size_t		 i, j, n0 = nks->n;
+	size_t		 i, j, add, n0 = nks->n;
 	uint32_t	 mo;
 	int		 clash;
 
@@ -766,27 +766,34 @@ ksyms_keep_gone(struct ksyms *nks, const struct ksyms *old)
 			continue;
 		for (clash = 0, j = 0; j < nks->nmods && !clash; j++)
 			clash = m->lo < nks->mods[j].hi && nks->mods[j].lo < m->hi;
-		if (clash || (nm = realloc(nks->mods, (nks->nmods + 1) *
+		if (clash)
+			continue;
+		/* its symbols, in room made once */
+		for (add = 0, j = 0; j < old->n; j++)
+			add += old->sym[j].mod != 0 && strcmp(old->str +
+			    old->sym[j].mod, m->name) == 0;
+		if ((nm = reallocarray(nks->mods, nks->nmods + 1,
 		    sizeof *nm)) == NULL)
 			continue;
 		nks->mods = nm;
-		nks->mods[nks->nmods++] = *m;
+		if ((ns = reallocarray(nks->sym, nks->n + add,
+		    sizeof *ns)) == NULL)
+			continue;
+		nks->sym = ns;
 		if ((mo = ksyms_str(nks, m->name, strlen(m->name))) ==
 		    UINT32_MAX)
 			continue;
+		nks->mods[nks->nmods++] = *m;
 		for (j = 0; j < old->n; j++) {
 			if (old->sym[j].mod == 0 || strcmp(old->str +
 			    old->sym[j].mod, m->name) != 0)
 				continue;
-			if ((ns = realloc(nks->sym, (nks->n + 1) *
-			    sizeof *ns)) == NULL)
-				break;
-			nks->sym = ns;
 			name = old->str + old->sym[j].name;
-			ns[nks->n].addr = old->sym[j].addr;
-			ns[nks->n].mod = mo;
-			if ((ns[nks->n].name = ksyms_str(nks, name,
-			    strlen(name))) != UINT32_MAX)
+			ns = &nks->sym[nks->n];
+			ns->addr = old->sym[j].addr;
+			ns->mod = mo;
+			if ((ns->name = ksyms_str(nks, name, strlen(name))) !=
+			    UINT32_MAX)
 				nks->n++;
 		}
 	}
