@@ -829,6 +829,21 @@ tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
 	}
 }
 
+/* The function that called fn (the traced one) into tp->func, its module
+ * into mod: kallsyms read again first if the stack names a new one. */
+static void
+tr_caller(struct tr_priv *tp, const struct ut_record *u, const char *fn,
+    char *mod, size_t modlen)
+{
+	size_t	 i;
+
+	tr_ksyms_fresh(tp, u->caller);
+	for (i = 0; i < UT_STACK; i++)
+		tr_ksyms_fresh(tp, u->stack[i]);
+	ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, fn), tp->func,
+	    sizeof tp->func, mod, modlen);
+}
+
 /*
  * An interface's event: probe (at its return), disconnect (when the
  * driver's disconnect returned), usb_register_dev (at its return),
@@ -843,7 +858,6 @@ tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
 	const struct ut_record *u = &p->u;
 	const char	*fn = "usb_register_dev";
 	char		 mod[64];
-	size_t		 i;
 	int		 n;
 
 	ev->intf = u->intf;
@@ -878,11 +892,7 @@ tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
 		ev->kind = u->kind == UT_REGISTER_DEV ? DRV_REGISTER_DEV :
 		    DRV_DEREGISTER_DEV;
 		/* the caller: the driver's probe or disconnect */
-		tr_ksyms_fresh(tp, u->caller);
-		for (i = 0; i < UT_STACK; i++)
-			tr_ksyms_fresh(tp, u->stack[i]);
-		ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, fn), tp->func,
-		    sizeof tp->func, mod, sizeof mod);
+		tr_caller(tp, u, fn, mod, sizeof mod);
 		ev->func = tp->func[0] != '\0' ? tp->func : NULL;
 		/* core/file.c's words */
 		if (u->kind == UT_REGISTER_DEV)
@@ -971,7 +981,6 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 	const struct ut_record *u = &p->u;
 	const char	*gfp, *what;
 	char		 who[64], handler[160], hmod[64];
-	size_t		 i;
 
 	memset(ev, 0, sizeof *ev);
 	ev->ts_ns = p->ts;
@@ -1005,14 +1014,10 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 
 	ev->urb_id = u->urb;
 	ev->ep = (uint8_t)(PIPE_EP(u->pipe) | PIPE_IN(u->pipe));
-	tr_ksyms_fresh(tp, u->caller);
 	tr_ksyms_fresh(tp, u->complete);
-	for (i = 0; i < UT_STACK; i++)
-		tr_ksyms_fresh(tp, u->stack[i]);
-	ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, u->kind == UT_SUBMIT ?
-	    "usb_submit_urb" : u->kind == UT_UNLINK ? "usb_unlink_urb" :
-	    u->kind == UT_POISON ? "usb_poison_urb" : "usb_kill_urb"),
-	    tp->func, sizeof tp->func, tp->driver, sizeof tp->driver);
+	tr_caller(tp, u, u->kind == UT_SUBMIT ? "usb_submit_urb" :
+	    u->kind == UT_UNLINK ? "usb_unlink_urb" : u->kind == UT_POISON ?
+	    "usb_poison_urb" : "usb_kill_urb", tp->driver, sizeof tp->driver);
 	switch (u->kind) {
 	case UT_SUBMIT:
 		ev->kind = DRV_SUBMIT;
