@@ -309,6 +309,14 @@ record_intf_now(struct ut_record *u)
 	u->minor = BPF_CORE_READ(intf, minor);
 }
 
+/* A record put aside under key, sent and forgotten. */
+static __always_inline void
+pending_send(__u64 key, const struct ut_record *u)
+{
+	record_send(u);
+	bpf_map_delete_elem(&pending, &key);
+}
+
 /*
  * The return of a call whose entry put a record aside: its result, with
  * (intf_now) the interface's driver_data and minor as they are now, sent.
@@ -324,8 +332,7 @@ pending_done(__u32 kind, long ret, int intf_now)
 	u->result = (__s32)ret;
 	if (intf_now)
 		record_intf_now(u);
-	record_send(u);
-	bpf_map_delete_elem(&pending, &key);
+	pending_send(key, u);
 }
 
 SEC("kprobe/usb_submit_urb")
@@ -542,8 +549,7 @@ unbind_send(__u32 depth)
 		return;
 	u->ts_ns = bpf_ktime_get_ns();
 	record_intf_now(u);
-	record_send(u);
-	bpf_map_delete_elem(&pending, &key);
+	pending_send(key, u);
 }
 
 SEC("kprobe/usb_unbind_interface")
@@ -667,11 +673,13 @@ int BPF_KRETPROBE(register_dev_return, long ret)
 
 	if (u == NULL)
 		return 0;
+	u->result = (__s32)ret;
+	record_intf_now(u);
 	intf = (void *)u->intf_addr;
 	name = BPF_CORE_READ(intf, usb_dev, kobj.name);
 	if (ret == 0 && name != NULL)
 		bpf_probe_read_kernel_str(u->node, sizeof u->node, name);
-	pending_done(UT_REGISTER_DEV, ret, 1);
+	pending_send(key, u);
 	return 0;
 }
 
@@ -834,7 +842,6 @@ int BPF_KRETPROBE(open_return, long ret)
 	if (mod != NULL)
 		bpf_probe_read_kernel_str(u->driver, sizeof u->driver,
 		    (char *)mod + bpf_core_field_offset(struct module, name));
-	record_send(u);
-	bpf_map_delete_elem(&pending, &key);
+	pending_send(key, u);
 	return 0;
 }
