@@ -1,6 +1,9 @@
 # tests/lib.sh - helpers for the shell tests, sourced by tests/e2e/*.sh.
 # Each check prints "ok - NAME" or "not ok - NAME" (TAP style); the runner
-# counts those lines.  Tests run from the repository root.
+# counts those lines.  Each script first says how many checks it runs
+# (plan N, TAP's "1..N"); the runner fails a script that ran another
+# number, so a check that silently stops printing is seen.  Tests run from
+# the repository root.
 
 US=${US:-build/asan/urbscope}
 TMP=${TMP:-$(mktemp -d "${TMPDIR:-/tmp}/urbscope-test.XXXXXX")}
@@ -55,9 +58,28 @@ check_diff() {
 	fi
 }
 
-# skip NAME REASON: says so, counts as neither.
+# plan N: the number of checks this script runs (skips included).
+plan() {
+	echo "1..$1"
+}
+
+# skip NAME REASON [N]: says so; stands for N planned checks (default 1)
+# that did not run, counted as neither passed nor failed.  N "some": a
+# number that only the checks that did not run could tell (a loop over
+# what tshark finds); the plan is then a bound.
 skip() {
-	echo "skip - $1: $2"
+	if [ "${3:-1}" = 1 ]; then
+		echo "skip - $1: $2"
+	else
+		echo "skip - $1: $2 ($3 checks)"
+	fi
+}
+
+# skip_rest NAME REASON: the script's remaining checks cannot run here;
+# says why and ends the script.
+skip_rest() {
+	echo "skip - $1: $2 (the rest)"
+	exit 0
 }
 
 # No sanitizer report may appear in a run's stderr.

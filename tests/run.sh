@@ -7,6 +7,8 @@ pass=0
 fail=0
 log=$(mktemp)
 
+. tests/plan.sh
+
 for t in build/asan/tests/test-*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")
@@ -38,6 +40,12 @@ for s in tests/golden/run.sh tests/e2e/*.sh tests/kernel/run.sh; do
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		echo "FAIL $s exited $rc"
+	fi
+	# The plan: as many checks as the script said it would run, skips
+	# included; fewer only after a "skip - ...: ... (the rest)" line.
+	if ! why=$(plan_kept "$log" "$p" "$f"); then
+		f=$((f + 1))
+		echo "FAIL $s: $why"
 	fi
 	if [ "$f" -ne 0 ]; then
 		echo "FAIL $s ($p passed, $f failed)"

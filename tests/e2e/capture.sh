@@ -38,7 +38,7 @@ done
 # ------------------------------------------------------------------------
 # This machine, without usbmon.
 if [ -e /dev/usbmon0 ] || [ -d /sys/module/usbmon ]; then
-	skip "errors without usbmon" "usbmon is loaded on this machine"
+	skip "errors without usbmon" "usbmon is loaded on this machine" 7
 else
 	"$US" capture -i usbmon0 >"$TMP/out" 2>"$TMP/err"
 	check_eq "no usbmon: exit 1" 1 $?
@@ -59,8 +59,7 @@ else
 fi
 
 if ! command -v python3 >/dev/null; then
-	skip "capture on a fake tree" "no python3"
-	exit 0
+	skip_rest "capture on a fake tree" "no python3"
 fi
 
 # ------------------------------------------------------------------------
@@ -223,6 +222,8 @@ if [ -w /dev/full ]; then
 	"$US" capture -i usbmon0 -q -w /dev/full 2>"$TMP/err"
 	check_eq "full disk exits 1" 1 $?
 	check "full disk says so" grep -q 'no space left' "$TMP/err"
+else
+	skip "full disk" "/dev/full cannot be written" 2
 fi
 mkdir "$TMP/small"
 if mount -t tmpfs -o size=300k tmpfs "$TMP/small" 2>/dev/null; then
@@ -238,7 +239,7 @@ if mount -t tmpfs -o size=300k tmpfs "$TMP/small" 2>/dev/null; then
 	    "! grep -q 'offset' '$TMP/err2'"
 	umount "$TMP/small"
 else
-	skip "a file system that fills up" "cannot mount a small tmpfs"
+	skip "a file system that fills up" "cannot mount a small tmpfs" 4
 fi
 "$US" capture -i usbmon0 -q -w - 2>"$TMP/err" | head -c 1000 >/dev/null
 check "a reader that goes away: said" grep -q 'the reader went away' \
@@ -310,7 +311,7 @@ if id nobody >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
 	    "$("$US" read -T usbmon "$TMP/z/d.pcapng" 2>/dev/null | wc -l)"
 	chmod 700 "$TMP"
 else
-	skip "-Z and permission denied" "not root, or no user nobody"
+	skip "-Z and permission denied" "not root, or no user nobody" 9
 fi
 # As root: traced (a kernel with usbcore and BTF), or one line why.
 "$US" capture -i usbmon0 -q --drivers -w "$TMP/d.pcapng" 2>"$TMP/err"
@@ -355,8 +356,7 @@ check_diff "text fallback: every line, stamps aside" "$TMP/want" "$TMP/got"
 # the synthetic descriptor records.
 unset URBSCOPE_SYSROOT
 if [ "${URBSCOPE_SKIP_KERNEL:-}" = 1 ]; then
-	skip "capture on a real kernel" "URBSCOPE_SKIP_KERNEL=1"
-	exit 0
+	skip_rest "capture on a real kernel" "URBSCOPE_SKIP_KERNEL=1"
 fi
 cat >"$TMP/guest.sh" <<'GUEST'
 mkdir -p /tmp/out
@@ -389,8 +389,7 @@ sh tests/kernel/vm.sh --guest "$TMP/guest.sh" --host tests/kernel/host.py \
     --timeout 240 "$TMP/vm" >"$TMP/vm.log" 2>&1
 rc=$?
 if [ $rc -eq 77 ]; then
-	skip "capture on a real kernel" "$(tail -n 1 "$TMP/vm.log")"
-	exit 0
+	skip_rest "capture on a real kernel" "$(tail -n 1 "$TMP/vm.log")"
 fi
 check_eq "kernel: the guest script ran" 0 $rc
 [ $rc -eq 0 ] || sed 's/^/#   /' "$TMP/vm.log" | tail -n 20

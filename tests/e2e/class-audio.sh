@@ -61,8 +61,7 @@ if [ -x "$CAPGEN" ]; then
 fi
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "audio fields against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "audio fields against tshark" "tshark is not installed"
 fi
 tshark_fields '^(usbaudio\\.|usb\\.control\\.Response$)'
 n=$(wc -l <"$TMP/both")

@@ -10,8 +10,7 @@ cd "$(dirname "$0")/../.." || exit 1
 check "qemu-usb-ccid.pcap reads, no sanitizer report" \
     no_sanitizer_report "$TMP/err"
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "CCID fields against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "CCID fields against tshark" "tshark is not installed"
 fi
 tshark_fields '^usbccid\\.'
 n=$(wc -l <"$TMP/both")

@@ -34,8 +34,7 @@ check "-V: the Union descriptor's heading and fields" sh -c \
     "'$US' read -V '$ACM' 2>/dev/null | grep -A5 'CS_INTERFACE descriptor: Union' | grep -q 'Subordinate Interface: 0x01'"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "CDC and hub fields against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "CDC and hub fields against tshark" "tshark is not installed"
 fi
 
 # the usbcom.* and usbhub.* fields of tshark that urbscope prints too

@@ -137,8 +137,7 @@ done <<'EOF'
 EOF
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "gadget fields against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "gadget fields against tshark" "tshark is not installed"
 fi
 tshark_fields '^(usbaudio|usbcom|usbvideo)\\.'
 n=$(wc -l <"$TMP/both")

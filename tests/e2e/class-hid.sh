@@ -13,8 +13,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "HID against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "HID against tshark" "tshark is not installed"
 fi
 
 KBD=$LINUX61/qemu-usb-kbd.pcap
@@ -124,8 +123,7 @@ compare "$TMP/nodesc.pcap" "no descriptor"
 # Captures of the tablet's with other descriptors and reports: frame 28
 # answers with DESC, a copy of frame 45 per report follows.
 if ! command -v python3 >/dev/null 2>&1; then
-	skip "crafted HID captures" "no python3"
-	exit 0
+	skip_rest "crafted HID captures" "no python3"
 fi
 craft() {
 	python3 - "$TAB" "$@" <<'PY'

@@ -50,7 +50,10 @@ uasp.command.add_cdb_length uasp.sense.status_qualifier uasp.sense.status
 uasp.sense.length uasp.tag_started_frame"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "mass storage against tshark" "tshark is not installed"
+	# shellcheck disable=SC2086
+	skip "mass storage against tshark" "tshark is not installed" \
+	    $(($(echo $USBMS $SCSI $DATA | wc -w) * 2 +
+	    $(echo $UASP $SCSI $DATA | wc -w)))
 else
 	# one field at a time: a field's column, record by record
 	# (tshark's AT-command heuristic takes some bulk data records

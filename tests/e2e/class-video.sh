@@ -57,8 +57,7 @@ if [ -x "$CAPGEN" ]; then
 fi
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "video fields against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "video fields against tshark" "tshark is not installed"
 fi
 tshark_fields '^usbvideo\\.'
 n=$(wc -l <"$TMP/both")

@@ -51,6 +51,8 @@ if [ -w /dev/full ]; then
 	    2>"$TMP/err"
 	check_eq "writing to a full disk exits 1" 1 $?
 	check "writing to a full disk says so" grep -qi 'space' "$TMP/err"
+else
+	skip "writing to a full disk" "/dev/full cannot be written" 2
 fi
 
 # Several interfaces (usbmon1 and usbmon2, as Wireshark captures both
@@ -71,5 +73,5 @@ if command -v mergecap >/dev/null 2>&1 && command -v tshark >/dev/null; then
 	check_eq "two interfaces: both are there" 2 \
 	    "$(cut -f1 "$TMP/two2.if" | sort -u | wc -l)"
 else
-	skip "convert keeps interfaces" "mergecap or tshark is not installed"
+	skip "convert keeps interfaces" "mergecap or tshark is not installed" 3
 fi

@@ -54,8 +54,7 @@ check_eq "convert macOS to pcap exits 0" 0 $?
 check_diff "through convert: the same records" "$TMP/out" "$TMP/outk"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "macOS against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "macOS against tshark" "tshark is not installed"
 fi
 
 tshark -r "$S" -x 2>/dev/null >"$TMP/x1"

@@ -130,8 +130,7 @@ check "convert -Y with a bad filter writes no file" \
     test ! -e "$TMP/bad.pcapng"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "tshark shows the events" "tshark is not installed"
-	exit 0
+	skip_rest "tshark shows the events" "tshark is not installed"
 fi
 m=$(tshark -r "$TMP/ev.pcapng" \
     -Y '_ws.malformed || _ws.expert.severity >= warning' 2>/dev/null | wc -l)

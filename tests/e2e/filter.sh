@@ -58,8 +58,7 @@ check_eq "-T fields frame.time_relative, frame.time_delta" \
     "0.000360000	0.000360000" "$n"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "filters against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "filters against tshark" "tshark is not installed"
 fi
 
 # Driver events (the simulator's buggy driver): their fields, in -Y and

@@ -80,5 +80,5 @@ if [ -x "$t" ]; then
 	check_eq "$t needs neither ncurses nor libusb nor libbpf" 0 \
 	    "$(ldd "$t" | grep -cE 'ncurses|usb-1\.0|libbpf')"
 else
-	skip "test-capture's link" "$t not built"
+	skip "test-capture's link" "$t not built" 3
 fi

@@ -212,7 +212,7 @@ if [ -x "$CAPGEN" ]; then
 	check "... and says the file shrank" grep -q \
 	    'the input file shrank while it was being read' "$TMP/err"
 else
-	echo "# skip: $CAPGEN not built (make tools)"
+	skip "a mapped capture" "$CAPGEN not built (make tools)" 3
 fi
 
 # -T keys: what each keyboard typed, from the boot reports or by the
@@ -275,7 +275,7 @@ then
 		    "$TMP/ts.urb" "$TMP/us.cmt"
 	done
 else
-	skip "packet comments" "editcap or tshark is not installed"
+	skip "packet comments" "editcap or tshark is not installed" 6
 fi
 
 # -t d counts from the previous record read, shown or not, as tshark's
@@ -316,7 +316,7 @@ if command -v tshark >/dev/null 2>&1; then
 		    "$TMP/t.tshark" "$TMP/t.ours"
 	done
 else
-	skip "-t d and dd against tshark" "tshark is not installed"
+	skip "-t d and dd against tshark" "tshark is not installed" 2
 fi
 "$US" read -t x samples/stall.pcap >/dev/null 2>"$TMP/err"
 check_eq "read -t x exits 2" 2 $?

@@ -93,8 +93,7 @@ has audio "audio: isochronous OUT packets" \
     'out C iso  ok +1536  \[intf 1 Audio\] 8 frames, 1536 bytes sent'
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "class fields against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "class fields against tshark" "tshark is not installed"
 fi
 for sc in hid acm audio; do
 	m=$(tshark -r "$TMP/$sc.pcapng" -Y _ws.malformed 2>/dev/null | wc -l)

@@ -81,8 +81,7 @@ check_eq "--svg: a panel per endpoint of the table" \
 check "--svg - writes the SVG to standard output" grep -q '^<?xml' "$TMP/h"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "stats against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "stats against tshark" "tshark is not installed"
 fi
 
 # tshark as the oracle, on real captures of Linux (usbmon), Windows

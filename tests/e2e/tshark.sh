@@ -6,8 +6,7 @@ cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "tshark interop" "tshark is not installed (apt-get install tshark)"
-	exit 0
+	skip_rest "tshark interop" "tshark is not installed (apt-get install tshark)"
 fi
 
 HDR="usb.urb_id usb.urb_type usb.transfer_type usb.endpoint_address

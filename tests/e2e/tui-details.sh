@@ -224,5 +224,5 @@ if command -v editcap >/dev/null 2>&1; then
 	check "q quits with status 0 (comments)" wait_for "TUI-EXIT=0"
 	check "no sanitizer report (comments)" no_sanitizer_report "$TMP/err3"
 else
-	skip "comments in the details pane" "editcap is not installed"
+	skip "comments in the details pane" "editcap is not installed" 6
 fi

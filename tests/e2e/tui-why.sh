@@ -16,8 +16,7 @@ WAIT_TENTHS=100
 . tests/tmux.sh
 
 if ! command -v python3 >/dev/null; then
-	skip tui-why "python3 is not installed"
-	exit 0
+	skip_rest tui-why "python3 is not installed"
 fi
 
 FX=tests/fixtures/why

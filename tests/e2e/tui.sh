@@ -270,7 +270,7 @@ then
 	check "q quits while big with status 0" wait_for "TUI-EXIT=0"
 	check "no sanitizer report (big file)" no_sanitizer_report "$TMP/err5"
 else
-	skip "tui on a big file" "build/tools/capgen is missing (make tools)"
+	skip "tui on a big file" "build/tools/capgen is missing (make tools)" 12
 fi
 
 # The demo, paced in real time: the traffic arrives over seconds, follow

@@ -52,8 +52,7 @@ check_eq "-Y type == irp: the three IRPs with no transfer, both ways" 6 \
     "$(wc -l <"$TMP/irp")"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "USBPcap against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "USBPcap against tshark" "tshark is not installed"
 fi
 
 # shellcheck disable=SC2086

@@ -33,6 +33,8 @@ run_case() {
 	fi
 }
 
+# One check a case (a sanitizer report instead of a diff still counts one).
+[ $regen -eq 1 ] || plan "$(grep -cvE '^[[:space:]]*(#|$)' tests/golden/cases.txt)"
 while read -r name args; do
 	case "$name" in
 	""|\#*) continue ;;

@@ -14,13 +14,26 @@ kout=${out%/}-kmod
 dout=${out%/}-drivers
 tests=${KERNEL_TEST:-main drivers kmod}
 
+# The plan (tests/run.sh holds a script to it): the checks each part
+# prints, check.py's; check-drivers.py's and check-drivers-tui.sh's;
+# check-kmod.py's.  A part that cannot run says how many it stands for.
+n_main=33
+n_drivers=19
+n_kmod=46
+n=0
+case $tests in *main*) n=$((n + n_main)) ;; esac
+case $tests in *drivers*) n=$((n + n_drivers)) ;; esac
+case $tests in *kmod*) n=$((n + n_kmod)) ;; esac
+echo "1..$n"
+
 if ! command -v qemu-system-x86_64 >/dev/null; then
 	echo "skip - test-kernel: no qemu-system-x86_64" \
-	    "(apt-get install qemu-system-x86 busybox-static cpio usbutils)"
+	    "(apt-get install qemu-system-x86 busybox-static cpio usbutils)" \
+	    "(the rest)"
 	exit 0
 fi
 if ! command -v python3 >/dev/null; then
-	echo "skip - test-kernel: no python3"
+	echo "skip - test-kernel: no python3 (the rest)"
 	exit 0
 fi
 
@@ -34,17 +47,19 @@ if ! flock -w 600 9; then
 	exit 1
 fi
 
-# guest NAME OUTDIR VM.SH-ARGS...: run vm.sh; 77 when it cannot run (the
-# skip line printed), 1 when the guest did not finish, else 0 with the
-# guest's failures shown for the checks that follow.
+# guest NAME CHECKS OUTDIR VM.SH-ARGS...: run vm.sh; 77 when it cannot run
+# (the skip line printed, standing for CHECKS: "N checks" or "the rest"),
+# 1 when the guest did not finish, else 0 with the guest's failures shown
+# for the checks that follow.
 guest() {
 	name=$1
-	dir=$2
-	shift 2
+	checks=$2
+	dir=$3
+	shift 3
 	sh tests/kernel/vm.sh "$@" "$dir" 2>build/kernel/vm.err
 	rc=$?
 	if [ "$rc" -eq 77 ]; then
-		echo "skip - $name: $(tail -n 1 build/kernel/vm.err)"
+		echo "skip - $name: $(tail -n 1 build/kernel/vm.err) ($checks)"
 		return 77
 	fi
 	if [ ! -f "$dir/share/guest.rc" ]; then
@@ -65,7 +80,7 @@ case $tests in *main*)
 	start=$(date +%s)
 	# CAPTURE=raw replaces urbscope capture by a plain read() of
 	# /dev/usbmon0.
-	guest test-kernel "$out" --guest tests/kernel/guest-test.sh \
+	guest test-kernel "the rest" "$out" --guest tests/kernel/guest-test.sh \
 	    --host tests/kernel/host.py --timeout 180 \
 	    --env "CAPTURE=${CAPTURE:-urbscope}"
 	case $? in
@@ -87,9 +102,10 @@ case $tests in *drivers*)
 	start=$(date +%s)
 	if ! ldd ./urbscope 2>/dev/null | grep -q libbpf; then
 		echo "skip - test-kernel drivers: ./urbscope was built without" \
-		    "eBPF support (apt-get install clang bpftool libbpf-dev)"
+		    "eBPF support (apt-get install clang bpftool libbpf-dev)" \
+		    "($n_drivers checks)"
 	else
-		guest "test-kernel drivers" "$dout" \
+		guest "test-kernel drivers" "$n_drivers checks" "$dout" \
 		    --guest tests/kernel/guest-drivers.sh \
 		    --host tests/kernel/host.py --timeout 120
 		case $? in
@@ -108,7 +124,8 @@ case $tests in *kmod*)
 	mods=$(sh tests/kernel/kmod.sh 2>build/kernel/kmod.err)
 	krc=$?
 	if [ "$krc" -eq 77 ]; then
-		echo "skip - kmod: $(tail -n 1 build/kernel/kmod.err)"
+		echo "skip - kmod: $(tail -n 1 build/kernel/kmod.err)" \
+		    "($n_kmod checks)"
 		exit $crc
 	elif [ "$krc" -ne 0 ]; then
 		echo "not ok - kmod: the modules did not build (kmod.sh exit" \
@@ -128,7 +145,8 @@ case $tests in *kmod*)
 		ldd ./urbscope 2>/dev/null | grep -q libbpf &&
 		    CAPTURE_OPTS=--drivers
 	fi
-	guest kmod "$kout" --guest tests/kernel/guest-kmod.sh --timeout 150 \
+	guest kmod "$n_kmod checks" "$kout" \
+	    --guest tests/kernel/guest-kmod.sh --timeout 150 \
 	    --env "CAPTURE_OPTS=$CAPTURE_OPTS" "$@"
 	case $? in
 	77) exit $crc ;;
