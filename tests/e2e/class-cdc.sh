@@ -47,7 +47,7 @@ check "urbscope prints most of tshark's usbcom/usbhub fields ($n)" \
 # tshark's usbhub shows them: GET_HUB_STATUS's two, GET_PORT_STATUS's one
 check "usbhub.setup.zero is one of them" grep -qx 'usbhub\.setup\.zero' \
     "$TMP/both"
-for cap in "$HUB" "$LINUX61/qemu-usb-hub.pcap"; do
+for cap in "$HUB" "$LINUX61C/classes.pcapng"; do
 	tshark -r "$cap" -Y usbhub.setup.zero -T fields -e frame.number \
 	    -e usbhub.setup.bRequest -e usbhub.setup.zero >"$TMP/z.ts" \
 	    2>/dev/null
