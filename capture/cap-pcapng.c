@@ -199,6 +199,13 @@ static int
 ng_probe(const char *name, const uint8_t *head, size_t n)
 {
 	(void)name;
+	/*
+	 * A file of fewer than 12 bytes that starts with the SHB's block
+	 * type is a pcapng cut inside its section header: the reader says
+	 * "truncated" (ng_block) rather than the registry "not a format".
+	 */
+	if (n >= 4 && n < 12 && get_le32(head) == NG_SHB)
+		return 100;
 	if (n < 12 || get_le32(head) != NG_SHB)
 		return 0;
 	if (get_le32(head + 8) != NG_BOM && get_be32(head + 8) != NG_BOM)
@@ -248,15 +255,16 @@ ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
 		    strerror(src->in.err));
 	if (n == 0)
 		return 0;
-	if (n < 8)
+	if (n < 4 || (n < 8 && get_le32(*p) != NG_SHB))
 		return cap_error(src, UE_TRUNCATED, recno, off, "the file "
 		    "ends inside a block header (%ld bytes)", n);
 	if (get_le32(*p) == NG_SHB) {
 		*type = NG_SHB;
+		/* A section header is no record: its offset only. */
 		if (n < 12)
-			return cap_error(src, UE_TRUNCATED, recno, off, "the "
-			    "file ends inside a section header (%ld bytes)",
-			    n);
+			return cap_error(src, UE_TRUNCATED, 0, off, "the "
+			    "file ends inside the section header block (%ld "
+			    "of at least 28 bytes)", n);
 		if (get_le32(*p + 8) == NG_BOM)
 			be = 0;
 		else if (get_be32(*p + 8) == NG_BOM)
@@ -281,7 +289,8 @@ ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
 		return cap_error(src, (int)n, recno, off, "read error: %s",
 		    strerror(src->in.err));
 	if ((size_t)n < *blen)
-		return cap_error(src, UE_TRUNCATED, recno, off, "the file "
+		return cap_error(src, UE_TRUNCATED, *type == NG_SHB ? 0 :
+		    recno, off, "the file "
 		    "ends inside %s%s block (%ld of %" PRIu32 " bytes)",
 		    *type == NG_SHB || *type == NG_IDB || *type == NG_PB ||
 		    *type == NG_SPB || *type == NG_ISB || *type == NG_EPB ?

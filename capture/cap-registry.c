@@ -90,11 +90,15 @@ int
 cap_error(struct cap_source *src, int code, uint64_t recno, uint64_t offset,
     const char *fmt, ...)
 {
-	char	 what[384];
-	va_list	 ap;
+	char		 what[384];
+	va_list		 ap;
+	size_t		 k = 0;
 
+	/* A cut file says so first, whichever reader found the cut. */
+	if (code == UE_TRUNCATED || code == -UE_TRUNCATED)
+		k = (size_t)snprintf(what, sizeof what, "truncated: ");
 	va_start(ap, fmt);
-	vsnprintf(what, sizeof what, fmt, ap);
+	vsnprintf(what + k, sizeof what - k, fmt, ap);
 	va_end(ap);
 	if (recno != 0)
 		snprintf(src->err, sizeof src->err,

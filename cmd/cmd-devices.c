@@ -34,6 +34,8 @@
  * (/lib/modules/RELEASE).
  */
 
+#include <sys/stat.h>
+
 #include <libusb.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -260,6 +262,38 @@ devices_list(struct dv *dv, size_t n, const struct devopts *o)
 }
 
 /*
+ * No device at all: the same message and status whatever the listing
+ * (plain, -v, -t, --why).  0, as lsusb lists nothing; 1 when -s or -d
+ * selected (matched nothing, as lsusb -s says with 1).
+ */
+static int
+devices_none(const struct devopts *o)
+{
+	cmd_warnx("%s", o->none);
+	if (o->bus >= 0 || o->devnum >= 0 || o->vid >= 0 || o->pid >= 0)
+		return EXIT_INPUT;
+	return 0;
+}
+
+/*
+ * A sysfs without ROOT/bus/usb (its bus/ is there) is a machine without
+ * a USB controller, or with usbcore not loaded: no devices, not an error.
+ * Without ROOT/bus, sysfs is not mounted at ROOT.
+ */
+static int
+devices_no_usb(const char *root)
+{
+	char		 path[4096];
+	struct stat	 st;
+
+	snprintf(path, sizeof path, "%s/bus/usb", root);
+	if (stat(path, &st) == 0)
+		return 0;
+	snprintf(path, sizeof path, "%s/bus", root);
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/*
  * --why [arg]: the interfaces of the devices -s and -d select (all of
  * them), of the device arg names ("2-1.3", "usb1") or the one interface
  * ("2-1.3:1.0").
@@ -281,6 +315,8 @@ devices_why(const struct sysfs_usb_dev *sys, size_t nsys,
 		if (strchr(arg, ':') != NULL)
 			intf = arg;
 	}
+	if (nsys == 0 && arg == NULL)
+		return devices_none(o);
 	if (o->modules != NULL)
 		snprintf(dir, sizeof dir, "%s", o->modules);
 	else
@@ -319,27 +355,26 @@ devices_why(const struct sysfs_usb_dev *sys, size_t nsys,
 		    o->sysfs != NULL ? o->sysfs : "/sys");
 		return EXIT_INPUT;
 	}
-	if (shown == 0 && nsys > 0) {
+	if (shown == 0) {
 		cmd_warnx("devices: no device matches");
 		return EXIT_INPUT;
 	}
-	if (nsys == 0)
-		cmd_warnx("no USB devices found");
 	return 0;
 }
 
 static int
 devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
-	struct devopts		 o = { 0, 0, -1, -1, -1, -1, NULL, 0, NULL };
+	struct devopts		 o = { 0, 0, -1, -1, -1, -1, NULL, 0, NULL,
+				    "no USB devices found" };
 	struct sysfs_usb_dev	*sys = NULL;
 	struct dv		*dv = NULL;
 	libusb_context		*ctx = NULL;
 	libusb_device		**list = NULL;
 	ssize_t			 nl;
 	size_t			 nsys = 0, n = 0, i;
-	char			 err[4200];
-	int			 rc, status = 0;
+	char			 err[4200], nousb[4200];
+	int			 rc, status = 0, sysfail = 0;
 
 	(void)ce;
 	for (i = 0; i < a->nopt; i++) {
@@ -399,14 +434,21 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	}
 
 	if (sysfs_usb_scan(o.sysfs, &sys, &nsys, err, sizeof err) != 0) {
-		/* lsusb -t has only sysfs too, and so has --why. */
-		if (o.sysfs != NULL || o.tree || o.why) {
-			cmd_warnx("devices: %s", err);
-			return EXIT_INPUT;
-		}
-		/* Live: libusb may still work; drivers will be unknown. */
 		sys = NULL;
 		nsys = 0;
+		if (devices_no_usb(o.sysfs != NULL ? o.sysfs : "/sys")) {
+			snprintf(nousb, sizeof nousb, "no USB devices found "
+			    "(no %s/bus/usb: no USB controller, or usbcore "
+			    "not loaded)", o.sysfs != NULL ? o.sysfs : "/sys");
+			o.none = nousb;
+		} else if (o.sysfs != NULL || o.tree || o.why) {
+			/* lsusb -t has only sysfs too, and so has --why. */
+			cmd_warnx("devices: %s", err);
+			return EXIT_INPUT;
+		} else {
+			/* Live: libusb may still work; drivers unknown. */
+			sysfail = 1;
+		}
 	}
 
 	if (o.why) {
@@ -417,7 +459,7 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	}
 	if (o.tree) {
 		if (nsys == 0)
-			cmd_warnx("no USB devices found");
+			return devices_none(&o);
 		ls_bustree(sys, nsys);
 		sysfs_usb_free(sys, nsys);
 		return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
@@ -430,6 +472,10 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			dv_from_sysfs(&dv[n++], &sys[i]);
 	} else {
 		if ((rc = libusb_init(&ctx)) != 0) {
+			ctx = NULL;
+			/* No usbfs either on a machine without USB. */
+			if (o.none != nousb || sysfail)
+				goto none;
 			cmd_warnx("devices: cannot initialise libusb: %s "
 			    "(is usbfs at /dev/bus/usb?)", libusb_strerror(rc));
 			sysfs_usb_free(sys, nsys);
@@ -452,10 +498,13 @@ devices_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		}
 	}
 	if (n == 0) {
-		cmd_warnx("no USB devices found");
-		/* -s or -d matched nothing, as lsusb -s says with 1 */
-		if (o.bus >= 0 || o.devnum >= 0 || o.vid >= 0 || o.pid >= 0)
+none:
+		if (sysfail) {
+			/* Neither sysfs nor libusb: what -t and --why say. */
+			cmd_warnx("devices: %s", err);
 			status = EXIT_INPUT;
+		} else
+			status = devices_none(&o);
 		goto out;
 	}
 	qsort(dv, n, sizeof *dv, dv_cmp);

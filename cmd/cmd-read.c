@@ -21,10 +21,12 @@ read_usage(FILE *f)
 {
 	fprintf(f,
 	    "usage: urbscope read FILE [options]\n"
-	    "Decode a USB capture: pcap or pcapng (link types 189, 220),\n"
-	    "usbmon text (the kernel's 'u' or old 't' format) or the raw\n"
-	    "usbmon binary stream.  FILE '-' reads standard input.  Driver\n"
-	    "events in pcapng (link type 252) print among the records.\n\n"
+	    "Decode a USB capture: pcap or pcapng of link type 189 or 220\n"
+	    "(Linux usbmon), 249 (Windows USBPcap), 266 (macOS XHC), 288\n"
+	    "or 293-295 (a hardware sniffer's bus-level packets); usbmon\n"
+	    "text (the kernel's 'u' or old 't' format) or the raw usbmon\n"
+	    "binary stream.  FILE '-' reads standard input.  Driver events\n"
+	    "in pcapng (link type 252) print among the records.\n\n"
 	    "  -c N          stop after N records (read, shown or not)\n"
 	    "  --collapse    bus-level captures: a run of NAKed polls is one\n"
 	    "                line (\"IN 5.2 polled 40 times, NAKed\"), so is\n"

@@ -7,6 +7,7 @@
  * reads the records through the pipe and says what the options mean.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,6 +143,39 @@ stats_write(const char *path, struct sbuf *b)
 	return 0;
 }
 
+/* The shortest interval of 1, 2 or 5 times a power of ten that cuts a
+ * span of ns into DEC_STATS_IO_MAX intervals at most. */
+static double
+io_least(int64_t ns)
+{
+	double	 p, need = (double)ns / 1e9 / DEC_STATS_IO_MAX;
+	int	 i;
+	static const double m[] = { 1, 2, 5 };
+
+	for (p = 1e-6; p < 1e10; p *= 10) {
+		for (i = 0; i < 3; i++) {
+			if (m[i] * p > need)
+				return m[i] * p;
+		}
+	}
+	return 1e9;
+}
+
+/* Seconds as a decimal without trailing zeros: "0.00002", "3". */
+static const char *
+io_secs(char *buf, size_t len, double sec)
+{
+	size_t	 n;
+
+	snprintf(buf, len, "%.9f", sec);
+	n = strlen(buf);
+	while (n > 0 && buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (n > 0 && buf[n - 1] == '.')
+		buf[--n] = '\0';
+	return buf;
+}
+
 static int
 stats_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
@@ -150,8 +184,8 @@ stats_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	struct cap_pipe	 pipe;
 	struct sbuf	 b;
 	const char	*form = "text", *svg = NULL, *expr = NULL;
-	uint64_t	 limit = 0;
-	char		 err[600];
+	uint64_t	 limit = 0, n;
+	char		 err[600], iv[32], least[32];
 	size_t		 i;
 	int		 rc, status = 0;
 
@@ -222,6 +256,18 @@ stats_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_warnx("%s", pipe.src->note);
 	cap_pipe_close(&pipe);
 
+	/* asked for io,stat: too many intervals is a usage error */
+	if ((o.what & DS_IO) && (n = dec_stats_io_count(&s, o.io_ns)) >
+	    DEC_STATS_IO_MAX) {
+		cmd_warnx("stats: -z io,stat,%s: %" PRIu64 " intervals in "
+		    "the capture's %.6f s, more than %d: choose an interval "
+		    "of %s s or longer", io_secs(iv, sizeof iv,
+		    (double)o.io_ns / 1e9), n, (double)(s.t1 - s.t0) / 1e9,
+		    DEC_STATS_IO_MAX, io_secs(least, sizeof least,
+		    io_least(s.t1 - s.t0)));
+		dec_stats_free(&s);
+		return EXIT_USAGE;
+	}
 	memset(&b, 0, sizeof b);
 	if (svg != NULL) {
 		dec_stats_svg(&s, &o, &b);

@@ -37,6 +37,7 @@ struct devopts {
 	const char	*sysfs;			/* --sysfs ROOT */
 	int		 why;			/* --why */
 	const char	*modules;		/* --modules DIR */
+	const char	*none;			/* the no-devices message */
 };
 
 /* dev-enum.c */

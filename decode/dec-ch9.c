@@ -283,6 +283,37 @@ F(f_hub_eptype, "EP type", NULL, DK_UINT, 1, usb_xfer_types, 0x1800);
 F(f_hub_epdir, "EP direction", NULL, DK_UINT, 1, ep_directions, 0x8000);
 F(f_hub_ttflags, "TT_Flags", "usbhub.setup.TT_Flags", DK_UINT, 2, NULL, 0);
 F(f_hub_ttport, "TT_Port", "usbhub.setup.TT_Port", DK_UINT, 2, NULL, 0);
+F(f_hub_zero, "(zero)", "usbhub.setup.zero", DK_UINT, 2, NULL, 0);
+F(f_hub_zero8, "(zero)", "usbhub.setup.zero", DK_UINT, 1, NULL, 0x00ff);
+
+/*
+ * The words USB 2.0 11.24.2 (table 11-15) says are zero, by request, as
+ * Wireshark's usbhub shows them (packet-usb-hub.c, setup_dissectors): a
+ * "(zero)" field under the word, with the word's value.  RESET_TT's
+ * wValue and wLength and STOP_TT's wValue are shown as their low byte.
+ */
+#define HZ_VALUE	0x01
+#define HZ_INDEX	0x02
+#define HZ_LENGTH	0x04
+#define HZ_VALUE8	0x08
+#define HZ_LENGTH8	0x20	/* the byte forms: the word << 3 */
+static const struct {
+	uint8_t		 bmRequestType;
+	uint8_t		 bRequest;
+	uint8_t		 zero;
+} hub_zeros[] = {
+	{ 0x20, 1, HZ_INDEX | HZ_LENGTH },	/* ClearHubFeature */
+	{ 0x23, 1, HZ_LENGTH },			/* ClearPortFeature */
+	{ 0x23, 8, HZ_LENGTH },			/* ClearTTBuffer */
+	{ 0xa0, 6, HZ_INDEX },			/* GetHubDescriptor */
+	{ 0xa0, 0, HZ_VALUE | HZ_INDEX },	/* GetHubStatus */
+	{ 0xa3, 0, HZ_VALUE },			/* GetPortStatus */
+	{ 0x23, 9, HZ_VALUE8 | HZ_LENGTH8 },	/* ResetTT */
+	{ 0x20, 7, HZ_INDEX },			/* SetHubDescriptor */
+	{ 0x20, 3, HZ_INDEX | HZ_LENGTH },	/* SetHubFeature */
+	{ 0x23, 3, HZ_LENGTH },			/* SetPortFeature */
+	{ 0x23, 11, HZ_VALUE8 | HZ_LENGTH },	/* StopTT */
+};
 
 /* HID class requests and the HID report descriptor request (usbhid.*). */
 F(f_hid_breq, "bRequest", "usbhid.setup.bRequest", DK_HEX, 1,
@@ -703,11 +734,34 @@ add_bits(struct dec_tree *t, const struct dec_field *f, uint32_t off,
 	dec_tree_add_bits(t, f, DB_SETUP, off, len, raw);
 }
 
+/* A hub request's word just added (HZ_VALUE, _INDEX or _LENGTH, at off):
+ * its "(zero)" field when the request has one there. */
+static void
+hub_zero(const struct dec_setup *s, const struct setup_fields *sf,
+    unsigned word, uint32_t off, uint16_t v, struct dec_tree *t)
+{
+	size_t	 i;
+
+	if (sf != &hub_fields)
+		return;
+	for (i = 0; i < nitems(hub_zeros); i++) {
+		if (hub_zeros[i].bmRequestType != s->bmRequestType ||
+		    hub_zeros[i].bRequest != s->bRequest)
+			continue;
+		if (hub_zeros[i].zero & word)
+			add_bits(t, &f_hub_zero, off, 2, v);
+		else if (hub_zeros[i].zero & (word << 3))
+			add_bits(t, &f_hub_zero8, off, 1, v);
+		return;
+	}
+}
+
 static void
 tree_wvalue(const struct dec_setup *s, const struct setup_fields *sf,
     struct dec_tree *t)
 {
 	add(t, sf->wValue, 2, 2, s->wValue);
+	hub_zero(s, sf, HZ_VALUE, 2, s->wValue, t);
 }
 
 static void
@@ -715,6 +769,7 @@ tree_windex(const struct dec_setup *s, const struct setup_fields *sf,
     struct dec_tree *t)
 {
 	add(t, sf->wIndex, 4, 2, s->wIndex);
+	hub_zero(s, sf, HZ_INDEX, 4, s->wIndex, t);
 }
 
 static void
@@ -722,6 +777,7 @@ tree_wlength(const struct dec_setup *s, const struct setup_fields *sf,
     struct dec_tree *t)
 {
 	add(t, sf->wLength, 6, 2, s->wLength);
+	hub_zero(s, sf, HZ_LENGTH, 6, s->wLength, t);
 }
 
 /* wIndex named for the recipient (wInterface, wEndpoint). */

@@ -40,6 +40,7 @@ F(f_cbw_target, "Target", "usbms.dCBWTarget", DK_HEX, 1, NULL, 0x70);
 F(f_cbw_lun, "LUN", "usbms.dCBWLUN", DK_HEX, 1, NULL, 0x0f);
 F(f_cbw_cblen, "CDB Length", "usbms.dCBWCBLength", DK_HEX, 1, NULL, 0x1f);
 F(f_csw_sig, "Signature", "usbms.dCSWSignature", DK_HEX, 4, NULL, 0);
+F(f_maxlun, "Max LUN", "usbms.setup.maxlun", DK_UINT, 1, NULL, 0);
 F(f_csw_residue, "DataResidue", "usbms.dCSWDataResidue", DK_UINT, 4, NULL,
     0);
 F(f_csw_status, "Status", "usbms.dCSWStatus", DK_HEX, 1, csw_status_ws, 0);
@@ -259,6 +260,19 @@ msc_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 	struct dec_scsi_cmd cmd;
 	uint8_t		 depth = t->depth;
 
+	/*
+	 * Get Max LUN's answer (BOT 3.2, class request 0xfe to the
+	 * interface): Wireshark's usbms shows its byte, as nothing else.
+	 */
+	if (r->xfer_type == XFER_CTRL && r->type == 'C' && n >= 1 &&
+	    (a->info->flags & DI_SETUP) &&
+	    a->info->setup.bmRequestType == 0xa1 &&
+	    a->info->setup.bRequest == 0xfe) {
+		dec_tree_push(t, "USB Mass Storage", DB_DATA, 0, 1);
+		dec_tree_add(t, &f_maxlun, DB_DATA, 0, 1, p[0]);
+		t->depth = depth;
+		return 1;
+	}
 	if (r->xfer_type != XFER_BULK || n == 0)
 		return 0;
 	if (is_cbw(r)) {

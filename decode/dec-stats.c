@@ -689,7 +689,15 @@ sorted_addrs(struct dec_stats *s, size_t *n)
 	return v;
 }
 
-#define IO_MAX_ROWS	100000
+uint64_t
+dec_stats_io_count(const struct dec_stats *s, int64_t io_ns)
+{
+	if (io_ns <= 0)
+		io_ns = 1000000000;
+	if (s->nframes == 0 || s->t1 == DEC_TS_BAD)
+		return 0;
+	return (uint64_t)(s->t1 - s->t0) / (uint64_t)io_ns + 1;
+}
 
 /* The io,stat rows: frames and bytes of each interval from the first
  * frame; NULL (with *n 0) when there are none or too many. */
@@ -701,10 +709,8 @@ io_rows(const struct dec_stats *s, int64_t io_ns, size_t *n)
 	size_t		 i;
 
 	*n = 0;
-	if (s->nframes == 0 || s->t1 == DEC_TS_BAD || io_ns <= 0)
-		return NULL;
-	k = (uint64_t)(s->t1 - s->t0) / (uint64_t)io_ns + 1;
-	if (k > IO_MAX_ROWS)
+	if (io_ns <= 0 || (k = dec_stats_io_count(s, io_ns)) == 0 ||
+	    k > DEC_STATS_IO_MAX)
 		return NULL;
 	if ((v = calloc(k * 2, sizeof *v)) == NULL)
 		return NULL;
@@ -862,9 +868,10 @@ text_latency(struct dec_stats *s, const struct dec_stats_opts *o,
 static void
 text_errors(struct dec_stats *s, struct sbuf *b)
 {
-	char	 nm[24], sn[24];
-	size_t	 i, j;
-	int	 any = 0;
+	char		 nm[24], sn[24];
+	const char	*sep;
+	size_t		 i, j;
+	int		 any = 0;
 
 	sb_printf(b, "\nErrors\n");
 	for (i = 0; i < s->neps; i++) {
@@ -883,12 +890,17 @@ text_errors(struct dec_stats *s, struct sbuf *b)
 		if (e->st_other != 0)
 			sb_printf(b, " other x%llu",
 			    (unsigned long long)e->st_other);
-		if (e->cancelled != 0)
-			sb_printf(b, "; cancelled (unlink/kill) x%llu",
+		/* "; " only between the parts: statuses, cancels, frames */
+		sep = e->nst != 0 || e->st_other != 0 ? "; " : " ";
+		if (e->cancelled != 0) {
+			sb_printf(b, "%scancelled (unlink/kill) x%llu", sep,
 			    (unsigned long long)e->cancelled);
+			sep = "; ";
+		}
 		if (e->iso_frame_errors != 0)
-			sb_printf(b, "; %llu of %llu isochronous frames in "
-			    "error", (unsigned long long)e->iso_frame_errors,
+			sb_printf(b, "%s%llu of %llu isochronous frames in "
+			    "error", sep,
+			    (unsigned long long)e->iso_frame_errors,
 			    (unsigned long long)e->iso_frames);
 		sb_printf(b, "\n");
 	}
@@ -1078,7 +1090,7 @@ text_io(struct dec_stats *s, const struct dec_stats_opts *o, struct sbuf *b)
 	if ((v = io_rows(s, io, &n)) == NULL) {
 		sb_printf(b, s->nframes == 0 ? "no frames with a time\n" :
 		    "more than %d intervals: choose a longer one\n",
-		    IO_MAX_ROWS);
+		    DEC_STATS_IO_MAX);
 		return;
 	}
 	sb_printf(b, "%14s %14s %10s %12s\n", "START", "END", "FRAMES",
@@ -1359,29 +1371,187 @@ dec_stats_json(struct dec_stats *s, const struct dec_stats_opts *o,
 
 /* ------------------------------------------------------------------------
  * SVG: a row an endpoint, its throughput over time on the left and its
- * latency histogram on the right, for a bug report.
+ * latency histogram on the right, for a bug report.  Both read as charts:
+ * the throughput's axes have ticks labelled in time and in bytes a second
+ * (URBs a second for an endpoint without data), the histogram's bars
+ * stand between ticks labelled with the buckets' bounds and carry their
+ * counts.
  */
 #define SVG_W		960
-#define SVG_ROW		130
+#define SVG_ROW		150
 #define SVG_TOP		40
-#define SVG_PLOT_W	560
-#define SVG_HIST_X	640
-#define SVG_HIST_W	300
+#define SVG_PLOT_X	70
+#define SVG_PLOT_W	490
+#define SVG_HIST_X	620
+#define SVG_HIST_W	320
 #define SVG_PLOT_H	80
+#define SVG_NBINS	64
+#define SVG_GREY	"#555"
+
+/* The least of 1, 2 or 5 times a power of ten that is >= v (v > 0). */
+static double
+nice_step(double v)
+{
+	double	 p = 1e-9;
+
+	while (p * 10 <= v)
+		p *= 10;
+	if (p >= v)
+		return p;
+	if (2 * p >= v)
+		return 2 * p;
+	if (5 * p >= v)
+		return 5 * p;
+	return 10 * p;
+}
+
+/* Units of a tick, largest first, ending with the scale 1. */
+struct svg_unit {
+	double		 scale;
+	const char	*name;
+};
+
+static const struct svg_unit svg_time_units[] = {
+	{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" }, { 1, "ns" }
+};
+static const struct svg_unit svg_rate_units[] = {
+	{ 1e6, "MB/s" }, { 1e3, "kB/s" }, { 1, "B/s" }
+};
+
+/* v in the largest unit that ref reaches: "500 ms", "1.5 s", "2 kB/s". */
+static void
+fmt_unit(char *buf, size_t len, double v, double ref,
+    const struct svg_unit *u)
+{
+	while (u->scale > 1 && ref < u->scale)
+		u++;
+	snprintf(buf, len, "%g %s", v / u->scale, u->name);
+}
+
+/* A tick mark from (x, y) down (vertical) or left, and its label. */
+static void
+svg_tick(struct sbuf *b, double x, double y, int vertical, const char *lab)
+{
+	double	 x1 = vertical ? x : x - 4, y2 = vertical ? y + 4 : y;
+
+	sb_printf(b, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+	    "y2=\"%.1f\" stroke=\"#888\"/><text x=\"%.1f\" y=\"%.1f\" "
+	    "fill=\"" SVG_GREY "\" text-anchor=\"%s\">%s</text>\n",
+	    x1, y, x, y2, vertical ? x : x - 6, vertical ? y + 14 : y + 4,
+	    vertical ? "middle" : "end", lab);
+}
+
+/* The throughput of e over the capture, in a frame at top y. */
+static void
+svg_throughput(struct sbuf *b, const struct dec_stats *s,
+    const struct dec_stats_ep *e, uint64_t *bins, int y)
+{
+	double		 d = (double)(s->t1 - s->t0), per, top, step, t, x;
+	double		 bw = (double)SVG_PLOT_W / SVG_NBINS, bh;
+	uint64_t	 max;
+	char		 lab[32];
+	int		 k, urbs = ep_bytes(e) == 0;
+
+	sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+	    "fill=\"none\" stroke=\"#888\"/>\n", SVG_PLOT_X, y, SVG_PLOT_W,
+	    SVG_PLOT_H);
+	ep_bins(s, e, bins, SVG_NBINS, &max);
+	if (max == 0 || s->t0 == DEC_TS_BAD || d <= 0)
+		return;
+	/* a bin's value a second; the axis ends at a round rate */
+	per = d / SVG_NBINS / 1e9;
+	top = nice_step((double)max / per);
+	for (k = 0; k < SVG_NBINS; k++) {
+		if (bins[k] == 0)
+			continue;
+		bh = (double)bins[k] / per * SVG_PLOT_H / top;
+		sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		    "height=\"%.1f\" fill=\"#3a7bd5\"/>\n", SVG_PLOT_X + k * bw,
+		    y + SVG_PLOT_H - bh, bw * 0.9, bh);
+	}
+	for (k = 0; k <= 2; k++) {
+		if (urbs)
+			snprintf(lab, sizeof lab, "%g/s", top * k / 2);
+		else
+			fmt_unit(lab, sizeof lab, top * k / 2, top * k / 2,
+			    svg_rate_units);
+		svg_tick(b, SVG_PLOT_X, y + SVG_PLOT_H - SVG_PLOT_H * k / 2.0,
+		    0, lab);
+	}
+	sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"" SVG_GREY "\">%s a "
+	    "second</text>\n", SVG_PLOT_X + 4, y + 12, urbs ? "URBs" :
+	    "bytes");
+	step = nice_step(d / 8);
+	for (k = 0; (t = k * step) <= d; k++) {
+		x = SVG_PLOT_X + t / d * SVG_PLOT_W;
+		if (k == 0)
+			snprintf(lab, sizeof lab, "0");
+		else
+			fmt_unit(lab, sizeof lab, t, d, svg_time_units);
+		svg_tick(b, x, y + SVG_PLOT_H, 1, lab);
+	}
+}
+
+/* e's latency histogram, its counts on the bars, in a frame at top y. */
+static void
+svg_latency(struct sbuf *b, const struct dec_stats_ep *e, int y)
+{
+	uint64_t	 h[NLATB], max = 0;
+	double		 bw = (double)SVG_HIST_W / NLATB, bh, x;
+	char		 lab[32];
+	size_t		 j;
+
+	sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+	    "fill=\"none\" stroke=\"#888\"/>\n", SVG_HIST_X, y, SVG_HIST_W,
+	    SVG_PLOT_H);
+	if (e->nlat == 0)
+		return;
+	lat_hist(e, h);
+	for (j = 0; j < NLATB; j++)
+		if (h[j] > max)
+			max = h[j];
+	for (j = 0; j < NLATB; j++) {
+		if (h[j] == 0)
+			continue;
+		/* room above the highest bar for its count */
+		bh = (double)h[j] * (SVG_PLOT_H - 14) / (double)max;
+		x = SVG_HIST_X + (double)j * bw;
+		sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+		    "height=\"%.1f\" fill=\"#d5823a\"/><text x=\"%.1f\" "
+		    "y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\" "
+		    "class=\"count\">%llu</text>\n", x + bw * 0.05,
+		    y + SVG_PLOT_H - bh, bw * 0.9, bh, x + bw / 2,
+		    y + SVG_PLOT_H - bh - 3, (unsigned long long)h[j]);
+	}
+	/* a tick between every two buckets, a label every decade */
+	for (j = 0; j + 1 < NLATB; j++) {
+		x = SVG_HIST_X + (double)(j + 1) * bw;
+		if (j % 3 != 0) {
+			sb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+			    "y2=\"%d\" stroke=\"#888\"/>\n", x,
+			    y + SVG_PLOT_H, x, y + SVG_PLOT_H + 2);
+			continue;
+		}
+		fmt_bound(lab, sizeof lab, lat_bounds[j]);
+		svg_tick(b, x, y + SVG_PLOT_H, 1, lab);
+	}
+	sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"" SVG_GREY "\" "
+	    "text-anchor=\"end\">latency: URBs by bucket</text>\n",
+	    SVG_HIST_X + SVG_HIST_W, y + SVG_PLOT_H + 28);
+}
 
 void
 dec_stats_svg(struct dec_stats *s, const struct dec_stats_opts *o,
     struct sbuf *b)
 {
-	uint64_t	 h[NLATB], *bins, max;
+	uint64_t	*bins;
 	char		 nm[24], lab[32], rate[24];
-	size_t		 i, j, row = 0;
-	int		 k, nb = 64, y;
-	double		 bw, x;
+	size_t		 i;
+	int		 y;
 
 	(void)o;
 	sort_eps(s);
-	if ((bins = calloc((size_t)nb, sizeof *bins)) == NULL)
+	if ((bins = calloc(SVG_NBINS, sizeof *bins)) == NULL)
 		return;
 	sb_printf(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 	    "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
@@ -1392,11 +1562,11 @@ dec_stats_svg(struct dec_stats *s, const struct dec_stats_opts *o,
 	sb_printf(b, "<text x=\"10\" y=\"20\" font-size=\"14\">urbscope "
 	    "stats: %zu endpoints, %s; throughput over the capture (left), "
 	    "latency histogram (right)</text>\n", s->neps, lab);
-	for (i = 0; i < s->neps; i++, row++) {
+	for (i = 0; i < s->neps; i++) {
 		struct dec_stats_ep *e = &s->eps[i];
 		double r = ep_rate(e);
 
-		y = SVG_TOP + (int)row * SVG_ROW;
+		y = SVG_TOP + (int)i * SVG_ROW;
 		dec_stats_ep_name(e, nm, sizeof nm);
 		if (r < 0)
 			snprintf(rate, sizeof rate, "-");
@@ -1408,64 +1578,8 @@ dec_stats_svg(struct dec_stats *s, const struct dec_stats_opts *o,
 		    (unsigned long long)(e->completions + e->submit_errors),
 		    (unsigned long long)ep_bytes(e), rate,
 		    (unsigned long long)e->failed);
-		sb_printf(b, "<rect x=\"10\" y=\"%d\" width=\"%d\" "
-		    "height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
-		    y + 20, SVG_PLOT_W, SVG_PLOT_H);
-		ep_bins(s, e, bins, nb, &max);
-		bw = (double)SVG_PLOT_W / nb;
-		for (k = 0; k < nb; k++) {
-			double bh;
-
-			if (bins[k] == 0)
-				continue;
-			bh = (double)bins[k] * SVG_PLOT_H / (double)max;
-			x = 10 + k * bw;
-			sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			    "height=\"%.1f\" fill=\"#3a7bd5\"/>\n", x,
-			    y + 20 + SVG_PLOT_H - bh, bw * 0.9, bh);
-		}
-		sb_printf(b, "<text x=\"12\" y=\"%d\" fill=\"#555\">max %llu "
-		    "%s/bin</text>\n", y + 32, (unsigned long long)max,
-		    ep_bytes(e) == 0 ? "completions" : "bytes");
-		/* the time axis: the capture's start and its end */
-		fmt_dur(lab, sizeof lab, s->t0 == DEC_TS_BAD ? -1 :
-		    s->t1 - s->t0);
-		sb_printf(b, "<text x=\"10\" y=\"%d\" fill=\"#555\">0 s"
-		    "</text><text x=\"%d\" y=\"%d\" fill=\"#555\" "
-		    "text-anchor=\"end\">%s</text>\n",
-		    y + 20 + SVG_PLOT_H + 12, 10 + SVG_PLOT_W,
-		    y + 20 + SVG_PLOT_H + 12, lab);
-		if (e->nlat == 0)
-			continue;
-		lat_hist(e, h);
-		max = 0;
-		for (j = 0; j < NLATB; j++)
-			if (h[j] > max)
-				max = h[j];
-		bw = (double)SVG_HIST_W / NLATB;
-		sb_printf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
-		    "height=\"%d\" fill=\"none\" stroke=\"#888\"/>\n",
-		    SVG_HIST_X, y + 20, SVG_HIST_W, SVG_PLOT_H);
-		for (j = 0; j < NLATB; j++) {
-			double bh;
-
-			if (h[j] == 0)
-				continue;
-			bh = (double)h[j] * SVG_PLOT_H / (double)max;
-			x = SVG_HIST_X + (double)j * bw;
-			sb_printf(b, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
-			    "height=\"%.1f\" fill=\"#d5823a\"><title>%llu"
-			    "</title></rect>\n", x,
-			    y + 20 + SVG_PLOT_H - bh, bw * 0.9, bh,
-			    (unsigned long long)h[j]);
-		}
-		fmt_bound(lab, sizeof lab, lat_bounds[0]);
-		sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#555\">&lt;%s"
-		    "</text>", SVG_HIST_X, y + 20 + SVG_PLOT_H + 12, lab);
-		fmt_bound(lab, sizeof lab, lat_bounds[NLATB - 2]);
-		sb_printf(b, "<text x=\"%d\" y=\"%d\" fill=\"#555\" "
-		    "text-anchor=\"end\">&gt;%s</text>\n",
-		    SVG_HIST_X + SVG_HIST_W, y + 20 + SVG_PLOT_H + 12, lab);
+		svg_throughput(b, s, e, bins, y + 24);
+		svg_latency(b, e, y + 24);
 	}
 	sb_printf(b, "</svg>\n");
 	free(bins);

@@ -184,6 +184,15 @@ struct dec_stats_opts {
 	int		 bins;		/* activity columns; 0: 32 */
 };
 
+/*
+ * The io,stat intervals of s at interval io_ns (0: 1 s) from the first
+ * frame to the last: 0 without frames.  More than DEC_STATS_IO_MAX (a
+ * table of 100,000 rows already outgrows any reading, and each row costs
+ * 16 bytes) is refused by the printers.
+ */
+#define DEC_STATS_IO_MAX	100000
+uint64_t dec_stats_io_count(const struct dec_stats *s, int64_t io_ns);
+
 /* Latency percentile p (0..100, nearest rank) of e, or -1 without any. */
 int64_t	 dec_stats_pct(struct dec_stats_ep *e, int p);
 /* e's name as tshark's addresses and -Y usb.src spell it: "1.3.2". */

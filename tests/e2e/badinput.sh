@@ -33,6 +33,36 @@ for len in $(seq 0 7 "$size"); do
 done
 check_eq "$n cut lengths: no crash, no hang" 0 $bad
 
+# A pcapng cut anywhere in its first blocks (the section header, the
+# interface description, a packet, a block's header) says "truncated"
+# and where (offset), never "not a capture format"; exit 1.
+NG=samples/mass-storage.pcapng
+bad=0
+n=0
+cut=0
+for len in $(seq 4 1 140) $(seq 141 37 1200); do
+	head -c "$len" "$NG" >"$TMP/c.pcapng"
+	"$US" read "$TMP/c.pcapng" >/dev/null 2>"$TMP/err"
+	rc=$?
+	n=$((n + 1))
+	# a cut between two blocks leaves a whole file: exit 0
+	if grep -q 'not a capture format' "$TMP/err" || { [ $rc -ne 0 ] &&
+	    { [ $rc -ne 1 ] || ! grep -q 'at offset [0-9]*: truncated: ' \
+	    "$TMP/err"; }; }; then
+		bad=$((bad + 1))
+		echo "# pcapng cut at $len: exit $rc"
+		tail -n 2 "$TMP/err" | sed 's/^/#   /'
+	fi
+	[ $rc -eq 1 ] && cut=$((cut + 1))
+done
+check_eq "$n pcapng cuts ($cut inside a block) say truncated, with the offset" \
+    0 $bad
+head -c 10 "$NG" >"$TMP/c.pcapng"
+"$US" read "$TMP/c.pcapng" >/dev/null 2>"$TMP/err"
+check "a pcapng cut in its section header says which block" grep -q \
+    'at offset 0: truncated: the file ends inside the section header block (10 of at least 28 bytes)' \
+    "$TMP/err"
+
 # Wrong magic.
 printf 'this is not a capture file at all\n' >"$TMP/junk"
 "$US" read "$TMP/junk" >/dev/null 2>"$TMP/err"

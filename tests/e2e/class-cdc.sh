@@ -42,6 +42,21 @@ tshark_fields '^(usbcom|usbhub)\\.'
 n=$(wc -l <"$TMP/both")
 check "urbscope prints most of tshark's usbcom/usbhub fields ($n)" \
     test "$n" -ge 40
+# the "(zero)" words of the hub requests (USB 2.0 table 11-15) too, as
+# tshark's usbhub shows them: GET_HUB_STATUS's two, GET_PORT_STATUS's one
+check "usbhub.setup.zero is one of them" grep -qx 'usbhub\.setup\.zero' \
+    "$TMP/both"
+for cap in "$HUB" "$LINUX61C/classes.pcapng"; do
+	tshark -r "$cap" -Y usbhub.setup.zero -T fields -e frame.number \
+	    -e usbhub.setup.bRequest -e usbhub.setup.zero >"$TMP/z.ts" \
+	    2>/dev/null
+	"$US" read "$cap" -Y usbhub.setup.zero -T fields -e frame.number \
+	    -e usbhub.setup.bRequest -e usbhub.setup.zero >"$TMP/z.us" \
+	    2>/dev/null
+	check "$(basename "$cap"): usbhub.setup.zero as tshark's ($(wc -l \
+	    <"$TMP/z.ts") requests, $(grep -c ',' "$TMP/z.ts") with two)" \
+	    sh -c "test -s '$TMP/z.ts' && cmp -s '$TMP/z.ts' '$TMP/z.us'"
+done
 for cap in "$HUB" "$TMP/acm-mon.pcap" "$ACM"; do
 	tshark_agree "$(basename "$cap"): usbcom.* and usbhub.*" "$cap"
 done

@@ -14,7 +14,8 @@ GEN=samples/mass-storage.pcapng
 # 0x00 stay bytes: not compared).
 USBMS="usbms.dCBWSignature usbms.dCBWTag usbms.dCBWDataTransferLength
 usbms.dCBWFlags usbms.dCBWTarget usbms.dCBWLUN usbms.dCBWCBLength
-usbms.dCSWSignature usbms.dCSWDataResidue usbms.dCSWStatus"
+usbms.dCSWSignature usbms.dCSWDataResidue usbms.dCSWStatus
+usbms.setup.maxlun"
 SCSI="scsi_sbc.opcode scsi.request_frame scsi.time scsi.status
 scsi.cdb.control scsi.cdb.control.vendorspecific scsi.cdb.control.reserved
 scsi.cdb.control.naca scsi.cdb.control.obs1 scsi.cdb.control.obs2
@@ -80,6 +81,17 @@ else
 		compare "$f" "$USBMS $SCSI $DATA"
 	done
 	compare "$UAS" "$UASP $SCSI $DATA"
+	# GET MAX LUN's answer is on both BOT captures
+	for f in "$BOT" "$GEN"; do
+		check_eq "$(basename "$f"): GET MAX LUN answers with Max LUN" \
+		    "$(tshark -r "$f" -Y usbms.setup.maxlun -T fields \
+		    -e frame.number -e usbms.setup.maxlun 2>/dev/null |
+		    tr '\n\t' '; ')" "$("$US" read "$f" -Y usbms.setup.maxlun \
+		    -T fields -e frame.number -e usbms.setup.maxlun \
+		    2>/dev/null | tr '\n\t' '; ')"
+	done
+	check "GET MAX LUN: Max LUN under USB Mass Storage in -V" sh -c \
+	    "'$US' read '$GEN' -V | grep -A1 '^    USB Mass Storage\$' | grep -q '^        Max LUN: 0\$'"
 fi
 
 # the data phases and the statuses say which command they belong to

@@ -47,6 +47,33 @@ for v in "" "-v"; do
 	    "$TMP/err"
 done
 
+# No USB: a sysfs without bus/usb (a machine without a USB controller)
+# has no devices, and every listing says so alike, exit 0; a tree that
+# is no sysfs (no bus/) is an error, alike too, exit 1.  Live, this
+# machine's answers agree with each other as well.
+mkdir -p "$TMP/nousb/bus/pci"
+for root in "$TMP/nousb" "$TMP/none" live; do
+	sysfs="--sysfs $root"
+	[ "$root" = live ] && sysfs=
+	for v in "" -t --why -v; do
+		# shellcheck disable=SC2086
+		"$US" devices $sysfs $v >"$TMP/out" 2>"$TMP/err"
+		echo "rc=$? out=$(wc -c <"$TMP/out")" >>"$TMP/err"
+		if [ -z "$v" ]; then
+			cp "$TMP/err" "$TMP/err0"
+			continue
+		fi
+		check_diff "devices ${root##*/} $v answers as plain devices" \
+		    "$TMP/err0" "$TMP/err"
+	done
+	case $root in
+	*/nousb) check_eq "no USB: the message and exit 0" \
+	    "urbscope: no USB devices found (no $root/bus/usb: no USB controller, or usbcore not loaded)|rc=0 out=0" \
+	    "$(tr '\n' '|' <"$TMP/err0" | sed 's/|$//')" ;;
+	*/none) check "no sysfs: exit 1" grep -q '^rc=1 out=0$' "$TMP/err0" ;;
+	esac
+done
+
 # --sysfs: an absent tree is an error that says what to check.
 "$US" devices --sysfs "$TMP/none" >/dev/null 2>"$TMP/err"
 check_eq "--sysfs absent exits 1" 1 $?

@@ -21,6 +21,19 @@ for c in "" read convert sim capture devices tui; do
 	    "$TMP/help")
 	check "urbscope $c --help fits 80 columns ($w)" test "$w" -le 80
 done
+# read --help names every link type the reader takes: the list comes
+# from the reader's own refusal of an Ethernet pcap (link type 1)
+printf '\324\303\262\241\002\000\004\000\000\000\000\000\000\000\000\000\377\377\000\000\001\000\000\000' \
+    >"$TMP/eth.pcap"
+"$US" read "$TMP/eth.pcap" >/dev/null 2>"$TMP/lt.err"
+lts=$(sed -n 's/.*urbscope reads link types //p' "$TMP/lt.err" |
+    grep -oE '[0-9]{3}(-[0-9]{3})?' | tr '\n' ' ')
+check "the refusal lists the link types read ($lts)" test -n "$lts"
+"$US" read --help 2>&1 | tr '\n' ' ' >"$TMP/help1"
+for lt in $lts; do
+	check "read --help names link type $lt" \
+	    grep -qE "(^|[^0-9-])$lt([^0-9-]|\$)" "$TMP/help1"
+done
 check "a wrapped usage line keeps its words" \
     sh -c "'$US' sim --help | tr '\n' ' ' | grep -q 'scenario file (see  *README)'"
 "$US" read --bogus >/dev/null 2>&1

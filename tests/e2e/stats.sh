@@ -17,6 +17,23 @@ check_eq "-z nonsense exits 2" 2 $?
 check "-z nonsense says what -z takes" grep -q 'conv,usb' "$TMP/err"
 "$US" stats samples/stall.pcap -z io,stat,0 >/dev/null 2>"$TMP/err"
 check_eq "-z io,stat,0 exits 2" 2 $?
+# More intervals than a table can show (DEC_STATS_IO_MAX, 100,000): an
+# error, exit 2, naming an interval that would do; that one does.
+"$US" stats samples/mass-storage.pcapng -z io,stat,0.00001 >"$TMP/out" \
+    2>"$TMP/err"
+check_eq "-z io,stat with 169007 intervals exits 2" 2 $?
+check "too many intervals: nothing on standard output" test ! -s "$TMP/out"
+check "too many intervals: says how many and what would do" grep -q \
+    'io,stat,0.00001: 169007 intervals in the capture.s 1.690069 s, more than 100000: choose an interval of 0.00002 s or longer' \
+    "$TMP/err"
+"$US" stats samples/mass-storage.pcapng -T json -z io,stat,0.00001 \
+    >/dev/null 2>&1
+check_eq "-T json -z io,stat with too many intervals exits 2" 2 $?
+"$US" stats samples/mass-storage.pcapng -z io,stat,0.00002 >"$TMP/out" \
+    2>&1
+check_eq "-z io,stat with 84504 intervals exits 0" 0 $?
+check_eq "... and prints them" 84504 \
+    "$(grep -c '^ *[0-9.]* *[0-9.]* *[0-9]* *[0-9]*$' "$TMP/out")"
 "$US" stats samples/stall.pcap -T xml >/dev/null 2>&1
 check_eq "-T xml exits 2" 2 $?
 "$US" stats /nonexistent.pcap >/dev/null 2>"$TMP/err"
@@ -32,6 +49,17 @@ for s in "^Endpoints" "^Latency histograms" "^Errors" "^Classes"; do
 done
 check "errors by status name" grep -q '^2.2.1 .*-EREMOTEIO x3 -EPIPE x1' \
     "$TMP/r.txt"
+# the parts of an errors line joined by "; ", with no stray " ;" when
+# there is no status before them
+"$US" stats -z errors samples/iso.pcap >"$TMP/e.txt" 2>&1
+check "errors: cancels and iso frames without statuses" grep -qx \
+    '1.2.1      iso       IN  cancelled (unlink/kill) x2; 17 of 96 isochronous frames in error' \
+    "$TMP/e.txt"
+for f in samples/*.pcap samples/*.pcapng; do
+	"$US" stats -z errors "$f" 2>/dev/null
+done >"$TMP/e.txt"
+check "errors: no ' ;' in any sample's lines" sh -c \
+    "grep -q 'isochronous frames in error' '$TMP/e.txt' && ! grep -q ' ;' '$TMP/e.txt'"
 check "9 failed URBs (8 completions and a submit error), as -Y says" \
     grep -q '^Errors: 9 failed' "$TMP/r.txt"
 check_eq "the same 9 by read -Y usb.urb_status!=0 on completions" 9 \
@@ -77,6 +105,58 @@ E.parse(sys.argv[1])' "$TMP/s.svg"
 check_eq "--svg: a panel per endpoint of the table" \
     "$(grep -c '^[0-9]*\.[0-9]*\.[0-9]* ' "$TMP/u.txt")" \
     "$(grep -c 'URBs, .* bytes' "$TMP/s.svg")"
+# The charts read as charts: under each throughput panel time ticks with
+# units, beside it 3 rate ticks in B/s (or URBs a second); the histogram's
+# decade bounds under it, and on each bar (above it, inside its width) its
+# count, which are -z latency's counts.
+for f in samples/mass-storage.pcapng samples/iso.pcap; do
+	"$US" stats "$f" --svg "$TMP/c.svg" -z latency >"$TMP/lat.txt" 2>&1
+	awk '/^[0-9]+\.[0-9]+\.[0-9]+ / { printf "%s%s", sep, $1; sep = "\n" }
+	    /^ .* \|/ { sub(/ *\|.*/, ""); n = $NF; if (n != 0)
+	    printf " %s", n } END { print "" }' "$TMP/lat.txt" >"$TMP/lat.want"
+	check "--svg $f: axes, ticks and counts" python3 - "$TMP/c.svg" \
+	    "$TMP/lat.want" <<'PY'
+import re, sys, xml.etree.ElementTree as E
+ns = '{http://www.w3.org/2000/svg}'
+panels = []
+for el in E.parse(sys.argv[1]).getroot():
+    t = (el.text or '').strip()
+    if el.tag == ns + 'text' and ' URBs, ' in t:
+        panels.append({'name': t.split()[0], 'time': [], 'rate': [],
+                       'bounds': [], 'counts': [], 'bars': []})
+    elif not panels:
+        continue
+    elif el.tag == ns + 'rect' and el.get('fill') == '#d5823a':
+        panels[-1]['bars'].append(el)
+    elif el.tag == ns + 'text' and el.get('class') == 'count':
+        bar = panels[-1]['bars'][-1]
+        x0 = float(bar.get('x')); w = float(bar.get('width'))
+        if not (x0 <= float(el.get('x')) <= x0 + w and
+                float(el.get('y')) < float(bar.get('y'))):
+            sys.exit('count %s not on its bar' % t)
+        panels[-1]['counts'].append(t)
+    elif el.tag == ns + 'text' and re.fullmatch(
+            r'(0|[0-9.]+ (s|ms|us|ns))', t):
+        if float(el.get('x')) < 600:
+            panels[-1]['time'].append(t)
+        else:
+            panels[-1]['bounds'].append(t)
+    elif el.tag == ns + 'text' and re.fullmatch(r'[0-9.]+ [kM]?B/s', t):
+        panels[-1]['rate'].append(t)
+got = []
+for p in panels:
+    if len(p['time']) < 3 or len(p['rate']) != 3:
+        sys.exit('%s: time ticks %s, rate ticks %s' %
+                 (p['name'], p['time'], p['rate']))
+    if p['bounds'] != ['10 us', '100 us', '1 ms', '10 ms', '100 ms',
+                       '1 s', '10 s']:
+        sys.exit('%s: latency bounds %s' % (p['name'], p['bounds']))
+    got.append(' '.join([p['name']] + p['counts']))
+want = open(sys.argv[2]).read().split('\n')
+if got != [w for w in want if w]:
+    sys.exit('counts %s, -z latency %s' % (got, want))
+PY
+done
 "$US" stats samples/stall.pcap --svg - | head -n 1 >"$TMP/h"
 check "--svg - writes the SVG to standard output" grep -q '^<?xml' "$TMP/h"
 
