@@ -247,16 +247,48 @@ tui_model_record_next(struct tui_model *m, size_t *k, uint32_t *i)
  * ends of a URB alike on one endpoint (a run's items are all alike: j
  * may be any of them)?
  */
+static void
+item_key(const struct tui_model *m, uint32_t i, struct dec_xkey *k)
+{
+	const struct tui_item *it = &m->item[i];
+
+	memset(k, 0, sizeof *k);
+	k->busnum = it->busnum;
+	k->devnum = it->devnum;
+	k->epnum = it->ep;
+	k->xfer_type = it->xfer;
+	k->type = (char)it->kind;
+	k->status = it->status;
+	k->len = it->len;
+	k->fp = m->fp[i];
+}
+
 static int
 same_run(const struct tui_model *m, uint32_t j, uint32_t i)
 {
-	const struct tui_item *a = &m->item[j], *b = &m->item[i];
+	struct dec_xkey	 a, b;
 
-	return m->transfers && (a->kind == 'C' || a->kind == 'E') &&
-	    a->kind == b->kind && a->busnum == b->busnum &&
-	    a->devnum == b->devnum && a->ep == b->ep && a->xfer == b->xfer &&
-	    a->status == b->status && a->len == b->len &&
-	    m->fp[j] == m->fp[i];
+	if (!m->transfers || (m->item[j].kind != 'C' &&
+	    m->item[j].kind != 'E'))
+		return 0;
+	/* read --transfers's rule (which compares the bytes too) */
+	item_key(m, j, &a);
+	item_key(m, i, &b);
+	return dec_xfer_alike(&a, &b);
+}
+
+/*
+ * Item i's fingerprint (dec_xfer_fingerprint), its pair p's kept: a
+ * submit's is what it sends (dec_xfer_sent), which an end's row shows.
+ */
+static uint64_t
+item_fp(const struct tui_model *m, uint32_t p, const struct urb_rec *r,
+    const struct dec_info *info)
+{
+	if (r->type == 'S')
+		return dec_xfer_sent(r);
+	return dec_xfer_fingerprint(r, info, p != TI_NONE &&
+	    m->item[p].kind == 'S' ? m->fp[p] : 0);
 }
 
 /* Keep sel within [top, top + rows). */
@@ -412,7 +444,8 @@ make_fp(struct tui_model *m)
 		if (rec == NULL)
 			m->fp[i] = ~(uint64_t)i;
 		else if (rec->kind == CAP_URB)
-			m->fp[i] = dec_xfer_fingerprint(&rec->r, &rec->info);
+			m->fp[i] = item_fp(m, m->item[i].pair < i ?
+			    m->item[i].pair : TI_NONE, &rec->r, &rec->info);
 		else
 			m->fp[i] = 0;
 	}
@@ -433,8 +466,6 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	    (keep_fp(m) && grow(&m->fp, &m->fpcap, m->n + 1,
 	    sizeof *m->fp) != 0) || (ref = id_ref(m, r->id)) < 0)
 		return -UE_NOMEM;
-	if (keep_fp(m))
-		m->fp[m->n] = dec_xfer_fingerprint(r, info);
 	it = &m->item[m->n];
 	it->ts_ns = r->ts_ns;
 	if (m->t0 == DEC_TS_BAD)
@@ -449,13 +480,16 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	it->kind = r->type;
 	it->xfer = r->xfer_type;
 	m->n++;
+	p = TI_NONE;
 	if (info != NULL && (info->flags & DI_PAIRED) &&
 	    (p = find_recno(m, info->pair_recno)) != TI_NONE) {
 		it->pair = p;
 		m->item[p].pair = (uint32_t)m->n - 1;
-		if (m->transfers && m->item[p].kind == 'S')
-			unshow(m, p);
 	}
+	if (keep_fp(m))
+		m->fp[m->n - 1] = item_fp(m, p, r, info);
+	if (p != TI_NONE && m->transfers && m->item[p].kind == 'S')
+		unshow(m, p);
 	/* a URB once: its submit, or a completion whose submit is not in
 	 * the capture */
 	if (r->type == 'S' || ((r->type == 'C' || r->type == 'E') &&
@@ -974,12 +1008,21 @@ summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
     struct sbuf *b)
 {
 	const struct dec_rec *rec;
+	uint32_t	 p;
 
 	if (fetch == NULL ||
 	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
 		return -1;
 	if (rec->kind == CAP_URB) {
 		dec_fmt_summary(&m->fmt, &rec->r, &rec->info, b);
+		/* as read --transfers: an OUT end's row, what was sent */
+		if (m->transfers && rec->r.type != 'S' &&
+		    rec->r.data_len == 0 && !urb_is_in(&rec->r) &&
+		    (p = m->item[i].pair) != TI_NONE &&
+		    m->item[p].kind == 'S' && m->fp[p] != 0 &&
+		    (rec = fetch(m->fetch_arg, tui_recno(p))) != NULL &&
+		    rec->kind == CAP_URB)
+			dec_fmt_sent(&rec->r, &rec->info, b);
 		return 0;
 	}
 	if (rec->ev.driver != NULL) {
