@@ -1797,6 +1797,22 @@ int		 dec_fold_record(struct dec_fold *fo, struct dec_fmt *f,
 void		 dec_fold_end(struct dec_fold *fo, struct dec_fmt *f,
 		     struct sbuf *b);
 /*
+ * What r is to the folding, for a view that folds rows itself (the
+ * TUI's T view): DEC_FOLD_SOF, DEC_FOLD_POLL (an IN or PING token) or
+ * DEC_FOLD_NAK (the NAK of one), ored with the token's PID << 16, its
+ * address << 8 and endpoint (a poll and its NAK have the same low 24
+ * bits); 0 for a packet that folds into nothing.
+ */
+#define DEC_FOLD_SOF	(1u << 24)
+#define DEC_FOLD_POLL	(2u << 24)
+#define DEC_FOLD_NAK	(3u << 24)
+#define DEC_FOLD_KIND(v)	((v) & (3u << 24))
+#define DEC_FOLD_KEY(v)		((v) & 0xffffffu)
+uint32_t	 dec_fold_role(const struct urb_rec *r);
+/* The text of a run of polls ("IN 5.2 polled 4 times, NAKed"), of a
+ * token key (DEC_FOLD_KEY). */
+void		 dec_fold_polls(struct sbuf *b, uint32_t key, uint32_t polls);
+/*
  * The transfers view (decode/dec-xfer.c), as Packetry and hardware
  * analyzers show a capture: each URB is one row at its end (completion or
  * submit error) with the frame numbers of its submit and its end, the

@@ -45,6 +45,7 @@ tui_model_free(struct tui_model *m)
 	free(m->fp);
 	free(m->vis);
 	free(m->runs);
+	free(m->polls);
 	free(m->ids);
 	free(m->idhash);
 	free(m->evx);
@@ -287,6 +288,8 @@ item_fp(const struct tui_model *m, uint32_t p, const struct urb_rec *r,
 {
 	if (r->type == 'S')
 		return dec_xfer_sent(r);
+	if (r->type == 'P')
+		return dec_fold_role(r);
 	return dec_xfer_fingerprint(r, info, p != TI_NONE &&
 	    m->item[p].kind == 'S' ? m->fp[p] : 0);
 }
@@ -309,6 +312,90 @@ fix_scroll(struct tui_model *m)
 		m->top = m->nvis > m->rows ? m->nvis - m->rows : 0;
 }
 
+static void	 drop_row(struct tui_model *, size_t);
+
+/* The dec_fold_role of row k's first item, 0 when it is no bus packet. */
+static uint32_t
+row_role(const struct tui_model *m, size_t k)
+{
+	uint32_t i = m->vis[k];
+
+	return m->item[i].kind == 'P' ? (uint32_t)m->fp[i] : 0;
+}
+
+/*
+ * The transfers view: bus packet i into the row before it, as read
+ * --collapse folds them (decode/dec-usbll.c): a SOF into a row of SOFs; a
+ * NAK into the row of the token it answers, which then joins the run of
+ * polls of that token before it, with the SOFs between.  Returns 1 when
+ * i went into a row.
+ */
+static int
+fold_packet(struct tui_model *m, uint32_t i)
+{
+	uint32_t role, prev;
+	size_t	 k, s;
+
+	if (!m->transfers || m->item[i].kind != 'P' || m->nvis == 0)
+		return 0;
+	role = (uint32_t)m->fp[i];
+	k = m->nvis - 1;
+	prev = row_role(m, k);
+	if (role == DEC_FOLD_SOF && prev == DEC_FOLD_SOF) {
+		m->runs[k]++;
+		return 1;
+	}
+	if (DEC_FOLD_KIND(role) != DEC_FOLD_NAK ||
+	    DEC_FOLD_KIND(prev) != DEC_FOLD_POLL || m->runs[k] != 1 ||
+	    DEC_FOLD_KEY(prev) != DEC_FOLD_KEY(role))
+		return 0;
+	m->runs[k]++;
+	m->polls[k] = 1;
+	s = k;
+	if (s > 0 && row_role(m, s - 1) == DEC_FOLD_SOF)
+		s--;
+	if (s > 0 && row_role(m, s - 1) == prev && m->polls[s - 1] > 0) {
+		m->runs[s - 1] += m->runs[k] + (s < k ? m->runs[s] : 0);
+		m->polls[s - 1]++;
+		drop_row(m, k);
+		if (s < k)
+			drop_row(m, s);
+	}
+	return 1;
+}
+
+int
+tui_model_fold_text(struct tui_model *m, size_t k, struct sbuf *b)
+{
+	const struct dec_rec *rec;
+	uint32_t role, sofs, from, j, end;
+
+	if (m->all || k >= m->nvis || m->runs[k] < 2 ||
+	    (role = row_role(m, k)) == 0)
+		return 0;
+	if (m->polls[k] > 0) {
+		dec_fold_polls(b, DEC_FOLD_KEY(role), m->polls[k]);
+		if ((sofs = m->runs[k] - 2 * m->polls[k]) > 0)
+			sb_printf(b, ", %u SOF%s between", sofs,
+			    sofs == 1 ? "" : "s");
+		return 1;
+	}
+	if (role != DEC_FOLD_SOF)
+		return 0;
+	/* the frame numbers of the first SOF and of the last */
+	if ((rec = m->fetch(m->fetch_arg, tui_recno(m->vis[k]))) == NULL)
+		return -1;
+	from = rec->r.ll.frame;
+	end = k + 1 < m->nvis ? m->vis[k + 1] : (uint32_t)m->fpos;
+	for (j = end; j-- > m->vis[k];)
+		if (m->item[j].kind == 'P' && m->fp[j] == DEC_FOLD_SOF)
+			break;
+	if ((rec = m->fetch(m->fetch_arg, tui_recno(j))) == NULL)
+		return -1;
+	sb_printf(b, "%u SOFs %u-%u", m->runs[k], from, rec->r.ll.frame);
+	return 1;
+}
+
 /*
  * Item i (the next after fpos) is filtered: show it if it passes.  While
  * a new filter runs the selection waits for the item it was on (fwant),
@@ -323,14 +410,19 @@ filtered(struct tui_model *m, uint32_t i)
 	else {
 		if (!passes(m, i))
 			return 0;
-		if (m->nvis > 0 && same_run(m, m->vis[m->nvis - 1], i))
+		if (fold_packet(m, i))
+			;
+		else if (m->nvis > 0 && same_run(m, m->vis[m->nvis - 1], i))
 			m->runs[m->nvis - 1]++;
 		else {
 			if (grow(&m->vis, &m->viscap, m->nvis + 1,
 			    sizeof *m->vis) != 0 || grow(&m->runs,
-			    &m->runcap, m->nvis + 1, sizeof *m->runs) != 0)
+			    &m->runcap, m->nvis + 1, sizeof *m->runs) != 0 ||
+			    grow(&m->polls, &m->pollcap, m->nvis + 1,
+			    sizeof *m->polls) != 0)
 				return -UE_NOMEM;
 			m->runs[m->nvis] = 1;
+			m->polls[m->nvis] = 0;
 			m->vis[m->nvis++] = i;
 		}
 	}
@@ -385,6 +477,8 @@ drop_row(struct tui_model *m, size_t k)
 	    sizeof *m->vis);
 	memmove(m->runs + k, m->runs + k + 1, (m->nvis - k - 1) *
 	    sizeof *m->runs);
+	memmove(m->polls + k, m->polls + k + 1, (m->nvis - k - 1) *
+	    sizeof *m->polls);
 	m->nvis--;
 	if (m->sel > k)
 		m->sel--;
@@ -892,6 +986,9 @@ refilter(struct tui_model *m, uint32_t cur)
 		free(m->runs);
 		m->runs = NULL;
 		m->runcap = 0;
+		free(m->polls);
+		m->polls = NULL;
+		m->pollcap = 0;
 	}
 	if (tui_model_filter_step(m, m->fsync) < 0)
 		return -UE_NOMEM;

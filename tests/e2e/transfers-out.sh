@@ -213,3 +213,44 @@ tui_rows "$MS" "$OUT"
 check "T: a CBW's row has its command" grep -qE \
     '31 bytes sent, [0-9.]+ ms: CBW tag 2 TEST UNIT READY, no data' \
     "$TMP/screen"
+
+# T on a bus-level capture: the NAKed polls and the SOFs fold as read
+# --collapse folds them (its rows of packets, with their text).
+LL=samples/usb-fs-acm.pcapng
+"$US" read --collapse "$LL" 2>/dev/null | awk '$5 == "P" {
+	t = $0; for (k = 0; k < 8; k++) sub(/^ *[^ ]+ +/, "", t)
+	if (match(t, / \(packets [^)]*\)$/)) {
+		p = substr(t, RSTART, RLENGTH); t = substr(t, 1, RSTART - 1)
+		if (match(p, /, [0-9]+ SOFs? between/))
+			t = t substr(p, RSTART, RLENGTH)
+	}
+	print $1 " " t }' >"$TMP/want"
+check "collapse: a run of polls with SOFs between" \
+    grep -q '^102 IN 5.2 polled 4 times, NAKed, 3 SOFs between$' "$TMP/want"
+n=$((n + 1))
+S0=$S
+S=$S-$n
+$T new-session -d -s "$S" -x 200 -y 60 \
+    "TERM=xterm-256color LANG=C.UTF-8 $US tui $LL 2>$TMP/tuierr; \
+    echo TUI-EXIT=\$?; sleep 30"
+wait_for "^ 1/[0-9]+ " >/dev/null
+$T send-keys -t "$S" T
+check "usbll: T is on" wait_for "TRANSFERS"
+: >"$TMP/ll"
+i=0
+while [ $i -lt 10 ]; do
+	sleep 0.3
+	screen | awk '/TRANSFERS/ { exit } { print }' >>"$TMP/ll"
+	screen | grep -qE '^ ([0-9]+)/\1 ' && break
+	$T send-keys -t "$S" NPage
+	i=$((i + 1))
+done
+awk '$5 == "P" && $1 ~ /^[0-9]+$/ { t = $0
+	for (k = 0; k < 8; k++) sub(/^ *[^ ]+ +/, "", t); print $1 " " t }' "$TMP/ll" |
+    sort -un -k1,1 >"$TMP/got"
+check_diff "usbll: T's rows of packets are read --collapse's" "$TMP/want" \
+    "$TMP/got"
+$T send-keys -t "$S" q
+check "usbll: q quits" wait_for "TUI-EXIT=0"
+check "usbll: tui: no sanitizer report" no_sanitizer_report "$TMP/tuierr"
+S=$S0
