@@ -380,7 +380,7 @@ tui_model_fold_text(struct tui_model *m, size_t k, struct sbuf *b)
 			    sofs == 1 ? "" : "s");
 		return 1;
 	}
-	if (role != DEC_FOLD_SOF)
+	if (role != DEC_FOLD_SOF || m->fetch == NULL)
 		return 0;
 	/* the frame numbers of the first SOF and of the last */
 	if ((rec = m->fetch(m->fetch_arg, tui_recno(m->vis[k]))) == NULL)
