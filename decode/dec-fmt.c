@@ -353,8 +353,13 @@ fmt_control(const struct dec_fmt *f, const struct urb_rec *r,
 	} else
 		sb_puts(b, "ok, ");
 	fmt_latency(info->latency_ns, b);
-	if (r->data_len == 0 || !SETUP_DIR_IN(&info->setup))
+	if (r->data_len == 0)
 		return;
+	if (!SETUP_DIR_IN(&info->setup)) {
+		/* an OUT completion with the data (macOS) */
+		fmt_data(r, info, b);
+		return;
+	}
 	if (SETUP_TYPE(&info->setup) != 2 &&
 	    info->setup.bRequest == USB_REQ_GET_DESCRIPTOR && r->status == 0) {
 		sb_puts(b, ": ");
@@ -492,11 +497,19 @@ dec_fmt_summary(const struct dec_fmt *f, const struct urb_rec *r,
 			fmt_latency(info->latency_ns, b);
 		} else if (info->flags & DI_ORPHAN)
 			sb_puts(b, ", submit not captured");
-		if (urb_is_in(r))
-			fmt_data(r, info, b);
+		/* IN data, or OUT data a completion carries (macOS) */
+		fmt_data(r, info, b);
 		break;
 	}
 	fmt_cut(r, b);
+}
+
+void
+dec_fmt_sent(const struct urb_rec *s, const struct dec_info *info,
+    struct sbuf *b)
+{
+	if (s->type == 'S' && !urb_is_in(s))
+		fmt_data(s, info, b);
 }
 
 const char *

@@ -495,6 +495,35 @@ fold_nak_of(const struct urb_rec *r, const struct urb_rec *t)
 	    r->ll.endp == t->ll.endp;
 }
 
+uint32_t
+dec_fold_role(const struct urb_rec *r)
+{
+	const struct urb_ll *ll = &r->ll;
+
+	if (fold_packet(r, USBLL_K_SOF))
+		return DEC_FOLD_SOF;
+	if (fold_poll_token(r))
+		return DEC_FOLD_POLL | (uint32_t)ll->pid << 16 |
+		    (uint32_t)ll->addr << 8 | ll->endp;
+	/* fold_nak_of's NAK, of whichever poll */
+	if (fold_packet(r, USBLL_K_HANDSHAKE) && ll->pid == USBLL_PID_NAK &&
+	    ll->have_addr && (ll->tok == USBLL_PID_IN ||
+	    ll->tok == USBLL_PID_PING))
+		return DEC_FOLD_NAK | (uint32_t)ll->tok << 16 |
+		    (uint32_t)ll->addr << 8 | ll->endp;
+	return 0;
+}
+
+void
+dec_fold_polls(struct sbuf *b, uint32_t key, uint32_t polls)
+{
+	const char *name = dec_usbll_pid_name((uint8_t)(key >> 16));
+
+	sb_printf(b, "%s %u.%u polled %u time%s, NAKed", name != NULL ?
+	    name : "?", (key >> 8) & 0xff, key & 0xff, polls,
+	    polls == 1 ? "" : "s");
+}
+
 /* A copy of r kept past the source's next record: no pointers into it. */
 static void
 fold_keep(struct urb_rec *to, const struct urb_rec *r)
@@ -541,9 +570,8 @@ fold_put_run(struct dec_fold *fo, struct dec_fmt *f, struct sbuf *b)
 	if (fo->polls == 0)
 		return;
 	dec_fmt_line_head(f, h, b);
-	sb_printf(b, "%s %u.%u polled %u time%s, NAKed (packets %llu-%llu",
-	    dec_usbll_pid_name(h->ll.pid), h->ll.addr, h->ll.endp, fo->polls,
-	    fo->polls == 1 ? "" : "s", (unsigned long long)urb_frame(h),
+	dec_fold_polls(b, DEC_FOLD_KEY(dec_fold_role(h)), fo->polls);
+	sb_printf(b, " (packets %llu-%llu", (unsigned long long)urb_frame(h),
 	    (unsigned long long)fo->last);
 	if ((ns = dec_ts_sub(fo->last_ts, h->ts_ns)) > 0 && fo->polls > 1)
 		sb_printf(b, " in %.3f ms", (double)ns / 1e6);

@@ -65,9 +65,10 @@ xfer_data_hash(const struct urb_rec *r)
 }
 
 uint64_t
-dec_xfer_fingerprint(const struct urb_rec *r, const struct dec_info *info)
+dec_xfer_fingerprint(const struct urb_rec *r, const struct dec_info *info,
+    uint64_t sent)
 {
-	uint8_t	 b[20];
+	uint8_t	 b[28];
 	uint32_t flags = info != NULL ? info->flags : 0;
 
 	memset(b, 0, sizeof b);
@@ -82,14 +83,41 @@ dec_xfer_fingerprint(const struct urb_rec *r, const struct dec_info *info)
 		put_le16(b + 11, info->setup.wLength);
 	}
 	put_le32(b + 13, r->data_len);
+	put_le64(b + 20, sent);
 	return xfer_hash(xfer_data_hash(r), b, sizeof b);
 }
 
-/* r's key; open: r is a submit not ended (yet). */
-static void
-xfer_key(struct dec_xkey *k, const struct urb_rec *r,
-    const struct dec_info *info, int open)
+uint64_t
+dec_xfer_sent(const struct urb_rec *s)
 {
+	if (s->type != 'S' || urb_is_in(s) || s->data_len == 0)
+		return 0;
+	/* never 0 for data: 0 is none */
+	return xfer_hash(0xcbf29ce484222325ULL, s->data, s->data_len) | 1;
+}
+
+int
+dec_xfer_alike(const struct dec_xkey *a, const struct dec_xkey *b)
+{
+	return a->busnum == b->busnum && a->devnum == b->devnum &&
+	    a->epnum == b->epnum && a->xfer_type == b->xfer_type &&
+	    a->type == b->type && a->status == b->status &&
+	    a->len == b->len && a->fp == b->fp;
+}
+
+/*
+ * r's key; open: r is a submit not ended (yet); sent: its submit's
+ * dec_xfer_sent.  The bytes the run compares into t: r's data, its
+ * isochronous frames' status and length, then the n bytes sent.
+ */
+static void
+xfer_key(struct dec_xkey *k, struct sbuf *t, const struct urb_rec *r,
+    const struct dec_info *info, int open, uint64_t sent,
+    const uint8_t *data, uint32_t n)
+{
+	uint8_t	 b[8];
+	uint32_t i;
+
 	memset(k, 0, sizeof *k);
 	k->busnum = r->busnum;
 	k->devnum = r->devnum;
@@ -97,30 +125,27 @@ xfer_key(struct dec_xkey *k, const struct urb_rec *r,
 	k->xfer_type = r->xfer_type;
 	k->type = open ? 'S' : r->type;
 	k->status = open ? 0 : r->status;
-	k->asked = open ? r->len_urb : (info->flags & DI_PAIRED) ?
-	    info->pair_len : UINT32_MAX;
-	k->len = open ? 0 : r->len_urb;
-	k->data_len = r->data_len;
-	k->data_hash = xfer_data_hash(r);
-	k->flags = info->flags & (DI_PAIRED | DI_ORPHAN);
-	if (info->flags & DI_SETUP)
-		k->setup = info->setup;
+	k->len = r->len_urb;
+	k->fp = dec_xfer_fingerprint(r, info, sent);
+	t->len = 0;
+	sb_putn(t, (const char *)r->data, r->data_len);
+	for (i = 0; i < r->niso; i++) {
+		put_le32(b, (uint32_t)r->iso[i].status);
+		put_le32(b + 4, r->iso[i].len);
+		sb_putn(t, (const char *)b, sizeof b);
+	}
+	if (n > 0)
+		sb_putn(t, (const char *)data, n);
 }
 
-static int
-xfer_key_eq(const struct dec_xkey *a, const struct dec_xkey *b)
+/* The decode of what was sent (n bytes of sent) after the summary of
+ * end r, when r carries no data of its own. */
+static void
+xfer_sent(const struct urb_rec *r, const char *sent, size_t n,
+    struct sbuf *b)
 {
-	return a->busnum == b->busnum && a->devnum == b->devnum &&
-	    a->epnum == b->epnum && a->xfer_type == b->xfer_type &&
-	    a->type == b->type && a->status == b->status &&
-	    a->asked == b->asked && a->len == b->len &&
-	    a->data_len == b->data_len && a->data_hash == b->data_hash &&
-	    a->flags == b->flags &&
-	    a->setup.bmRequestType == b->setup.bmRequestType &&
-	    a->setup.bRequest == b->setup.bRequest &&
-	    a->setup.wValue == b->setup.wValue &&
-	    a->setup.wIndex == b->setup.wIndex &&
-	    a->setup.wLength == b->setup.wLength;
+	if (n > 0 && r->type != 'S' && r->data_len == 0 && !urb_is_in(r))
+		sb_putn(b, sent, n);
 }
 
 /* A frame number, or "-" (text) / null (JSON) for none. */
@@ -140,11 +165,13 @@ xfer_num(const struct dec_xfer *x, struct sbuf *b, int have, uint64_t v,
 
 /*
  * The row of r into b, without its end: r's own if it ended the URB,
- * else (open) the row of the submit r, to be marked later.
+ * else (open) the row of the submit r, to be marked later.  sent: the
+ * decode of what its submit sent (n bytes), for an OUT end without data.
  */
 static void
 xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
-    const struct dec_info *info, int open, struct sbuf *b)
+    const struct dec_info *info, int open, const char *sent, size_t n,
+    struct sbuf *b)
 {
 	const char	*st = "-", *unknown = x->json ? "null" : "?";
 	char		 asked[24], buf[40], *p;
@@ -192,6 +219,7 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 		sb_puts(b, ",\"summary\":");
 		mark = b->len;
 		dec_fmt_summary(f, r, info, b);
+		xfer_sent(r, sent, n, b);
 		sb_json_from(b, mark);
 		return;
 	}
@@ -231,6 +259,7 @@ xfer_row(struct dec_xfer *x, struct dec_fmt *f, const struct urb_rec *r,
 	xfer_col(b, buf, (size_t)(p - buf), 11, 1);
 	sb_putn(b, "  ", 2);
 	dec_fmt_summary(f, r, info, b);
+	xfer_sent(r, sent, n, b);
 }
 
 /* Write run u into b (a tree's rows indented). */
@@ -315,7 +344,8 @@ xfer_group(struct dec_xfer *x, uint16_t busnum, uint8_t devnum,
 	return g;
 }
 
-/* A row (text in x->tmp, key k) into its run, or a new run. */
+/* A row (text in x->tmp, key k, bytes in x->tmpbytes) into its run, or a
+ * new run. */
 static void
 xfer_add(struct dec_xfer *x, const struct dec_xkey *k, const char *mark,
     int64_t ts, uint64_t frame, struct sbuf *b)
@@ -332,7 +362,9 @@ xfer_add(struct dec_xfer *x, const struct dec_xkey *k, const char *mark,
 		u = &g->run;
 		b = &g->out;
 	}
-	if (u->n > 0 && u->mark == mark && xfer_key_eq(&u->key, k)) {
+	if (u->n > 0 && u->mark == mark && dec_xfer_alike(&u->key, k) &&
+	    u->bytes.len == x->tmpbytes.len && (u->bytes.len == 0 ||
+	    memcmp(u->bytes.s, x->tmpbytes.s, u->bytes.len) == 0)) {
 		u->n++;
 		u->last_ts = ts;
 		u->last = frame;
@@ -342,6 +374,9 @@ xfer_add(struct dec_xfer *x, const struct dec_xkey *k, const char *mark,
 	t = u->held;
 	u->held = x->tmp;
 	x->tmp = t;
+	t = u->bytes;
+	u->bytes = x->tmpbytes;
+	x->tmpbytes = t;
 	u->key = *k;
 	u->mark = mark;
 	u->n = 1;
@@ -410,7 +445,7 @@ xfer_tree_put(struct dec_xfer *x, struct sbuf *b)
 
 /*
  * The open submits are in record order; one that ended keeps its place
- * without its row (row NULL) until they are half the array, so that
+ * without its buffer (buf NULL) until they are half the array, so that
  * ending the oldest of many costs no move of the others.
  */
 
@@ -423,7 +458,7 @@ xfer_open_find(struct dec_xfer *x, uint64_t recno)
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (x->open[mid].recno == recno)
-			return x->open[mid].row != NULL ? &x->open[mid] : NULL;
+			return x->open[mid].buf != NULL ? &x->open[mid] : NULL;
 		if (x->open[mid].recno < recno)
 			lo = mid + 1;
 		else
@@ -437,25 +472,29 @@ xfer_open_del(struct dec_xfer *x, struct dec_xopen *o)
 {
 	size_t	 i, n = 0;
 
-	free(o->row);
-	o->row = NULL;
+	free(o->buf);
+	o->buf = NULL;
 	if (++x->ndead < 32 || 2 * x->ndead < x->nopen)
 		return;
 	for (i = 0; i < x->nopen; i++) {
-		if (x->open[i].row != NULL)
+		if (x->open[i].buf != NULL)
 			x->open[n++] = x->open[i];
 	}
 	x->nopen = n;
 	x->ndead = 0;
 }
 
-/* The submit r's row (in x->tmp) kept until it ends; lost without memory
- * (b's oom then says so). */
+/*
+ * The submit r kept until it ends: its row if shown (the first len bytes
+ * of x->tmp), the decode of what it sends (the rest of x->tmp) and those
+ * bytes.  Lost without memory (b's oom then says so).
+ */
 static void
 xfer_open_add(struct dec_xfer *x, const struct urb_rec *r,
-    const struct dec_info *info, struct sbuf *b)
+    const struct dec_info *info, int shown, size_t len, struct sbuf *b)
 {
 	struct dec_xopen *o;
+	uint32_t	 n = urb_is_in(r) ? 0 : r->data_len;
 
 	if (dec_grow(&x->open, x->nopen, &x->capopen, sizeof *x->open) != 0) {
 		b->oom = 1;
@@ -465,16 +504,22 @@ xfer_open_add(struct dec_xfer *x, const struct urb_rec *r,
 	if (x->nopen > 0 && x->open[x->nopen - 1].recno >= r->recno)
 		return;
 	o = &x->open[x->nopen];
-	if ((o->row = malloc(x->tmp.len + 1)) == NULL) {
+	if ((o->buf = malloc(x->tmp.len + n + 1)) == NULL) {
 		b->oom = 1;
 		return;
 	}
-	memcpy(o->row, x->tmp.s, x->tmp.len);
-	o->len = x->tmp.len;
+	memcpy(o->buf, x->tmp.s, x->tmp.len);
+	if (n > 0)
+		memcpy(o->buf + x->tmp.len, r->data, n);
+	o->len = len;
+	o->txt_len = x->tmp.len - len;
+	o->nsent = n;
+	o->shown = shown;
+	o->sent = dec_xfer_sent(r);
 	o->recno = r->recno;
 	o->ts_ns = r->ts_ns;
 	o->frame = urb_frame(r);
-	xfer_key(&o->key, r, info, 1);
+	xfer_key(&o->key, &x->tmpbytes, r, info, 1, 0, NULL, 0);
 	x->nopen++;
 }
 
@@ -484,7 +529,10 @@ xfer_open_row(struct dec_xfer *x, struct dec_xopen *o, const char *mark,
     struct sbuf *b)
 {
 	x->tmp.len = 0;
-	sb_putn(&x->tmp, o->row, o->len);
+	sb_putn(&x->tmp, o->buf, o->len);
+	/* its bytes: the data it sends, as its key was made from */
+	x->tmpbytes.len = 0;
+	sb_putn(&x->tmpbytes, o->buf + o->len + o->txt_len, o->nsent);
 	xfer_add(x, &o->key, mark, o->ts_ns, o->frame, b);
 }
 
@@ -502,43 +550,58 @@ dec_xfer_record(struct dec_xfer *x, struct dec_fmt *f,
     struct sbuf *b)
 {
 	struct dec_xgroup *g;
-	struct dec_xopen *o;
+	struct dec_xopen *o = NULL;
 	struct dec_xkey	 k;
+	size_t		 len;
 
 	if (r->type == 'P')
 		return;
 	if (r->type == 'S') {
 		if ((info->flags & DI_RESUBMIT) &&
 		    (o = xfer_open_find(x, info->replaced_recno)) != NULL) {
-			xfer_open_row(x, o, "resubmitted before it completed",
-			    b);
+			if (o->shown)
+				xfer_open_row(x, o,
+				    "resubmitted before it completed", b);
 			xfer_open_del(x, o);
 		}
 		/* a USBPcap stage goes on with the URB: its row is later */
 		if ((info->flags & DI_STAGE) &&
 		    (o = xfer_open_find(x, info->pair_recno)) != NULL)
 			xfer_open_del(x, o);
-		if (shown) {
-			xfer_row(x, f, r, info, 1, &x->tmp);
-			xfer_open_add(x, r, info, b);
+		/* kept if shown, or for the data it sends to its end's row */
+		x->tmp.len = 0;
+		if (shown)
+			xfer_row(x, f, r, info, 1, NULL, 0, &x->tmp);
+		len = x->tmp.len;
+		dec_fmt_sent(r, info, &x->tmp);
+		if (shown || x->tmp.len > len)
+			xfer_open_add(x, r, info, shown, len, b);
+		return;
+	}
+	if (info->flags & (DI_PAIRED | DI_STAGE))
+		o = xfer_open_find(x, info->pair_recno);
+	if (shown) {
+		if (x->tree && (info->flags & DI_IDS) &&
+		    (g = xfer_group(x, r->busnum, r->devnum, r->epnum,
+		    r->xfer_type, b)) != NULL) {
+			g->ids = 1;
+			g->vid = info->vid;
+			g->pid = info->pid;
 		}
-		return;
+		if (o != NULL) {
+			xfer_row(x, f, r, info, 0, o->buf + o->len, o->txt_len,
+			    &x->tmp);
+			xfer_key(&k, &x->tmpbytes, r, info, 0, o->sent,
+			    (const uint8_t *)o->buf + o->len + o->txt_len,
+			    o->nsent);
+		} else {
+			xfer_row(x, f, r, info, 0, NULL, 0, &x->tmp);
+			xfer_key(&k, &x->tmpbytes, r, info, 0, 0, NULL, 0);
+		}
+		xfer_add(x, &k, NULL, r->ts_ns, urb_frame(r), b);
 	}
-	if ((info->flags & (DI_PAIRED | DI_STAGE)) &&
-	    (o = xfer_open_find(x, info->pair_recno)) != NULL)
+	if (o != NULL)
 		xfer_open_del(x, o);
-	if (!shown)
-		return;
-	if (x->tree && (info->flags & DI_IDS) &&
-	    (g = xfer_group(x, r->busnum, r->devnum, r->epnum, r->xfer_type,
-	    b)) != NULL) {
-		g->ids = 1;
-		g->vid = info->vid;
-		g->pid = info->pid;
-	}
-	xfer_row(x, f, r, info, 0, &x->tmp);
-	xfer_key(&k, r, info, 0);
-	xfer_add(x, &k, NULL, r->ts_ns, urb_frame(r), b);
 }
 
 void
@@ -547,10 +610,11 @@ dec_xfer_end(struct dec_xfer *x, const char *mark, struct sbuf *b)
 	size_t	 i;
 
 	for (i = 0; i < x->nopen; i++) {
-		if (x->open[i].row == NULL)
+		if (x->open[i].buf == NULL)
 			continue;
-		xfer_open_row(x, &x->open[i], mark, b);
-		free(x->open[i].row);
+		if (x->open[i].shown)
+			xfer_open_row(x, &x->open[i], mark, b);
+		free(x->open[i].buf);
 	}
 	x->nopen = x->ndead = 0;
 	if (x->tree)
@@ -565,14 +629,17 @@ dec_xfer_free(struct dec_xfer *x)
 	size_t	 i;
 
 	for (i = 0; i < x->nopen; i++)
-		free(x->open[i].row);
+		free(x->open[i].buf);
 	free(x->open);
 	for (i = 0; i < x->ngroups; i++) {
 		sb_free(&x->groups[i].run.held);
+		sb_free(&x->groups[i].run.bytes);
 		sb_free(&x->groups[i].out);
 	}
 	free(x->groups);
 	sb_free(&x->run.held);
+	sb_free(&x->run.bytes);
 	sb_free(&x->tmp);
+	sb_free(&x->tmpbytes);
 	memset(x, 0, sizeof *x);
 }

@@ -1404,6 +1404,13 @@ void		 dec_fmt_line_head(struct dec_fmt *f, const struct urb_rec *r,
 void		 dec_fmt_summary(const struct dec_fmt *f,
 		     const struct urb_rec *r, const struct dec_info *info,
 		     struct sbuf *b);
+/*
+ * What OUT submit s sends as its summary decodes it (": " and the class
+ * decode, else the first bytes), for the row of an end that carries no
+ * data; nothing for an IN submit or one without data.
+ */
+void		 dec_fmt_sent(const struct urb_rec *s,
+		     const struct dec_info *info, struct sbuf *b);
 
 /*
  * The whole decoded tree of a record (pseudo-header with Wireshark's field
@@ -1790,16 +1797,35 @@ int		 dec_fold_record(struct dec_fold *fo, struct dec_fmt *f,
 void		 dec_fold_end(struct dec_fold *fo, struct dec_fmt *f,
 		     struct sbuf *b);
 /*
+ * What r is to the folding, for a view that folds rows itself (the
+ * TUI's T view): DEC_FOLD_SOF, DEC_FOLD_POLL (an IN or PING token) or
+ * DEC_FOLD_NAK (the NAK of one), ored with the token's PID << 16, its
+ * address << 8 and endpoint (a poll and its NAK have the same low 24
+ * bits); 0 for a packet that folds into nothing.
+ */
+#define DEC_FOLD_SOF	(1u << 24)
+#define DEC_FOLD_POLL	(2u << 24)
+#define DEC_FOLD_NAK	(3u << 24)
+#define DEC_FOLD_KIND(v)	((v) & (3u << 24))
+#define DEC_FOLD_KEY(v)		((v) & 0xffffffu)
+uint32_t	 dec_fold_role(const struct urb_rec *r);
+/* The text of a run of polls ("IN 5.2 polled 4 times, NAKed"), of a
+ * token key (DEC_FOLD_KEY). */
+void		 dec_fold_polls(struct sbuf *b, uint32_t key, uint32_t polls);
+/*
  * The transfers view (decode/dec-xfer.c), as Packetry and hardware
  * analyzers show a capture: each URB is one row at its end (completion or
  * submit error) with the frame numbers of its submit and its end, the
  * length asked for (the submit's) and the length done (the end's), the
  * status and the end's summary (request, result, latency).  Submits are no
  * rows of their own: one never completed is a row when a resubmit replaced
- * it, the others at the end.  A run of identical rows on one endpoint
- * (same status, lengths, request and data bytes, by a 64-bit hash) one
- * after the other is the first row with a count: "(polled 37 times,
- * identical, over 1.234 s, last frame 5210)".  Bus packets are no rows.
+ * it, the others at the end.  The row of an OUT URB's end that carries no
+ * data (usbmon's completions) shows what its submit sent, decoded as the
+ * submit's line decodes it.  A run of rows on one endpoint one after the
+ * other that are truly alike (dec_xfer_alike, then the data bytes, sent
+ * and received, compared) is the first row with a count: "(polled 37
+ * times, identical, over 1.234 s, last frame 5210)".  Bus packets are no
+ * rows.
  *
  * Feed every URB record read, shown (the filter passed it) or not, in
  * order: dec_xfer_record writes into b the rows r ends.  dec_xfer_flush
@@ -1817,30 +1843,43 @@ struct dec_xkey {
 	uint8_t		 devnum;
 	uint8_t		 epnum;
 	uint8_t		 xfer_type;
-	char		 type;		/* the end's: 'C', 'E', 'S' never */
+	char		 type;		/* the end's 'C', 'E'; 'S' a submit
+					   never completed */
 	int32_t		 status;
-	uint32_t	 asked;		/* the submit's len_urb */
-	uint32_t	 len;		/* the end's len_urb */
-	uint32_t	 data_len;
-	uint64_t	 data_hash;	/* FNV-1a of the captured data */
-	uint32_t	 flags;		/* DI_PAIRED, DI_ORPHAN */
-	struct dec_setup setup;		/* DI_SETUP: the request */
+	uint32_t	 len;		/* the end's len_urb (a submit's) */
+	uint64_t	 fp;		/* dec_xfer_fingerprint */
 };
 
-/* A submit shown and not ended yet: its row, but for the mark. */
+/*
+ * The rule by which rows fold, read --transfers's and the TUI's T view's:
+ * the same endpoint, end, status and length, and the same fingerprint
+ * (the request, asked length, data sent and received).
+ */
+int		 dec_xfer_alike(const struct dec_xkey *a,
+		     const struct dec_xkey *b);
+
+/* A submit not ended yet: its row if shown (len bytes of buf, the row
+ * but for the mark), the decode of the data it sends (txt_len bytes
+ * after), those bytes (nsent after that).  buf NULL: ended. */
 struct dec_xopen {
 	uint64_t	 recno;
 	struct dec_xkey	 key;
 	int64_t		 ts_ns;
 	uint64_t	 frame;
-	char		*row;
+	char		*buf;
 	size_t		 len;
+	size_t		 txt_len;
+	uint32_t	 nsent;
+	int		 shown;
+	uint64_t	 sent;		/* dec_xfer_sent */
 };
 
-/* A run of identical rows: the first's text (unended) and key, how many,
- * the times of the first and the last, the frame number of the last. */
+/* A run of identical rows: the first's text (unended), key and bytes,
+ * how many, the times of the first and the last, the frame number of the
+ * last. */
 struct dec_xrun {
 	struct sbuf	 held;
+	struct sbuf	 bytes;
 	struct dec_xkey	 key;
 	const char	*mark;		/* why it never completed, or NULL */
 	uint32_t	 n;		/* 0: none held */
@@ -1873,9 +1912,10 @@ struct dec_xfer {
 	size_t		 capgroups;
 	struct dec_xopen *open;		/* by record number */
 	size_t		 nopen;
-	size_t		 ndead;		/* of them ended (row NULL) */
+	size_t		 ndead;		/* of them ended (buf NULL) */
 	size_t		 capopen;
 	struct sbuf	 tmp;
+	struct sbuf	 tmpbytes;
 };
 
 void		 dec_xfer_init(struct dec_xfer *x, int json, int tree);
@@ -1893,11 +1933,14 @@ void		 dec_xfer_free(struct dec_xfer *x);
 /*
  * The 64-bit fingerprint of what a row of URB end r holds beyond its
  * record header (address, type, status, length): the captured data and
- * isochronous frames by the hash the runs compare, the asked length and
- * the request (info may be NULL).  Equal for the rows a run folds.
+ * isochronous frames, the asked length, the request (info may be NULL)
+ * and sent, the dec_xfer_sent of its submit (0 when not captured).
+ * Equal for the rows a run folds.
  */
 uint64_t	 dec_xfer_fingerprint(const struct urb_rec *r,
-		     const struct dec_info *info);
+		     const struct dec_info *info, uint64_t sent);
+/* The hash of the data OUT submit s sends, 0 for none (an IN one). */
+uint64_t	 dec_xfer_sent(const struct urb_rec *s);
 
 /* The bytes of a DK_BYTES node, or NULL when they are not in r. */
 const uint8_t	*dec_node_bytes(const struct urb_rec *r,

@@ -139,7 +139,7 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 	char	 line[512];
 	size_t	 k;
 	uint32_t i;
-	int	 y, x, color;
+	int	 y, x, color, fold;
 	attr_t	 a;
 
 	fit(r->w, &l);
@@ -158,10 +158,13 @@ list_draw(struct tui_screen *s, const struct tui_rect *r)
 		i = tui_model_vis(m, k);
 		tui_model_cols(m, i, &c);
 		b.len = 0;
-		if (tui_model_summary(m, i, &b) != 0 || b.s == NULL)
+		/* bus packets folded as read --collapse writes them */
+		if ((fold = tui_model_fold_text(m, k, &b)) > 0)
+			;
+		else if (tui_model_summary(m, i, &b) != 0 || b.s == NULL)
 			sb_puts(&b, "(record unavailable)");
 		/* as read --transfers: an IN endpoint's URBs poll */
-		if (tui_model_run(m, k) > 1)
+		if (fold <= 0 && tui_model_run(m, k) > 1)
 			sb_printf(&b, " (%s %u times)",
 			    (m->item[i].ep & 0x80) && m->item[i].xfer !=
 			    XFER_CTRL ? "polled" : "repeated",

@@ -45,6 +45,7 @@ tui_model_free(struct tui_model *m)
 	free(m->fp);
 	free(m->vis);
 	free(m->runs);
+	free(m->polls);
 	free(m->ids);
 	free(m->idhash);
 	free(m->evx);
@@ -247,16 +248,50 @@ tui_model_record_next(struct tui_model *m, size_t *k, uint32_t *i)
  * ends of a URB alike on one endpoint (a run's items are all alike: j
  * may be any of them)?
  */
+static void
+item_key(const struct tui_model *m, uint32_t i, struct dec_xkey *k)
+{
+	const struct tui_item *it = &m->item[i];
+
+	memset(k, 0, sizeof *k);
+	k->busnum = it->busnum;
+	k->devnum = it->devnum;
+	k->epnum = it->ep;
+	k->xfer_type = it->xfer;
+	k->type = (char)it->kind;
+	k->status = it->status;
+	k->len = it->len;
+	k->fp = m->fp[i];
+}
+
 static int
 same_run(const struct tui_model *m, uint32_t j, uint32_t i)
 {
-	const struct tui_item *a = &m->item[j], *b = &m->item[i];
+	struct dec_xkey	 a, b;
 
-	return m->transfers && (a->kind == 'C' || a->kind == 'E') &&
-	    a->kind == b->kind && a->busnum == b->busnum &&
-	    a->devnum == b->devnum && a->ep == b->ep && a->xfer == b->xfer &&
-	    a->status == b->status && a->len == b->len &&
-	    m->fp[j] == m->fp[i];
+	if (!m->transfers || (m->item[j].kind != 'C' &&
+	    m->item[j].kind != 'E'))
+		return 0;
+	/* read --transfers's rule (which compares the bytes too) */
+	item_key(m, j, &a);
+	item_key(m, i, &b);
+	return dec_xfer_alike(&a, &b);
+}
+
+/*
+ * Item i's fingerprint (dec_xfer_fingerprint), its pair p's kept: a
+ * submit's is what it sends (dec_xfer_sent), which an end's row shows.
+ */
+static uint64_t
+item_fp(const struct tui_model *m, uint32_t p, const struct urb_rec *r,
+    const struct dec_info *info)
+{
+	if (r->type == 'S')
+		return dec_xfer_sent(r);
+	if (r->type == 'P')
+		return dec_fold_role(r);
+	return dec_xfer_fingerprint(r, info, p != TI_NONE &&
+	    m->item[p].kind == 'S' ? m->fp[p] : 0);
 }
 
 /* Keep sel within [top, top + rows). */
@@ -277,6 +312,90 @@ fix_scroll(struct tui_model *m)
 		m->top = m->nvis > m->rows ? m->nvis - m->rows : 0;
 }
 
+static void	 drop_row(struct tui_model *, size_t);
+
+/* The dec_fold_role of row k's first item, 0 when it is no bus packet. */
+static uint32_t
+row_role(const struct tui_model *m, size_t k)
+{
+	uint32_t i = m->vis[k];
+
+	return m->item[i].kind == 'P' ? (uint32_t)m->fp[i] : 0;
+}
+
+/*
+ * The transfers view: bus packet i into the row before it, as read
+ * --collapse folds them (decode/dec-usbll.c): a SOF into a row of SOFs; a
+ * NAK into the row of the token it answers, which then joins the run of
+ * polls of that token before it, with the SOFs between.  Returns 1 when
+ * i went into a row.
+ */
+static int
+fold_packet(struct tui_model *m, uint32_t i)
+{
+	uint32_t role, prev;
+	size_t	 k, s;
+
+	if (!m->transfers || m->item[i].kind != 'P' || m->nvis == 0)
+		return 0;
+	role = (uint32_t)m->fp[i];
+	k = m->nvis - 1;
+	prev = row_role(m, k);
+	if (role == DEC_FOLD_SOF && prev == DEC_FOLD_SOF) {
+		m->runs[k]++;
+		return 1;
+	}
+	if (DEC_FOLD_KIND(role) != DEC_FOLD_NAK ||
+	    DEC_FOLD_KIND(prev) != DEC_FOLD_POLL || m->runs[k] != 1 ||
+	    DEC_FOLD_KEY(prev) != DEC_FOLD_KEY(role))
+		return 0;
+	m->runs[k]++;
+	m->polls[k] = 1;
+	s = k;
+	if (s > 0 && row_role(m, s - 1) == DEC_FOLD_SOF)
+		s--;
+	if (s > 0 && row_role(m, s - 1) == prev && m->polls[s - 1] > 0) {
+		m->runs[s - 1] += m->runs[k] + (s < k ? m->runs[s] : 0);
+		m->polls[s - 1]++;
+		drop_row(m, k);
+		if (s < k)
+			drop_row(m, s);
+	}
+	return 1;
+}
+
+int
+tui_model_fold_text(struct tui_model *m, size_t k, struct sbuf *b)
+{
+	const struct dec_rec *rec;
+	uint32_t role, sofs, from, j, end;
+
+	if (m->all || k >= m->nvis || m->runs[k] < 2 ||
+	    (role = row_role(m, k)) == 0)
+		return 0;
+	if (m->polls[k] > 0) {
+		dec_fold_polls(b, DEC_FOLD_KEY(role), m->polls[k]);
+		if ((sofs = m->runs[k] - 2 * m->polls[k]) > 0)
+			sb_printf(b, ", %u SOF%s between", sofs,
+			    sofs == 1 ? "" : "s");
+		return 1;
+	}
+	if (role != DEC_FOLD_SOF || m->fetch == NULL)
+		return 0;
+	/* the frame numbers of the first SOF and of the last */
+	if ((rec = m->fetch(m->fetch_arg, tui_recno(m->vis[k]))) == NULL)
+		return -1;
+	from = rec->r.ll.frame;
+	end = k + 1 < m->nvis ? m->vis[k + 1] : (uint32_t)m->fpos;
+	for (j = end; j-- > m->vis[k];)
+		if (m->item[j].kind == 'P' && m->fp[j] == DEC_FOLD_SOF)
+			break;
+	if ((rec = m->fetch(m->fetch_arg, tui_recno(j))) == NULL)
+		return -1;
+	sb_printf(b, "%u SOFs %u-%u", m->runs[k], from, rec->r.ll.frame);
+	return 1;
+}
+
 /*
  * Item i (the next after fpos) is filtered: show it if it passes.  While
  * a new filter runs the selection waits for the item it was on (fwant),
@@ -291,14 +410,19 @@ filtered(struct tui_model *m, uint32_t i)
 	else {
 		if (!passes(m, i))
 			return 0;
-		if (m->nvis > 0 && same_run(m, m->vis[m->nvis - 1], i))
+		if (fold_packet(m, i))
+			;
+		else if (m->nvis > 0 && same_run(m, m->vis[m->nvis - 1], i))
 			m->runs[m->nvis - 1]++;
 		else {
 			if (grow(&m->vis, &m->viscap, m->nvis + 1,
 			    sizeof *m->vis) != 0 || grow(&m->runs,
-			    &m->runcap, m->nvis + 1, sizeof *m->runs) != 0)
+			    &m->runcap, m->nvis + 1, sizeof *m->runs) != 0 ||
+			    grow(&m->polls, &m->pollcap, m->nvis + 1,
+			    sizeof *m->polls) != 0)
 				return -UE_NOMEM;
 			m->runs[m->nvis] = 1;
+			m->polls[m->nvis] = 0;
 			m->vis[m->nvis++] = i;
 		}
 	}
@@ -353,6 +477,8 @@ drop_row(struct tui_model *m, size_t k)
 	    sizeof *m->vis);
 	memmove(m->runs + k, m->runs + k + 1, (m->nvis - k - 1) *
 	    sizeof *m->runs);
+	memmove(m->polls + k, m->polls + k + 1, (m->nvis - k - 1) *
+	    sizeof *m->polls);
 	m->nvis--;
 	if (m->sel > k)
 		m->sel--;
@@ -412,7 +538,8 @@ make_fp(struct tui_model *m)
 		if (rec == NULL)
 			m->fp[i] = ~(uint64_t)i;
 		else if (rec->kind == CAP_URB)
-			m->fp[i] = dec_xfer_fingerprint(&rec->r, &rec->info);
+			m->fp[i] = item_fp(m, m->item[i].pair < i ?
+			    m->item[i].pair : TI_NONE, &rec->r, &rec->info);
 		else
 			m->fp[i] = 0;
 	}
@@ -433,8 +560,6 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	    (keep_fp(m) && grow(&m->fp, &m->fpcap, m->n + 1,
 	    sizeof *m->fp) != 0) || (ref = id_ref(m, r->id)) < 0)
 		return -UE_NOMEM;
-	if (keep_fp(m))
-		m->fp[m->n] = dec_xfer_fingerprint(r, info);
 	it = &m->item[m->n];
 	it->ts_ns = r->ts_ns;
 	if (m->t0 == DEC_TS_BAD)
@@ -449,13 +574,16 @@ tui_model_add_urb(struct tui_model *m, const struct urb_rec *r,
 	it->kind = r->type;
 	it->xfer = r->xfer_type;
 	m->n++;
+	p = TI_NONE;
 	if (info != NULL && (info->flags & DI_PAIRED) &&
 	    (p = find_recno(m, info->pair_recno)) != TI_NONE) {
 		it->pair = p;
 		m->item[p].pair = (uint32_t)m->n - 1;
-		if (m->transfers && m->item[p].kind == 'S')
-			unshow(m, p);
 	}
+	if (keep_fp(m))
+		m->fp[m->n - 1] = item_fp(m, p, r, info);
+	if (p != TI_NONE && m->transfers && m->item[p].kind == 'S')
+		unshow(m, p);
 	/* a URB once: its submit, or a completion whose submit is not in
 	 * the capture */
 	if (r->type == 'S' || ((r->type == 'C' || r->type == 'E') &&
@@ -858,6 +986,9 @@ refilter(struct tui_model *m, uint32_t cur)
 		free(m->runs);
 		m->runs = NULL;
 		m->runcap = 0;
+		free(m->polls);
+		m->polls = NULL;
+		m->pollcap = 0;
 	}
 	if (tui_model_filter_step(m, m->fsync) < 0)
 		return -UE_NOMEM;
@@ -974,12 +1105,21 @@ summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
     struct sbuf *b)
 {
 	const struct dec_rec *rec;
+	uint32_t	 p;
 
 	if (fetch == NULL ||
 	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
 		return -1;
 	if (rec->kind == CAP_URB) {
 		dec_fmt_summary(&m->fmt, &rec->r, &rec->info, b);
+		/* as read --transfers: an OUT end's row, what was sent */
+		if (m->transfers && rec->r.type != 'S' &&
+		    rec->r.data_len == 0 && !urb_is_in(&rec->r) &&
+		    (p = m->item[i].pair) != TI_NONE &&
+		    m->item[p].kind == 'S' && m->fp[p] != 0 &&
+		    (rec = fetch(m->fetch_arg, tui_recno(p))) != NULL &&
+		    rec->kind == CAP_URB)
+			dec_fmt_sent(&rec->r, &rec->info, b);
 		return 0;
 	}
 	if (rec->ev.driver != NULL) {

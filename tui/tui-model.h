@@ -91,6 +91,14 @@ struct tui_model {
 	size_t		 nvis, viscap;
 	uint32_t	*runs;		/* by vis: items the row stands for */
 	size_t		 runcap;
+	/*
+	 * By vis: the polls a row of bus packets folds (an IN or PING token
+	 * and its NAK each, the SOFs between them), 0 for another row; runs
+	 * counts them all.  The transfers view folds bus packets as read
+	 * --collapse does (dec_fold_role).
+	 */
+	uint32_t	*polls;
+	size_t		 pollcap;
 	int		 all;		/* no filter: vis[k] is k, not kept */
 	int		 transfers;	/* hide the submits whose completion
 					   is in: a transfer is one row, and
@@ -157,6 +165,14 @@ tui_model_vis(const struct tui_model *m, size_t k)
 {
 	return m->all ? (uint32_t)k : m->vis[k];
 }
+
+/*
+ * Row k's text when it is a run of bus packets folded (as read --collapse
+ * writes it: "IN 5.2 polled 4 times, NAKed, 3 SOFs between", "3 SOFs
+ * 1000-1002"); 0 for another row, -1 when a record cannot be fetched.
+ */
+int		 tui_model_fold_text(struct tui_model *m, size_t k,
+		     struct sbuf *b);
 
 /* The items row k stands for: more than 1 for a run folded. */
 static inline uint32_t

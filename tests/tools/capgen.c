@@ -2636,8 +2636,9 @@ mac_control(struct gen *g, uint64_t id, const uint8_t setup[8],
 	gen_wait(g, 100, 400);
 }
 
+/* The enumeration of the darwin scenarios' device, *id on. */
 static void
-scn_darwin(struct gen *g)
+mac_enum(struct gen *g, uint64_t *id)
 {
 	static const uint8_t ddesc[18] = {
 		/* pid.codes' test VID:PID 1209:0001 */
@@ -2660,6 +2661,39 @@ scn_darwin(struct gen *g)
 	static const uint8_t get_cfg[8] = { 0x80, 6, 0, 2, 0, 0, 64, 0 };
 	static const uint8_t get_qual[8] = { 0x80, 6, 0, 6, 0, 0, 10, 0 };
 	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+
+	mac_control(g, *id += 0x100, get_dev, ddesc, 18, 0);
+	mac_control(g, *id += 0x100, get_qual, NULL, 0, 0xe000404f);
+	mac_control(g, *id += 0x100, get_cfg, cdesc, sizeof cdesc, 0);
+	mac_control(g, *id += 0x100, set_cfg, NULL, 0, 0);
+}
+
+/*
+ * macOS's bulk OUT as the XHC interfaces capture it: the submit without
+ * data, the completion carrying what was sent.  "testusb" one byte at a
+ * time, then "ok" three times.
+ */
+static void
+scn_darwin_out(struct gen *g)
+{
+	static const char text[] = "testusb";
+	uint64_t	 id = MAC_ID0;
+	uint32_t	 i;
+
+	mac_enum(g, &id);
+	for (i = 0; i < sizeof text - 1 + 3; i++) {
+		mac_emit(g, id += 0x100, 0, 0x02, 2, i < 7 ? 1 : 2, 0, NULL,
+		    0, 0);
+		gen_wait(g, 200, 900);
+		mac_emit(g, id, 1, 0x02, 2, i < 7 ? 1 : 2, 0, (const uint8_t *)
+		    (i < 7 ? text + i : "ok"), i < 7 ? 1 : 2, 0);
+		gen_wait(g, 50, 90);
+	}
+}
+
+static void
+scn_darwin(struct gen *g)
+{
 	static const uint8_t vend_out[8] = { 0x40, 0x02, 0x34, 0x12, 1, 0, 4,
 					     0 };
 	static const char text[] = "mac";
@@ -2667,10 +2701,7 @@ scn_darwin(struct gen *g)
 	uint64_t	 id = MAC_ID0;
 	uint32_t	 i, k, n, off;
 
-	mac_control(g, id += 0x100, get_dev, ddesc, 18, 0);
-	mac_control(g, id += 0x100, get_qual, NULL, 0, 0xe000404f);
-	mac_control(g, id += 0x100, get_cfg, cdesc, sizeof cdesc, 0);
-	mac_control(g, id += 0x100, set_cfg, NULL, 0, 0);
+	mac_enum(g, &id);
 	memcpy(b, "\x01\x02\x03\x04", 4);
 	mac_control(g, id += 0x100, vend_out, b, 4, 0);
 	/* the keyboard */
@@ -2760,6 +2791,9 @@ static const struct scenario {
 	  294 },
 	{ "darwin", scn_darwin, 0, "XHC20",
 	  "macOS XHC20: enumeration, a STALL, keyboard, bulk, ISO frames",
+	  266 },
+	{ "darwin-out", scn_darwin_out, 0, "XHC20",
+	  "macOS XHC20: bulk OUT data on the completions (\"testusb\")",
 	  266 },
 	{ NULL, NULL, 0, NULL, NULL, 0 }
 };
