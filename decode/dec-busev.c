@@ -185,5 +185,7 @@ dec_syslog_parse(const uint8_t *p, size_t n, int *level, int *facility,
 	if (size == 0)
 		return -UE_FULL;
 	store[out] = '\0';
+	if (out == 0)
+		*level = *facility = -1;	/* tshark: no syslog field */
 	return (int)out;
 }

@@ -625,7 +625,8 @@ extern const struct dec_name dec_bus_speeds[];	/* USBLL_SPEED_*: "low" */
  * then the message up to the first NUL.  The message goes to store
  * (size bytes, NUL-terminated; 3 * n + 1 is always enough) with each
  * byte that is not UTF-8 as U+FFFD, as tshark shows it.  *level and
- * *facility are -1 without a PRI.  Returns the message's length, or
+ * *facility are -1 without a PRI or without a message after it (tshark
+ * then shows no syslog field).  Returns the message's length, or
  * -UE_FULL.
  */
 int		 dec_syslog_parse(const uint8_t *p, size_t n, int *level,
