@@ -25,6 +25,15 @@ ts_msgs() {
 	tshark -r "$1" -Y syslog -T fields -e frame.number -e syslog.msg \
 	    2>/dev/null
 }
+# same_fields NAME FILE FIELDS: every frame's FIELDS (-e ...), tshark's
+# and urbscope's
+same_fields() {
+	# shellcheck disable=SC2086
+	tshark -r "$2" -T fields $3 >"$TMP/ts" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$US" read "$2" -T fields $3 >"$TMP/us" 2>/dev/null
+	check_diff "$1" "$TMP/ts" "$TMP/us"
+}
 
 # --- the real capture
 "$US" read "$R" >"$TMP/out" 2>"$TMP/err"
@@ -74,12 +83,8 @@ if [ $HAVE_TSHARK = 1 ]; then
 	E="-e frame.number -e frame.time_relative -e syslog.msg"
 	E="$E -e syslog.level -e syslog.facility -e usbll.pid"
 	E="$E -e usbll.device_addr -e usbll.endp -e usbll.data"
-	# shellcheck disable=SC2086
-	tshark -r "$R" -T fields $E >"$TMP/ts" 2>/dev/null
-	# shellcheck disable=SC2086
-	"$US" read "$R" -T fields $E >"$TMP/us" 2>/dev/null
-	check_diff "real capture: every frame's fields equal tshark's" \
-	    "$TMP/ts" "$TMP/us"
+	same_fields "real capture: every frame's fields equal tshark's" \
+	    "$R" "$E"
 else
 	skip "real capture: tshark comparisons" "no tshark"
 fi
@@ -151,12 +156,8 @@ tshark's" "$TMP/ts" "$TMP/us"
 	check_eq "capgen sniffer: 20 bus events" 20 "$(wc -l <"$TMP/us")"
 	E="-e frame.number -e usbll.pid -e usbll.device_addr -e usbll.endp"
 	E="$E -e usbll.data -e usbll.crc16.status"
-	# shellcheck disable=SC2086
-	tshark -r "$TMP/s.pcapng" -T fields $E >"$TMP/ts" 2>/dev/null
-	# shellcheck disable=SC2086
-	"$US" read "$TMP/s.pcapng" -T fields $E >"$TMP/us" 2>/dev/null
-	check_diff "capgen sniffer: every packet's usbll fields equal tshark's" \
-	    "$TMP/ts" "$TMP/us"
+	same_fields "capgen sniffer: every packet's usbll fields equal \
+tshark's" "$TMP/s.pcapng" "$E"
 	# tshark strips the events: urbscope reads what is left as above
 	tshark -r "$TMP/s.pcapng" -Y '!syslog' -w "$TMP/t.pcapng" \
 	    2>/dev/null
