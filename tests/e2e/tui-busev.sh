@@ -26,6 +26,22 @@ check "the statistics of the 2 shown count them as bus events" \
     wait_for "^Bus events: 2 \(the sniffer's\)"
 $T send-keys -t "$S" q
 check "q closes the statistics" wait_for "Details"
+# save what is shown (two bus events first, nothing else): the file
+# keeps them, on an interface beside the packets' own link type
+$T send-keys -t "$S" f C-u 'bus_event == reset || usbll.pid == 0xc3' Enter
+check "the filter: the resets and the DATA0 packets" wait_for " 1/[0-9]+ "
+$T send-keys -t "$S" w
+check "w asks for a file name" wait_for "save shown records to:"
+$T send-keys -t "$S" "$TMP/saved.pcapng" Enter
+check "saved" wait_for "saved [0-9]+ records to $TMP/saved.pcapng"
+if command -v tshark >/dev/null 2>&1; then
+	check "the saved file: the packets keep link type 294" sh -c \
+	    "capinfos '$TMP/saved.pcapng' | grep -q 'usb-20-full'"
+	check_eq "the saved file: its 2 bus resets, as tshark reads them" \
+	    "$(printf '%s\n%s' '--- Bus Reset ---' '--- Bus Reset ---')" \
+	    "$(tshark -r "$TMP/saved.pcapng" -Y syslog -T fields \
+	    -e syslog.msg 2>/dev/null)"
+fi
 $T send-keys -t "$S" q
 check "q quits" wait_for "TUI-EXIT=0"
 check "no sanitizer report" no_sanitizer_report "$TMP/err"
