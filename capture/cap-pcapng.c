@@ -22,6 +22,14 @@
  * gets an opt_comment saying which driver call submitted it.  Tag numbers
  * are Wireshark 4.0's epan/exported_pdu.h, checked with tshark 4.0.17.
  *
+ * Hardware sniffers (ataradov/usb-sniffer) store their bus events the
+ * same way: exported PDUs of dissector "syslog" whose payload is the
+ * message ("--- Bus Reset ---").  They are read as bus events (DRV_BUS,
+ * decode/dec-busev.c), a bus reset and a detected speed go to the
+ * bus-level packets' transaction state (capture/cap-usbll.c), and the
+ * writer stores a bus event as such a PDU again, on the events'
+ * interface.
+ *
  * Facts: the usbmon header is in the section's byte order (libpcap's
  * swap_linux_usb_header, Wireshark's pcap_byteswap_linux_usb_pseudoheader);
  * the pcapng draft (draft-ietf-opsawg-pcapng) sections 4.1-4.4 and 4.6 for
@@ -60,6 +68,7 @@
 #define EXP_PDU_DISSECTOR 12		/* EXP_PDU_TAG_DISSECTOR_NAME */
 #define EXP_PDU_COL_PROT 33		/* EXP_PDU_TAG_COL_PROT_TEXT */
 #define EV_DISSECTOR	"data-text-lines"
+#define BUS_DISSECTOR	"syslog"
 #define EV_PROTO	"urbscope"
 #define EV_IF_NAME	"urbscope-events"
 
@@ -95,6 +104,7 @@ struct ng_rd {
 	uint32_t	 ifbase;	/* global index of ifs[0] */
 	struct urb_iso	 iso[URB_ISO_MAX];
 	struct cap_usbll *ll;		/* bus-level interfaces' transactions */
+	uint8_t		 ll_speed;	/* a bus event's speed before ll */
 	char		*evstore;	/* strings of the last event */
 	size_t		 evsize;
 	char		*cmt;		/* the last packet's comments */
@@ -362,6 +372,12 @@ ng_idb(struct cap_source *src, const uint8_t *p, uint32_t blen)
 	ifp = &rd->ifs[rd->nifs];
 	memset(ifp, 0, sizeof *ifp);
 	ifp->linktype = get_bo16(p + 8, rd->be);
+	/* the file's USB link type before its first packet (a sniffer's
+	 * file starts with bus events): what convert writes */
+	if (src->linktype == 0 && (ifp->linktype == 189 ||
+	    ifp->linktype == 220 || ifp->linktype == 249 ||
+	    ifp->linktype == 266 || cap_usbll_linktype(ifp->linktype)))
+		src->linktype = ifp->linktype;
 	ifp->snaplen = get_bo32(p + 12, rd->be);
 	ifp->tsresol = 6;
 
@@ -426,9 +442,56 @@ ng_open(struct cap_source *src)
 	return 0;
 }
 
+/* Room for n bytes of strings in rd->evstore: 0 or -UE_NOMEM. */
+static int
+ng_evstore(struct ng_rd *rd, size_t n)
+{
+	char	*ns;
+
+	if (rd->evsize >= n)
+		return 0;
+	if ((ns = realloc(rd->evstore, n)) == NULL)
+		return -UE_NOMEM;
+	rd->evstore = ns;
+	rd->evsize = n;
+	return 0;
+}
+
+/* A sniffer's syslog message of n bytes at p into ev, a bus event. */
+static int
+ng_bus_event(struct cap_source *src, const uint8_t *p, size_t n,
+    uint64_t recno, uint64_t off, struct drv_event *ev)
+{
+	struct ng_rd	*rd = src->priv;
+	int		 level, facility, rc;
+
+	if (ng_evstore(rd, 3 * n + 1) < 0)
+		return cap_error(src, UE_NOMEM, recno, off, "%s",
+		    ue_strerror(UE_NOMEM));
+	if ((rc = dec_syslog_parse(p, n, &level, &facility, rd->evstore,
+	    rd->evsize)) < 0)
+		return cap_error(src, rc, recno, off, "bus event: %s",
+		    ue_strerror(rc));
+	memset(ev, 0, sizeof *ev);
+	ev->kind = DRV_BUS;
+	ev->intf = -1;
+	ev->minor = -1;
+	ev->text = rd->evstore;
+	ev->syslog_level = (int16_t)level;
+	ev->syslog_facility = (int16_t)facility;
+	ev->bus_ev = (uint8_t)dec_bus_ev(ev->text, &ev->bus_speed);
+	/* what the packets after it are put together by */
+	if (ev->bus_ev == BUS_EV_SPEED && rd->ll == NULL)
+		rd->ll_speed = ev->bus_speed;
+	else if (rd->ll != NULL)
+		cap_usbll_bus(rd->ll, ev->bus_ev, ev->bus_speed);
+	return CAP_EVENT;
+}
+
 /*
  * An exported-PDU packet of caplen bytes at pkt into ev: the tags, then
- * our line.  Returns CAP_EVENT or an error.
+ * our line or a sniffer's syslog message.  Returns CAP_EVENT or an error
+ * (-UE_LINKTYPE: a PDU of another kind).
  */
 static int
 ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
@@ -436,11 +499,10 @@ ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
     struct drv_event *ev)
 {
 	struct ng_rd	*rd = src->priv;
-	const uint8_t	*p = pkt;
+	const uint8_t	*p = pkt, *dis = NULL;
 	const char	*line;
-	char		*ns;
 	uint32_t	 left = caplen;
-	uint16_t	 tag, tlen;
+	uint16_t	 tag, tlen, dlen = 0;
 	size_t		 n, col;
 	int		 rc;
 
@@ -459,11 +521,21 @@ ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
 			return cap_error(src, UE_BADREC, recno, off, "exported "
 			    "PDU tag %u (%u bytes) runs past the end of the "
 			    "packet", tag, tlen);
+		if (tag == EXP_PDU_DISSECTOR) {
+			dis = p + 4;
+			dlen = tlen;
+		}
 		p += 4 + tlen;
 		left -= 4 + (uint32_t)tlen;
 		if (tag == EXP_PDU_END)
 			break;
 	}
+	/* the name is padded with NULs, or not */
+	while (dlen > 0 && dis[dlen - 1] == '\0')
+		dlen--;
+	if (dlen == sizeof BUS_DISSECTOR - 1 &&
+	    memcmp(dis, BUS_DISSECTOR, dlen) == 0)
+		return ng_bus_event(src, p, left, recno, off, ev);
 	line = (const char *)p;
 	n = left;
 	while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' ||
@@ -474,13 +546,9 @@ ng_event(struct cap_source *src, const uint8_t *pkt, uint32_t caplen,
 		return cap_error(src, UE_LINKTYPE, recno, off, "exported PDU "
 		    "on interface %" PRIu32 " is not an urbscope driver event; "
 		    "%s", ifid, cap_linktypes_read);
-	if (rd->evsize < n + 8) {
-		if ((ns = realloc(rd->evstore, n + 8)) == NULL)
-			return cap_error(src, UE_NOMEM, recno, off, "%s",
-			    ue_strerror(UE_NOMEM));
-		rd->evstore = ns;
-		rd->evsize = n + 8;
-	}
+	if (ng_evstore(rd, n + 8) < 0)
+		return cap_error(src, UE_NOMEM, recno, off, "%s",
+		    ue_strerror(UE_NOMEM));
 	if ((rc = dec_event_parse(line, n, ev, rd->evstore, rd->evsize,
 	    &col)) < 0)
 		return cap_error(src, rc, recno, off, "driver event line: %s "
@@ -625,7 +693,8 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			    off, ev)) == -UE_LINKTYPE) {
 				/* exported PDUs of another program */
 				ng_skip(src, ifp, ifid, ", exported PDUs that "
-				    "are not urbscope driver events");
+				    "are neither urbscope driver events nor "
+				    "syslog bus events");
 				cap_in_skip(&src->in, blen);
 				continue;
 			}
@@ -637,10 +706,15 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			return CAP_EVENT;
 		}
 		if (cap_usbll_linktype(ifp->linktype)) {
-			if (rd->ll == NULL &&
-			    (rd->ll = cap_usbll_new(ifp->linktype)) == NULL)
-				return cap_error(src, UE_NOMEM, recno, off,
-				    "%s", ue_strerror(UE_NOMEM));
+			if (rd->ll == NULL) {
+				if ((rd->ll = cap_usbll_new(ifp->linktype)) ==
+				    NULL)
+					return cap_error(src, UE_NOMEM, recno,
+					    off, "%s", ue_strerror(UE_NOMEM));
+				if (rd->ll_speed != 0)
+					cap_usbll_bus(rd->ll, BUS_EV_SPEED,
+					    rd->ll_speed);
+			}
 			(void)cap_usbll_packet(rd->ll, pkt, caplen, r);
 			r->ts_ns = type == NG_SPB ? 0 : ng_ts_ns(ifp, ts);
 			r->ts_sec = r->ts_ns / 1000000000;
@@ -729,6 +803,7 @@ ng_close(struct cap_source *src)
  * order and the interfaces described so far. */
 struct ng_mark {
 	struct cap_usbll *ll;		/* bus-level transactions open */
+	uint8_t		 ll_speed;
 	int		 be, swap;
 	uint64_t	 section;
 	uint32_t	 nifs, ifbase;
@@ -751,6 +826,7 @@ ng_mark(struct cap_source *src, int *err)
 		*err = -UE_NOMEM;
 		return NULL;
 	}
+	m->ll_speed = rd->ll_speed;
 	m->be = rd->be;
 	m->swap = rd->swap;
 	m->section = rd->section;
@@ -785,6 +861,7 @@ ng_seek(struct cap_source *src, const void *state)
 	free(rd->ifs);
 	rd->ifs = ifs;
 	rd->nifs = rd->capifs = m->nifs;
+	rd->ll_speed = m->ll_speed;
 	rd->be = m->be;
 	rd->swap = m->swap;
 	rd->section = m->section;
@@ -804,7 +881,8 @@ ng_mark_free(void *state)
 const struct cap_source_ops cap_pcapng_source = {
 	.name = "pcapng",
 	.desc = "pcapng file, interfaces of link type 189, 220, 249, 266, "
-	    "288 or 293-295 (and 252 for urbscope driver events)",
+	    "288 or 293-295 (and 252 for urbscope driver events and "
+	    "sniffers' syslog bus events)",
 	.probe = ng_probe,
 	.priv_size = sizeof(struct ng_rd),
 	.open = ng_open,
@@ -1106,6 +1184,19 @@ ng_cmt_put(struct ng_wr *wr, const struct drv_event *ev)
 	cap_submit_comment(ev, c->text, sizeof c->text);
 }
 
+/* An exported-PDU tag of a string at p, padded to 4: bytes written. */
+static size_t
+ng_pdu_tag(uint8_t *p, uint16_t tag, const char *s)
+{
+	size_t	 n = strlen(s);
+
+	put_be16(p, tag);
+	put_be16(p + 2, (uint16_t)PAD4(n));
+	memset(p + 4, 0, PAD4(n));
+	memcpy(p + 4, s, n);
+	return 4 + PAD4(n);
+}
+
 static int
 ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
 {
@@ -1128,24 +1219,25 @@ ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
 	if (ev->kind == DRV_SUBMIT)
 		ng_cmt_put(wr, ev);
 
-	/* exported-PDU tags are big-endian whatever the section's order */
-	n = 0;
-	put_be16(tags + n, EXP_PDU_DISSECTOR);
-	put_be16(tags + n + 2, PAD4(sizeof EV_DISSECTOR - 1));
-	memset(tags + n + 4, 0, PAD4(sizeof EV_DISSECTOR - 1));
-	memcpy(tags + n + 4, EV_DISSECTOR, sizeof EV_DISSECTOR - 1);
-	n += 4 + PAD4(sizeof EV_DISSECTOR - 1);
-	put_be16(tags + n, EXP_PDU_COL_PROT);
-	put_be16(tags + n + 2, PAD4(sizeof EV_PROTO - 1));
-	memset(tags + n + 4, 0, PAD4(sizeof EV_PROTO - 1));
-	memcpy(tags + n + 4, EV_PROTO, sizeof EV_PROTO - 1);
-	n += 4 + PAD4(sizeof EV_PROTO - 1);
+	/* exported-PDU tags are big-endian whatever the section's order;
+	 * a bus event is the sniffer's syslog message again */
+	wr->line.len = 0;
+	if (ev->kind == DRV_BUS) {
+		n = ng_pdu_tag(tags, EXP_PDU_DISSECTOR, BUS_DISSECTOR);
+		if (ev->syslog_level >= 0 && ev->syslog_facility >= 0)
+			sb_printf(&wr->line, "<%d>", ev->syslog_facility * 8 +
+			    (ev->syslog_level & 7));
+		if (ev->text != NULL)
+			sb_puts(&wr->line, ev->text);
+	} else {
+		n = ng_pdu_tag(tags, EXP_PDU_DISSECTOR, EV_DISSECTOR);
+		n += ng_pdu_tag(tags + n, EXP_PDU_COL_PROT, EV_PROTO);
+		dec_event_encode(ev, &wr->line);
+	}
 	put_be16(tags + n, EXP_PDU_END);
 	put_be16(tags + n + 2, 0);
 	n += 4;
 
-	wr->line.len = 0;
-	dec_event_encode(ev, &wr->line);
 	if (wr->line.oom)
 		return -UE_NOMEM;
 	caplen = n + wr->line.len;
@@ -1166,7 +1258,8 @@ ng_write_event(struct cap_sink *sink, const struct drv_event *ev)
 	put_bo32(t, blen, wr->be);
 	if ((rc = cap_out_write(&sink->out, h, sizeof h)) != 0 ||
 	    (rc = cap_out_write(&sink->out, tags, n)) != 0 ||
-	    (rc = cap_out_write(&sink->out, wr->line.s, wr->line.len)) != 0 ||
+	    (wr->line.len > 0 && (rc = cap_out_write(&sink->out, wr->line.s,
+	    wr->line.len)) != 0) ||
 	    (rc = cap_out_write(&sink->out, zero, PAD4((uint32_t)caplen) -
 	    (uint32_t)caplen)) != 0)
 		return rc;
@@ -1271,7 +1364,7 @@ const struct cap_sink_ops cap_pcapng_sink = {
 	.name = "pcapng",
 	.ext = ".pcapng",
 	.desc = "pcapng, one link type 220 interface (the default), and "
-	    "one of type 252 for driver events",
+	    "one of type 252 for driver and bus events",
 	.priv_size = sizeof(struct ng_wr),
 	.open = ng_wopen,
 	.write = ng_write,

@@ -32,6 +32,13 @@
  * speed's largest packet); a mass-storage CBW tells where the data phase
  * after it ends.  A packet whose CRC is wrong is shown but
  * means nothing: the receiver ignores it (USB 2.0 8.3.5).
+ *
+ * A sniffer's bus events (cap_usbll_bus) come in between: after a bus
+ * reset every device is back at address 0 unconfigured (USB 2.0 9.1.1.3,
+ * 9.2.6.3), so no transfer goes on and nothing learned of any address
+ * holds; a detected speed is the speed of the packets that follow (the
+ * size of a packet that ends a transfer; r->ll.speed stays the link
+ * type's, which a writer keeps).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -69,7 +76,8 @@ struct ll_ep {
 #define LL_ST_DONE	3		/* status stage, already completed */
 
 struct cap_usbll {
-	uint8_t		 speed;
+	uint8_t		 speed;		/* the link type's (r->ll.speed) */
+	uint8_t		 bus_speed;	/* a bus event's, else 0 */
 	/* the transaction: its token, and whether data came */
 	int		 have_tok;
 	uint8_t		 tok_pid, tok_addr, tok_endp;
@@ -104,21 +112,42 @@ cap_usbll_new(uint32_t linktype)
 	return st;
 }
 
-void
-cap_usbll_free(struct cap_usbll *st)
+/* Forget every endpoint of every address. */
+static void
+ep_free_all(struct cap_usbll *st)
 {
 	size_t	 i;
 
-	if (st == NULL)
-		return;
 	for (i = 0; i < nitems(st->ep); i++) {
 		if (st->ep[i] != NULL) {
 			free(st->ep[i]->buf);
 			free(st->ep[i]->xbuf);
+			free(st->ep[i]);
+			st->ep[i] = NULL;
 		}
-		free(st->ep[i]);
 	}
+}
+
+void
+cap_usbll_free(struct cap_usbll *st)
+{
+	if (st == NULL)
+		return;
+	ep_free_all(st);
 	free(st);
+}
+
+void
+cap_usbll_bus(struct cap_usbll *st, int what, uint8_t speed)
+{
+	if (what == BUS_EV_SPEED && speed != USBLL_SPEED_ANY)
+		st->bus_speed = speed;
+	if (what != BUS_EV_RESET)
+		return;
+	ep_free_all(st);
+	memset(st->bot, 0, sizeof st->bot);
+	st->have_tok = 0;
+	st->data_seen = 0;
 }
 
 int
@@ -151,12 +180,13 @@ ep_id(const struct cap_usbll *st, int in)
 static uint16_t
 ep_mps(const struct cap_usbll *st, const struct ll_ep *e)
 {
+	uint8_t	 speed = st->bus_speed != 0 ? st->bus_speed : st->speed;
+
 	if (e->mps != 0)
 		return e->mps;
-	if (st->speed == USBLL_SPEED_LOW)
+	if (speed == USBLL_SPEED_LOW)
 		return 8;
-	return st->speed == USBLL_SPEED_HIGH && e->xfer == XFER_BULK ?
-	    512 : 64;
+	return speed == USBLL_SPEED_HIGH && e->xfer == XFER_BULK ? 512 : 64;
 }
 
 /* A descriptor answer tells the endpoints' types and sizes. */

@@ -343,6 +343,14 @@ struct cap_usbll *cap_usbll_clone(const struct cap_usbll *st);	/* marks */
 int		 cap_usbll_linktype(uint32_t linktype);
 int		 cap_usbll_packet(struct cap_usbll *st, const uint8_t *p,
 		     uint32_t caplen, struct urb_rec *r);
+/*
+ * A sniffer's bus event (what, BUS_EV_*) for the packets after it: a
+ * bus reset ends every transfer and forgets every address's endpoints
+ * (USB 2.0 9.1.1.3: the devices are back at the default address, not
+ * configured); a detected speed (USBLL_SPEED_*) sizes the packets of
+ * endpoints whose descriptors were not seen.  Others change nothing.
+ */
+void		 cap_usbll_bus(struct cap_usbll *st, int what, uint8_t speed);
 int		 cap_usbpcap_expressible(const struct urb_rec *r);
 
 /*

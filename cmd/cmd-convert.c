@@ -128,7 +128,7 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	struct cap_sink_opts opts;
 	struct cap_sink	*sink = NULL;
 	char		 err[600], ifname[64];
-	uint64_t	 dropped = 0;
+	uint64_t	 dropped = 0, dropped_bus = 0;
 	double		 last = 0, t;
 	int		 rc, status = 0, progress, kind = CAP_END;
 
@@ -156,6 +156,11 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	opts.linktype = linktype;
 	if (linktype == 0 && kind == CAP_URB)
 		opts.linktype = cap_linktype_of(&pipe.r);
+	else if (linktype == 0 && kind == CAP_EVENT &&
+	    (pipe.src->linktype == 249 || pipe.src->linktype == 266 ||
+	    cap_usbll_linktype(pipe.src->linktype)))
+		/* events first (a sniffer's): the file's USB link type */
+		opts.linktype = pipe.src->linktype;
 	/* the first interface keeps its name (pcapng), as the others do */
 	if (kind == CAP_URB && pipe.r.ifname != NULL) {
 		snprintf(ifname, sizeof ifname, "%s", pipe.r.ifname);
@@ -182,8 +187,12 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 			break;
 		if (pipe.has_filter && !cap_pipe_shown(&pipe, rc))
 			continue;
-		if (rc == CAP_EVENT && sink->ops->write_event == NULL)
-			dropped++;
+		if (rc == CAP_EVENT && sink->ops->write_event == NULL) {
+			if (pipe.ev.kind == DRV_BUS)
+				dropped_bus++;
+			else
+				dropped++;
+		}
 		rc = rc == CAP_URB ? cap_sink_write(sink, &pipe.r) :
 		    cap_sink_write_event(sink, &pipe.ev);
 		if (rc < 0) {
@@ -212,6 +221,10 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 		cmd_warnx("%llu driver event%s not written: %s cannot hold "
 		    "them; use pcapng", (unsigned long long)dropped,
 		    dropped == 1 ? "" : "s", sink->ops->name);
+	if (dropped_bus > 0)
+		cmd_warnx("%llu bus event%s not written: %s cannot hold "
+		    "them; use pcapng", (unsigned long long)dropped_bus,
+		    dropped_bus == 1 ? "" : "s", sink->ops->name);
 	convert_dropped(sink);
 	if (pipe.src->note[0] != '\0')
 		cmd_warnx("%s", pipe.src->note);

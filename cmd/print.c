@@ -389,7 +389,10 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 		dec_fmt_event_verbose(&pr->fmt, &pipe->ev, &pr->out);
 	else if (pr->mode == PM_JSON)
 		dec_fmt_event_json(&pr->fmt, &pipe->ev, &pr->out);
-	else if (pr->mode == PM_FIELDS && pr->event_fields)
+	else if (pr->mode == PM_FIELDS && (pr->event_fields ||
+	    pipe->ev.kind == DRV_BUS))
+		/* a sniffer's bus events are frames of the file, a line
+		 * each, as tshark's (driver events: when asked about) */
 		dec_fmt_event_fields(cap_pipe_frame(pipe, CAP_EVENT),
 		    &pipe->ev, pr->frefs, pr->nfields, &pr->out);
 out:

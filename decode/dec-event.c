@@ -29,6 +29,7 @@ const struct dec_name dec_drv_kinds[] = {
 	{ DRV_KILL, "kill" },
 	{ DRV_RULE, "rule" },
 	{ DRV_LOG, "log" },
+	{ DRV_BUS, "bus" },
 	{ 0, NULL }
 };
 
@@ -67,11 +68,13 @@ struct ev_field {
 	size_t		 size;		/* of a number */
 	int64_t		 def;		/* not written when equal */
 	const struct dec_name *names;
+	int		 only;		/* kind K: only K's; -K: all but K's */
 };
 
-#define EVF(k, j, l, t, m, d, n)					\
+#define EVK(k, j, l, t, m, d, n, o)					\
 	{ k, j, l, t, offsetof(struct drv_event, m),			\
-	    sizeof(((struct drv_event *)0)->m), d, n }
+	    sizeof(((struct drv_event *)0)->m), d, n, o }
+#define EVF(k, j, l, t, m, d, n)	EVK(k, j, l, t, m, d, n, 0)
 
 static const struct ev_field ev_fields[] = {
 	EVF("driver", "driver", NULL, EV_STR, driver, 0, NULL),
@@ -90,7 +93,17 @@ static const struct ev_field ev_fields[] = {
 	EVF("minor", "minor", "minor", EV_INT, minor, -1, NULL),
 	EVF("result", "result", NULL, EV_INT, result, 0, NULL),
 	EVF("rule", "rule", NULL, EV_STR, rule, 0, NULL),
-	EVF("text", "text", NULL, EV_STR, text, 0, NULL),
+	EVK("text", "text", NULL, EV_STR, text, 0, NULL, -DRV_BUS),
+	/* a bus event's: its message is tshark's syslog.msg */
+	EVK("text", "syslog.msg", NULL, EV_STR, text, 0, NULL, DRV_BUS),
+	EVK("level", "syslog.level", NULL, EV_INT, syslog_level, -1, NULL,
+	    DRV_BUS),
+	EVK("facility", "syslog.facility", NULL, EV_INT, syslog_facility, -1,
+	    NULL, DRV_BUS),
+	EVK("bus_ev", "bus_event", NULL, EV_NAMED, bus_ev, 0, dec_bus_evs,
+	    DRV_BUS),
+	EVK("speed", "bus_speed", NULL, EV_NAMED, bus_speed, 0,
+	    dec_bus_speeds, DRV_BUS),
 };
 #define EV_NFIELDS	(sizeof ev_fields / sizeof ev_fields[0])
 
@@ -133,6 +146,7 @@ static const struct {
 	{ DRV_KILL, B_URB, 0 },
 	{ DRV_RULE, B_CTX, 1 },
 	{ DRV_LOG, 0, 1 },
+	{ DRV_BUS, 0, 1 },
 };
 
 /* Does the summary of kind end with the text? */
@@ -153,6 +167,10 @@ ev_show(enum drv_kind kind)
 {
 	size_t	 i;
 
+	/* a bus event names no bus number or device: the sniffer sees
+	 * one link */
+	if (kind == DRV_BUS)
+		return 0;
 	for (i = 0; i < sizeof ev_kinds / sizeof ev_kinds[0]; i++) {
 		if (ev_kinds[i].kind == kind)
 			return ev_kinds[i].show | B_ALWAYS;
@@ -246,6 +264,9 @@ ev_present(const struct drv_event *ev, size_t i, uint32_t show)
 {
 	const struct ev_field *f = &ev_fields[i];
 
+	if (f->only != 0 && (f->only > 0 ? (int)ev->kind != f->only :
+	    (int)ev->kind == -f->only))
+		return 0;
 	if (f->type == EV_STR)
 		return ev_str(ev, f) != NULL;
 	return (show & (1U << i)) != 0 || ev_get(ev, f) != f->def;
@@ -476,6 +497,7 @@ dec_event_parse(const char *line, size_t n, struct drv_event *ev,
 	memset(ev, 0, sizeof *ev);
 	ev->intf = -1;
 	ev->minor = -1;
+	ev->syslog_level = ev->syslog_facility = -1;
 	*col = 0;
 	if (n < sizeof pfx - 1 || memcmp(line, pfx, sizeof pfx - 1) != 0)
 		return -UE_SYNTAX;
@@ -566,6 +588,36 @@ dec_event_parse(const char *line, size_t n, struct drv_event *ev,
 /* ------------------------------------------------------------------------
  * Formatters.
  */
+
+/*
+ * A string as tshark's -T fields writes one (tab, newline and carriage
+ * return as \t \n \r); on a line (!fields) any other control character
+ * as '.', so that a file cannot drive the terminal.
+ */
+static void
+ev_put_text(const char *s, int fields, struct sbuf *b)
+{
+	const char	*p, *run;
+
+	for (p = run = s; *p != '\0'; p++) {
+		if ((unsigned char)*p >= 0x20 && *p != 0x7f)
+			continue;
+		if (fields && *p != '\t' && *p != '\n' && *p != '\r')
+			continue;
+		sb_putn(b, run, (size_t)(p - run));
+		run = p + 1;
+		if (*p == '\t')
+			sb_puts(b, "\\t");
+		else if (*p == '\n')
+			sb_puts(b, "\\n");
+		else if (*p == '\r')
+			sb_puts(b, "\\r");
+		else
+			sb_putc(b, '.');
+	}
+	sb_putn(b, run, (size_t)(p - run));
+}
+
 static void
 ev_result(int32_t v, struct sbuf *b)
 {
@@ -588,6 +640,10 @@ dec_fmt_event_summary(const struct drv_event *ev, struct sbuf *b)
 
 	if (ev->kind == DRV_LOG) {
 		sb_puts(b, ev->text != NULL ? ev->text : "log");
+		return;
+	}
+	if (ev->kind == DRV_BUS) {
+		ev_put_text(ev->text != NULL ? ev->text : "bus event", 0, b);
 		return;
 	}
 	if (ev->kind == DRV_RULE) {
@@ -646,6 +702,13 @@ dec_fmt_event_line(struct dec_fmt *f, const struct drv_event *ev,
 	}
 	while (b->len - start < 9 && !b->oom)
 		sb_putc(b, ' ');
+	if (ev->kind == DRV_BUS) {
+		/* a sniffer's: no driver, no function */
+		sb_puts(b, " bus   ");
+		dec_fmt_event_summary(ev, b);
+		sb_putc(b, '\n');
+		return;
+	}
 	sb_puts(b, " drv   ");
 	sb_puts(b, ev->driver != NULL ? ev->driver : "-");
 	if (ev->func != NULL) {
@@ -709,7 +772,7 @@ dec_fmt_event_verbose(struct dec_fmt *f, const struct drv_event *ev,
 	uint32_t	 show = ev_show(ev->kind);
 	size_t		 i;
 
-	sb_puts(b, "Driver event ");
+	sb_puts(b, ev->kind == DRV_BUS ? "Bus event " : "Driver event ");
 	sb_u64(b, ev_frame(ev));
 	sb_puts(b, ", time ");
 	dec_fmt_time(f, ev->ts_ns, 0, b);
@@ -721,10 +784,11 @@ dec_fmt_event_verbose(struct dec_fmt *f, const struct drv_event *ev,
 		if (!ev_present(ev, i, show))
 			continue;
 		sb_puts(b, "    ");
-		sb_puts(b, fl->key);
+		/* a bus event's fields by the names filters take */
+		sb_puts(b, ev->kind == DRV_BUS ? fl->json : fl->key);
 		sb_puts(b, ": ");
 		if (fl->type == EV_STR)
-			sb_puts(b, ev_str(ev, fl));
+			ev_put_text(ev_str(ev, fl), 0, b);
 		else
 			ev_put_num(ev, fl, b);
 		sb_putc(b, '\n');
@@ -776,6 +840,22 @@ dec_event_value(const struct drv_event *ev, int i, int64_t *num,
 	return 1;
 }
 
+int
+dec_event_value_named(int i, const char *s, size_t n, int64_t *v)
+{
+	const struct dec_name *t;
+
+	if (i < 0 || (size_t)i >= EV_NFIELDS || ev_fields[i].type != EV_NAMED)
+		return -1;
+	for (t = ev_fields[i].names; t->name != NULL; t++) {
+		if (strlen(t->name) == n && memcmp(t->name, s, n) == 0) {
+			*v = t->value;
+			return 0;
+		}
+	}
+	return -1;
+}
+
 void
 dec_event_value_text(const struct drv_event *ev, int i, struct sbuf *b)
 {
@@ -787,7 +867,7 @@ dec_event_value_text(const struct drv_event *ev, int i, struct sbuf *b)
 		ev_put_num(ev, &ev_fields[i], b);
 		break;
 	case 2:
-		sb_puts(b, str);
+		ev_put_text(str, 1, b);
 		break;
 	}
 }

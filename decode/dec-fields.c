@@ -35,7 +35,7 @@ static const struct {
 	{ "frame.offset", FR_FRAME_OFFSET, "uint64",
 	    "Byte offset of the record in the file (urbscope)" },
 	{ "event", FR_KIND, "string",
-	    "Driver event: its kind (probe, submit, rule, ...)" },
+	    "Driver or bus event: its kind (probe, submit, rule, bus, ...)" },
 	{ "summary", FR_SUMMARY, "string",
 	    "The one-line summary (-T fields and JSON only)" },
 	{ "data", FR_DATA, "bytes", "The record's payload" },
@@ -266,10 +266,13 @@ dec_fields_each(void (*fn)(void *, const char *, const char *,
 	for (i = 0; i < nitems(shorts); i++)
 		fn(arg, shorts[i].name, shorts[i].type, shorts[i].desc);
 	for (k = 0; (name = dec_event_field_name(k, &is_str)) != NULL; k++) {
-		if (strchr(name, '.') != NULL || strcmp(name, "driver") == 0)
+		if (strncmp(name, "usb.", 4) == 0 ||
+		    strcmp(name, "driver") == 0)
 			continue;	/* listed with the tree, the shorts */
 		fn(arg, name, is_str ? "string" : "int64",
-		    "Driver event field");
+		    strncmp(name, "syslog.", 7) == 0 ||
+		    strncmp(name, "bus_", 4) == 0 ? "Bus event field (a "
+		    "sniffer's syslog message)" : "Driver event field");
 	}
 	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
 		if (f->abbrev == NULL)

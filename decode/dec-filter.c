@@ -456,6 +456,10 @@ parse_ref_value(struct parser *p, struct dec_fnode *nd, const char *s,
 		nd->value = 0;
 		return 0;
 	}
+	/* a driver or bus event's value by its name (bus_event == reset) */
+	if (nd->fref.kind == FR_EVENT &&
+	    dec_event_value_named(nd->fref.evf, s, n, &nd->value) == 0)
+		return 0;
 	if (q != 0 || parse_num(s, n, &num, &rest) != 0 || rest != n)
 		return perr(p, col, "%s wants a number, not '%.*s'",
 		    nd->fref.name, (int)n, s);

@@ -391,8 +391,14 @@ dec_stats_event(struct dec_stats *s, const struct drv_event *ev)
 {
 	size_t	 i;
 
-	s->events++;
 	span(&s->t0, &s->t1, ev->ts_ns);
+	if (ev->kind == DRV_BUS) {
+		s->bus_events++;
+		if (ev->bus_ev < sizeof s->bus_kinds / sizeof s->bus_kinds[0])
+			s->bus_kinds[ev->bus_ev]++;
+		return;
+	}
+	s->events++;
 	if ((unsigned)ev->kind < sizeof s->kinds / sizeof s->kinds[0])
 		s->kinds[ev->kind]++;
 	if (ev->kind != DRV_RULE || ev->rule == NULL)
@@ -754,6 +760,9 @@ text_overview(struct dec_stats *s, struct sbuf *b)
 		sb_printf(b, "; %llu wire-level packets",
 		    (unsigned long long)s->packets);
 	sb_printf(b, "\nDriver events: %llu\n", (unsigned long long)s->events);
+	if (s->bus_events != 0)
+		sb_printf(b, "Bus events: %llu (the sniffer's)\n",
+		    (unsigned long long)s->bus_events);
 	if (s->t0 != DEC_TS_BAD) {
 		fmt_dur(d, sizeof d, s->t1 - s->t0);
 		sb_printf(b, "Duration: %s\n", d);
@@ -927,6 +936,17 @@ text_events(struct dec_stats *s, struct sbuf *b)
 	const char	*n;
 	size_t		 i;
 
+	if (s->bus_events != 0) {
+		sb_printf(b, "\nBus events\n");
+		for (i = 0; i < sizeof s->bus_kinds / sizeof s->bus_kinds[0];
+		    i++) {
+			if (s->bus_kinds[i] == 0)
+				continue;
+			n = dec_name_find(dec_bus_evs, (uint32_t)i);
+			sb_printf(b, "  %-16s %8llu\n", n != NULL ? n : "other",
+			    (unsigned long long)s->bus_kinds[i]);
+		}
+	}
 	if (s->events == 0)
 		return;
 	sb_printf(b, "\nDriver events\n");
@@ -1334,6 +1354,17 @@ dec_stats_json(struct dec_stats *s, const struct dec_stats_opts *o,
 			continue;
 		sb_printf(b, "%s\"%s\":%llu", first ? "" : ",", n,
 		    (unsigned long long)s->kinds[i]);
+		first = 0;
+	}
+	sb_printf(b, "},\"bus_events\":%llu,\"bus_events_by_kind\":{",
+	    (unsigned long long)s->bus_events);
+	first = 1;
+	for (i = 0; i < sizeof s->bus_kinds / sizeof s->bus_kinds[0]; i++) {
+		if (s->bus_kinds[i] == 0)
+			continue;
+		n = dec_name_find(dec_bus_evs, (uint32_t)i);
+		sb_printf(b, "%s\"%s\":%llu", first ? "" : ",",
+		    n != NULL ? n : "other", (unsigned long long)s->bus_kinds[i]);
 		first = 0;
 	}
 	sb_printf(b, "},\"rules\":{");

@@ -587,7 +587,54 @@ enum drv_kind {
 	DRV_KILL,
 	DRV_RULE,		/* rule violation: .rule, .text */
 	DRV_LOG,		/* free text from a driver (dev_info etc.) */
+	DRV_BUS,		/* a hardware sniffer's bus event: .text is
+				   its message (syslog.msg), .bus_ev what it
+				   says (BUS_EV_*) */
 };
+
+/*
+ * Bus events: what a hardware sniffer says about the bus besides its
+ * packets (ataradov/usb-sniffer's software/capture.c writes them as
+ * exported-PDU syslog messages: "--- Bus Reset ---", "Detected speed:
+ * Full-Speed", "VBUS ON", "Line state: SE0", ...).  0: a message of no
+ * known kind.
+ */
+enum bus_ev {
+	BUS_EV_OTHER = 0,
+	BUS_EV_START,		/* the capture starts (or the trigger fired) */
+	BUS_EV_WAIT,		/* waiting for the trigger */
+	BUS_EV_TRIGGER,		/* the trigger input changed */
+	BUS_EV_VBUS_ON,
+	BUS_EV_VBUS_OFF,
+	BUS_EV_RESET,		/* bus reset: every device back at address 0 */
+	BUS_EV_SPEED,		/* speed detected: .bus_speed */
+	BUS_EV_LINE,		/* line state (SE0, J, K) and how long */
+	BUS_EV_KEEPALIVE,	/* a low-speed keep-alive (EOP) */
+	BUS_EV_FOLDED,		/* empty frames the sniffer left out */
+	BUS_EV_UPDATE,		/* periodic update: nothing happened */
+	BUS_EV_OVERFLOW,	/* the sniffer lost data */
+	BUS_EV_PHY_ERROR,
+	BUS_EV_LIMIT,		/* the capture limit was reached */
+};
+extern const struct dec_name dec_bus_evs[];	/* "reset", "speed", ... */
+extern const struct dec_name dec_bus_speeds[];	/* USBLL_SPEED_*: "low" */
+
+/*
+ * A syslog message (RFC 3164 as Wireshark 4.0's packet-syslog.c reads
+ * it): "<PRI>" (up to three digits; level PRI & 7, facility PRI >> 3),
+ * then the message up to the first NUL.  The message goes to store
+ * (size bytes, NUL-terminated; 3 * n + 1 is always enough) with each
+ * byte that is not UTF-8 as U+FFFD, as tshark shows it.  *level and
+ * *facility are -1 without a PRI or without a message after it (tshark
+ * then shows no syslog field).  Returns the message's length, or
+ * -UE_FULL.
+ */
+int		 dec_syslog_parse(const uint8_t *p, size_t n, int *level,
+		     int *facility, char *store, size_t size);
+
+/* What a sniffer's message says: BUS_EV_*, and for BUS_EV_SPEED the
+ * speed (USBLL_SPEED_*) into *speed (else 0). */
+int		 dec_bus_ev(const char *msg, uint8_t *speed);
 
 struct drv_event {
 	int64_t		 ts_ns;
@@ -608,6 +655,11 @@ struct drv_event {
 	int32_t		 minor;
 	const char	*rule;		/* rule id for DRV_RULE */
 	const char	*text;		/* human line: names, explanation */
+	/* DRV_BUS only */
+	int16_t		 syslog_level;	/* syslog PRI's, -1: none */
+	int16_t		 syslog_facility;
+	uint8_t		 bus_ev;	/* BUS_EV_* */
+	uint8_t		 bus_speed;	/* BUS_EV_SPEED: USBLL_SPEED_* */
 	uint64_t	 recno;
 	uint64_t	 frame;		/* as urb_rec.frame */
 };
@@ -626,7 +678,8 @@ ev_frame(const struct drv_event *ev)
  *
  * KIND is a name from dec_drv_kinds ("submit") or a decimal number.  Keys,
  * in this order: driver func bus dev intf urb ep len entry mem ctx ptr
- * minor result rule text.  A key is written when its value is not the
+ * minor result rule text, and a bus event's level facility bus_ev
+ * speed.  A key is written when its value is not the
  * default (intf and minor -1, strings NULL, numbers 0) or when the kind
  * always shows it; a missing key means the default.  Numbers are decimal or 0x
  * hex; mem and ctx may be names (GFP_KERNEL, task).  A value that is
@@ -1589,14 +1642,17 @@ void		 dec_fmt_event_fields(const struct dec_frame *fr,
 
 /* Driver event fields by JSON name (dec-event.c): the index of s[0..n)
  * or -1; the name of index i (NULL past the last; *is_str: a string);
- * field i of ev: 0 absent, 1 a number in *num, 2 a string in *str; and
- * its text as -T fields prints it. */
+ * field i of ev: 0 absent, 1 a number in *num, 2 a string in *str; its
+ * text as -T fields prints it; and the value named s[0..n) of a field
+ * whose values have names (mem_flags, bus_event) into *v: 0, or -1. */
 int		 dec_event_field(const char *s, size_t n);
 const char	*dec_event_field_name(int i, int *is_str);
 int		 dec_event_value(const struct drv_event *ev, int i,
 		     int64_t *num, const char **str);
 void		 dec_event_value_text(const struct drv_event *ev, int i,
 		     struct sbuf *b);
+int		 dec_event_value_named(int i, const char *s, size_t n,
+		     int64_t *v);
 
 /* ------------------------------------------------------------------------
  * Display filters (decode/dec-filter.c), the language of read -Y and of

@@ -147,6 +147,8 @@ struct dec_stats {
 	uint64_t	 unpaired;	/* completions without their submit */
 	uint64_t	 events;	/* driver events */
 	uint64_t	 kinds[32];	/* events by enum drv_kind */
+	uint64_t	 bus_events;	/* a sniffer's (DRV_BUS), apart */
+	uint64_t	 bus_kinds[32];	/* ... by enum bus_ev */
 	struct {
 		char	 id[40];
 		uint64_t n;

@@ -65,7 +65,14 @@ static void
 event_lines(const struct drv_event *ev, struct sbuf *b)
 {
 	const char *k = dec_drv_kind_name((int)ev->kind);
+	struct dec_fmt f;
 
+	if (ev->kind == DRV_BUS) {
+		/* a sniffer's: its message and what it says, as read -V */
+		dec_fmt_start(&f, ev->ts_ns);
+		dec_fmt_event_verbose(&f, ev, b);
+		return;
+	}
 	sb_printf(b, "Driver event: %s\n", k != NULL ? k : "unknown");
 	sb_printf(b, "  Bus: %u\n  Device: %u\n", ev->busnum, ev->devnum);
 	if (ev->intf >= 0)

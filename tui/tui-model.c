@@ -1034,6 +1034,7 @@ static const char *const ev_short[] = {
 	[DRV_RELEASE] = "release", [DRV_SUBMIT] = "submit",
 	[DRV_GIVEBACK] = "giveback", [DRV_UNLINK] = "unlink",
 	[DRV_KILL] = "kill", [DRV_RULE] = "RULE", [DRV_LOG] = "log",
+	[DRV_BUS] = "bus",
 };
 
 static const char *const xfer_short[] = { "iso", "int", "ctrl", "bulk" };
@@ -1068,7 +1069,8 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 			snprintf(c->dir, sizeof c->dir, "%s", it->ep & 0x80 ?
 			    "in" : "out");
 		k = it->kind & ~TI_EVENT;
-		snprintf(c->ev, sizeof c->ev, "drv");
+		/* a sniffer's bus event is no driver's */
+		snprintf(c->ev, sizeof c->ev, k == DRV_BUS ? "bus" : "drv");
 		s = k < (int)(sizeof ev_short / sizeof ev_short[0]) &&
 		    ev_short[k] != NULL ? ev_short[k] : "event";
 		snprintf(c->type, sizeof c->type, "%.7s", s);
@@ -1120,6 +1122,10 @@ summary_with(struct tui_model *m, tui_fetch_fn fetch, uint32_t i,
 		    (rec = fetch(m->fetch_arg, tui_recno(p))) != NULL &&
 		    rec->kind == CAP_URB)
 			dec_fmt_sent(&rec->r, &rec->info, b);
+		return 0;
+	}
+	if (rec->ev.kind == DRV_BUS) {
+		dec_fmt_event_summary(&rec->ev, b);
 		return 0;
 	}
 	if (rec->ev.driver != NULL) {

@@ -11,6 +11,22 @@
 
 #include "tui-model.h"
 
+/* The link type of the first URB record shown, 0 if none. */
+static uint32_t
+save_linktype(struct tui_model *m, tui_fetch_fn fetch)
+{
+	const struct dec_rec *rec;
+	uint32_t	 i;
+	size_t		 k;
+
+	for (k = 0; tui_model_record_next(m, &k, &i); ) {
+		if ((rec = fetch(m->fetch_arg, tui_recno(i))) != NULL &&
+		    rec->kind == CAP_URB)
+			return cap_linktype_of(&rec->r);
+	}
+	return 0;
+}
+
 int
 tui_model_save(struct tui_model *m, const char *path, uint64_t *nsaved,
     uint64_t *ndropped, char *err, size_t errlen)
@@ -45,10 +61,10 @@ tui_model_save(struct tui_model *m, const char *path, uint64_t *nsaved,
 			goto fail;
 		}
 		if (sink == NULL) {
-			/* the first record's link type, as convert keeps it */
+			/* the first record's link type, as convert keeps it
+			 * (a sniffer's file starts with bus events) */
 			memset(&opts, 0, sizeof opts);
-			if (rec->kind == CAP_URB)
-				opts.linktype = cap_linktype_of(&rec->r);
+			opts.linktype = save_linktype(m, fetch);
 			if ((rc = cap_sink_open(path, NULL, &opts, &sink, err,
 			    errlen)) < 0)
 				return rc;

@@ -2355,6 +2355,7 @@ scn_usbpcap(struct gen *g)
 
 struct llgen {
 	struct cap_usbll *st;
+	uint16_t	 mps0;		/* endpoint 0's packets, 0: 64 */
 	uint8_t		 addr;
 	uint16_t	 frame;
 	uint8_t		 toggle[2][16];	/* [in][ep] next DATA0/1 */
@@ -2440,7 +2441,7 @@ ll_control(struct gen *g, uint8_t addr, const uint8_t setup[8],
     const uint8_t *d, uint32_t n, int naks, int stall)
 {
 	int		 in = (setup[0] & 0x80) != 0;
-	uint32_t	 off = 0, k;
+	uint32_t	 off = 0, k, mps = llg.mps0 ? llg.mps0 : 64;
 	uint8_t		 tog = 1;
 
 	ll_token(g, USBLL_PID_SETUP, addr, 0);
@@ -2454,7 +2455,7 @@ ll_control(struct gen *g, uint8_t addr, const uint8_t setup[8],
 		return;
 	}
 	for (; n > 0 && (off < n || off == 0);) {
-		k = n - off > 64 ? 64 : n - off;
+		k = n - off > mps ? mps : n - off;
 		for (; in && naks > 0; naks--) {
 			ll_token(g, USBLL_PID_IN, addr, 0);
 			ll_hs(g, USBLL_PID_NAK);
@@ -2466,7 +2467,7 @@ ll_control(struct gen *g, uint8_t addr, const uint8_t setup[8],
 		ll_hs(g, USBLL_PID_ACK);
 		tog ^= 1;
 		off += k;
-		if (k < 64)
+		if (k < mps)
 			break;
 	}
 	/* the status stage, the other way, always DATA1 */
@@ -2568,6 +2569,133 @@ scn_usbll(struct gen *g)
 	/* the device STALLs the bulk OUT endpoint */
 	ll_txn(g, 5, 1, 0, (const uint8_t *)text, 16, 0, USBLL_PID_STALL);
 	ll_sof(g);
+	cap_usbll_free(llg.st);
+	llg.st = NULL;
+}
+
+/*
+ * A sniffer's bus event, as ataradov/usb-sniffer's software/capture.c
+ * words it (capture_info): written on the events' interface, and told to
+ * the generator's own transaction state as a reader tells it.
+ */
+static void
+ll_bus(struct gen *g, const char *msg, uint64_t gap_ns)
+{
+	struct drv_event ev;
+
+	if (g->full)
+		return;
+	memset(&ev, 0, sizeof ev);
+	ev.kind = DRV_BUS;
+	ev.intf = ev.minor = -1;
+	ev.syslog_level = ev.syslog_facility = -1;
+	ev.text = msg;
+	ev.bus_ev = (uint8_t)dec_bus_ev(msg, &ev.bus_speed);
+	ev.ts_ns = (int64_t)g->now;
+	ev.recno = ++g->nrec;
+	cap_usbll_bus(llg.st, ev.bus_ev, ev.bus_speed);
+	if (cap_sink_write_event(g->sink, &ev) < 0)
+		errx(1, "%s", g->sink->err);
+	if (g->limit != 0 && g->nrec >= g->limit)
+		g->full = 1;
+	g->now += gap_ns;
+}
+
+/*
+ * A hardware sniffer's capture with its bus events (-L 288 by default:
+ * the link type does not say the speed, the events do): a low-speed
+ * device (8-byte packets on endpoint 0) plugged in, reset, enumerated at
+ * address 3 and polled; unplugged; a full-speed one plugged in at the
+ * same address, whose bulk IN transfer is cut by a bus reset after a
+ * full packet, re-enumerated, and read again.
+ */
+static void
+scn_sniffer(struct gen *g)
+{
+	static const uint8_t ls_ddesc[18] = {
+		/* pid.codes' test VID:PID 1209:0001, HID mouse */
+		18, 1, 0x10, 0x01, 0, 0, 0, 8, 0x09, 0x12, 0x01, 0x00,
+		0x00, 0x01, 0, 0, 0, 1
+	};
+	static const uint8_t ls_cdesc[25] = {
+		9, 2, 25, 0, 1, 1, 0, 0xa0, 50,
+		9, 4, 0, 0, 1, 3, 1, 2, 0,	/* HID boot mouse */
+		7, 5, 0x81, 3, 8, 0, 10,
+	};
+	static const uint8_t fs_ddesc[18] = {
+		18, 1, 0x00, 0x02, 0xff, 0, 0, 64, 0x09, 0x12, 0x02, 0x00,
+		0x00, 0x01, 0, 0, 0, 1
+	};
+	static const uint8_t fs_cdesc[32] = {
+		9, 2, 32, 0, 1, 1, 0, 0x80, 50,
+		9, 4, 0, 0, 2, 0xff, 0, 0, 0,	/* vendor, two bulk */
+		7, 5, 0x81, 2, 64, 0, 0,
+		7, 5, 0x01, 2, 64, 0, 0,
+	};
+	static const uint8_t get_dev64[8] = { 0x80, 6, 0, 1, 0, 0, 64, 0 };
+	static const uint8_t set_addr[8] = { 0x00, 5, 3, 0, 0, 0, 0, 0 };
+	static const uint8_t get_dev[8] = { 0x80, 6, 0, 1, 0, 0, 18, 0 };
+	static const uint8_t get_lcfg[8] = { 0x80, 6, 0, 2, 0, 0, 25, 0 };
+	static const uint8_t get_fcfg[8] = { 0x80, 6, 0, 2, 0, 0, 32, 0 };
+	static const uint8_t set_cfg[8] = { 0x00, 9, 1, 0, 0, 0, 0, 0 };
+	static const uint8_t move[4] = { 0x01, 0x05, 0xfb, 0x00 };
+	static const char text[] = "A full packet of 64 bytes, then the bus "
+	    "is reset before the rest; then: ten bytes.";
+	uint32_t	 i;
+
+	if ((llg.st = cap_usbll_new(g->sink->opts.linktype)) == NULL)
+		err(1, "cap_usbll_new");
+	memset(llg.toggle, 0, sizeof llg.toggle);
+	llg.frame = 100;
+	ll_bus(g, "Starting capture", 0);
+	ll_bus(g, "VBUS ON", 2 * MS);
+	ll_bus(g, "Line state: SE0", 10 * MS);
+	ll_bus(g, "--- Bus Reset ---", 10 * MS);
+	ll_bus(g, "Line state: K", 0);
+	ll_bus(g, "Detected speed: Low-Speed", 1 * MS);
+	llg.mps0 = 8;
+	ll_control(g, 0, get_dev64, ls_ddesc, 18, 0, 0);
+	ll_bus(g, "--- Bus Reset ---", 10 * MS);
+	ll_bus(g, "Detected speed: Low-Speed", 1 * MS);
+	ll_control(g, 0, set_addr, NULL, 0, 0, 0);
+	ll_control(g, 3, get_dev, ls_ddesc, 18, 0, 0);
+	ll_control(g, 3, get_lcfg, ls_cdesc, sizeof ls_cdesc, 0, 0);
+	ll_control(g, 3, set_cfg, NULL, 0, 0, 0);
+	for (i = 0; i < 3; i++) {
+		ll_bus(g, "Keep-alive", 10 * MS);
+		ll_txn(g, 3, 1, 1, move, sizeof move, 1, USBLL_PID_ACK);
+	}
+	ll_bus(g, "VBUS OFF", 100 * MS);
+	ll_bus(g, "Periodic update", 100 * MS);
+
+	memset(llg.toggle, 0, sizeof llg.toggle);
+	ll_bus(g, "VBUS ON", 10 * MS);
+	ll_bus(g, "--- Bus Reset ---", 10 * MS);
+	ll_bus(g, "Detected speed: Full-Speed", 1 * MS);
+	llg.mps0 = 64;
+	ll_sof(g);
+	ll_control(g, 0, get_dev64, fs_ddesc, 18, 0, 0);
+	ll_control(g, 0, set_addr, NULL, 0, 0, 0);
+	ll_sof(g);
+	ll_control(g, 3, get_dev, fs_ddesc, 18, 0, 0);
+	ll_control(g, 3, get_fcfg, fs_cdesc, sizeof fs_cdesc, 0, 0);
+	ll_control(g, 3, set_cfg, NULL, 0, 0, 0);
+	ll_sof(g);
+	/* a full packet: the transfer goes on ... until the bus reset */
+	ll_txn(g, 3, 1, 1, (const uint8_t *)text, 64, 0, USBLL_PID_ACK);
+	ll_bus(g, "Folded 12 empty frames", 0);
+	ll_bus(g, "--- Bus Reset ---", 10 * MS);
+	ll_bus(g, "Detected speed: Full-Speed", 1 * MS);
+	memset(llg.toggle, 0, sizeof llg.toggle);
+	ll_sof(g);
+	ll_control(g, 0, set_addr, NULL, 0, 0, 0);
+	ll_control(g, 3, get_dev, fs_ddesc, 18, 0, 0);
+	ll_control(g, 3, set_cfg, NULL, 0, 0, 0);
+	ll_sof(g);
+	/* a transfer of its own: one short packet */
+	ll_txn(g, 3, 1, 1, (const uint8_t *)text + 64, 10, 0, USBLL_PID_ACK);
+	ll_sof(g);
+	ll_bus(g, "Capture limit reached", 0);
 	cap_usbll_free(llg.st);
 	llg.st = NULL;
 }
@@ -2789,6 +2917,9 @@ static const struct scenario {
 	{ "usbll", scn_usbll, 0, "usb",
 	  "bus-level packets of a full-speed CDC-ACM device (a sniffer)",
 	  294 },
+	{ "sniffer", scn_sniffer, 0, "usb",
+	  "a sniffer's packets and bus events: speeds, resets, unplug",
+	  288 },
 	{ "darwin", scn_darwin, 0, "XHC20",
 	  "macOS XHC20: enumeration, a STALL, keyboard, bulk, ISO frames",
 	  266 },
@@ -2883,8 +3014,9 @@ main(int argc, char **argv)
 	opts.linktype = linktype ? linktype : s->linktype;
 	if (cap_usbll_linktype(s->linktype)) {
 		/* a full-speed device: its packet sizes are not those of
-		 * low or high speed */
-		if (linktype != 0 && linktype != 288 && linktype != 294)
+		 * low or high speed (the sniffer's devices: both) */
+		if (linktype != 0 && linktype != 288 && (linktype != 294 ||
+		    s->run == scn_sniffer))
 			errx(2, "-L: %s is a full-speed bus: 288 or 294",
 			    s->name);
 		opts.tsresol = 9;	/* bus-level packets: ns apart */

@@ -747,7 +747,8 @@ test_malformed(void **state)
 	make_file(path, pkt, (uint32_t)n, (uint32_t)n);
 	assert_int_equal(read_one(path, &ev, err, sizeof err),
 	    -UE_LINKTYPE);
-	assert_non_null(strstr(err, "not urbscope driver events"));
+	assert_non_null(strstr(err, "neither urbscope driver events nor "
+	    "syslog bus events"));
 
 	/* ours, but a bad line */
 	n = make_pdu(pkt, "urbscope-event probe dev=300");
