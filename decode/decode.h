@@ -1025,6 +1025,10 @@ struct dec_dev {
 				   descriptors in the capture) */
 #define DI_DECODE_AS	0x100	/* the class is the user's (--decode-as) */
 #define DI_IDS		0x200	/* vid and pid are the device's */
+#define DI_DEV_BT	0x400	/* the device descriptor says Bluetooth
+				   (0xe0/0x01/0x01 or /0x04): Wireshark's
+				   hci_usb takes its class requests to the
+				   device (usb.protocol) */
 
 /* dec_dev.guess: what an endpoint's data looked like. */
 #define DEC_GUESS_BOT	1	/* CBW/CSW signatures (BOT 5.1, 5.2) */

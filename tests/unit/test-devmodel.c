@@ -107,7 +107,7 @@ static void
 test_registry(void **state)
 {
 	static const char *const names[] = { "loopback", "keyboard", "disk",
-	    "gamepad", "serial", "speaker" };
+	    "gamepad", "serial", "speaker", "bluetooth" };
 	size_t		 i;
 
 	(void)state;
