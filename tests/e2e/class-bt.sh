@@ -38,6 +38,8 @@ check "-V: the command's heading and opcode" \
     grep -q 'Command Opcode: Read Local Version Information (0x1001)' "$TMP/v"
 check "-V: the advertiser's name" grep -q 'Device Name: "urb-sensor"' "$TMP/v"
 check "-V: the L2CAP option" grep -q 'MTU: 672' "$TMP/v"
+check "-V: the interface's subclass and protocol named as lsusb does" \
+    grep -q 'bInterfaceProtocol: Bluetooth (0x01)' "$TMP/v"
 "$US" read -T json "$TMP/bt.pcap" >"$TMP/json" 2>"$TMP/json.err"
 check "JSON: the event's fields" grep -q '"bthci_evt.bd_addr":"00:1b:dc:12:34:56"' \
     "$TMP/json"
