@@ -5,6 +5,13 @@
  * the bulk endpoints, SCO on the isochronous ones (Vol 4 Part E 5.4: the
  * packets' formats; 7: the commands and events; Vol 3 Part A: L2CAP).
  *
+ * A packet split over transfers (events longer than the interrupt
+ * endpoint's packet, as btusb reads them) is followed per endpoint and
+ * direction as Wireshark's hci_usb does in one pass (tshark without -2):
+ * the pieces before the last are unknown fragments, the last one
+ * "complete"; what Wireshark then decodes from the reassembled bytes is
+ * not shown here (a node's bytes are its own record's).
+ *
  * Field names and layouts are Wireshark's: epan/dissectors/
  * packet-hci_usb.c (hci_usb.*, which hands a packet on by endpoint
  * number: 0 commands, 1 events, 2 ACL, 3 SCO), packet-bthci_cmd.c
@@ -313,8 +320,6 @@ F(f_usb_adapter, "Adapter ID", "hci_usb.setup.adapter_id", DK_UINT, 2,
     NULL, 0);
 F(f_usb_length, "wLength", "hci_usb.setup.wLength", DK_UINT, 2, NULL, 0);
 F(f_usb_complete, "Packet Complete", "hci_usb.packet.complete", DK_LABEL,
-    0, NULL, 0);
-F(f_usb_fragment, "Packet Fragment", "hci_usb.packet.fragment", DK_LABEL,
     0, NULL, 0);
 F(f_usb_unknown, "Unknown Packet Fragment",
     "hci_usb.packet.unknown_fragment", DK_LABEL, 0, NULL, 0);
@@ -1062,11 +1067,38 @@ hci_need(int ep, const uint8_t *p, size_t n)
 	return n;
 }
 
+/* Which piece of a split packet r is (hci_usb's fragment_info). */
+static void
+bt_learn(const struct urb_rec *r, const struct dec_info *info,
+    struct dec_cls_state *st)
+{
+	size_t		 n = r->data_len, need;
+	uint16_t	*left;
+	int		 ep = r->epnum & 0x0f;
+
+	(void)info;
+	if (n == 0 || r->xfer_type == XFER_CTRL || (ep != 1 && ep != 2))
+		return;
+	left = &st->bt_left[ep == 1 ? 0 : urb_is_in(r) ? 1 : 2];
+	if (*left == 0) {
+		need = hci_need(ep, r->data, n);
+		st->bt_part = DEC_BT_WHOLE;
+		*left = (uint16_t)(need > n ? need - n : 0);
+	} else if (n < *left) {
+		st->bt_part = DEC_BT_MIDDLE;
+		*left = (uint16_t)(*left - n);
+	} else {
+		st->bt_part = n == *left ? DEC_BT_LAST : DEC_BT_EXCESS;
+		*left = 0;
+	}
+}
+
 static int
 bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 {
 	const struct urb_rec *r = a->r;
 	const uint8_t	*p = r->data;
+	struct dec_node	*nd;
 	size_t		 n = r->data_len, need;
 	int		 ep = r->epnum & 0x0f, setup;
 
@@ -1099,6 +1131,18 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		t->depth--;
 		return 1;
 	}
+	if (a->st != NULL && a->st->bt_part != DEC_BT_WHOLE && ep >= 1 &&
+	    ep <= 2 && r->xfer_type != XFER_CTRL) {
+		/* a later piece of a packet split over transfers */
+		nd = dec_tree_add(t, a->st->bt_part == DEC_BT_LAST ?
+		    &f_usb_complete : &f_usb_unknown, DB_DATA, 0,
+		    (uint32_t)n, 0);
+		if (nd != NULL && a->st->bt_part == DEC_BT_LAST)
+			nd->note = "the last piece: the packet is not "
+			    "reassembled here";
+		t->depth--;
+		return 1;
+	}
 	need = hci_need(ep, p, n);
 	if (ep == 3 || need == n) {
 		if (ep != 3)
@@ -1121,9 +1165,9 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		}
 		return 1;
 	}
-	/* split over transfers (reassembly is not kept), or longer */
-	dec_tree_add(t, need > n ? &f_usb_fragment : &f_usb_unknown, DB_DATA,
-	    0, (uint32_t)n, 0);
+	/* the first piece of a packet split over transfers (one pass:
+	 * Wireshark has not reassembled it yet), or more than it says */
+	dec_tree_add(t, &f_usb_unknown, DB_DATA, 0, (uint32_t)n, 0);
 	t->depth--;
 	return 1;
 }
@@ -1137,7 +1181,9 @@ bt_summary(const struct dec_cls_arg *a, struct sbuf *b)
 	int		 ep = r->epnum & 0x0f;
 	char		 tmp[24];
 
-	if (hci_need(ep, p, n) != n && ep <= 2) {
+	if ((a->st != NULL && a->st->bt_part != DEC_BT_WHOLE &&
+	    r->xfer_type != XFER_CTRL && ep >= 1 && ep <= 2) ||
+	    (hci_need(ep, p, n) != n && ep <= 2)) {
 		sb_printf(b, "HCI fragment, %zu bytes", n);
 		return 1;
 	}
@@ -1180,4 +1226,5 @@ const struct dec_class_ops dec_class_bt = {
 	.summary = bt_summary,
 	.tree = bt_tree,
 	.tree_empty = 1,
+	.learn = bt_learn,
 };

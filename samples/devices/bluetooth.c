@@ -18,6 +18,10 @@
  * an Information Request, a Connection Request (accepted, its channel
  * 0x0041), a Configuration Request, after whose response it sends its own
  * Configuration Request.
+ *
+ * "plug N bluetooth 16" sends events in pieces of at most 16 bytes, each
+ * a transfer of its own, as a controller whose interrupt endpoint has
+ * 16-byte packets does (btusb reads one packet a URB).
  */
 #include <string.h>
 
@@ -40,6 +44,8 @@ struct bt_pkt {
 struct bluetooth {
 	struct bt_pkt	 ev[BT_EVQ];
 	size_t		 nev;
+	size_t		 ev_off;	/* sent of ev[0] */
+	size_t		 split;		/* piece size, 0: whole events */
 	struct bt_pkt	 acl[BT_ACLQ];
 	size_t		 nacl;
 	int		 scanning;
@@ -101,13 +107,24 @@ static const uint8_t adv_addr[2][6] = {
 static void
 bt_reset(struct usb_devmodel *dm)
 {
-	memset(dm->priv, 0, sizeof(struct bluetooth));
+	struct bluetooth *bt = dm->priv;
+	size_t		 split = bt->split;
+
+	memset(bt, 0, sizeof *bt);
+	bt->split = split;
 }
 
 static int
 bt_init(struct usb_devmodel *dm, const char *args)
 {
-	(void)args;
+	struct bluetooth *bt = dm->priv;
+	uint64_t	 v;
+
+	if (args != NULL && *args != '\0') {
+		if (dm_parse_size(args, &v) != 0 || v == 0 || v > BT_EVMAX)
+			return -1;
+		bt->split = (size_t)v;
+	}
 	bt_reset(dm);
 	return 0;
 }
@@ -349,6 +366,21 @@ bt_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 		return DM_STALL;
 	if (*nq == 0)
 		return DM_NAK;
+	if (ep == 0x81 && bt->split > 0) {
+		/* the next piece of the event, a transfer of its own */
+		n = q[0].len - bt->ev_off;
+		if (n > bt->split)
+			n = bt->split;
+		if (n > max)
+			return DM_BABBLE;
+		memcpy(buf, q[0].b + bt->ev_off, n);
+		bt->ev_off += n;
+		if (bt->ev_off < q[0].len)
+			return (int)n;
+		bt->ev_off = 0;
+		memmove(q, q + 1, --*nq * sizeof *q);
+		return (int)n;
+	}
 	n = q[0].len;
 	if (n > max)
 		return DM_BABBLE;

@@ -84,3 +84,21 @@ for f in hci_usb bthci_cmd bthci_evt bthci_acl btl2cap \
 done
 check "filters: no sanitizer report" no_sanitizer_report "$TMP/f.err"
 check "the filters match something" test "$t" -gt 0
+
+# events split over transfers (a controller whose interrupt packets are 16
+# bytes): the pieces as tshark's hci_usb follows them in one pass
+printf '%s\n' 'load btusb' 'plug 1 bluetooth 16' 'settle 1' \
+    'open /dev/usb/hci0' 'close /dev/usb/hci0' >"$TMP/bt16.scn"
+"$US" sim "$TMP/bt16.scn" -w "$TMP/bt16.pcapng" >/dev/null 2>"$TMP/sim16.err"
+check "sim: events in 16-byte pieces, no sanitizer report" \
+    no_sanitizer_report "$TMP/sim16.err"
+"$US" convert "$TMP/bt16.pcapng" -y 220 -w "$TMP/bt16.pcap" 2>/dev/null
+for f in hci_usb.packet.unknown_fragment hci_usb.packet.complete; do
+	t=$(tshark -r "$TMP/bt16.pcap" -Y "$f" 2>/dev/null | wc -l | tr -d ' ')
+	u=$("$US" read "$TMP/bt16.pcap" -Y "$f" 2>/dev/null | wc -l |
+	    tr -d ' ')
+	check_eq "split events: -Y '$f': tshark's count" "$t" "$u"
+done
+check "split events: some pieces" test "$t" -gt 0
+grep '^hci_usb\.' "$TMP/ts.names" | comm -12 - "$TMP/us.names" >"$TMP/both"
+tshark_agree "split events: hci_usb.*" "$TMP/bt16.pcap"
