@@ -90,6 +90,7 @@ extern const struct dec_class_ops dec_class_cdc_data;	/* dec-cdc.c */
 extern const struct dec_class_ops dec_class_hub;	/* dec-hub.c */
 extern const struct dec_class_ops dec_class_audio;	/* dec-audio.c */
 extern const struct dec_class_ops dec_class_video;	/* dec-video.c */
+extern const struct dec_class_ops dec_class_bt;		/* dec-bt.c */
 
 /*
  * A cursor over the bytes p[0..n) of a class structure that sit at offset
@@ -118,6 +119,17 @@ int		 dec_cur_word(struct dec_cur *c, const struct dec_field *f,
 		     size_t size, uint32_t *v);
 int		 dec_cur_rest(struct dec_cur *c, const struct dec_field *f,
 		     size_t off);
+/* A row of a structure's layout: field f of size bytes at offset at,
+ * with its bit fields (NULL-terminated) or NULL; dec_cur_rows adds the
+ * n rows r[] in turn (dec_cur_word or dec_cur_field) until one is cut. */
+struct dec_cur_row {
+	uint8_t			 at;
+	uint8_t			 size;
+	const struct dec_field	*f;
+	const struct dec_field *const *bits;
+};
+void		 dec_cur_rows(struct dec_cur *c, const struct dec_cur_row *r,
+		     size_t n);
 void		 dec_cls_bits(struct dec_tree *t,
 		     const struct dec_field *const *bits, uint32_t off,
 		     uint32_t len, uint32_t v);

@@ -202,32 +202,10 @@ static const struct dec_field *const slot_bits[] = {
 	&f_s0c, &f_s0x, &f_s1c, &f_s1x, &f_s2c, &f_s2x, &f_s3c, &f_s3x, NULL
 };
 
-/* A row of a layout: a field at an offset, with its bits or NULL. */
-struct row {
-	uint8_t			 at;
-	uint8_t			 size;
-	const struct dec_field	*f;
-	const struct dec_field *const *bits;
-};
-
-static void
-rows(struct dec_cur *c, const struct row *r, size_t n)
-{
-	size_t	 i;
-
-	for (i = 0; i < n && !c->cut; i++) {
-		if (r[i].bits != NULL)
-			dec_cur_word(c, r[i].f, r[i].bits, r[i].at, r[i].size,
-			    NULL);
-		else
-			dec_cur_field(c, r[i].f, r[i].at, r[i].size, NULL);
-	}
-}
-
 static int
 ccid_desc(const struct dec_cls_desc *cd, struct dec_tree *t)
 {
-	static const struct row desc[] = {
+	static const struct dec_cur_row desc[] = {
 		{ 2, 2, &f_bcd, NULL }, { 4, 1, &f_maxslot, NULL },
 		{ 5, 1, &f_volt, volt_bits }, { 6, 4, &f_protos, proto_bits },
 		{ 10, 4, &f_defclock, NULL }, { 14, 4, &f_maxclock, NULL },
@@ -243,7 +221,7 @@ ccid_desc(const struct dec_cls_desc *cd, struct dec_tree *t)
 	if (cd->p[1] != 0x21)
 		return 0;
 	cd->label->str = "SMART CARD DEVICE CLASS descriptor";
-	rows(&c, desc, sizeof desc / sizeof desc[0]);
+	dec_cur_rows(&c, desc, sizeof desc / sizeof desc[0]);
 	if (c.cut)
 		return 1;
 	/* wLcdLayout: lines in its high byte, characters in its low */
@@ -261,7 +239,7 @@ ccid_desc(const struct dec_cls_desc *cd, struct dec_tree *t)
 static void
 msg_params(struct dec_cur *c, uint8_t type)
 {
-	static const struct row
+	static const struct dec_cur_row
 	    power_on[] = { { 7, 1, &f_power, NULL },
 		{ 8, 2, &f_reserved, NULL } },
 	    xfr[] = { { 7, 1, &f_bwi, NULL }, { 8, 2, &f_level, NULL } },
@@ -279,30 +257,30 @@ msg_params(struct dec_cur *c, uint8_t type)
 
 	switch (type) {
 	case 0x62:
-		rows(c, power_on, 2);
+		dec_cur_rows(c, power_on, 2);
 		break;
 	case 0x69:
 	case 0x6f:
-		rows(c, xfr, 2);
+		dec_cur_rows(c, xfr, 2);
 		break;
 	case 0x61:
-		rows(c, set_params, 2);
+		dec_cur_rows(c, set_params, 2);
 		break;
 	case 0x80:
-		rows(c, data_block, 3);
+		dec_cur_rows(c, data_block, 3);
 		break;
 	case 0x81:
-		rows(c, slot_status, 3);
+		dec_cur_rows(c, slot_status, 3);
 		break;
 	case 0x82:
-		rows(c, params, 3);
+		dec_cur_rows(c, params, 3);
 		break;
 	case 0x83:
 	case 0x84:
-		rows(c, answer, 3);
+		dec_cur_rows(c, answer, 3);
 		break;
 	default:
-		rows(c, rfu, 1);
+		dec_cur_rows(c, rfu, 1);
 		break;
 	}
 }

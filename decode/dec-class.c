@@ -24,6 +24,7 @@ static const struct dec_class_ops *const classes[] = {
 	&dec_class_printer,
 	&dec_class_audio,
 	&dec_class_video,
+	&dec_class_bt,
 };
 
 const struct dec_class_ops *
@@ -64,6 +65,11 @@ class_of(const struct urb_rec *r, const struct dec_info *info,
 			return NULL;
 		if ((info->flags & DI_HUB) && !(info->flags & DI_CLASS))
 			return dec_class_find(0x09, 0, 0);
+		/* a Bluetooth controller's HCI commands go to the device
+		 * (btusb: USB_TYPE_CLASS, recipient 0) */
+		if ((info->flags & DI_DEV_BT) && !(info->flags & DI_CLASS) &&
+		    SETUP_RECIP(&info->setup) == 0)
+			return &dec_class_bt;
 	} else if (r->xfer_type > XFER_BULK)
 		return NULL;		/* USBPcap IRPs: no endpoint's */
 	if (!(info->flags & DI_CLASS))
@@ -203,6 +209,17 @@ dec_cur_rest(struct dec_cur *c, const struct dec_field *f, size_t off)
 	return 1;
 }
 
+void
+dec_cur_rows(struct dec_cur *c, const struct dec_cur_row *r, size_t n)
+{
+	for (; n > 0 && !c->cut; r++, n--) {
+		if (r->bits != NULL)
+			dec_cur_word(c, r->f, r->bits, r->at, r->size, NULL);
+		else
+			dec_cur_field(c, r->f, r->at, r->size, NULL);
+	}
+}
+
 /* What --decode-as calls the classes (class, subclass, protocol). */
 static const struct {
 	const char	*name;
@@ -223,6 +240,7 @@ static const struct {
 	{ "printer",		{ 0x07, 0x01, 0x02 } },
 	{ "ccid",		{ 0x0b, 0x00, 0x00 } },
 	{ "dfu",		{ 0xfe, 0x01, 0x02 } },
+	{ "bluetooth",		{ 0xe0, 0x01, 0x01 } },
 	{ "vendor",		{ 0xff, 0x00, 0x00 } },
 };
 

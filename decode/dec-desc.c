@@ -99,6 +99,22 @@ static const struct dec_name msc_protocols[] = {
 	{ 0, NULL }
 };
 
+/* Wireless controllers (usb.org Defined Class Codes, base class E0h, as
+ * usb.ids and lsusb name them; Bluetooth Core Vol 4 Part B 2.1). */
+static const struct dec_name wireless_subclasses[] = {
+	{ 0x01, "Radio Frequency" },
+	{ 0x02, "Wireless USB Wire Adapter" },
+	{ 0, NULL }
+};
+
+static const struct dec_name wireless_protocols[] = {
+	{ 0x01, "Bluetooth" },
+	{ 0x02, "Ultra WideBand Radio Control" },
+	{ 0x03, "RNDIS" },
+	{ 0x04, "Bluetooth AMP Controller" },
+	{ 0, NULL }
+};
+
 static const struct dec_name hub_protocols[] = {	/* USB 2.0 11.23.1 */
 	{ 0, "Full speed hub" },
 	{ 1, "Hi-speed hub, single TT" },
@@ -283,6 +299,10 @@ F(f_isub_msc, "bInterfaceSubClass", "usb.bInterfaceSubClass", DK_HEX, 1,
     msc_subclasses, 0);
 F(f_iproto_msc, "bInterfaceProtocol", "usb.bInterfaceProtocol", DK_HEX, 1,
     msc_protocols, 0);
+F(f_isub_wl, "bInterfaceSubClass", "usb.bInterfaceSubClass", DK_HEX, 1,
+    wireless_subclasses, 0);
+F(f_iproto_wl, "bInterfaceProtocol", "usb.bInterfaceProtocol", DK_HEX, 1,
+    wireless_protocols, 0);
 F(f_iproto_hub, "bInterfaceProtocol", "usb.bInterfaceProtocol", DK_HEX, 1,
     hub_protocols, 0);
 F(f_iintf, "iInterface", "usb.iInterface", DK_UINT, 1, NULL, 0);
@@ -688,6 +708,7 @@ static const struct {
 	{ 0x03, &f_isub_hid, &f_iproto_hid },
 	{ 0x08, &f_isub_msc, &f_iproto_msc },
 	{ 0x09, &f_isub, &f_iproto_hub },
+	{ 0xe0, &f_isub_wl, &f_iproto_wl },
 };
 
 static void

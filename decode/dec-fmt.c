@@ -836,6 +836,15 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 			sb_puts(b, n->str);
 		break;
 	case DK_LABEL:
+		/* a protocol (a name without a dot: bthci_cmd) prints its
+		 * heading as tshark prints an FT_PROTOCOL, else its name;
+		 * a field without a value (FT_NONE) prints 1 */
+		if (n->f->abbrev == NULL)
+			break;
+		if (strchr(n->f->abbrev, '.') == NULL)
+			sb_puts(b, n->str != NULL ? n->str : n->f->abbrev);
+		else
+			sb_putc(b, '1');
 		break;
 	default:
 		sb_u64(b, n->value);

@@ -921,6 +921,9 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		info->flags |= DI_IDS;
 		info->vid = get_le16(d->ddesc + 8);
 		info->pid = get_le16(d->ddesc + 10);
+		if (d->ddesc[4] == 0xe0 && d->ddesc[5] == 0x01 &&
+		    (d->ddesc[6] == 0x01 || d->ddesc[6] == 0x04))
+			info->flags |= DI_DEV_BT;
 	}
 	if ((info->flags & DI_CLASS) && info->intf >= 0 &&
 	    info->intf < DEC_MAX_INTFS) {

@@ -1027,7 +1027,17 @@ struct dec_cls_state {
 	uint8_t		 cbw[31];	/* its CBW */
 	uint64_t	 cbw_frame;	/* the frame that carried it */
 	int64_t		 cbw_ts;	/* and its time (ns) */
+	/* Bluetooth: bytes still to come of an HCI packet split over
+	 * transfers (events, ACL in, ACL out), and what the last record
+	 * with data was (DEC_BT_*) */
+	uint16_t	 bt_left[3];
+	uint8_t		 bt_part;
 };
+
+#define DEC_BT_WHOLE	0	/* a packet, or the first piece of one */
+#define DEC_BT_MIDDLE	1	/* a piece, more to come */
+#define DEC_BT_LAST	2	/* the last piece */
+#define DEC_BT_EXCESS	3	/* more bytes than the packet had left */
 
 /* A device as the capture shows it, keyed by (bus, devnum). */
 struct dec_dev {
@@ -1078,6 +1088,10 @@ struct dec_dev {
 				   descriptors in the capture) */
 #define DI_DECODE_AS	0x100	/* the class is the user's (--decode-as) */
 #define DI_IDS		0x200	/* vid and pid are the device's */
+#define DI_DEV_BT	0x400	/* the device descriptor says Bluetooth
+				   (0xe0/0x01/0x01 or /0x04): Wireshark's
+				   hci_usb takes its class requests to the
+				   device (usb.protocol) */
 
 /* dec_dev.guess: what an endpoint's data looked like. */
 #define DEC_GUESS_BOT	1	/* CBW/CSW signatures (BOT 5.1, 5.2) */

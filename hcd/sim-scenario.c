@@ -219,6 +219,19 @@ static const struct {
 	    "unplug 1\n"
 	    "wait 100\n"
 	    "unload uac2\n" },
+	{ "bluetooth",
+	    "# A Bluetooth controller driven as btusb and the HCI core drive\n"
+	    "# one: Reset, version, BD_ADDR, buffer sizes, an LE scan with\n"
+	    "# advertising reports, a connection and L2CAP signalling on it.\n"
+	    "load btusb\n"
+	    "plug 1 bluetooth\n"
+	    "settle 1\n"
+	    "open /dev/usb/hci0\n"
+	    "read /dev/usb/hci0 64 00:1b:dc:12:34:56\n"
+	    "close /dev/usb/hci0\n"
+	    "unplug 1\n"
+	    "wait 100\n"
+	    "unload btusb\n" },
 	{ "demo",
 	    "# The TUI's demo: a keyboard types, a disk is written and read,\n"
 	    "# usb-skeleton moves data through its node, then the buggy\n"
@@ -261,7 +274,7 @@ static const struct {
 
 const char *const sim_scenario_names[] = {
 	"enumerate", "storage", "faults", "loopback", "skeleton", "keyboard",
-	"buggy", "hid", "acm", "audio", "demo", NULL
+	"buggy", "hid", "acm", "audio", "bluetooth", "demo", NULL
 };
 
 const char *

@@ -16,6 +16,7 @@ static const struct usb_devmodel_ops *const sample_models[] = {
 	&dm_gamepad_ops,
 	&dm_serial_ops,
 	&dm_speaker_ops,
+	&dm_bluetooth_ops,
 	NULL
 };
 
@@ -32,6 +33,8 @@ static const struct sim_driver sample_drivers[] = {
 	    "CDC-ACM serial (2/2/1), /dev/usb/ttyACM0 reads what came back" },
 	{ "uac2", &uac2_driver,
 	    "USB Audio 2.0 playback (1/1/0x20), /dev/usb/pcm0 plays" },
+	{ "btusb", &btusb_driver,
+	    "Bluetooth HCI (0xe0/1/1): init, LE scan, ACL link, L2CAP" },
 	{ NULL, NULL, NULL }
 };
 

@@ -29,6 +29,7 @@ extern const struct usb_devmodel_ops dm_disk_ops;	/* "disk" */
 extern const struct usb_devmodel_ops dm_gamepad_ops;	/* "gamepad" */
 extern const struct usb_devmodel_ops dm_serial_ops;	/* "serial" */
 extern const struct usb_devmodel_ops dm_speaker_ops;	/* "speaker" */
+extern const struct usb_devmodel_ops dm_bluetooth_ops;	/* "bluetooth" */
 
 /* Vendor and product IDs (pid.codes test VID for our own models). */
 #define DM_VID_TEST		0x1209
@@ -37,6 +38,7 @@ extern const struct usb_devmodel_ops dm_speaker_ops;	/* "speaker" */
 #define DM_PID_GAMEPAD		0x0007
 #define DM_PID_SERIAL		0x0008
 #define DM_PID_SPEAKER		0x0009
+#define DM_PID_BLUETOOTH	0x000e
 #define DM_VID_LOOPBACK		0xfff0
 #define DM_PID_LOOPBACK		0xfff0
 

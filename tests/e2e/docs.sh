@@ -31,7 +31,7 @@ done
 names=$(sed -n \
     "s/.*no built-in scenario 'no-such-scenario' (\([^)]*\)).*/\1/p" \
     "$TMP/err" | tr -d ,)
-check_eq "an unknown scenario lists the 11 built-in ones" 11 \
+check_eq "an unknown scenario lists the 12 built-in ones" 12 \
     "$(echo "$names" | wc -w)"
 sed -n '/^is a built-in name$/,/^or a file of commands/p' "$MAN" \
     >"$TMP/man.names"

@@ -46,7 +46,7 @@ check "a read of the wrong data: file and line named" \
 printf 'load usbfoo\n' >"$TMP/bad2.scn"
 "$US" sim "$TMP/bad2.scn" >/dev/null 2>"$TMP/err"
 check "an unknown driver is named with the known ones" \
-    grep -q "bad2.scn:1: no driver 'usbfoo' (usb-skeleton, keyboard, buggy, gamepad, cdc-acm, uac2)" \
+    grep -q "bad2.scn:1: no driver 'usbfoo' (usb-skeleton, keyboard, buggy, gamepad, cdc-acm, uac2, btusb)" \
     "$TMP/err"
 
 # A driver's submit comes just before the 'S' it made (the core reports

@@ -107,7 +107,7 @@ static void
 test_registry(void **state)
 {
 	static const char *const names[] = { "loopback", "keyboard", "disk",
-	    "gamepad", "serial", "speaker" };
+	    "gamepad", "serial", "speaker", "bluetooth" };
 	size_t		 i;
 
 	(void)state;
@@ -553,6 +553,62 @@ test_serial_acm(void **state)
 	assert_memory_equal(buf, abc, 3);
 	assert_int_equal(ctrl(dm, 6, RT_CLASS_IN, 0x33, 0, 0, 1, buf),
 	    DM_STALL);
+	dm_destroy(dm);
+}
+
+/* The Bluetooth controller (Core 5.3 Vol 4 Part B 2.2, Part E 7): an
+ * HCI command as a class request, its event on interrupt IN 1; ACL with
+ * L2CAP signalling on bulk 2. */
+static void
+test_bluetooth_hci(void **state)
+{
+	struct usb_devmodel *dm = enumerated("bluetooth", NULL, 9);
+	uint8_t		 ev[64], cmd[16];
+	static const uint8_t local_name[3] = { 0x14, 0x0c, 0x00 },
+	    disc[6] = { 0x06, 0x04, 0x03, 0x0b, 0x00, 0x13 },
+	    create[16] = { 0x05, 0x04, 0x0d, 0x66, 0x55, 0x44, 0x33, 0x22,
+		0x11, 0x18, 0xcc, 0x01, 0x00, 0x00, 0x00, 0x01 },
+	    info[14] = { 0x0b, 0x20, 0x0a, 0x00, 0x06, 0x00, 0x01, 0x00,
+		0x0a, 0x07, 0x02, 0x00, 0x02, 0x00 };
+
+	(void)state;
+	/* nothing to say yet: NAK */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), DM_NAK);
+	/* a command it does not know: Command Complete, Unknown HCI
+	 * Command (0x01) */
+	memcpy(cmd, local_name, sizeof local_name);
+	assert_int_equal(ctrl(dm, 9, USB_TYPE_CLASS, 0, 0, 0, 3, cmd), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 6);
+	assert_memory_equal(ev, "\x0e\x04\x01\x14\x0c\x01", 6);
+	/* a parameter length that is not wLength's: STALL */
+	cmd[2] = 1;
+	assert_int_equal(ctrl(dm, 9, USB_TYPE_CLASS, 0, 0, 0, 3, cmd),
+	    DM_STALL);
+	/* Disconnect without a connection: Unknown Connection ID */
+	memcpy(cmd, disc, sizeof disc);
+	assert_int_equal(ctrl(dm, 9, USB_TYPE_CLASS, 0, 0, 0, 6, cmd), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 6);
+	assert_memory_equal(ev, "\x0f\x04\x02\x01\x06\x04", 6);
+	/* Create Connection: Command Status, then Connection Complete */
+	memcpy(cmd, create, sizeof create);
+	assert_int_equal(ctrl(dm, 9, USB_TYPE_CLASS, 0, 0, 0, 16, cmd), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 6);
+	assert_memory_equal(ev, "\x0f\x04\x00\x01\x05\x04", 6);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 13);
+	assert_int_equal(ev[0], 0x03);
+	assert_int_equal(get_le16(ev + 3), 0x000b);
+	assert_memory_equal(ev + 5, create + 3, 6);
+	/* L2CAP Information Request (extended features): its response
+	 * with the same identifier, on the same handle */
+	memcpy(cmd, info, sizeof info);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 9, 2, cmd, 14), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 2, ev, 64), 20);
+	assert_int_equal(get_le16(ev) & 0x0fff, 0x000b);
+	assert_int_equal(get_le16(ev + 6), 0x0001);
+	assert_int_equal(ev[8], 0x0b);
+	assert_int_equal(ev[9], 0x07);
+	assert_int_equal(get_le32(ev + 16), 0x000000a0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 2, ev, 64), DM_NAK);
 	dm_destroy(dm);
 }
 
@@ -1069,6 +1125,7 @@ main(void)
 		cmocka_unit_test(test_gamepad_hid),
 		cmocka_unit_test(test_serial_acm),
 		cmocka_unit_test(test_speaker_uac2),
+		cmocka_unit_test(test_bluetooth_hci),
 		cmocka_unit_test(test_keyboard_typing),
 		cmocka_unit_test(test_disk_commands),
 		cmocka_unit_test(test_disk_write_read),

@@ -398,7 +398,7 @@ test_scenario_parse(void **state)
 		const char	*err;
 	} bad[] = {
 		{ "load nosuch\n", "t:1: no driver 'nosuch' (usb-skeleton, "
-		    "keyboard, buggy, gamepad, cdc-acm, uac2)" },
+		    "keyboard, buggy, gamepad, cdc-acm, uac2, btusb)" },
 		{ "wait 1\nprofile 2.4\n", "t:2: no profile '2.4' (2.6.0, "
 		    "modern)" },
 		{ "open skel0\n", "t:1: 'skel0' is not a device node "

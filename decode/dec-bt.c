@@ -1,0 +1,1230 @@
+/*
+ * decode/dec-bt.c - Bluetooth controllers on USB (class 0xE0/0x01/0x01,
+ * Bluetooth Core 5.3 Vol 4 Part B): HCI commands in the class requests
+ * on ep0, events on the interrupt endpoint, ACL data with its L2CAP on
+ * the bulk endpoints, SCO on the isochronous ones (Vol 4 Part E 5.4: the
+ * packets' formats; 7: the commands and events; Vol 3 Part A: L2CAP).
+ *
+ * A packet split over transfers (events longer than the interrupt
+ * endpoint's packet, as btusb reads them) is followed per endpoint and
+ * direction as Wireshark's hci_usb does in one pass (tshark without -2):
+ * the pieces before the last are unknown fragments, the last one
+ * "complete"; what Wireshark then decodes from the reassembled bytes is
+ * not shown here (a node's bytes are its own record's).
+ *
+ * Field names and layouts are Wireshark's: epan/dissectors/
+ * packet-hci_usb.c (hci_usb.*, which hands a packet on by endpoint
+ * number: 0 commands, 1 events, 2 ACL, 3 SCO), packet-bthci_cmd.c
+ * (bthci_cmd.*), packet-bthci_evt.c (bthci_evt.*), packet-bthci_acl.c,
+ * packet-bthci_sco.c, packet-btl2cap.c (btl2cap.*) and the advertising
+ * data of packet-btcommon.c (btcommon.eir_ad.*).  What Wireshark learns
+ * across packets (the frame a command was answered in, the addresses of
+ * a connection, reassembly of a packet split over transfers) is not
+ * kept: a packet longer than its transfer is shown as a fragment.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "class.h"
+
+#define F	DEC_FIELD
+
+/* Vol 4 Part E 5.4.1: the opcode group fields. */
+static const struct dec_name bt_ogfs[] = {
+	{ 0x01, "Link Control Commands" },
+	{ 0x02, "Link Policy Commands" },
+	{ 0x03, "Host Controller & Baseband Commands" },
+	{ 0x04, "Informational Parameters" },
+	{ 0x05, "Status Parameters" },
+	{ 0x06, "Testing Commands" },
+	{ 0x08, "LE Controller Commands" },
+	{ 0x3f, "Vendor-Specific Commands" },
+	{ 0, NULL }
+};
+
+/* Vol 4 Part E 7.1-7.8: the commands (Wireshark's names). */
+static const struct dec_name bt_cmds[] = {
+	{ 0x0401, "Inquiry" },
+	{ 0x0402, "Inquiry Cancel" },
+	{ 0x0405, "Create Connection" },
+	{ 0x0406, "Disconnect" },
+	{ 0x0408, "Create Connection Cancel" },
+	{ 0x0409, "Accept Connection Request" },
+	{ 0x040a, "Reject Connection Request" },
+	{ 0x0419, "Remote Name Request" },
+	{ 0x0c01, "Set Event Mask" },
+	{ 0x0c03, "Reset" },
+	{ 0x0c05, "Set Event Filter" },
+	{ 0x0c13, "Change Local Name" },
+	{ 0x0c14, "Read Local Name" },
+	{ 0x0c1a, "Write Scan Enable" },
+	{ 0x0c24, "Write Class of Device" },
+	{ 0x1001, "Read Local Version Information" },
+	{ 0x1002, "Read Local Supported Commands" },
+	{ 0x1003, "Read Local Supported Features" },
+	{ 0x1005, "Read Buffer Size" },
+	{ 0x1009, "Read BD ADDR" },
+	{ 0x2001, "LE Set Event Mask" },
+	{ 0x2002, "LE Read Buffer Size" },
+	{ 0x2003, "LE Read Local Supported Features" },
+	{ 0x2005, "LE Set Random Address" },
+	{ 0x2006, "LE Set Advertising Parameters" },
+	{ 0x2008, "LE Set Advertising Data" },
+	{ 0x200a, "LE Set Advertise Enable" },
+	{ 0x200b, "LE Set Scan Parameters" },
+	{ 0x200c, "LE Set Scan Enable" },
+	{ 0x200d, "LE Create Connection" },
+	{ 0, NULL }
+};
+
+/* Vol 4 Part E 7.7: the events. */
+static const struct dec_name bt_events[] = {
+	{ 0x01, "Inquiry Complete" },
+	{ 0x02, "Inquiry Result" },
+	{ 0x03, "Connect Complete" },
+	{ 0x04, "Connect Request" },
+	{ 0x05, "Disconnect Complete" },
+	{ 0x07, "Remote Name Request Complete" },
+	{ 0x0e, "Command Complete" },
+	{ 0x0f, "Command Status" },
+	{ 0x10, "Hardware Error" },
+	{ 0x13, "Number of Completed Packets" },
+	{ 0x3e, "LE Meta" },
+	{ 0xff, "Vendor-Specific" },
+	{ 0, NULL }
+};
+
+/* Vol 1 Part F 1.3: the error codes, a command's status. */
+static const struct dec_name bt_status[] = {
+	{ 0x00, "Success" },
+	{ 0x01, "Unknown HCI Command" },
+	{ 0x02, "Unknown Connection Identifier" },
+	{ 0x03, "Hardware Failure" },
+	{ 0x04, "Page Timeout" },
+	{ 0x05, "Authentication Failure" },
+	{ 0x08, "Connection Timeout" },
+	{ 0x0c, "Command Disallowed" },
+	{ 0x12, "Invalid HCI Command Parameters" },
+	{ 0x13, "Remote User Terminated Connection" },
+	{ 0x16, "Connection Terminated by Local Host" },
+	{ 0, NULL }
+};
+
+/* Assigned Numbers 2.1: HCI and LMP versions. */
+static const struct dec_name bt_versions[] = {
+	{ 0x00, "1.0b" }, { 0x01, "1.1" }, { 0x02, "1.2" },
+	{ 0x03, "2.0 + EDR" }, { 0x04, "2.1 + EDR" }, { 0x05, "3.0 + HS" },
+	{ 0x06, "4.0" }, { 0x07, "4.1" }, { 0x08, "4.2" }, { 0x09, "5.0" },
+	{ 0x0a, "5.1" }, { 0x0b, "5.2" }, { 0x0c, "5.3" }, { 0x0d, "5.4" },
+	{ 0, NULL }
+};
+
+/* Assigned Numbers: company identifiers (a few). */
+static const struct dec_name bt_companies[] = {
+	{ 0x0000, "Ericsson Technology Licensing" },
+	{ 0x0002, "Intel Corp." },
+	{ 0x000a, "Qualcomm Technologies International, Ltd. (QTIL)" },
+	{ 0x000f, "Broadcom Corporation" },
+	{ 0x001d, "Qualcomm" },
+	{ 0x005d, "Realtek Semiconductor Corporation" },
+	{ 0x0046, "MediaTek, Inc." },
+	{ 0, NULL }
+};
+
+static const struct dec_name le_subevents[] = {	/* 7.7.65 */
+	{ 0x01, "LE Connection Complete" },
+	{ 0x02, "LE Advertising Report" },
+	{ 0x03, "LE Connection Update Complete" },
+	{ 0, NULL }
+};
+
+static const struct dec_name le_adv_types[] = {	/* 7.7.65.2 */
+	{ 0x00, "Connectable Undirected Advertising" },
+	{ 0x01, "Connectable Directed Advertising" },
+	{ 0x02, "Scannable Undirected Advertising" },
+	{ 0x03, "Non-Connectable Undirected Advertising" },
+	{ 0x04, "Scan Response" },
+	{ 0, NULL }
+};
+
+static const struct dec_name le_addr_types[] = {
+	{ 0x00, "Public Device Address" },
+	{ 0x01, "Random Device Address" },
+	{ 0, NULL }
+};
+
+static const struct dec_name link_types[] = {	/* 7.7.3 */
+	{ 0x00, "SCO connection (Voice Channels)" },
+	{ 0x01, "ACL connection (Data Channels)" },
+	{ 0, NULL }
+};
+
+static const struct dec_name enc_modes[] = {
+	{ 0x00, "Encryption Disabled" },
+	{ 0x01, "Encryption only for point-to-point packets" },
+	{ 0x02, "Encryption for both point-to-point and broadcast packets" },
+	{ 0, NULL }
+};
+
+static const struct dec_name scan_types[] = {	/* 7.8.10 */
+	{ 0x00, "Passive" },
+	{ 0x01, "Active" },
+	{ 0, NULL }
+};
+
+static const struct dec_name enables[] = {
+	{ 0x00, "false" },
+	{ 0x01, "true" },
+	{ 0, NULL }
+};
+
+static const struct dec_name page_scan_rep[] = {	/* 7.1.5 */
+	{ 0x00, "R0" }, { 0x01, "R1" }, { 0x02, "R2" },
+	{ 0, NULL }
+};
+
+static const struct dec_name pb_flags[] = {	/* Part E 5.4.2 */
+	{ 0, "First Non-automatically Flushable Packet" },
+	{ 1, "Continuing Fragment" },
+	{ 2, "First Automatically Flushable Packet" },
+	{ 0, NULL }
+};
+
+static const struct dec_name bc_flags[] = {
+	{ 0, "Point-To-Point" },
+	{ 1, "Active Broadcast" },
+	{ 0, NULL }
+};
+
+static const struct dec_name hci_usb_requests[] = {
+	{ 0x00, "Primary Controller Function" },
+	{ 0x2b, "AMP Controller Function" },
+	{ 0xe0, "Primary Controller Function (Historical)" },
+	{ 0, NULL }
+};
+
+/* L2CAP (Vol 3 Part A 2.1, 4, 5). */
+static const struct dec_name l2_cids[] = {
+	{ 0x0000, "Null identifier" },
+	{ 0x0001, "L2CAP Signaling Channel" },
+	{ 0x0002, "Connectionless Channel" },
+	{ 0x0003, "AMP Manager Protocol" },
+	{ 0x0004, "Attribute Protocol" },
+	{ 0x0005, "Low Energy L2CAP Signaling Channel" },
+	{ 0x0006, "Security Manager Protocol" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_codes[] = {
+	{ 0x01, "Command Reject" },
+	{ 0x02, "Connection Request" },
+	{ 0x03, "Connection Response" },
+	{ 0x04, "Configure Request" },
+	{ 0x05, "Configure Response" },
+	{ 0x06, "Disconnection Request" },
+	{ 0x07, "Disconnection Response" },
+	{ 0x08, "Echo Request" },
+	{ 0x09, "Echo Response" },
+	{ 0x0a, "Information Request" },
+	{ 0x0b, "Information Response" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_psms[] = {	/* Assigned Numbers */
+	{ 0x0001, "SDP" },
+	{ 0x0003, "RFCOMM" },
+	{ 0x000f, "BNEP" },
+	{ 0x0011, "HID_CONTROL" },
+	{ 0x0013, "HID_INTERRUPT" },
+	{ 0x0017, "AVCTP" },
+	{ 0x0019, "AVDTP" },
+	{ 0x001f, "ATT" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_info_types[] = {	/* 4.10 */
+	{ 0x0001, "Connectionless MTU" },
+	{ 0x0002, "Extended Features Mask" },
+	{ 0x0003, "Fixed Channels Supported" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_info_results[] = {	/* 4.11 */
+	{ 0x0000, "Success" },
+	{ 0x0001, "Not Supported" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_conn_results[] = {	/* 4.3 */
+	{ 0x0000, "Successful" },
+	{ 0x0001, "Connection pending" },
+	{ 0x0002, "Connection Refused - PSM not supported" },
+	{ 0x0003, "Connection refused - security block" },
+	{ 0x0004, "Connection refused - no resources available" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_conn_status[] = {
+	{ 0x0000, "No further information available" },
+	{ 0x0001, "Authentication pending" },
+	{ 0x0002, "Authorization pending" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_conf_results[] = {	/* 4.5 */
+	{ 0x0000, "Success" },
+	{ 0x0001, "Failure - unacceptable parameters" },
+	{ 0x0002, "Failure - rejected (no reason provided)" },
+	{ 0x0003, "Failure - unknown options" },
+	{ 0x0004, "Pending" },
+	{ 0, NULL }
+};
+
+static const struct dec_name l2_option_types[] = {	/* 5 */
+	{ 0x01, "Maximum Transmission Unit" },
+	{ 0x02, "Flush Timeout" },
+	{ 0x03, "Quality of Service" },
+	{ 0x04, "Retransmission and Flow Control" },
+	{ 0x05, "FCS" },
+	{ 0, NULL }
+};
+
+static const struct dec_name ad_types[] = {	/* CSS Part A 1 */
+	{ 0x01, "Flags" },
+	{ 0x02, "16-bit Service Class UUIDs (incomplete)" },
+	{ 0x03, "16-bit Service Class UUIDs" },
+	{ 0x08, "Device Name (shortened)" },
+	{ 0x09, "Device Name" },
+	{ 0x0a, "Tx Power Level" },
+	{ 0x16, "Service Data - 16 bit UUID" },
+	{ 0xff, "Manufacturer Specific" },
+	{ 0, NULL }
+};
+
+/* The protocols, as nodes that a filter can test (-Y bthci_cmd). */
+F(f_bluetooth, "Bluetooth", "bluetooth", DK_LABEL, 0, NULL, 0);
+F(f_hci_usb, "Bluetooth HCI USB Transport", "hci_usb", DK_LABEL, 0, NULL, 0);
+F(f_cmd, "Bluetooth HCI Command", "bthci_cmd", DK_LABEL, 0, NULL, 0);
+F(f_evt, "Bluetooth HCI Event", "bthci_evt", DK_LABEL, 0, NULL, 0);
+F(f_acl, "Bluetooth HCI ACL Packet", "bthci_acl", DK_LABEL, 0, NULL, 0);
+F(f_sco, "Bluetooth HCI SCO Packet", "bthci_sco", DK_LABEL, 0, NULL, 0);
+F(f_l2cap, "Bluetooth L2CAP Protocol", "btl2cap", DK_LABEL, 0, NULL, 0);
+F(f_malformed, "Malformed Packet: HCI_USB", "_ws.malformed", DK_LABEL, 0,
+    NULL, 0);
+
+/* hci_usb: the request's fields after bmRequestType, what it carries */
+F(f_usb_req, "bRequest", "hci_usb.setup.bRequest", DK_UINT, 1,
+    hci_usb_requests, 0);
+F(f_usb_value, "wValue", "hci_usb.setup.wValue", DK_HEX, 2, NULL, 0);
+F(f_usb_adapter, "Adapter ID", "hci_usb.setup.adapter_id", DK_UINT, 2,
+    NULL, 0);
+F(f_usb_length, "wLength", "hci_usb.setup.wLength", DK_UINT, 2, NULL, 0);
+F(f_usb_complete, "Packet Complete", "hci_usb.packet.complete", DK_LABEL,
+    0, NULL, 0);
+F(f_usb_unknown, "Unknown Packet Fragment",
+    "hci_usb.packet.unknown_fragment", DK_LABEL, 0, NULL, 0);
+F(f_usb_data, "Unknown Data", "hci_usb.data", DK_LABEL, 0, NULL, 0);
+
+/* Commands (Part E 5.4.1) and their parameters. */
+F(f_cmd_op, "Command Opcode", "bthci_cmd.opcode", DK_HEX, 2, bt_cmds, 0);
+F(f_cmd_ogf, "Opcode Group Field", "bthci_cmd.opcode.ogf", DK_HEX, 2,
+    bt_ogfs, 0xfc00);
+F(f_cmd_ocf, "Opcode Command Field", "bthci_cmd.opcode.ocf", DK_HEX, 2,
+    NULL, 0x03ff);
+F(f_cmd_plen, "Parameter Total Length", "bthci_cmd.param_length", DK_UINT,
+    1, NULL, 0);
+F(f_cmd_params, "Command Parameters", "bthci_cmd.params", DK_BYTES, 0,
+    NULL, 0);
+F(f_cmd_bdaddr, "BD_ADDR", "bthci_cmd.bd_addr", DK_STRING, 6, NULL, 0);
+F(f_cmd_ptype, "Packet Type", "bthci_cmd.packet_type", DK_HEX, 2, NULL, 0);
+#define PTYPE(var, abbrev, name, mask)					\
+	F(var, name, "bthci_cmd.packet_type." abbrev, DK_BOOL, 2, NULL, mask)
+PTYPE(f_pt_dh5, "dh5", "DH5", 0x8000);
+PTYPE(f_pt_dm5, "dm5", "DM5", 0x4000);
+PTYPE(f_pt_3dh5, "3dh5", "3-DH5", 0x2000);
+PTYPE(f_pt_2dh5, "2dh5", "2-DH5", 0x1000);
+PTYPE(f_pt_dh3, "dh3", "DH3", 0x0800);
+PTYPE(f_pt_dm3, "dm3", "DM3", 0x0400);
+PTYPE(f_pt_3dh3, "3dh3", "3-DH3", 0x0200);
+PTYPE(f_pt_2dh3, "2dh3", "2-DH3", 0x0100);
+F(f_pt_res57, "Reserved", "bthci_cmd.packet_type.reserved.5_7", DK_HEX, 2,
+    NULL, 0x00e0);
+PTYPE(f_pt_dh1, "dh1", "DH1", 0x0010);
+PTYPE(f_pt_dm1, "dm1", "DM1", 0x0008);
+PTYPE(f_pt_3dh1, "3dh1", "3-DH1", 0x0004);
+PTYPE(f_pt_2dh1, "2dh1", "2-DH1", 0x0002);
+PTYPE(f_pt_res0, "reserved.0", "Reserved", 0x0001);
+F(f_cmd_psrm, "Page Scan Repetition Mode",
+    "bthci_cmd.page_scan_repetition_mode", DK_HEX, 1, page_scan_rep, 0);
+F(f_cmd_psm, "Page Scan Mode", "bthci_cmd.page_scan_mode", DK_HEX, 1, NULL,
+    0);
+F(f_cmd_clock, "Clock Offset", "bthci_cmd.clock_offset", DK_HEX, 2, NULL,
+    0x7fff);
+F(f_cmd_clock_ok, "Clock_Offset_Valid_Flag", "bthci_cmd.clock_offset_valid",
+    DK_UINT, 2, NULL, 0x8000);
+F(f_cmd_role, "Allow Role Switch", "bthci_cmd.allow_role_switch", DK_HEX,
+    1, NULL, 0);
+F(f_cmd_handle, "Connection Handle", "bthci_cmd.connection_handle", DK_HEX,
+    2, NULL, 0);
+F(f_cmd_reason, "Reason", "bthci_cmd.reason", DK_HEX, 1, bt_status, 0);
+F(f_cmd_scan_type, "Scan Type", "bthci_cmd.le_scan_type", DK_HEX, 1,
+    scan_types, 0);
+F(f_cmd_scan_int, "Scan Interval", "bthci_cmd.le_scan_interval", DK_UINT,
+    2, NULL, 0);
+F(f_cmd_scan_win, "Scan Window", "bthci_cmd.le_scan_window", DK_UINT, 2,
+    NULL, 0);
+F(f_cmd_own_addr, "Own Address Type", "bthci_cmd.le_own_address_type",
+    DK_HEX, 1, le_addr_types, 0);
+F(f_cmd_scan_filter, "Scan Filter Policy", "bthci_cmd.le_scan_filter_policy",
+    DK_HEX, 1, NULL, 0);
+F(f_cmd_scan_on, "Scan Enable", "bthci_cmd.le_scan_enable", DK_HEX, 1,
+    enables, 0);
+F(f_cmd_dups, "Filter Duplicates", "bthci_cmd.le_filter_duplicates",
+    DK_HEX, 1, enables, 0);
+
+/* Events (Part E 5.4.4) and their parameters. */
+F(f_evt_code, "Event Code", "bthci_evt.code", DK_HEX, 1, bt_events, 0);
+F(f_evt_plen, "Parameter Total Length", "bthci_evt.param_length", DK_UINT,
+    1, NULL, 0);
+F(f_evt_ncmd, "Number of Allowed Command Packets",
+    "bthci_evt.num_command_packets", DK_UINT, 1, NULL, 0);
+F(f_evt_op, "Command Opcode", "bthci_evt.opcode", DK_HEX, 2, bt_cmds, 0);
+F(f_evt_ogf, "Opcode Group Field", "bthci_evt.opcode.ogf", DK_HEX, 2,
+    bt_ogfs, 0xfc00);
+F(f_evt_ocf, "Opcode Command Field", "bthci_evt.opcode.ocf", DK_HEX, 2,
+    NULL, 0x03ff);
+F(f_evt_status, "Status", "bthci_evt.status", DK_HEX, 1, bt_status, 0);
+F(f_evt_params, "Event Parameter", "bthci_evt.params", DK_BYTES, 0, NULL,
+    0);
+/* (Wireshark registers the HCI revision under the version's name.) */
+F(f_evt_hci_ver, "HCI Version", "bthci_evt.hci_vers_nr", DK_HEX, 1,
+    bt_versions, 0);
+F(f_evt_hci_rev, "HCI Revision", "bthci_evt.hci_vers_nr", DK_UINT, 2, NULL,
+    0);
+F(f_evt_lmp_ver, "LMP Version", "bthci_evt.lmp_vers_nr", DK_HEX, 1,
+    bt_versions, 0);
+F(f_evt_comp, "Manufacturer Name", "bthci_evt.comp_id", DK_HEX, 2,
+    bt_companies, 0);
+F(f_evt_lmp_sub, "LMP Subversion", "bthci_evt.lmp_sub_vers_nr", DK_UINT, 2,
+    NULL, 0);
+F(f_evt_bdaddr, "BD_ADDR", "bthci_evt.bd_addr", DK_STRING, 6, NULL, 0);
+F(f_evt_acl_len, "Host ACL Data Packet Length (bytes)",
+    "bthci_evt.max_data_length_acl", DK_UINT, 2, NULL, 0);
+F(f_evt_sco_len, "Host SCO Data Packet Length (bytes)",
+    "bthci_evt.max_data_length_sco", DK_UINT, 1, NULL, 0);
+F(f_evt_acl_num, "Host Total Num ACL Data Packets",
+    "bthci_evt.max_data_num_acl", DK_UINT, 2, NULL, 0);
+F(f_evt_sco_num, "Host Total Num SCO Data Packets",
+    "bthci_evt.max_data_num_sco", DK_UINT, 2, NULL, 0);
+F(f_evt_handle, "Connection Handle", "bthci_evt.connection_handle", DK_HEX,
+    2, NULL, 0);
+F(f_evt_link, "Link Type", "bthci_evt.link_type", DK_HEX, 1, link_types,
+    0);
+F(f_evt_enc, "Encryption Mode", "bthci_evt.encryption_mode", DK_HEX, 1,
+    enc_modes, 0);
+F(f_evt_reason, "Reason", "bthci_evt.reason", DK_HEX, 1, bt_status, 0);
+F(f_evt_sub, "Sub Event", "bthci_evt.le_meta_subevent", DK_HEX, 1,
+    le_subevents, 0);
+F(f_evt_nrep, "Num Reports", "bthci_evt.le_num_reports", DK_UINT, 1, NULL,
+    0);
+F(f_evt_adv_type, "Event Type", "bthci_evt.le_advts_event_type", DK_HEX, 1,
+    le_adv_types, 0);
+F(f_evt_peer_type, "Peer Address Type", "bthci_evt.le_peer_address_type",
+    DK_HEX, 1, le_addr_types, 0);
+F(f_evt_dlen, "Data Length", "bthci_evt.data_length", DK_UINT, 1, NULL, 0);
+F(f_evt_rssi, "RSSI", "bthci_evt.rssi", DK_INT, 1, NULL, 0);
+
+/* Advertising data (Core Specification Supplement Part A 1). */
+F(f_ad, "Advertising Data", "btcommon.eir_ad.advertising_data", DK_LABEL,
+    0, NULL, 0);
+F(f_ad_entry, "Entry", "btcommon.eir_ad.entry", DK_LABEL, 0, NULL, 0);
+F(f_ad_len, "Length", "btcommon.eir_ad.entry.length", DK_UINT, 1, NULL, 0);
+F(f_ad_type, "Type", "btcommon.eir_ad.entry.type", DK_HEX, 1, ad_types, 0);
+F(f_ad_name, "Device Name", "btcommon.eir_ad.entry.device_name", DK_STRING,
+    0, NULL, 0);
+F(f_ad_data, "Data", "btcommon.eir_ad.entry.data", DK_BYTES, 0, NULL, 0);
+#define ADFLAG(var, abbrev, name, mask)					\
+	F(var, name, "btcommon.eir_ad.entry.flags." abbrev, DK_HEX, 1, NULL, \
+	    mask)
+ADFLAG(f_adf_res, "reserved", "Reserved", 0xe0);
+ADFLAG(f_adf_host, "le_bredr_support_host",
+    "Simultaneous LE and BR/EDR to Same Device Capable (Host)", 0x10);
+ADFLAG(f_adf_ctrl, "le_bredr_support_controller",
+    "Simultaneous LE and BR/EDR to Same Device Capable (Controller)", 0x08);
+ADFLAG(f_adf_nobredr, "bredr_not_supported", "BR/EDR Not Supported", 0x04);
+ADFLAG(f_adf_general, "le_general_discoverable_mode",
+    "LE General Discoverable Mode", 0x02);
+ADFLAG(f_adf_limited, "le_limited_discoverable_mode",
+    "LE Limited Discoverable Mode", 0x01);
+
+/* ACL and SCO data (Part E 5.4.2, 5.4.3). */
+F(f_acl_handle, "Connection Handle", "bthci_acl.chandle", DK_HEX, 2, NULL,
+    0x0fff);
+F(f_acl_pb, "PB Flag", "bthci_acl.pb_flag", DK_UINT, 2, pb_flags, 0x3000);
+F(f_acl_bc, "BC Flag", "bthci_acl.bc_flag", DK_UINT, 2, bc_flags, 0xc000);
+F(f_acl_len, "Data Total Length", "bthci_acl.length", DK_UINT, 2, NULL, 0);
+F(f_acl_data, "Data", "bthci_acl.data", DK_LABEL, 0, NULL, 0);
+F(f_sco_handle, "Connection Handle", "bthci_sco.chandle", DK_HEX, 2, NULL,
+    0x0fff);
+F(f_sco_status, "Packet Status", "bthci_sco.packet_status", DK_UINT, 2,
+    NULL, 0x3000);
+F(f_sco_res, "Reserved", "bthci_sco.reserved", DK_UINT, 2, NULL, 0xc000);
+F(f_sco_len, "Data Total Length", "bthci_sco.length", DK_UINT, 1, NULL, 0);
+F(f_sco_data, "Data", "bthci_sco.data", DK_LABEL, 0, NULL, 0);
+
+/* L2CAP: the basic header (Vol 3 Part A 3.1) and signalling (4). */
+F(f_l2_len, "Length", "btl2cap.length", DK_UINT, 2, NULL, 0);
+F(f_l2_cid, "CID", "btl2cap.cid", DK_HEX, 2, l2_cids, 0);
+F(f_l2_payload, "Payload", "btl2cap.payload", DK_BYTES, 0, NULL, 0);
+F(f_l2_command, "Command", "btl2cap.command", DK_LABEL, 0, NULL, 0);
+F(f_l2_code, "Command Code", "btl2cap.cmd_code", DK_HEX, 1, l2_codes, 0);
+F(f_l2_ident, "Command Identifier", "btl2cap.cmd_ident", DK_HEX, 1, NULL,
+    0);
+F(f_l2_clen, "Command Length", "btl2cap.cmd_length", DK_UINT, 2, NULL, 0);
+F(f_l2_cdata, "Command Data", "btl2cap.cmd_data", DK_BYTES, 0, NULL, 0);
+F(f_l2_psm, "PSM", "btl2cap.psm", DK_HEX, 2, l2_psms, 0);
+F(f_l2_scid, "Source CID", "btl2cap.scid", DK_HEX, 2, NULL, 0);
+F(f_l2_dcid, "Destination CID", "btl2cap.dcid", DK_HEX, 2, NULL, 0);
+F(f_l2_result, "Result", "btl2cap.result", DK_HEX, 2, l2_conn_results, 0);
+F(f_l2_status, "Status", "btl2cap.status", DK_HEX, 2, l2_conn_status, 0);
+F(f_l2_flags_res, "Reserved", "btl2cap.flags.reserved", DK_HEX, 2, NULL,
+    0xfffe);
+F(f_l2_flags_cont, "Continuation Flag", "btl2cap.flags.continuation",
+    DK_BOOL, 2, NULL, 0x0001);
+F(f_l2_conf_result, "Result", "btl2cap.conf_result", DK_HEX, 2,
+    l2_conf_results, 0);
+F(f_l2_option, "Option", "btl2cap.conf_param_option", DK_LABEL, 0, NULL,
+    0);
+F(f_l2_opt_type, "Type", "btl2cap.option_type", DK_HEX, 1, l2_option_types, 0);
+F(f_l2_opt_len, "Length", "btl2cap.option_length", DK_UINT, 1, NULL, 0);
+F(f_l2_opt_mtu, "MTU", "btl2cap.option_mtu", DK_UINT, 2, NULL, 0);
+F(f_l2_opt_flush, "Flush Timeout (ms)", "btl2cap.option_flushto", DK_UINT,
+    2, NULL, 0);
+F(f_l2_info_type, "Information Type", "btl2cap.info_type", DK_HEX, 2,
+    l2_info_types, 0);
+F(f_l2_info_result, "Result", "btl2cap.info_result", DK_HEX, 2,
+    l2_info_results, 0);
+F(f_l2_info_mtu, "Remote Entity MTU", "btl2cap.info_mtu", DK_UINT, 2, NULL,
+    0);
+F(f_l2_ext, "Extended Features", "btl2cap.info_extfeatures", DK_LABEL, 0,
+    NULL, 0);
+#define EXTF(var, abbrev, name, mask)					\
+	F(var, name, "btl2cap.info_" abbrev, DK_UINT, 4, NULL, mask)
+EXTF(f_ext_flow, "flowcontrol", "Flow Control Mode", 0x001);
+EXTF(f_ext_retr, "retransmission", "Retransmission Mode", 0x002);
+EXTF(f_ext_qos, "bidirqos", "Bi-Directional QOS", 0x004);
+EXTF(f_ext_eretr, "enh_retransmission", "Enhanced Retransmission Mode",
+    0x008);
+EXTF(f_ext_stream, "streaming", "Streaming Mode", 0x010);
+EXTF(f_ext_fcs, "fcs", "FCS", 0x020);
+EXTF(f_ext_fspec, "flow_spec", "Extended Flow Specification for BR/EDR",
+    0x040);
+EXTF(f_ext_fixed, "fixedchan", "Fixed Channels", 0x080);
+EXTF(f_ext_window, "window", "Extended Window Size", 0x100);
+EXTF(f_ext_unicast, "unicast", "Unicast Connectionless Data Reception",
+    0x200);
+
+static const struct dec_field *const opcode_bits[] = {
+	&f_cmd_ogf, &f_cmd_ocf, NULL
+};
+static const struct dec_field *const evt_opcode_bits[] = {
+	&f_evt_ogf, &f_evt_ocf, NULL
+};
+static const struct dec_field *const ptype_bits[] = {
+	&f_pt_dh5, &f_pt_dm5, &f_pt_3dh5, &f_pt_2dh5, &f_pt_dh3, &f_pt_dm3,
+	&f_pt_3dh3, &f_pt_2dh3, &f_pt_res57, &f_pt_dh1, &f_pt_dm1,
+	&f_pt_3dh1, &f_pt_2dh1, &f_pt_res0, NULL
+};
+static const struct dec_field *const clock_bits[] = {
+	&f_cmd_clock_ok, NULL
+};
+static const struct dec_field *const acl_bits[] = {
+	&f_acl_handle, &f_acl_pb, &f_acl_bc, NULL
+};
+static const struct dec_field *const sco_bits[] = {
+	&f_sco_handle, &f_sco_status, &f_sco_res, NULL
+};
+static const struct dec_field *const ad_flag_bits[] = {
+	&f_adf_res, &f_adf_host, &f_adf_ctrl, &f_adf_nobredr, &f_adf_general,
+	&f_adf_limited, NULL
+};
+static const struct dec_field *const ext_bits[] = {
+	&f_ext_flow, &f_ext_retr, &f_ext_qos, &f_ext_eretr, &f_ext_stream,
+	&f_ext_fcs, &f_ext_fspec, &f_ext_fixed, &f_ext_window, &f_ext_unicast,
+	NULL
+};
+
+/* A BD_ADDR (6 bytes, least significant first) as Wireshark's FT_ETHER
+ * prints it: "00:1b:dc:12:34:56". */
+static void
+bdaddr(struct dec_cur *c, const struct dec_field *f, size_t off)
+{
+	const uint8_t	*a = c->p + off;
+	struct dec_node	*n;
+
+	if (c->cut)
+		return;
+	if (off + 6 > c->n) {
+		dec_cur_field(c, f, off, 6, NULL);	/* flagged cut */
+		return;
+	}
+	n = dec_tree_add(c->t, f, DB_DATA, c->base + (uint32_t)off, 6, 0);
+	if (n != NULL) {
+		n->str = dec_tree_printf(c->t,
+		    "%02x:%02x:%02x:%02x:%02x:%02x", a[5], a[4], a[3], a[2],
+		    a[1], a[0]);
+		n->flags |= DN_PLAIN;
+	}
+}
+
+/* A protocol's node (at the tree's depth) and one level below it. */
+static void
+proto_push(struct dec_tree *t, const struct dec_field *f, uint32_t off,
+    uint32_t len, const char *what)
+{
+	struct dec_node	*n;
+
+	n = dec_tree_add(t, f, DB_DATA, off, len, 0);
+	if (n != NULL && what != NULL)
+		n->str = dec_tree_printf(t, "%s - %s", f->name, what);
+	t->depth++;
+}
+
+static const char *
+name_or(const struct dec_name *tab, uint32_t v, char *tmp)
+{
+	return dec_name_or(tab, v, tmp);
+}
+
+/* ------------------------------------------------------------------------
+ * Commands (Part E 7).
+ */
+static void
+cmd_params(struct dec_cur *c, uint16_t op)
+{
+	static const struct dec_cur_row create[] = {
+		{ 9, 2, &f_cmd_ptype, ptype_bits },
+		{ 11, 1, &f_cmd_psrm, NULL }, { 12, 1, &f_cmd_psm, NULL },
+		{ 13, 2, &f_cmd_clock, clock_bits },
+		{ 15, 1, &f_cmd_role, NULL },
+	}, disc[] = {
+		{ 3, 2, &f_cmd_handle, NULL }, { 5, 1, &f_cmd_reason, NULL },
+	}, scan_param[] = {
+		{ 3, 1, &f_cmd_scan_type, NULL },
+		{ 4, 2, &f_cmd_scan_int, NULL }, { 6, 2, &f_cmd_scan_win, NULL },
+		{ 8, 1, &f_cmd_own_addr, NULL },
+		{ 9, 1, &f_cmd_scan_filter, NULL },
+	}, scan_on[] = {
+		{ 3, 1, &f_cmd_scan_on, NULL }, { 4, 1, &f_cmd_dups, NULL },
+	};
+
+	switch (op) {
+	case 0x0405:
+		bdaddr(c, &f_cmd_bdaddr, 3);
+		dec_cur_rows(c, create, nitems(create));
+		break;
+	case 0x0406:
+		dec_cur_rows(c, disc, nitems(disc));
+		break;
+	case 0x200b:
+		dec_cur_rows(c, scan_param, nitems(scan_param));
+		break;
+	case 0x200c:
+		dec_cur_rows(c, scan_on, nitems(scan_on));
+		break;
+	case 0x0c03:
+	case 0x1001:
+	case 0x1005:
+	case 0x1009:
+		break;		/* no parameters */
+	default:
+		dec_cur_rest(c, &f_cmd_params, 3);
+		break;
+	}
+}
+
+static void
+cmd_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
+{
+	struct dec_cur	 c = { t, p, n, base, 0 };
+	char		 tmp[24];
+	uint16_t	 op = n >= 2 ? get_le16(p) : 0xffff;
+
+	proto_push(t, &f_cmd, base, (uint32_t)n,
+	    n >= 2 ? name_or(bt_cmds, op, tmp) : NULL);
+	dec_cur_word(&c, &f_cmd_op, opcode_bits, 0, 2, NULL);
+	dec_cur_field(&c, &f_cmd_plen, 2, 1, NULL);
+	if (!c.cut)
+		cmd_params(&c, op);
+	t->depth--;
+}
+
+/* ------------------------------------------------------------------------
+ * Events (Part E 7.7).
+ */
+
+/* Command Complete's return parameters after the status (at off). */
+static void
+evt_returns(struct dec_cur *c, uint16_t op, size_t off)
+{
+	static const struct dec_cur_row version[] = {
+		{ 0, 1, &f_evt_hci_ver, NULL }, { 1, 2, &f_evt_hci_rev, NULL },
+		{ 3, 1, &f_evt_lmp_ver, NULL }, { 4, 2, &f_evt_comp, NULL },
+		{ 6, 2, &f_evt_lmp_sub, NULL },
+	}, buffers[] = {
+		{ 0, 2, &f_evt_acl_len, NULL }, { 2, 1, &f_evt_sco_len, NULL },
+		{ 3, 2, &f_evt_acl_num, NULL }, { 5, 2, &f_evt_sco_num, NULL },
+	};
+	struct dec_cur	 r = *c;
+
+	/* the rows are relative to the first return parameter */
+	r.p += off;
+	r.n = r.n > off ? r.n - off : 0;
+	r.base += (uint32_t)off;
+	switch (op) {
+	case 0x1001:
+		dec_cur_rows(&r, version, nitems(version));
+		break;
+	case 0x1005:
+		dec_cur_rows(&r, buffers, nitems(buffers));
+		break;
+	case 0x1009:
+		bdaddr(&r, &f_evt_bdaddr, 0);
+		break;
+	default:
+		dec_cur_rest(&r, &f_evt_params, 0);
+		break;
+	}
+	c->cut |= r.cut;
+}
+
+/* One AD structure after another (CSS Part A 1.3 flags, 1.2 name). */
+static void
+adv_data(struct dec_cur *c, size_t off, size_t len)
+{
+	struct dec_tree	*t = c->t;
+	struct dec_node	*n;
+	size_t		 end = off + len, l;
+	uint8_t		 type;
+	char		 tmp[24];
+
+	if (end > c->n)
+		end = c->n;
+	if (off >= end)
+		return;
+	dec_tree_add(t, &f_ad, DB_DATA, c->base + (uint32_t)off,
+	    (uint32_t)(end - off), 0);
+	t->depth++;
+	while (off < end && c->p[off] != 0) {
+		l = c->p[off];
+		type = off + 1 < end ? c->p[off + 1] : 0;
+		n = dec_tree_add(t, &f_ad_entry, DB_DATA, c->base +
+		    (uint32_t)off, (uint32_t)(off + 1 + l <= end ? l + 1 :
+		    end - off), 0);
+		if (n != NULL)
+			n->str = (type == 0x08 || type == 0x09) &&
+			    off + 1 + l <= end ? dec_tree_printf(t, "%s: %.*s",
+			    name_or(ad_types, type, tmp), (int)(l - 1),
+			    (const char *)c->p + off + 2) :
+			    dec_tree_strdup(t, name_or(ad_types, type, tmp),
+			    strlen(name_or(ad_types, type, tmp)));
+		t->depth++;
+		dec_cur_field(c, &f_ad_len, off, 1, NULL);
+		if (l > 0)
+			dec_cur_field(c, &f_ad_type, off + 1, 1, NULL);
+		if (c->cut || off + 1 + l > end) {
+			t->depth--;
+			break;
+		}
+		if (type == 0x01 && l >= 2) {
+			/* the flags' bits, beside the length and type */
+			t->depth--;
+			dec_cls_bits(t, ad_flag_bits, c->base + (uint32_t)off +
+			    2, 1, c->p[off + 2]);
+			t->depth++;
+		} else if ((type == 0x08 || type == 0x09) && l >= 1) {
+			n = dec_tree_add(t, &f_ad_name, DB_DATA, c->base +
+			    (uint32_t)off + 2, (uint32_t)l - 1, 0);
+			if (n != NULL)
+				n->str = dec_tree_strdup(t,
+				    (const char *)c->p + off + 2, l - 1);
+		} else if (l >= 2)
+			dec_tree_add(t, &f_ad_data, DB_DATA, c->base +
+			    (uint32_t)off + 2, (uint32_t)l - 1, 0);
+		t->depth--;
+		off += 1 + l;
+	}
+	t->depth--;
+}
+
+static void
+evt_le_meta(struct dec_cur *c, size_t plen)
+{
+	uint32_t	 sub, nrep = 0, dlen, i;
+	size_t		 off;
+	struct dec_node	*n;
+
+	if (!dec_cur_field(c, &f_evt_sub, 2, 1, &sub))
+		return;
+	if (sub != 0x02) {
+		dec_cur_rest(c, &f_evt_params, 3);
+		return;
+	}
+	dec_cur_field(c, &f_evt_nrep, 3, 1, &nrep);
+	/* Wireshark reads the reports one after another */
+	for (off = 4, i = 0; i < nrep && !c->cut && off < 2 + plen; i++) {
+		dec_cur_field(c, &f_evt_adv_type, off, 1, NULL);
+		dec_cur_field(c, &f_evt_peer_type, off + 1, 1, NULL);
+		bdaddr(c, &f_evt_bdaddr, off + 2);
+		if (!dec_cur_field(c, &f_evt_dlen, off + 8, 1, &dlen))
+			return;
+		adv_data(c, off + 9, dlen);
+		off += 9 + dlen;
+		if (off >= c->n) {
+			dec_cur_field(c, &f_evt_rssi, off, 1, NULL);
+			return;
+		}
+		n = dec_tree_add(c->t, &f_evt_rssi, DB_DATA, c->base +
+		    (uint32_t)off, 1, (uint64_t)(int64_t)(int8_t)c->p[off]);
+		(void)n;
+		off++;
+	}
+}
+
+static void
+evt_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
+{
+	static const struct dec_cur_row conn[] = {
+		{ 2, 1, &f_evt_status, NULL }, { 3, 2, &f_evt_handle, NULL },
+	}, conn_tail[] = {
+		{ 11, 1, &f_evt_link, NULL }, { 12, 1, &f_evt_enc, NULL },
+	}, disc[] = {
+		{ 2, 1, &f_evt_status, NULL }, { 3, 2, &f_evt_handle, NULL },
+		{ 5, 1, &f_evt_reason, NULL },
+	};
+	struct dec_cur	 c = { t, p, n, base, 0 };
+	char		 tmp[24];
+	uint32_t	 code = n >= 1 ? p[0] : 0, plen = 0, op;
+
+	proto_push(t, &f_evt, base, (uint32_t)n,
+	    n >= 1 ? name_or(bt_events, code, tmp) : NULL);
+	dec_cur_field(&c, &f_evt_code, 0, 1, NULL);
+	dec_cur_field(&c, &f_evt_plen, 1, 1, &plen);
+	switch (c.cut ? 0x100 : code) {
+	case 0x0e:			/* Command Complete (7.7.14) */
+		dec_cur_field(&c, &f_evt_ncmd, 2, 1, NULL);
+		if (!dec_cur_word(&c, &f_evt_op, evt_opcode_bits, 3, 2, &op))
+			break;
+		if (plen > 3 && dec_cur_field(&c, &f_evt_status, 5, 1, NULL))
+			evt_returns(&c, (uint16_t)op, 6);
+		break;
+	case 0x0f:			/* Command Status (7.7.15) */
+		dec_cur_field(&c, &f_evt_status, 2, 1, NULL);
+		dec_cur_field(&c, &f_evt_ncmd, 3, 1, NULL);
+		dec_cur_word(&c, &f_evt_op, evt_opcode_bits, 4, 2, NULL);
+		break;
+	case 0x03:			/* Connection Complete (7.7.3) */
+		dec_cur_rows(&c, conn, nitems(conn));
+		bdaddr(&c, &f_evt_bdaddr, 5);
+		dec_cur_rows(&c, conn_tail, nitems(conn_tail));
+		break;
+	case 0x05:			/* Disconnection Complete (7.7.5) */
+		dec_cur_rows(&c, disc, nitems(disc));
+		break;
+	case 0x3e:			/* LE Meta (7.7.65) */
+		evt_le_meta(&c, plen);
+		break;
+	case 0x100:
+		break;
+	default:
+		dec_cur_rest(&c, &f_evt_params, 2);
+		break;
+	}
+	t->depth--;
+}
+
+/* ------------------------------------------------------------------------
+ * L2CAP (Vol 3 Part A).
+ */
+
+/* Configuration options (5) from off to end. */
+static void
+l2_options(struct dec_cur *c, size_t off, size_t end)
+{
+	struct dec_tree	*t = c->t;
+	struct dec_node	*n;
+	uint8_t		 type, len;
+
+	while (off + 2 <= end && !c->cut) {
+		type = c->p[off];
+		len = c->p[off + 1];
+		n = dec_tree_add(t, &f_l2_option, DB_DATA, c->base +
+		    (uint32_t)off, (uint32_t)(off + 2 + len <= end ? 2 + (size_t)len :
+		    end - off), 0);
+		if (n != NULL)
+			n->str = dec_tree_printf(t, "Option: %s",
+			    (type & 0x7f) == 0x01 ? "MTU" :
+			    (type & 0x7f) == 0x02 ? "Flush Timeout" :
+			    "Unknown");
+		t->depth++;
+		dec_cur_field(c, &f_l2_opt_type, off, 1, NULL);
+		dec_cur_field(c, &f_l2_opt_len, off + 1, 1, NULL);
+		if ((type & 0x7f) == 0x01 && len == 2)
+			dec_cur_field(c, &f_l2_opt_mtu, off + 2, 2, NULL);
+		else if ((type & 0x7f) == 0x02 && len == 2)
+			dec_cur_field(c, &f_l2_opt_flush, off + 2, 2, NULL);
+		t->depth--;
+		off += 2 + (size_t)len;
+	}
+}
+
+/* Information Response's data (4.11). */
+static void
+l2_info(struct dec_cur *c, size_t off, uint32_t type, uint32_t result)
+{
+	if (result != 0)
+		return;
+	if (type == 0x0001)
+		dec_cur_field(c, &f_l2_info_mtu, off, 2, NULL);
+	else if (type == 0x0002 && off + 4 <= c->n) {
+		dec_tree_add(c->t, &f_l2_ext, DB_DATA, c->base + (uint32_t)off,
+		    4, 0);
+		dec_cls_bits(c->t, ext_bits, c->base + (uint32_t)off, 4,
+		    get_le32(c->p + off));
+	} else
+		dec_cur_rest(c, &f_l2_cdata, off);
+}
+
+/* One signalling command at off; its length or 0 to stop. */
+static size_t
+l2_command(struct dec_cur *c, size_t off)
+{
+	static const struct dec_cur_row conn_req[] = {
+		{ 4, 2, &f_l2_psm, NULL }, { 6, 2, &f_l2_scid, NULL },
+	}, conn_rsp[] = {
+		{ 4, 2, &f_l2_dcid, NULL }, { 6, 2, &f_l2_scid, NULL },
+		{ 8, 2, &f_l2_result, NULL }, { 10, 2, &f_l2_status, NULL },
+	}, conf_req[] = {
+		{ 4, 2, &f_l2_dcid, NULL }, { 6, 2, &f_l2_flags_res, NULL },
+	}, conf_rsp[] = {
+		{ 4, 2, &f_l2_scid, NULL }, { 6, 2, &f_l2_flags_res, NULL },
+	}, disc[] = {
+		{ 4, 2, &f_l2_dcid, NULL }, { 6, 2, &f_l2_scid, NULL },
+	};
+	struct dec_tree	*t = c->t;
+	struct dec_cur	 s = *c;
+	struct dec_node	*n;
+	uint32_t	 code, len, type = 0, result = 0;
+	char		 tmp[24];
+
+	if (off + 4 > c->n)
+		return 0;
+	code = c->p[off];
+	len = get_le16(c->p + off + 2);
+	n = dec_tree_add(t, &f_l2_command, DB_DATA, c->base + (uint32_t)off,
+	    (uint32_t)(off + 4 + len <= c->n ? 4 + len : c->n - off), 0);
+	if (n != NULL)
+		n->str = dec_tree_printf(t, "Command: %s",
+		    name_or(l2_codes, code, tmp));
+	t->depth++;
+	s.p += off;
+	s.n = off + 4 + len <= c->n ? 4 + len : c->n - off;
+	s.base += (uint32_t)off;
+	dec_cur_field(&s, &f_l2_code, 0, 1, NULL);
+	dec_cur_field(&s, &f_l2_ident, 1, 1, NULL);
+	dec_cur_field(&s, &f_l2_clen, 2, 2, NULL);
+	switch (code) {
+	case 0x02:
+		dec_cur_rows(&s, conn_req, nitems(conn_req));
+		break;
+	case 0x03:
+		dec_cur_rows(&s, conn_rsp, nitems(conn_rsp));
+		break;
+	case 0x04:
+	case 0x05:
+		/* the flags' two fields are bits of one word */
+		dec_cur_rows(&s, code == 0x04 ? conf_req : conf_rsp, 1);
+		if (dec_cur_field(&s, &f_l2_flags_res, 6, 2, NULL))
+			dec_tree_add_bits(t, &f_l2_flags_cont, DB_DATA,
+			    s.base + 6, 2, get_le16(s.p + 6));
+		if (code == 0x04) {
+			/* (dec_tree_add_bits went one level down) */
+			t->node[t->n - 1].depth--;
+			l2_options(&s, 8, s.n);
+		} else {
+			t->node[t->n - 1].depth--;
+			dec_cur_field(&s, &f_l2_conf_result, 8, 2, NULL);
+			l2_options(&s, 10, s.n);
+		}
+		break;
+	case 0x06:
+	case 0x07:
+		dec_cur_rows(&s, disc, nitems(disc));
+		break;
+	case 0x0a:
+		dec_cur_field(&s, &f_l2_info_type, 4, 2, NULL);
+		break;
+	case 0x0b:
+		dec_cur_field(&s, &f_l2_info_type, 4, 2, &type);
+		if (dec_cur_field(&s, &f_l2_info_result, 6, 2, &result))
+			l2_info(&s, 8, type, result);
+		break;
+	default:
+		dec_cur_rest(&s, &f_l2_cdata, 4);
+		break;
+	}
+	t->depth--;
+	if (s.cut)
+		return 0;
+	return 4 + len;
+}
+
+static void
+l2cap_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
+{
+	struct dec_cur	 c = { t, p, n, base, 0 };
+	uint32_t	 len = 0, cid = 0;
+	size_t		 off, k;
+
+	proto_push(t, &f_l2cap, base, (uint32_t)n, NULL);
+	t->node[t->n - 1].str = NULL;
+	dec_cur_field(&c, &f_l2_len, 0, 2, &len);
+	dec_cur_field(&c, &f_l2_cid, 2, 2, &cid);
+	if (!c.cut && (cid == 0x0001 || cid == 0x0005)) {
+		for (off = 4; off < n && (k = l2_command(&c, off)) > 0;
+		    off += k)
+			;
+	} else if (!c.cut)
+		dec_cur_rest(&c, &f_l2_payload, 4);
+	t->depth--;
+}
+
+/* ------------------------------------------------------------------------
+ * ACL and SCO data packets (Part E 5.4.2, 5.4.3).
+ */
+static void
+acl_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
+{
+	struct dec_cur	 c = { t, p, n, base, 0 };
+	uint32_t	 hdr = 0, len = 0;
+
+	proto_push(t, &f_acl, base, (uint32_t)n, NULL);
+	t->node[t->n - 1].str = NULL;
+	if (n >= 2) {
+		hdr = get_le16(p);
+		/* the handle and flags are bits of one word: no node of
+		 * the word itself, as Wireshark shows them */
+		t->depth--;
+		dec_cls_bits(t, acl_bits, base, 2, hdr);
+		t->depth++;
+	}
+	if (!dec_cur_field(&c, &f_acl_len, 2, 2, &len))
+		c.cut = 1;
+	if (!c.cut && len > 0)
+		dec_tree_add(t, &f_acl_data, DB_DATA, base + 4,
+		    (uint32_t)(n - 4), 0);
+	t->depth--;
+	/* L2CAP starts in a packet that is no continuing fragment */
+	if (!c.cut && len > 0 && ((hdr >> 12) & 3) != 1)
+		l2cap_tree(p + 4, n - 4, base + 4, t);
+}
+
+static void
+sco_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
+{
+	struct dec_cur	 c = { t, p, n, base, 0 };
+	uint32_t	 len = 0;
+
+	proto_push(t, &f_sco, base, (uint32_t)n, NULL);
+	t->node[t->n - 1].str = NULL;
+	if (n >= 2) {
+		t->depth--;
+		dec_cls_bits(t, sco_bits, base, 2, get_le16(p));
+		t->depth++;
+	}
+	if (dec_cur_field(&c, &f_sco_len, 2, 1, &len) && len > 0)
+		dec_tree_add(t, &f_sco_data, DB_DATA, base + 3,
+		    (uint32_t)(n - 3), 0);
+	t->depth--;
+}
+
+/* ------------------------------------------------------------------------
+ * The USB transport (packet-hci_usb.c).
+ */
+
+/* The length a packet of endpoint number ep says it has, 0 if unknown. */
+static size_t
+hci_need(int ep, const uint8_t *p, size_t n)
+{
+	switch (ep) {
+	case 0:
+		return n >= 3 ? (size_t)p[2] + 3 : 0;
+	case 1:
+		return n >= 2 ? (size_t)p[1] + 2 : 0;
+	case 2:
+		return n >= 4 ? (size_t)get_le16(p + 2) + 4 : 0;
+	}
+	return n;
+}
+
+/* Which piece of a split packet r is (hci_usb's fragment_info). */
+static void
+bt_learn(const struct urb_rec *r, const struct dec_info *info,
+    struct dec_cls_state *st)
+{
+	size_t		 n = r->data_len, need;
+	uint16_t	*left;
+	int		 ep = r->epnum & 0x0f;
+
+	(void)info;
+	if (n == 0 || r->xfer_type == XFER_CTRL || (ep != 1 && ep != 2))
+		return;
+	left = &st->bt_left[ep == 1 ? 0 : urb_is_in(r) ? 1 : 2];
+	if (*left == 0) {
+		need = hci_need(ep, r->data, n);
+		st->bt_part = DEC_BT_WHOLE;
+		*left = (uint16_t)(need > n ? need - n : 0);
+	} else if (n < *left) {
+		st->bt_part = DEC_BT_MIDDLE;
+		*left = (uint16_t)(*left - n);
+	} else {
+		st->bt_part = n == *left ? DEC_BT_LAST : DEC_BT_EXCESS;
+		*left = 0;
+	}
+}
+
+static int
+bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
+{
+	const struct urb_rec *r = a->r;
+	const uint8_t	*p = r->data;
+	struct dec_node	*nd;
+	size_t		 n = r->data_len, need;
+	int		 ep = r->epnum & 0x0f, setup;
+
+	setup = r->xfer_type == XFER_CTRL && r->type == 'S' &&
+	    r->flag_setup == 0;
+	if (n == 0 && !(r->xfer_type == XFER_CTRL && r->type != 'S'))
+		return 0;	/* Wireshark sees no data there */
+	if (setup && n > 0)
+		dec_tree_fragment(r, t);
+	dec_tree_add(t, &f_bluetooth, DB_NONE, 0, 0, 0);
+	dec_tree_add(t, &f_hci_usb, DB_DATA, 0, (uint32_t)n, 0);
+	t->depth++;
+	if (setup) {
+		dec_tree_add(t, &f_usb_req, DB_SETUP, 1, 1, r->setup[1]);
+		dec_tree_add(t, &f_usb_value, DB_SETUP, 2, 2,
+		    get_le16(r->setup + 2));
+		dec_tree_add(t, &f_usb_adapter, DB_SETUP, 4, 2,
+		    get_le16(r->setup + 4));
+		dec_tree_add(t, &f_usb_length, DB_SETUP, 6, 2,
+		    get_le16(r->setup + 6));
+	}
+	if (n == 0) {
+		/* Wireshark reads the packet's length past the end */
+		t->depth--;
+		dec_tree_add(t, &f_malformed, DB_NONE, 0, 0, 0);
+		return 1;
+	}
+	if (ep > 3) {
+		dec_tree_add(t, &f_usb_data, DB_DATA, 0, (uint32_t)n, 0);
+		t->depth--;
+		return 1;
+	}
+	if (a->st != NULL && a->st->bt_part != DEC_BT_WHOLE && ep >= 1 &&
+	    ep <= 2 && r->xfer_type != XFER_CTRL) {
+		/* a later piece of a packet split over transfers */
+		nd = dec_tree_add(t, a->st->bt_part == DEC_BT_LAST ?
+		    &f_usb_complete : &f_usb_unknown, DB_DATA, 0,
+		    (uint32_t)n, 0);
+		if (nd != NULL && a->st->bt_part == DEC_BT_LAST)
+			nd->note = "the last piece: the packet is not "
+			    "reassembled here";
+		t->depth--;
+		return 1;
+	}
+	need = hci_need(ep, p, n);
+	if (ep == 3 || need == n) {
+		if (ep != 3)
+			dec_tree_add(t, &f_usb_complete, DB_DATA, 0,
+			    (uint32_t)n, 0);
+		t->depth--;
+		switch (ep) {
+		case 0:
+			cmd_tree(p, n, 0, t);
+			break;
+		case 1:
+			evt_tree(p, n, 0, t);
+			break;
+		case 2:
+			acl_tree(p, n, 0, t);
+			break;
+		case 3:
+			sco_tree(p, n, 0, t);
+			break;
+		}
+		return 1;
+	}
+	/* the first piece of a packet split over transfers (one pass:
+	 * Wireshark has not reassembled it yet), or more than it says */
+	dec_tree_add(t, &f_usb_unknown, DB_DATA, 0, (uint32_t)n, 0);
+	t->depth--;
+	return 1;
+}
+
+static int
+bt_summary(const struct dec_cls_arg *a, struct sbuf *b)
+{
+	const struct urb_rec *r = a->r;
+	const uint8_t	*p = r->data;
+	size_t		 n = r->data_len;
+	int		 ep = r->epnum & 0x0f;
+	char		 tmp[24];
+
+	if ((a->st != NULL && a->st->bt_part != DEC_BT_WHOLE &&
+	    r->xfer_type != XFER_CTRL && ep >= 1 && ep <= 2) ||
+	    (hci_need(ep, p, n) != n && ep <= 2)) {
+		sb_printf(b, "HCI fragment, %zu bytes", n);
+		return 1;
+	}
+	switch (ep) {
+	case 0:
+		sb_printf(b, "HCI command %s",
+		    name_or(bt_cmds, get_le16(p), tmp));
+		return 1;
+	case 1:
+		sb_printf(b, "HCI event %s", name_or(bt_events, p[0], tmp));
+		if (p[0] == 0x0e && n >= 5)
+			sb_printf(b, " (%s)",
+			    name_or(bt_cmds, get_le16(p + 3), tmp));
+		else if (p[0] == 0x0f && n >= 6)
+			sb_printf(b, " (%s)",
+			    name_or(bt_cmds, get_le16(p + 4), tmp));
+		else if (p[0] == 0x3e && n >= 3)
+			sb_printf(b, " (%s)",
+			    name_or(le_subevents, p[2], tmp));
+		return 1;
+	case 2:
+		sb_printf(b, "HCI ACL handle 0x%03x, %zu bytes",
+		    get_le16(p) & 0x0fff, n - 4);
+		if (n >= 12 && get_le16(p + 6) == 0x0001)
+			sb_printf(b, ": L2CAP %s",
+			    name_or(l2_codes, p[8], tmp));
+		return 1;
+	case 3:
+		sb_printf(b, "HCI SCO, %zu bytes", n);
+		return 1;
+	}
+	return 0;
+}
+
+/* Bluetooth Programming Interface (Core 5.3 Vol 4 Part B 2.1: class
+ * 0xE0, subclass 0x01, protocol 0x01; 0x04 for AMP controllers). */
+const struct dec_class_ops dec_class_bt = {
+	.name = "Bluetooth",
+	.cls = 0xe0, .subcls = 0x01, .proto = DEC_CLS_ANY,
+	.summary = bt_summary,
+	.tree = bt_tree,
+	.tree_empty = 1,
+	.learn = bt_learn,
+};

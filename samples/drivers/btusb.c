@@ -1,0 +1,541 @@
+/*
+ * Bluetooth HCI over USB for urbscope's simulated USB core.
+ *
+ * Binds to interface 0 of a Bluetooth controller (class 0xE0, subclass
+ * 1, protocol 1: Bluetooth Core 5.3 Vol 4 Part B) and claims its
+ * isochronous interface 1, as Linux's btusb (drivers/bluetooth/btusb.c)
+ * does.  Like btusb it sends HCI commands as class requests on ep0
+ * (btusb_send_frame: bRequestType USB_TYPE_CLASS, bRequest 0, wIndex 0),
+ * reads events with an interrupt URB of the endpoint's packet size
+ * (btusb_submit_intr_urb) and ACL data with a bulk IN URB
+ * (btusb_submit_bulk_urb), and writes ACL data to bulk OUT.  The SCO
+ * interface stays in alt 0 (no voice link).
+ *
+ * At open it plays what the kernel's HCI core and bluetoothd do with a
+ * new controller (net/bluetooth/hci_sync.c, then an LE scan and a BR/EDR
+ * connection): HCI_Reset, Read Local Version Information, Read BD_ADDR,
+ * Read Buffer Size, LE Set Scan Parameters, LE Set Scan Enable on, the
+ * advertising reports logged, scan off, Create Connection to the first
+ * BR/EDR peer, and on the link L2CAP's Information Request (extended
+ * features), a Connection Request for SDP (PSM 1) and the configuration
+ * of that channel both ways (net/bluetooth/l2cap_core.c); then
+ * Disconnect.  Each command waits for its Command Complete or Command
+ * Status (one command in flight, as the controller's
+ * Num_HCI_Command_Packets allows).
+ *
+ * The node is /dev/usb/hci0 (minor base 176, a minor of the USB major);
+ * read() gives the controller's BD_ADDR and version once opened.
+ */
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "decode/usbclass.h"
+#include "core/usb.h"
+#include "samples/drivers/drivers.h"
+
+#define BTUSB_MINOR_BASE	176
+#define BTUSB_ACL_SIZE		1028	/* HCI_MAX_FRAME_SIZE */
+#define BTUSB_WAIT_MS		500	/* an event's time-out */
+#define BTUSB_SCAN_MS		30
+#define BTUSB_HANDLE_NONE	0xffff
+#define BTUSB_SCID		0x0040	/* our L2CAP channel */
+
+static struct usb_device_id btusb_table [] = {
+	/* Generic Bluetooth USB device */
+	{ USB_INTERFACE_INFO(0xe0, 0x01, 0x01) },
+	{ }					/* Terminating entry */
+};
+
+struct btusb {
+	struct usb_device *	udev;
+	struct usb_interface *	intf;
+	struct usb_interface *	isoc;
+	struct urb *		intr_urb;
+	struct urb *		bulk_urb;
+	unsigned char *		intr_buf;
+	unsigned char *		bulk_buf;
+	int			intr_size;
+	int			bulk_out;
+	/* what the event handler saw, for the task waiting on it */
+	int			cmd_op;		/* in flight, -1 none */
+	int			cmd_done;
+	unsigned char		cmd_ret[16];	/* status, then returns */
+	int			conn_done;	/* Connection Complete */
+	int			disc_done;	/* Disconnection Complete */
+	unsigned int		handle;
+	unsigned int		nreports;
+	unsigned char		sig_code;	/* last signalling answer */
+	unsigned char		sig[16];
+	int			peer_conf;	/* its Configuration Request */
+	unsigned char		peer_ident;
+	unsigned char		ident;
+	char			info[64];	/* for read() */
+	int			open;
+	int			present;
+};
+
+static struct usb_driver *btusb_drv(void);
+
+static int btusb_urb_status(struct urb *urb)
+{
+	switch (urb->status) {
+	case 0:
+		return 1;
+	case -ECONNRESET:
+	case -ENOENT:
+	case -ESHUTDOWN:
+		return -1;
+	}
+	return 0;
+}
+
+/* An event (Part E 7.7): Command Complete and Command Status end the
+ * command in flight; the others are kept for the task to see. */
+static void btusb_event(struct btusb *data, const unsigned char *e, int n)
+{
+	if (n < 2 || e[1] + 2 > n)
+		return;
+	switch (e[0]) {
+	case 0x0e:			/* Command Complete */
+		if (n >= 6 && e[3] + (e[4] << 8) == data->cmd_op) {
+			n -= 5;
+			memcpy(data->cmd_ret, e + 5, n < 16 ? (size_t)n : 16);
+			data->cmd_done = 1;
+		}
+		break;
+	case 0x0f:			/* Command Status */
+		if (n >= 6 && e[4] + (e[5] << 8) == data->cmd_op) {
+			data->cmd_ret[0] = e[2];
+			data->cmd_done = 1;
+		}
+		break;
+	case 0x03:			/* Connection Complete */
+		if (n >= 5 && e[2] == 0)
+			data->handle = (e[3] | e[4] << 8) & 0x0fff;
+		data->conn_done = 1;
+		break;
+	case 0x05:			/* Disconnection Complete */
+		data->disc_done = 1;
+		break;
+	case 0x3e:			/* LE Meta: Advertising Report */
+		if (n >= 4 && e[2] == 0x02)
+			data->nreports += e[3];
+		break;
+	}
+}
+
+static void btusb_intr_complete(struct urb *urb)
+{
+	struct btusb *data = urb->context;
+	int st;
+
+	if ((st = btusb_urb_status(urb)) < 0)
+		return;
+	if (st > 0)
+		btusb_event(data, data->intr_buf, (int)urb->actual_length);
+	if (usb_submit_urb(urb, GFP_ATOMIC))
+		dev_err(data->intf, "%s - usb_submit_urb failed", __func__);
+}
+
+/* ACL from the controller: the signalling channel's commands. */
+static void btusb_bulk_complete(struct urb *urb)
+{
+	struct btusb *data = urb->context;
+	unsigned char *p = data->bulk_buf;
+	int st, n;
+
+	if ((st = btusb_urb_status(urb)) < 0)
+		return;
+	n = (int)urb->actual_length;
+	if (st > 0 && n >= 12 && p[6] == 0x01 && p[7] == 0x00) {
+		if (p[8] == 0x04) {		/* Configuration Request */
+			data->peer_conf = 1;
+			data->peer_ident = p[9];
+		} else {
+			data->sig_code = p[8];
+			n -= 12;
+			memcpy(data->sig, p + 12, n < 16 ? (size_t)n : 16);
+		}
+	}
+	if (usb_submit_urb(urb, GFP_ATOMIC))
+		dev_err(data->intf, "%s - usb_submit_urb failed", __func__);
+}
+
+/* Wait for *flag, at most BTUSB_WAIT_MS; 0 or -ETIMEDOUT. */
+static int btusb_wait(struct btusb *data, volatile int *flag)
+{
+	int ms;
+
+	for (ms = 0; ms < BTUSB_WAIT_MS && !*flag && data->present; ms++)
+		msleep(1);
+	return *flag ? 0 : -ETIMEDOUT;
+}
+
+/* Send a command and wait for its Command Complete/Status: its status
+ * (>= 0) or a negative errno. */
+static int btusb_cmd(struct btusb *data, unsigned int op,
+		     const unsigned char *param, int plen)
+{
+	unsigned char cmd[3 + 32];
+	int retval;
+
+	cmd[0] = (unsigned char)op;
+	cmd[1] = (unsigned char)(op >> 8);
+	cmd[2] = (unsigned char)plen;
+	if (plen > 0)
+		memcpy(cmd + 3, param, (size_t)plen);
+	data->cmd_op = (int)op;
+	data->cmd_done = 0;
+	retval = usb_control_msg(data->udev, usb_sndctrlpipe(data->udev, 0),
+	    0, USB_TYPE_CLASS, 0, 0, cmd, (u16)(3 + plen),
+	    USB_CTRL_SET_TIMEOUT);
+	if (retval < 0)
+		return retval;
+	retval = btusb_wait(data, &data->cmd_done);
+	data->cmd_op = -1;
+	if (retval < 0) {
+		dev_err(data->intf, "command 0x%04x timed out", op);
+		return retval;
+	}
+	if (data->cmd_ret[0] != 0)
+		dev_warn(data->intf, "command 0x%04x: status 0x%02x", op,
+		    data->cmd_ret[0]);
+	return data->cmd_ret[0];
+}
+
+/* An L2CAP signalling command on the link; waits for the answer code
+ * want (0: none).  0 or a negative errno. */
+static int btusb_signal(struct btusb *data, unsigned char code,
+			unsigned char ident, const unsigned char *p, int n,
+			unsigned char want)
+{
+	unsigned char acl[12 + 16];
+	int actual, retval, ms;
+
+	acl[0] = (unsigned char)data->handle;
+	acl[1] = (unsigned char)(data->handle >> 8 | 0x20);
+	acl[2] = (unsigned char)(n + 8);
+	acl[3] = 0;
+	acl[4] = (unsigned char)(n + 4);
+	acl[5] = 0;
+	acl[6] = 0x01;			/* signalling channel */
+	acl[7] = 0;
+	acl[8] = code;
+	acl[9] = ident;
+	acl[10] = (unsigned char)n;
+	acl[11] = 0;
+	memcpy(acl + 12, p, (size_t)n);
+	data->sig_code = 0;
+	retval = usb_bulk_msg(data->udev, usb_sndbulkpipe(data->udev,
+	    data->bulk_out), acl, 12 + n, &actual, 5000);
+	if (retval < 0 || want == 0)
+		return retval;
+	for (ms = 0; ms < BTUSB_WAIT_MS && data->sig_code != want; ms++)
+		msleep(1);
+	return data->sig_code == want ? 0 : -ETIMEDOUT;
+}
+
+/* The host's side of an SDP channel (l2cap_core.c): the remote's
+ * features, the channel, its configuration both ways. */
+static int btusb_l2cap(struct btusb *data)
+{
+	unsigned char p[8];
+	int retval;
+
+	p[0] = 0x02;			/* extended features mask */
+	p[1] = 0;
+	if ((retval = btusb_signal(data, 0x0a, ++data->ident, p, 2, 0x0b)))
+		return retval;
+	p[0] = 0x01;			/* PSM 1: SDP */
+	p[1] = 0;
+	p[2] = BTUSB_SCID & 0xff;
+	p[3] = BTUSB_SCID >> 8;
+	if ((retval = btusb_signal(data, 0x02, ++data->ident, p, 4, 0x03)))
+		return retval;
+	if (data->sig[4] != 0)
+		return -ECONNREFUSED;
+	/* Configuration Request to its CID: MTU 672 (L2CAP_DEFAULT_MTU) */
+	p[0] = data->sig[0];
+	p[1] = data->sig[1];
+	p[2] = p[3] = 0;
+	p[4] = 0x01;
+	p[5] = 2;
+	p[6] = 672 & 0xff;
+	p[7] = 672 >> 8;
+	data->peer_conf = 0;
+	if ((retval = btusb_signal(data, 0x04, ++data->ident, p, 8, 0x05)))
+		return retval;
+	if ((retval = btusb_wait(data, &data->peer_conf)))
+		return retval;
+	/* Configuration Response: success, to our own CID's peer */
+	p[0] = data->sig[0];
+	p[1] = data->sig[1];
+	p[2] = p[3] = p[4] = p[5] = 0;
+	return btusb_signal(data, 0x05, data->peer_ident, p, 6, 0);
+}
+
+/* The controller's setup and a connection, as at hci_dev_open. */
+static int btusb_setup(struct btusb *data)
+{
+	static const unsigned char scan_param[7] = {
+		0x01, 0x10, 0x00, 0x10, 0x00, 0x00, 0x00  /* active, 10 ms */
+	}, scan_on[2] = { 0x01, 0x00 }, scan_off[2] = { 0x00, 0x00 },
+	    create[13] = {
+		0x66, 0x55, 0x44, 0x33, 0x22, 0x11,	/* the peer */
+		0x18, 0xcc,		/* DM1 DH1 DM3 DH3 DM5 DH5 */
+		0x01, 0x00, 0x00, 0x00, 0x01  /* R1, clock offset, role sw */
+	};
+	unsigned char disc[3];
+	const unsigned char *a;
+	int retval;
+
+	if ((retval = btusb_cmd(data, 0x0c03, NULL, 0)) != 0)
+		return retval < 0 ? retval : -EIO;
+	if ((retval = btusb_cmd(data, 0x1001, NULL, 0)) != 0)
+		return retval < 0 ? retval : -EIO;
+	snprintf(data->info, sizeof data->info, "HCI %u.%04x manufacturer %u",
+	    data->cmd_ret[1], data->cmd_ret[2] | data->cmd_ret[3] << 8,
+	    data->cmd_ret[5] | data->cmd_ret[6] << 8);
+	if ((retval = btusb_cmd(data, 0x1009, NULL, 0)) != 0)
+		return retval < 0 ? retval : -EIO;
+	a = data->cmd_ret + 1;
+	dev_info(data->intf, "hci0: BD_ADDR %02x:%02x:%02x:%02x:%02x:%02x, %s",
+	    a[5], a[4], a[3], a[2], a[1], a[0], data->info);
+	snprintf(data->info, sizeof data->info,
+	    "%02x:%02x:%02x:%02x:%02x:%02x", a[5], a[4], a[3], a[2], a[1],
+	    a[0]);
+	if ((retval = btusb_cmd(data, 0x1005, NULL, 0)) != 0)
+		return retval < 0 ? retval : -EIO;
+	if (btusb_cmd(data, 0x200b, scan_param, 7) != 0 ||
+	    btusb_cmd(data, 0x200c, scan_on, 2) != 0)
+		return -EIO;
+	msleep(BTUSB_SCAN_MS);
+	btusb_cmd(data, 0x200c, scan_off, 2);
+	dev_info(data->intf, "hci0: LE scan: %u advertising reports",
+	    data->nreports);
+	data->conn_done = 0;
+	if (btusb_cmd(data, 0x0405, create, 13) != 0)
+		return -EIO;
+	if ((retval = btusb_wait(data, &data->conn_done)))
+		return retval;
+	if (data->handle == BTUSB_HANDLE_NONE)
+		return -ECONNREFUSED;
+	dev_info(data->intf, "hci0: ACL link, handle 0x%04x", data->handle);
+	retval = btusb_l2cap(data);
+	if (retval == 0)
+		dev_info(data->intf, "hci0: L2CAP SDP channel configured");
+	disc[0] = (unsigned char)data->handle;
+	disc[1] = (unsigned char)(data->handle >> 8);
+	disc[2] = 0x13;			/* Remote User Terminated */
+	data->disc_done = 0;
+	if (btusb_cmd(data, 0x0406, disc, 3) == 0)
+		btusb_wait(data, &data->disc_done);
+	return retval;
+}
+
+static int btusb_open(struct inode *inode, struct file *file)
+{
+	struct usb_interface *interface;
+	struct btusb *data;
+	int retval;
+
+	interface = usb_find_interface(btusb_drv(), iminor(inode));
+	if (!interface)
+		return -ENODEV;
+	data = usb_get_intfdata(interface);
+	if (!data || !data->present)
+		return -ENODEV;
+	if (data->open)
+		return -EBUSY;
+	data->handle = BTUSB_HANDLE_NONE;
+	data->nreports = 0;
+	data->cmd_op = -1;
+	if ((retval = usb_submit_urb(data->intr_urb, GFP_KERNEL)))
+		return retval;
+	if ((retval = usb_submit_urb(data->bulk_urb, GFP_KERNEL)))
+		goto fail;
+	if ((retval = btusb_setup(data)) < 0)
+		goto fail;
+	data->open = 1;
+	file->private_data = data;
+	return 0;
+fail:
+	usb_kill_urb(data->bulk_urb);
+	usb_kill_urb(data->intr_urb);
+	return retval;
+}
+
+static void btusb_free(struct btusb *data)
+{
+	usb_free_urb(data->intr_urb);
+	usb_free_urb(data->bulk_urb);
+	kfree(data->intr_buf);
+	kfree(data->bulk_buf);
+	kfree(data);
+}
+
+static int btusb_release(struct inode *inode, struct file *file)
+{
+	struct btusb *data = file->private_data;
+
+	(void)inode;
+	if (data == NULL)
+		return -ENODEV;
+	data->open = 0;
+	if (data->present) {
+		btusb_cmd(data, 0x0c03, NULL, 0);	/* hci_dev_close */
+		usb_kill_urb(data->bulk_urb);
+		usb_kill_urb(data->intr_urb);
+	} else
+		btusb_free(data);
+	return 0;
+}
+
+static ssize_t btusb_read(struct file *file, char *buffer, size_t count,
+			  loff_t *ppos)
+{
+	struct btusb *data = file->private_data;
+	size_t n = strlen(data->info);
+
+	(void)ppos;
+	if (n > count)
+		n = count;
+	if (copy_to_user(buffer, data->info, (unsigned long)n))
+		return -EFAULT;
+	return (ssize_t)n;
+}
+
+static struct file_operations btusb_fops = {
+	.owner =	THIS_MODULE,
+	.open =		btusb_open,
+	.release =	btusb_release,
+	.read =		btusb_read,
+};
+
+static struct usb_class_driver btusb_class = {
+	.name =		"usb/hci%d",
+	.fops =		&btusb_fops,
+	.mode =		S_IFCHR | S_IRUSR | S_IWUSR,
+	.minor_base =	BTUSB_MINOR_BASE,
+};
+
+static int btusb_probe(struct usb_interface *intf,
+		       const struct usb_device_id *id)
+{
+	struct usb_device *dev = interface_to_usbdev(intf);
+	struct usb_host_interface *alt = intf->cur_altsetting;
+	struct usb_endpoint_descriptor *ep, *intr = NULL, *bulk_in = NULL;
+	struct btusb *data;
+	int i, retval;
+
+	(void)id;
+	/* interface 0 is the driver's; 1 (SCO) is claimed from it */
+	if (alt->desc.bInterfaceNumber != 0)
+		return -ENODEV;
+	data = kzalloc(sizeof *data, GFP_KERNEL);
+	if (!data)
+		return -ENOMEM;
+	data->bulk_out = -1;
+	for (i = 0; i < alt->desc.bNumEndpoints; i++) {
+		ep = &alt->endpoint[i].desc;
+		if ((ep->bmAttributes & 3) == USB_ENDPOINT_XFER_INT &&
+		    (ep->bEndpointAddress & USB_DIR_IN))
+			intr = ep;
+		else if ((ep->bmAttributes & 3) == USB_ENDPOINT_XFER_BULK) {
+			if (ep->bEndpointAddress & USB_DIR_IN)
+				bulk_in = ep;
+			else
+				data->bulk_out = ep->bEndpointAddress;
+		}
+	}
+	if (!intr || !bulk_in || data->bulk_out < 0) {
+		kfree(data);
+		return -ENODEV;
+	}
+	data->udev = dev;
+	data->intf = intf;
+	data->intr_size = intr->wMaxPacketSize;
+	data->intr_urb = usb_alloc_urb(0, GFP_KERNEL);
+	data->bulk_urb = usb_alloc_urb(0, GFP_KERNEL);
+	data->intr_buf = kmalloc((size_t)data->intr_size, GFP_KERNEL);
+	data->bulk_buf = kmalloc(BTUSB_ACL_SIZE, GFP_KERNEL);
+	if (!data->intr_urb || !data->bulk_urb || !data->intr_buf ||
+	    !data->bulk_buf) {
+		retval = -ENOMEM;
+		goto fail;
+	}
+	usb_fill_int_urb(data->intr_urb, dev,
+			 usb_rcvintpipe(dev, intr->bEndpointAddress),
+			 data->intr_buf, data->intr_size,
+			 btusb_intr_complete, data, intr->bInterval);
+	usb_fill_bulk_urb(data->bulk_urb, dev,
+			  usb_rcvbulkpipe(dev, bulk_in->bEndpointAddress),
+			  data->bulk_buf, BTUSB_ACL_SIZE, btusb_bulk_complete,
+			  data);
+	data->isoc = NULL;
+	for (i = 0; i < dev->actconfig->desc.bNumInterfaces; i++) {
+		if (dev->actconfig->interface[i] != NULL &&
+		    dev->actconfig->interface[i]->altsetting[0].desc.
+		    bInterfaceNumber == 1)
+			data->isoc = dev->actconfig->interface[i];
+	}
+	if (data->isoc && usb_driver_claim_interface(btusb_drv(), data->isoc,
+	    data) != 0)
+		data->isoc = NULL;
+	usb_set_intfdata(intf, data);
+	retval = usb_register_dev(intf, &btusb_class);
+	if (retval) {
+		dev_err(intf, "Not able to get a minor for this device.");
+		usb_set_intfdata(intf, NULL);
+		if (data->isoc) {
+			usb_set_intfdata(data->isoc, NULL);
+			usb_driver_release_interface(btusb_drv(), data->isoc);
+		}
+		goto fail;
+	}
+	data->present = 1;
+	dev_info(intf, "hci%d: Bluetooth controller%s",
+		 intf->minor - BTUSB_MINOR_BASE,
+		 data->isoc ? ", SCO interface claimed" : "");
+	return 0;
+fail:
+	btusb_free(data);
+	return retval;
+}
+
+static void btusb_disconnect(struct usb_interface *intf)
+{
+	struct btusb *data = usb_get_intfdata(intf);
+
+	if (!data)
+		return;
+	usb_set_intfdata(data->intf, NULL);
+	if (data->isoc)
+		usb_set_intfdata(data->isoc, NULL);
+	usb_kill_urb(data->intr_urb);
+	usb_kill_urb(data->bulk_urb);
+	usb_deregister_dev(data->intf, &btusb_class);
+	if (data->isoc && intf == data->intf)
+		usb_driver_release_interface(btusb_drv(), data->isoc);
+	else if (data->isoc)
+		usb_driver_release_interface(btusb_drv(), data->intf);
+	data->present = 0;
+	dev_info(data->intf, "hci0 disconnected");
+	if (!data->open)
+		btusb_free(data);
+}
+
+struct usb_driver btusb_driver = {
+	.owner =	THIS_MODULE,
+	.name =		"btusb",
+	.probe =	btusb_probe,
+	.disconnect =	btusb_disconnect,
+	.id_table =	btusb_table,
+};
+
+static struct usb_driver *btusb_drv(void)
+{
+	return &btusb_driver;
+}

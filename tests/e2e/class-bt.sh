@@ -1,0 +1,104 @@
+#!/bin/sh
+# tests/e2e/class-bt.sh - Bluetooth over USB (btusb): the simulator's
+# Bluetooth controller driven by the btusb sample driver (scenario
+# "bluetooth": HCI Reset, Read Local Version Information, Read BD_ADDR,
+# Read Buffer Size, LE scan with advertising reports, Create Connection,
+# L2CAP signalling on the ACL link, Disconnect), decoded against tshark:
+# record by record every hci_usb.*, bthci_cmd.*, bthci_evt.*,
+# bthci_acl.*, btl2cap.* and btcommon.eir_ad.* field both know, and the
+# counts of the protocol filters.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+"$US" sim bluetooth -w "$TMP/bt.pcapng" >"$TMP/sim.out" 2>"$TMP/sim.err"
+check "sim bluetooth runs to its end" test $? -eq 0
+check "sim bluetooth: no sanitizer report" no_sanitizer_report "$TMP/sim.err"
+# tshark shows urbscope's driver events as frames of their own: compare
+# the USB records alone, as a usbmon pcap
+"$US" convert "$TMP/bt.pcapng" -y 220 -w "$TMP/bt.pcap" 2>/dev/null
+check "the capture converts to a usbmon pcap" test -s "$TMP/bt.pcap"
+
+"$US" read "$TMP/bt.pcapng" 2>&1 | grep -F -e 'BD_ADDR 00:1b:dc:12:34:56' \
+    -e 'LE scan: 2 advertising reports' -e 'ACL link, handle 0x000b' \
+    -e 'L2CAP SDP channel configured' >"$TMP/log"
+check_eq "btusb logs the controller, the scan, the link and the channel" \
+    4 "$(wc -l <"$TMP/log" | tr -d ' ')"
+
+sum() { "$US" read "$TMP/bt.pcap" 2>/dev/null | grep -F "$1" | head -n 1; }
+check "summary: an HCI command by name" \
+    sh -c "'$US' read '$TMP/bt.pcap' 2>/dev/null | grep -q 'len 3: HCI command Reset\$'"
+check "summary: Command Complete names its command" \
+    test -n "$(sum 'HCI event Command Complete (Read BD ADDR)')"
+check "summary: LE Meta names its subevent" \
+    test -n "$(sum 'HCI event LE Meta (LE Advertising Report)')"
+check "summary: ACL with its L2CAP command" \
+    test -n "$(sum 'HCI ACL handle 0x00b, 12 bytes: L2CAP Connection Request')"
+"$US" read -V "$TMP/bt.pcap" 2>/dev/null >"$TMP/v"
+check "-V: the command's heading and opcode" \
+    grep -q 'Command Opcode: Read Local Version Information (0x1001)' "$TMP/v"
+check "-V: the advertiser's name" grep -q 'Device Name: "urb-sensor"' "$TMP/v"
+check "-V: the L2CAP option" grep -q 'MTU: 672' "$TMP/v"
+check "-V: the interface's subclass and protocol named as lsusb does" \
+    grep -q 'bInterfaceProtocol: Bluetooth (0x01)' "$TMP/v"
+"$US" read -T json "$TMP/bt.pcap" >"$TMP/json" 2>"$TMP/json.err"
+check "JSON: the event's fields" grep -q '"bthci_evt.bd_addr":"00:1b:dc:12:34:56"' \
+    "$TMP/json"
+check "JSON: no sanitizer report" no_sanitizer_report "$TMP/json.err"
+
+if ! command -v tshark >/dev/null 2>&1; then
+	skip "Bluetooth fields against tshark" "tshark is not installed"
+	exit 0
+fi
+
+# the fields of tshark's Bluetooth dissectors that urbscope knows
+tshark -G fields 2>/dev/null | awk -F'\t' '$1 == "F" { print $3 }' |
+    grep -E '^(hci_usb|bthci_cmd|bthci_evt|bthci_acl|bthci_sco|btl2cap|btcommon\.eir_ad)\.' |
+    sort -u >"$TMP/ts.names"
+"$US" -G fields 2>/dev/null | cut -f1 | sort -u >"$TMP/us.names"
+comm -12 "$TMP/ts.names" "$TMP/us.names" >"$TMP/both"
+n=$(wc -l <"$TMP/both" | tr -d ' ')
+check "urbscope knows tshark's Bluetooth fields ($n)" test "$n" -ge 100
+for f in bthci_cmd.opcode bthci_cmd.opcode.ogf bthci_cmd.opcode.ocf \
+    bthci_cmd.param_length bthci_evt.code bthci_evt.num_command_packets \
+    bthci_evt.status bthci_evt.hci_vers_nr bthci_evt.bd_addr \
+    bthci_evt.le_meta_subevent bthci_evt.rssi bthci_acl.chandle \
+    bthci_acl.pb_flag btl2cap.cid btl2cap.cmd_code btl2cap.psm \
+    btl2cap.scid btl2cap.dcid btl2cap.option_mtu btl2cap.info_type \
+    hci_usb.setup.bRequest hci_usb.packet.complete; do
+	grep -qx "$f" "$TMP/both" || echo "$f" >>"$TMP/missing"
+done
+check "the compared fields include the HCI and L2CAP ones" \
+    test ! -s "$TMP/missing"
+tshark_agree "bluetooth: every record" "$TMP/bt.pcap"
+
+# the protocols and some fields as filters: tshark's counts
+for f in hci_usb bthci_cmd bthci_evt bthci_acl btl2cap \
+    hci_usb.packet.complete _ws.malformed 'bthci_evt.code == 0x0e' \
+    'bthci_evt.code == 0x3e' 'bthci_cmd.opcode.ogf == 8' \
+    'btl2cap.cmd_code == 0x04' 'bthci_evt.rssi < -60' \
+    'bthci_acl.pb_flag == 2'; do
+	t=$(tshark -r "$TMP/bt.pcap" -Y "$f" 2>/dev/null | wc -l | tr -d ' ')
+	u=$("$US" read "$TMP/bt.pcap" -Y "$f" 2>"$TMP/f.err" | wc -l |
+	    tr -d ' ')
+	check_eq "-Y '$f': tshark's count" "$t" "$u"
+done
+check "filters: no sanitizer report" no_sanitizer_report "$TMP/f.err"
+check "the filters match something" test "$t" -gt 0
+
+# events split over transfers (a controller whose interrupt packets are 16
+# bytes): the pieces as tshark's hci_usb follows them in one pass
+printf '%s\n' 'load btusb' 'plug 1 bluetooth 16' 'settle 1' \
+    'open /dev/usb/hci0' 'close /dev/usb/hci0' >"$TMP/bt16.scn"
+"$US" sim "$TMP/bt16.scn" -w "$TMP/bt16.pcapng" >/dev/null 2>"$TMP/sim16.err"
+check "sim: events in 16-byte pieces, no sanitizer report" \
+    no_sanitizer_report "$TMP/sim16.err"
+"$US" convert "$TMP/bt16.pcapng" -y 220 -w "$TMP/bt16.pcap" 2>/dev/null
+for f in hci_usb.packet.unknown_fragment hci_usb.packet.complete; do
+	t=$(tshark -r "$TMP/bt16.pcap" -Y "$f" 2>/dev/null | wc -l | tr -d ' ')
+	u=$("$US" read "$TMP/bt16.pcap" -Y "$f" 2>/dev/null | wc -l |
+	    tr -d ' ')
+	check_eq "split events: -Y '$f': tshark's count" "$t" "$u"
+done
+check "split events: some pieces" test "$t" -gt 0
+grep '^hci_usb\.' "$TMP/ts.names" | comm -12 - "$TMP/us.names" >"$TMP/both"
+tshark_agree "split events: hci_usb.*" "$TMP/bt16.pcap"
