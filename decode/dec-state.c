@@ -257,27 +257,27 @@ pend_remove(struct dec_ctx *ctx, size_t i)
 }
 
 size_t
-dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos, size_t max)
+dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *frames, size_t max)
 {
 	size_t	 i, n = 0, k;
 	uint64_t v;
 
-	/* Keep the max lowest record numbers, by insertion. */
+	/* Keep the max lowest frame numbers, by insertion. */
 	for (i = 0; i < ctx->pend_cap; i++) {
 		if (!ctx->pend[i].used)
 			continue;
-		v = ctx->pend[i].recno;
+		v = ctx->pend[i].frame;
 		if (n < max)
-			recnos[n++] = v;
-		else if (max > 0 && v < recnos[max - 1])
-			recnos[max - 1] = v;
+			frames[n++] = v;
+		else if (max > 0 && v < frames[max - 1])
+			frames[max - 1] = v;
 		else
 			continue;
 		for (k = (n < max ? n : max) - 1; k > 0 &&
-		    recnos[k] < recnos[k - 1]; k--) {
-			v = recnos[k];
-			recnos[k] = recnos[k - 1];
-			recnos[k - 1] = v;
+		    frames[k] < frames[k - 1]; k--) {
+			v = frames[k];
+			frames[k] = frames[k - 1];
+			frames[k - 1] = v;
 		}
 	}
 	return ctx->pend_n;

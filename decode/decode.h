@@ -1136,8 +1136,8 @@ const struct dec_dev *dec_ctx_device(const struct dec_ctx *ctx,
 		     uint16_t busnum, uint8_t devnum);
 
 /* Submits still waiting for their completion: count, and up to max of
- * their record numbers (lowest first) into recnos. */
-size_t		 dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos,
+ * their frame numbers (urb_frame, lowest first) into frames. */
+size_t		 dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *frames,
 		     size_t max);
 
 /* ------------------------------------------------------------------------

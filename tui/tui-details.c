@@ -168,7 +168,7 @@ urb_records(const struct tui_model *m, uint32_t i, const char *ind,
 
 	if ((sj = submit_record(m, i)) == TI_NONE)
 		return;
-	sb_printf(b, "%s  URB S record %u", ind, tui_recno(sj));
+	sb_printf(b, "%s  URB S record %llu", ind, TUI_FRAME(m, sj));
 	line_end(b, sj);
 	if ((cj = m->item[sj].pair) == TI_NONE) {
 		sb_printf(b, "%s  (no completion in the capture)", ind);
@@ -176,8 +176,8 @@ urb_records(const struct tui_model *m, uint32_t i, const char *ind,
 		return;
 	}
 	tui_model_cols(m, cj, &c);
-	sb_printf(b, "%s  URB %s record %u: %s, %s bytes%s%s", ind,
-	    m->item[cj].kind == 'E' ? "E" : "C", tui_recno(cj), c.status,
+	sb_printf(b, "%s  URB %s record %llu: %s, %s bytes%s%s", ind,
+	    m->item[cj].kind == 'E' ? "E" : "C", TUI_FRAME(m, cj), c.status,
 	    c.len, c.lat[0] ? ", " : "", c.lat);
 	line_end(b, cj);
 }
@@ -240,8 +240,8 @@ call_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
 		    memcmp(t.s, b->s + mark, b->len - mark) == 0 ?
 		    b->len - mark : 0;
 		b->len = mark;
-		sb_printf(b, "%c record %u: %.*s", items[j] == i ? '*' : ' ',
-		    tui_recno(items[j]), (int)(t.len - skip), t.s != NULL ?
+		sb_printf(b, "%c record %llu: %.*s", items[j] == i ? '*' : ' ',
+		    TUI_FRAME(m, items[j]), (int)(t.len - skip), t.s != NULL ?
 		    t.s + skip : "");
 		line_end(b, items[j]);
 		if (m->item[items[j]].kind == (TI_EVENT | DRV_SUBMIT) &&
@@ -268,8 +268,8 @@ completion_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
 	    (g = giveback_event(m, c)) == TI_NONE)
 		return;
 	line_end(b, TI_NONE);
-	sb_printf(b, "Given back to its driver at record %u",
-	    tui_recno(g));
+	sb_printf(b, "Given back to its driver at record %llu",
+	    TUI_FRAME(m, g));
 	line_end(b, g);
 	call_lines(m, g, b);
 }
@@ -295,9 +295,9 @@ node_lines(struct tui_model *m, uint32_t i, const struct drv_event *ev,
 	for (j = 0; j < ci->nnodeops && j < CALL_MAX; j++) {
 		if (tui_corr_call_of(m->corr, ci->nodeops[j], &k) != 0)
 			continue;
-		sb_printf(b, "%c record %u: %s() (%zu event%s)",
+		sb_printf(b, "%c record %llu: %s() (%zu event%s)",
 		    k.first <= i && i <= k.last ? '*' : ' ',
-		    tui_recno(ci->nodeops[j]),
+		    TUI_FRAME(m, ci->nodeops[j]),
 		    k.func, k.n, k.n == 1 ? "" : "s");
 		line_end(b, ci->nodeops[j]);
 	}
@@ -328,16 +328,16 @@ event_correlation(struct tui_model *m, uint32_t i, const struct drv_event *ev,
 		if ((cj = giveback_record(m, i)) == TI_NONE)
 			break;
 		line_end(b, TI_NONE);
-		sb_printf(b, "Gives back %s record %u",
-		    m->item[cj].kind == 'E' ? "E" : "C", tui_recno(cj));
+		sb_printf(b, "Gives back %s record %llu",
+		    m->item[cj].kind == 'E' ? "E" : "C", TUI_FRAME(m, cj));
 		line_end(b, cj);
 		if ((sj = m->item[cj].pair) != TI_NONE && sj < cj) {
-			sb_printf(b, "  of the URB submitted at S record %u",
-			    tui_recno(sj));
+			sb_printf(b, "  of the URB submitted at S record %llu",
+			    TUI_FRAME(m, sj));
 			line_end(b, sj);
 			if ((sub = tui_model_submitter(m, sj)) != TI_NONE) {
-				sb_printf(b, "  by record %u",
-				    tui_recno(sub));
+				sb_printf(b, "  by record %llu",
+				    TUI_FRAME(m, sub));
 				if (tui_corr_call_of(m->corr, sub, &k) == 0) {
 					sb_puts(b, " in ");
 					call_name(&k, b);
@@ -399,7 +399,7 @@ tui_details_update(struct tui_screen *s)
 		event_correlation(m, i, &rec->ev, &s->det);
 		goto count;
 	}
-	sb_printf(&s->det, "Record %llu", (unsigned long long)rec->r.recno);
+	sb_printf(&s->det, "Record %llu", TUI_FRAME(m, i));
 	if (!(rec->r.flags & REC_F_NOOFFSET))
 		sb_printf(&s->det, " at offset %llu",
 		    (unsigned long long)rec->r.offset);
@@ -415,8 +415,8 @@ tui_details_update(struct tui_screen *s)
 		for (p = p != NULL ? p + 5 : line.s; p != NULL && *p == ' ';
 		    p++)
 			;
-		sb_printf(&s->det, "Submitted by (record %u): %.*s",
-		    tui_recno(si), p != NULL ? (int)strcspn(p, "\n") : 0,
+		sb_printf(&s->det, "Submitted by (record %llu): %.*s",
+		    TUI_FRAME(m, si), p != NULL ? (int)strcspn(p, "\n") : 0,
 		    p != NULL ? p : "");
 		line_end(&s->det, si);
 		sb_free(&line);
@@ -613,8 +613,8 @@ details_jump(struct tui_screen *s)
 		snprintf(s->msg, sizeof s->msg, "this line names no record");
 		s->msg_err = 1;
 	} else if (tui_model_select_item(s->m, i) != 0) {
-		snprintf(s->msg, sizeof s->msg, "record %u is hidden by the "
-		    "filter", tui_recno(i));
+		snprintf(s->msg, sizeof s->msg, "record %llu is hidden by "
+		    "the filter", TUI_FRAME(s->m, i));
 		s->msg_err = 1;
 	} else
 		tui_model_hist_push(s->m, from);

@@ -22,7 +22,8 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 	else
 		snprintf(pos, sizeof pos, "0/0");
 	if (m->tref != TI_NONE)
-		snprintf(ref, sizeof ref, " | ref: #%u", tui_recno(m->tref));
+		snprintf(ref, sizeof ref, " | ref: #%llu",
+		    TUI_FRAME(m, m->tref));
 	snprintf(buf, sizeof buf, " %s%s%s%s%s%s%s%s%s | %s | %llu URBs "
 	    "%llu events %llu errors", pos, s->activity[0] ? " | " : "",
 	    s->activity, m->ftext[0] ? " | filter: " : "", m->ftext, ref,

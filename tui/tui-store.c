@@ -496,7 +496,9 @@ tui_store_index(struct tui_store *st, struct tui_model *m, int64_t budget_ns,
 			return -UE_IO;
 		}
 		win_follow(st, rc, &p->r, &p->ev, &p->info, recno);
-		if ((rc == CAP_URB ? tui_model_add_urb(m, &p->r, &p->info) :
+		if ((p->src->gap > 0 && tui_model_skipped(m, p->src->skipped,
+		    p->src->gap_first_ns, p->src->gap_last_ns) != 0) ||
+		    (rc == CAP_URB ? tui_model_add_urb(m, &p->r, &p->info) :
 		    tui_model_add_event(m, &p->ev)) != 0) {
 			snprintf(err, errlen, "out of memory");
 			load_end(st);

@@ -323,17 +323,22 @@ save_shown(struct tui_screen *s)
 static void
 landed(struct tui_screen *s, const char *what, uint64_t want, int rc)
 {
-	uint32_t at = tui_recno(tui_model_selected(s->m));
+	unsigned long long at = TUI_FRAME(s->m, tui_model_selected(s->m));
 
 	if (rc == -2)
 		set_msg(s, 1, "no record is shown: the filter hides them "
 		    "all");
 	else if (rc == 1)
 		set_msg(s, 0, "%s: record %llu is hidden by the filter%s: "
-		    "at %u, the nearest shown", what, (unsigned long long)want,
-		    s->m->transfers ? " or a run" : "", at);
+		    "at %llu, the nearest shown", what,
+		    (unsigned long long)want, s->m->transfers ? " or a run" :
+		    "", at);
+	else if (rc == 3)
+		set_msg(s, 0, "%s: frame %llu is a packet urbscope skips "
+		    "(not USB it reads): at %llu, the next shown", what,
+		    (unsigned long long)want, at);
 	else
-		set_msg(s, 0, "%s: record %u", what, at);
+		set_msg(s, 0, "%s: record %llu", what, at);
 }
 
 /* Go to the record the ':' prompt names; a typo keeps it open. */
@@ -362,9 +367,12 @@ goto_record(struct tui_screen *s)
 		landed(s, "go to", n, rc);
 	else if (n == 0)
 		set_msg(s, 1, "no record 0: records count from 1");
+	else if (m->n == 0)
+		set_msg(s, 1, "record %llu is past the end: none yet", n);
 	else
-		set_msg(s, 1, "record %llu is past the end: the last is %zu%s",
-		    n, m->n, s->live ? " so far" : "");
+		set_msg(s, 1, "record %llu is past the end: the last is "
+		    "%llu%s", n, TUI_FRAME(m, (uint32_t)m->n - 1), s->live ?
+		    " so far" : "");
 }
 
 /* Back (dir -1) or forward (1) over the jumps. */
@@ -380,8 +388,8 @@ history(struct tui_screen *s, int dir)
 		    "forward");
 		return;
 	}
-	landed(s, dir < 0 ? "back" : "forward", tui_recno(m->hist[m->hpos]),
-	    rc);
+	landed(s, dir < 0 ? "back" : "forward", tui_model_frame(m,
+	    m->hist[m->hpos]), rc);
 	len = strlen(s->msg);
 	if (rc == 0)
 		snprintf(s->msg + len, sizeof s->msg - len, " (%zu of %zu)",
@@ -396,8 +404,8 @@ time_ref(struct tui_screen *s)
 
 	switch (tui_model_time_ref(m)) {
 	case 1:
-		set_msg(s, 0, "time reference: record %u (t on it again "
-		    "clears it)", tui_recno(m->tref));
+		set_msg(s, 0, "time reference: record %llu (t on it again "
+		    "clears it)", TUI_FRAME(m, m->tref));
 		break;
 	case 0:
 		set_msg(s, 0, "time reference cleared");
