@@ -14,11 +14,13 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -93,7 +95,8 @@ static const char *const help_text[] = {
 	"  s                 statistics of the records shown: per endpoint "
 	    "URBs, bytes, throughput, errors, latency and activity, latency "
 	    "histograms, classes, driver events (s again closes it)",
-	"  ?                 this help (any key closes it)",
+	"  ?                 this help (j k PgDn PgUp g G scroll it, any "
+	    "other key closes it)",
 	"  q                 quit",
 	NULL
 };
@@ -207,12 +210,15 @@ pane(const struct tui_screen *s, int i)
 	return i == 1 && s->devices ? &tui_devices_view : panes[i];
 }
 
-/* The help, its long lines wrapped to the terminal's width. */
+/* The help, its long lines wrapped to the terminal's width; when it is
+ * taller than the terminal it scrolls, the last row saying how. */
 static void
 draw_help(struct tui_screen *s)
 {
 	struct sbuf	 all = { 0 }, b = { 0 };
 	const char	*p, *nl;
+	char		 more[128];
+	size_t		 n = 0, k, rows;
 	int		 i, y;
 
 	erase();
@@ -222,10 +228,29 @@ draw_help(struct tui_screen *s)
 	}
 	if (all.s != NULL)
 		sb_wrap(&b, all.s, (size_t)(COLS > 0 ? COLS : 1));
-	for (y = 0, p = b.s; p != NULL && *p != '\0' && y < LINES; y++) {
+	for (p = b.s; p != NULL && *p != '\0'; p++)
+		n += *p == '\n';
+	s->help_lines = n;
+	rows = LINES > 1 ? (size_t)LINES : 1;
+	if (n > rows)
+		rows--;		/* the row saying it scrolls */
+	if (s->help_top + rows > n)
+		s->help_top = n > rows ? n - rows : 0;
+	p = b.s;
+	for (k = 0; p != NULL && k < s->help_top; k++)
+		p = (nl = strchr(p, '\n')) != NULL ? nl + 1 : NULL;
+	for (y = 0; p != NULL && *p != '\0' && (size_t)y < rows; y++) {
 		nl = strchr(p, '\n');
 		tui_put(s, y, 0, p, nl != NULL ? (int)(nl - p) : COLS);
 		p = nl != NULL ? nl + 1 : NULL;
+	}
+	if (n > rows) {
+		snprintf(more, sizeof more, "-- lines %zu-%zu of %zu: j k "
+		    "PgDn PgUp scroll, any other key closes --",
+		    s->help_top + 1, s->help_top + rows, n);
+		attron(A_REVERSE);
+		tui_put(s, (int)rows, 0, more, COLS);
+		attroff(A_REVERSE);
 	}
 	sb_free(&all);
 	sb_free(&b);
@@ -288,10 +313,45 @@ set_msg(struct tui_screen *s, int err, const char *fmt, ...)
  * The 'w' prompt's Enter: save what the view shows.  On an error the
  * prompt stays open to fix the name.
  */
-static void
-save_shown(struct tui_screen *s)
+/*
+ * The name typed with a leading ~ or ~user expanded as a shell does:
+ * 0, or -1 when the user is unknown or the result too long.
+ */
+static int
+expand_tilde(const char *in, char *out, size_t size)
 {
-	char		 err[600];
+	const struct passwd *pw;
+	const char	*home, *rest;
+	char		 user[256];
+	size_t		 n;
+
+	if (in[0] != '~')
+		return snprintf(out, size, "%s", in) < (int)size ? 0 : -1;
+	rest = in + 1 + strcspn(in + 1, "/");
+	n = (size_t)(rest - in - 1);
+	if (n == 0) {
+		if ((home = getenv("HOME")) == NULL || *home == '\0')
+			home = (pw = getpwuid(getuid())) != NULL ?
+			    pw->pw_dir : NULL;
+	} else {
+		if (n >= sizeof user)
+			return -1;
+		memcpy(user, in + 1, n);
+		user[n] = '\0';
+		home = (pw = getpwnam(user)) != NULL ? pw->pw_dir : NULL;
+	}
+	if (home == NULL)
+		return -1;
+	return snprintf(out, size, "%s%s", home, rest) < (int)size ? 0 : -1;
+}
+
+/* Save what the view shows to the name typed (~ expanded); an existing
+ * file only when overwrite is set (the y of the question). */
+static void
+save_shown(struct tui_screen *s, int overwrite)
+{
+	struct stat	 sb;
+	char		 err[600], path[4096];
 	uint64_t	 n, dropped;
 
 	if (s->input[0] == '\0') {
@@ -299,7 +359,17 @@ save_shown(struct tui_screen *s)
 		s->msg[0] = '\0';
 		return;
 	}
-	if (tui_model_save(s->m, s->input, &n, &dropped, err,
+	if (expand_tilde(s->input, path, sizeof path) != 0) {
+		set_msg(s, 1, "%.200s: no such user, or the name is too long",
+		    s->input);
+		return;
+	}
+	if (!overwrite && stat(path, &sb) == 0) {
+		s->prompt = 'y';	/* asks; y comes back here */
+		s->msg[0] = '\0';
+		return;
+	}
+	if (tui_model_save(s->m, path, &n, &dropped, err,
 	    sizeof err) < 0) {
 		set_msg(s, 1, "%.300s", err);
 		return;
@@ -308,11 +378,11 @@ save_shown(struct tui_screen *s)
 	if (dropped > 0)
 		set_msg(s, 0, "saved %llu records to %.200s (%llu left out: "
 		    "the format cannot hold them; use pcapng)",
-		    (unsigned long long)n, s->input,
+		    (unsigned long long)n, path,
 		    (unsigned long long)dropped);
 	else
 		set_msg(s, 0, "saved %llu records to %.200s",
-		    (unsigned long long)n, s->input);
+		    (unsigned long long)n, path);
 }
 
 /*
@@ -425,6 +495,16 @@ prompt_key(struct tui_screen *s, int key)
 {
 	struct tui_model *m = s->m;
 
+	if (s->prompt == 'y') {
+		/* the file to save to exists: y overwrites it, anything
+		 * else goes back to the name */
+		s->prompt = 'w';
+		if (key == 'y' || key == 'Y')
+			save_shown(s, 1);
+		else
+			set_msg(s, 0, "not overwritten: another name, or Esc");
+		return;
+	}
 	switch (key) {
 	case 27:			/* Esc */
 	case 'g' & 0x1f:
@@ -454,7 +534,7 @@ prompt_key(struct tui_screen *s, int key)
 		return;
 	}
 	if (s->prompt == 'w') {
-		save_shown(s);
+		save_shown(s, 0);
 		return;
 	}
 	if (s->prompt == ':') {
@@ -548,7 +628,10 @@ screen_key(struct tui_screen *s, int k)
 		return 0;
 	}
 	if (s->help) {
-		s->help = 0;
+		/* scroll keys scroll it (a tall help), others close it */
+		if (s->help_lines <= (size_t)LINES ||
+		    !tui_scroll_key(&s->help_top, s->help_lines, LINES, k))
+			s->help = 0;
 		return 0;
 	}
 	if (s->stats) {
@@ -575,6 +658,7 @@ screen_key(struct tui_screen *s, int k)
 		return 1;
 	case '?':
 		s->help = 1;
+		s->help_top = 0;
 		return 0;
 	case 's':
 		tui_stats_build(s);
