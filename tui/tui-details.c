@@ -30,8 +30,43 @@
 #define CALL_MAX	64		/* events of a call listed */
 #define URB_WINDOW	64		/* items between an event and its URB */
 
+/* End the line: a jump target when item is not TI_NONE. */
 static void
-node_line(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
+line_end(struct sbuf *b, uint32_t item)
+{
+	if (item != TI_NONE)
+		sb_printf(b, "%c%u", TARGET_SEP, item);
+	sb_putc(b, '\n');
+}
+
+/* The fields whose value is a frame number: Enter on them goes there. */
+static const char *const frame_refs[] = {
+	"usb.request_in", "usb.response_in", "scsi.request_frame",
+	"scsi.response_frame", "uasp.tag_started_frame", NULL
+};
+
+/* The item node n names when it is a frame reference, else TI_NONE. */
+static uint32_t
+node_target(const struct tui_model *m, const struct dec_node *n)
+{
+	uint32_t i;
+	size_t	 k;
+
+	if (n->f == NULL || n->f->abbrev == NULL || n->value == 0)
+		return TI_NONE;
+	for (k = 0; frame_refs[k] != NULL; k++)
+		if (strcmp(n->f->abbrev, frame_refs[k]) == 0)
+			break;
+	if (frame_refs[k] == NULL ||
+	    (i = tui_model_frame_item(m, n->value)) == TI_NONE ||
+	    tui_model_frame(m, i) != n->value)
+		return TI_NONE;
+	return i;
+}
+
+static void
+node_line(const struct tui_model *m, const struct urb_rec *r,
+    const struct dec_node *n, struct sbuf *b)
 {
 	const uint8_t *p;
 	char	 tmp[256];
@@ -58,7 +93,7 @@ node_line(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	if (n->note != NULL)
 		sb_printf(b, n->flags & (DN_BAD | DN_CUT) ? " [%s]" : " (%s)",
 		    n->note);
-	sb_putc(b, '\n');
+	line_end(b, node_target(m, n));
 }
 
 static void
@@ -93,15 +128,6 @@ event_lines(const struct drv_event *ev, struct sbuf *b)
 		sb_printf(b, "  Rule: %s\n", ev->rule);
 	if (ev->text != NULL)
 		sb_printf(b, "  %s\n", ev->text);
-}
-
-/* End the line: a jump target when item is not TI_NONE. */
-static void
-line_end(struct sbuf *b, uint32_t item)
-{
-	if (item != TI_NONE)
-		sb_printf(b, "%c%u", TARGET_SEP, item);
-	sb_putc(b, '\n');
 }
 
 /* The 'S' of the URB a DRV_SUBMIT event at item i reported (the core
@@ -433,9 +459,15 @@ tui_details_update(struct tui_screen *s)
 	    m->item[i].kind);
 	tui_fold_load(&s->det_keep, s->det_kind, &s->det_fold);
 	for (k = 0; k < t.n; k++)
-		node_line(&rec->r, &t.node[k], &s->det);
+		node_line(m, &rec->r, &t.node[k], &s->det);
 	if (t.overflow)
 		sb_puts(&s->det, "[decode tree cut: too many fields]\n");
+	/* where the submit's completion is (Wireshark's usb.response_in,
+	 * which one pass over the records cannot know) */
+	if (m->item[i].kind == 'S' && (si = m->item[i].pair) != TI_NONE) {
+		sb_printf(&s->det, "Response in: %llu", TUI_FRAME(m, si));
+		line_end(&s->det, si);
+	}
 	completion_lines(m, i, &s->det);
 	s->hex_buf = DB_DATA;
 	if (rec->r.origin == URB_ORIGIN_USBLL && rec->r.ll.raw_len > 0) {

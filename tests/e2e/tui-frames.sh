@@ -4,7 +4,8 @@
 # Ethernet ones on a second pcapng interface, frame 1 among them): the
 # No. column, :N, the frame.* filters, the time column and the details
 # count the file's frames as `read` and tshark do, the skipped ones
-# included; :N of a skipped frame says so.  Skipped without tmux.
+# included; :N of a skipped frame says so; Enter on Request in or
+# Response in goes to that frame.  Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
@@ -50,6 +51,29 @@ check ":41 (an Ethernet frame) says so and goes to the next" \
 $T send-keys -t "$S" : 151 Enter
 check "past the end names the last frame" \
     wait_for "record 151 is past the end: the last is 149"
+
+# Enter on a details line naming a frame (Request in, Response in) goes
+# there: frame 3 is the completion of frame 2 (frame 1 is Ethernet)
+check_eq "tshark: frame 3 answers frame 2" "2" "$(tshark -r "$F" \
+    -Y 'frame.number == 3' -T fields -e usb.request_in 2>/dev/null)"
+$T send-keys -t "$S" : 3 Enter Tab G
+check ":3, the details focused" wait_for "^ 2/130 .*"
+i=0
+while [ $i -lt 40 ] && ! screen | grep -q "^>  *Request in: 2"; do
+	$T send-keys -t "$S" k
+	sleep 0.05
+	i=$((i + 1))
+done
+check "the cursor on 'Request in: 2'" wait_for "^>  *Request in: 2$"
+$T send-keys -t "$S" Enter
+check "Enter on it selects frame 2" wait_for "^ 1/130 "
+check "its details" wait_for "^>Record 2 at offset"
+$T send-keys -t "$S" G
+check "a submit's details end with its Response in" \
+    wait_for "^>Response in: 3$"
+$T send-keys -t "$S" Enter
+check "Enter on it selects frame 3" wait_for "^ 2/130 "
+$T send-keys -t "$S" BTab
 
 # the frame.* filters count what tshark's do
 $T send-keys -t "$S" f 'frame.number == 56' Enter
