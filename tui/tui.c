@@ -11,6 +11,7 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -986,6 +987,29 @@ run(struct loop *lp)
 	return 0;
 }
 
+/* Standard input from the controlling terminal: 0, or -1 with err set. */
+static int
+tty_stdin(char *err, size_t errlen)
+{
+	int	 fd;
+
+	if ((fd = open("/dev/tty", O_RDWR)) < 0) {
+		snprintf(err, errlen, "no terminal to read keys from: "
+		    "/dev/tty: %s", strerror(errno));
+		return -1;
+	}
+	if (fd != STDIN_FILENO) {
+		if (dup2(fd, STDIN_FILENO) < 0) {
+			snprintf(err, errlen, "dup2 /dev/tty: %s",
+			    strerror(errno));
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
 int
 tui_main(const char *name, int fast, int live, int drivers, char *err,
     size_t errlen)
@@ -1001,6 +1025,12 @@ tui_main(const char *name, int fast, int live, int drivers, char *err,
 	if (tui_store_open_traced(name, drivers, &st, why, sizeof why, err,
 	    errlen) != 0)
 		return -1;
+	/* standard input was the capture (copied): the keys come from the
+	 * terminal, as less(1) takes them */
+	if (!isatty(STDIN_FILENO) && tty_stdin(err, errlen) != 0) {
+		tui_store_free(st);
+		return -1;
+	}
 	if (!fast && !live && tui_store_pace(st, err, errlen) < 0) {
 		tui_store_free(st);
 		return -1;

@@ -89,3 +89,29 @@ $T send-keys -t "$S" f C-u Enter
 $T send-keys -t "$S" q
 check "q quits with status 0" wait_for "TUI-EXIT=0"
 check "no sanitizer report" no_sanitizer_report "$TMP/err"
+
+# `tui -`: a capture piped in is copied to a temporary file (removed at
+# the end) and read as the file is, the keys coming from the terminal;
+# standard input that is the terminal is refused with the reason
+mkdir -p "$TMP/tmpdir"
+$T kill-session -t "$S" >/dev/null 2>&1
+$T new-session -d -s "$S" -x 120 -y 40 \
+    "cat $F | TMPDIR=$TMP/tmpdir TERM=xterm-256color LANG=C.UTF-8 \
+    $US tui - 2>$TMP/err; echo TUI-EXIT=\$?; sleep 30"
+check "tui - on a pipe: first screen" wait_for "^ 1/130 \| - \|"
+check "tui - on a pipe: a copy in TMPDIR" \
+    test -n "$(ls "$TMP/tmpdir")"
+$T send-keys -t "$S" : 56 Enter
+check "tui - on a pipe: :56 as in the file" wait_for "^go to: record 56$"
+$T send-keys -t "$S" q
+check "tui - on a pipe: q quits with status 0" wait_for "TUI-EXIT=0"
+check "tui - on a pipe: the copy removed" test -z "$(ls "$TMP/tmpdir")"
+check "tui - on a pipe: no sanitizer report" no_sanitizer_report \
+    "$TMP/err"
+$T kill-session -t "$S" >/dev/null 2>&1
+$T new-session -d -s "$S" -x 120 -y 40 \
+    "TERM=xterm-256color LANG=C.UTF-8 $US tui - 2>&1; \
+    echo TUI-EXIT=\$?; sleep 30"
+check "tui - from the terminal says why not" \
+    wait_for "standard input is the terminal: pipe a capture in"
+check "and exits 1" wait_for "TUI-EXIT=1"
