@@ -1010,6 +1010,12 @@ struct dec_dev {
 	 * before its SET_ADDRESS; port 0 = not in the capture.
 	 */
 	uint8_t		 parent, port;
+	/*
+	 * It has traffic only a configured device has (an endpoint other
+	 * than 0, a hub's port requests): configured, before the capture
+	 * when no SET_CONFIGURATION was seen.
+	 */
+	uint8_t		 in_use;
 };
 
 /* dec_info.flags */

@@ -316,6 +316,20 @@ device_lines(const struct tui_model *m, const struct dec_dev *d,
 			event_intf_lines(m, cd, b);
 		return;
 	}
+	if (d->config == 0 && d->in_use) {
+		/* polled or asked of its ports: configured before the
+		 * capture began, with the first configuration known */
+		sb_puts(b, "    configured before the capture");
+		line_end(b, NULL);
+		for (k = 0; k < DEC_MAX_CONFIGS; k++)
+			if (d->cfg[k] != NULL &&
+			    d->cfg_len[k] >= USB_DT_CONFIG_SIZE) {
+				config_lines(m, d, cd, d->cfg[k],
+				    d->cfg_len[k], b);
+				break;
+			}
+		return;
+	}
 	if (d->config == 0) {
 		sb_puts(b, "    not configured");
 		line_end(b, NULL);
