@@ -131,12 +131,12 @@ ng_if_desc(const struct ng_if *ifp, uint32_t ifid, char *buf, size_t n)
 /* A packet urbscope does not read: counted, the first one described. */
 static void
 ng_skip(struct cap_source *src, const struct ng_if *ifp, uint32_t ifid,
-    const char *why)
+    int64_t ts_ns, const char *why)
 {
 	struct ng_rd	*rd = src->priv;
 	char		 d[180];
 
-	src->skipped++;
+	cap_skip(src, ts_ns);
 	if (rd->nskip++ == 0) {
 		ng_if_desc(ifp, ifid, d, sizeof d);
 		snprintf(rd->skip_what, sizeof rd->skip_what, "%s%s", d, why);
@@ -692,9 +692,10 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			if ((rc = ng_event(src, pkt, caplen, len, ifid, recno,
 			    off, ev)) == -UE_LINKTYPE) {
 				/* exported PDUs of another program */
-				ng_skip(src, ifp, ifid, ", exported PDUs that "
-				    "are neither urbscope driver events nor "
-				    "syslog bus events");
+				ng_skip(src, ifp, ifid, type == NG_SPB ?
+				    DEC_TS_BAD : ng_ts_ns(ifp, ts), ", "
+				    "exported PDUs that are neither urbscope "
+				    "driver events nor syslog bus events");
 				cap_in_skip(&src->in, blen);
 				continue;
 			}
@@ -730,7 +731,8 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		else if (ifp->linktype == 266)
 			hdr_len = DARWIN_HDR;
 		else {
-			ng_skip(src, ifp, ifid, "");
+			ng_skip(src, ifp, ifid, type == NG_SPB ?
+			    DEC_TS_BAD : ng_ts_ns(ifp, ts), "");
 			cap_in_skip(&src->in, blen);
 			continue;
 		}

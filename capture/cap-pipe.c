@@ -68,15 +68,30 @@ cap_pipe_filter(struct cap_pipe *p, const char *expr, char *err,
 	return 0;
 }
 
-/* The time stamps of frame.time_relative and frame.time_delta. */
+/*
+ * The time stamps of frame.time_relative and frame.time_delta: from the
+ * file's first frame and from the frame before, the packets the source
+ * skipped included, as Wireshark counts them.
+ */
 static void
 pipe_times(struct cap_pipe *p, int rc)
 {
+	const struct cap_source *src = p->src;
+	int64_t	 ts = rc == CAP_URB ? p->r.ts_ns : p->ev.ts_ns;
+
+	if (p->count == 1)
+		p->t0 = p->tcur = DEC_TS_BAD;
+	if (src->gap > 0 && src->gap_last_ns != DEC_TS_BAD) {
+		if (p->t0 == DEC_TS_BAD)
+			p->t0 = src->gap_first_ns != DEC_TS_BAD ?
+			    src->gap_first_ns : src->gap_last_ns;
+		p->tcur = src->gap_last_ns;
+	}
 	p->tprev = p->tcur;
-	p->tcur = rc == CAP_URB ? p->r.ts_ns : p->ev.ts_ns;
+	p->tcur = ts;
 	/* times count from the first good one */
-	if (p->count == 1 || p->t0 == DEC_TS_BAD)
-		p->t0 = p->tprev = p->tcur;
+	if (p->t0 == DEC_TS_BAD)
+		p->t0 = p->tprev = ts;
 }
 
 int

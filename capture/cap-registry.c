@@ -234,6 +234,7 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	int	 rc;
 
 	r->wire_len = 0;	/* the sources of packets set it */
+	src->gap = 0;
 	rc = src->ops->next(src, r, ev);
 	if (rc == CAP_URB) {
 		r->recno = ++src->recno;
@@ -250,6 +251,15 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		cap_error(src, rc, src->recno + 1, cap_in_offset(&src->in),
 		    "%s", ue_strerror(rc));
 	return rc;
+}
+
+void
+cap_skip(struct cap_source *src, int64_t ts_ns)
+{
+	src->skipped++;
+	if (src->gap++ == 0)
+		src->gap_first_ns = ts_ns;
+	src->gap_last_ns = ts_ns;
 }
 
 void

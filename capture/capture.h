@@ -213,6 +213,17 @@ struct cap_source {
 	uint64_t	 skipped;	/* packets passed over (foreign
 					   interfaces): frame numbers count
 					   them, as Wireshark's do */
+	/*
+	 * The packets passed over just before the record cap_next returned
+	 * (or before the end it returned): how many, and the times of the
+	 * first and the last (DEC_TS_BAD when a packet has none).
+	 * frame.time_relative counts from the file's first frame and
+	 * frame.time_delta from the frame before, skipped or not, as
+	 * Wireshark's do.
+	 */
+	uint64_t	 gap;
+	int64_t		 gap_first_ns;
+	int64_t		 gap_last_ns;
 	char		 err[512];	/* last error, with record and offset */
 	char		 note[600];	/* what was skipped, said at the end */
 	int		 live;		/* may return CAP_AGAIN; cannot rewind */
@@ -264,6 +275,10 @@ void		 cap_stats(struct cap_source *src, struct cap_stats *st);
 #define CAP_MAX_EXTRA_SOURCES	4
 int		 cap_source_register(const struct cap_source_ops *ops);
 
+/* A backend passed over a packet of time ts_ns (DEC_TS_BAD: none) that
+ * is a frame of the file but no record: it counts in frame numbers and
+ * times (cap_source.skipped, .gap). */
+void		 cap_skip(struct cap_source *src, int64_t ts_ns);
 /*
  * Format a source error into src->err: "FILE: record N at offset O: what"
  * and return -code.  For backends.

@@ -28,6 +28,8 @@ read_usage(FILE *f)
 	    "binary stream.  FILE '-' reads standard input.  Driver events\n"
 	    "in pcapng (link type 252) print among the records.\n\n"
 	    "  -c N          stop after N records (read, shown or not)\n"
+	    "  -q            no notes on standard error (the packets\n"
+	    "                skipped, the URBs not completed), errors only\n"
 	    "  --collapse    bus-level captures: a run of NAKed polls is one\n"
 	    "                line (\"IN 5.2 polled 40 times, NAKed\"), so is\n"
 	    "                a run of SOFs (text form)\n"
@@ -96,6 +98,7 @@ read_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	print_init(&pr);
 	if (print_args(&pr, a) != 0 || args_count(a, 'c', &limit) != 0)
 		return EXIT_USAGE;
+	pr.quiet = args_has(a, 'q');
 	return read_run(a->argv[0], &pr, limit);
 }
 
@@ -106,12 +109,13 @@ static const struct option read_longopts[] = {
 
 const struct cmd_entry cmd_read_entry = {
 	.name = "read",
-	.usage = "FILE [-Y FILTER] [-c N] [-V] [-T text|json|usbmon|fields|keys "
-	    "[-e FIELD]...] [-t r|a|d|dd|e] [--collapse] [--transfers] [--tree] "
+	.usage = "FILE [-Y FILTER] [-c N] [-q] [-V] "
+	    "[-T text|json|usbmon|fields|keys [-e FIELD]...] [-t r|a|d|dd|e] "
+	    "[--collapse] [--transfers] [--tree] "
 	    "[--decode-as TARGET=CLASS]...",
 	.help = "decode a capture (pcap, pcapng, usbmon text or binary; "
 	    "- = stdin)",
-	.template = "c:" PRINT_OPTS,
+	.template = "c:q" PRINT_OPTS,
 	.longopts = read_longopts,
 	.lower = 1,
 	.upper = 1,

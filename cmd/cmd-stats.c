@@ -234,7 +234,14 @@ stats_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	}
 	dec_stats_init(&s);
 	while (limit == 0 || pipe.count < limit) {
-		if ((rc = cap_pipe_next(&pipe)) == CAP_END)
+		rc = cap_pipe_next(&pipe);
+		/* times count from the file's first frame to its last,
+		 * skipped or hidden, as tshark's do */
+		if (pipe.src->gap > 0) {
+			dec_stats_time(&s, pipe.src->gap_first_ns);
+			dec_stats_time(&s, pipe.src->gap_last_ns);
+		}
+		if (rc == CAP_END)
 			break;
 		if (rc < 0) {
 			/* what was read before the problem is counted */
@@ -244,8 +251,11 @@ stats_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		}
 		if (rc != CAP_URB && rc != CAP_EVENT)
 			continue;
-		if (pipe.has_filter && !cap_pipe_shown(&pipe, rc))
+		if (pipe.has_filter && !cap_pipe_shown(&pipe, rc)) {
+			dec_stats_time(&s, rc == CAP_URB ? pipe.r.ts_ns :
+			    pipe.ev.ts_ns);
 			continue;
+		}
 		if (rc == CAP_URB)
 			dec_stats_add(&s, &pipe.r, &pipe.info,
 			    frame_len(&pipe.r, pipe.src->linktype));

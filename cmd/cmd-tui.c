@@ -3,6 +3,7 @@
  * tui -i usbmonN [--drivers]`: start the ncurses viewer (tui/tui.c).
  */
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "tui/tui.h"
@@ -18,8 +19,10 @@ tui_usage(FILE *f)
 	    "The interactive viewer: a timeline of URB records and driver\n"
 	    "events, the selected record decoded and in hex, filters and\n"
 	    "search.  Press ? inside for the keys.  Without an input it\n"
-	    "shows the demo (sim:demo).  Files open at once and are indexed\n"
-	    "as you look; -i follows a live bus; a sim: scenario (or a\n"
+	    "shows the demo (sim:demo); - reads a capture piped in (copied\n"
+	    "to a temporary file, keys from the terminal).  Files open at\n"
+	    "once and are indexed as you look; -i follows a live bus; a\n"
+	    "sim: scenario (or a\n"
 	    "scenario file: .scn, or its first command one) runs in\n"
 	    "real time, or as fast as it can with --fast.\n"
 	    "  --drivers     with -i, trace the USB core with eBPF too, as\n"
@@ -49,7 +52,10 @@ tui_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	}
 	if (name == NULL)
 		name = a->argc > 0 ? a->argv[0] : "sim:demo";
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+	/* `tui -` reads the capture from standard input, the keys from
+	 * the terminal */
+	if ((!isatty(STDIN_FILENO) && strcmp(name, "-") != 0) ||
+	    !isatty(STDOUT_FILENO)) {
 		cmd_warnx("tui: needs a terminal (use 'urbscope read' in "
 		    "pipes)");
 		return EXIT_USAGE;

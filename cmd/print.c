@@ -345,8 +345,13 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 
 	if (kind != CAP_URB && kind != CAP_EVENT)
 		return 0;
-	/* times count from the first record read, shown or not; -t d from
-	 * the previous one read, as tshark's (frame.time_delta) */
+	/* times count from the first frame of the file, read or skipped,
+	 * shown or not; -t d from the previous one, as tshark's
+	 * (frame.time_relative, frame.time_delta) */
+	if (pipe->src->gap > 0) {
+		dec_fmt_skip(&pr->fmt, pipe->src->gap_first_ns);
+		dec_fmt_skip(&pr->fmt, pipe->src->gap_last_ns);
+	}
 	dec_fmt_start(&pr->fmt, kind == CAP_URB ? pipe->r.ts_ns :
 	    pipe->ev.ts_ns);
 	if (pr->transfers && kind == CAP_URB) {
@@ -424,27 +429,33 @@ print_flush(struct printer *pr)
 	return 0;
 }
 
+#define PENDING_LISTED	5	/* frames the note names */
+
 void
 print_pending(const struct printer *pr, const struct cap_pipe *pipe)
 {
-	uint64_t pend[8];
+	uint64_t pend[PENDING_LISTED];
 	size_t	 i, n;
 
+	if (pr->quiet)
+		return;
 	/* what the source skipped goes to stderr in every form */
 	if (pipe->src->note[0] != '\0')
 		fprintf(stderr, "urbscope: %s\n", pipe->src->note);
-	/* the machine-readable forms stay clean */
-	if (pipe->ctx == NULL || pr->transfers || (pr->mode != PM_TEXT &&
-	    pr->mode != PM_VERBOSE))
+	/* the machine-readable forms stay clean; the rows of --transfers
+	 * (and --tree) say it themselves */
+	if (pipe->ctx == NULL || pr->transfers ||
+	    (pr->mode != PM_TEXT && pr->mode != PM_VERBOSE))
 		return;
-	if ((n = dec_ctx_pending(pipe->ctx, pend, 8)) == 0)
+	if ((n = dec_ctx_pending(pipe->ctx, pend, PENDING_LISTED)) == 0)
 		return;
-	fprintf(stderr, "urbscope: %zu URB%s submitted but not completed by "
-	    "the end of the capture (record", n, n == 1 ? "" : "s");
-	for (i = 0; i < n && i < 8; i++)
-		fprintf(stderr, "%s %llu", i ? "," : n > 1 ? "s" : "",
+	/* one line, with the frame numbers read and tshark show */
+	fprintf(stderr, "urbscope: %zu URB%s not completed by the end "
+	    "(frame%s", n, n == 1 ? "" : "s", n == 1 ? "" : "s");
+	for (i = 0; i < n && i < PENDING_LISTED; i++)
+		fprintf(stderr, "%s %llu", i ? "," : "",
 		    (unsigned long long)pend[i]);
-	fprintf(stderr, "%s)\n", n > 8 ? ", ..." : "");
+	fprintf(stderr, "%s)\n", n > PENDING_LISTED ? ", ..." : "");
 }
 
 void

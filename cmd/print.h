@@ -57,6 +57,7 @@ struct printer {
 	struct dec_xfer	 xfer;
 	const char	*open_mark;	/* --transfers: what the rows of the
 					   submits still open say */
+	int		 quiet;		/* read -q: no notes on stderr */
 	struct dec_fmt	 fmt;
 	int		 notime_note;	/* -t a or e: say it if a record
 					 * has no wall-clock time */

@@ -257,27 +257,27 @@ pend_remove(struct dec_ctx *ctx, size_t i)
 }
 
 size_t
-dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos, size_t max)
+dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *frames, size_t max)
 {
 	size_t	 i, n = 0, k;
 	uint64_t v;
 
-	/* Keep the max lowest record numbers, by insertion. */
+	/* Keep the max lowest frame numbers, by insertion. */
 	for (i = 0; i < ctx->pend_cap; i++) {
 		if (!ctx->pend[i].used)
 			continue;
-		v = ctx->pend[i].recno;
+		v = ctx->pend[i].frame;
 		if (n < max)
-			recnos[n++] = v;
-		else if (max > 0 && v < recnos[max - 1])
-			recnos[max - 1] = v;
+			frames[n++] = v;
+		else if (max > 0 && v < frames[max - 1])
+			frames[max - 1] = v;
 		else
 			continue;
 		for (k = (n < max ? n : max) - 1; k > 0 &&
-		    recnos[k] < recnos[k - 1]; k--) {
-			v = recnos[k];
-			recnos[k] = recnos[k - 1];
-			recnos[k - 1] = v;
+		    frames[k] < frames[k - 1]; k--) {
+			v = frames[k];
+			frames[k] = frames[k - 1];
+			frames[k - 1] = v;
 		}
 	}
 	return ctx->pend_n;
@@ -471,6 +471,32 @@ dev_intf_class(const struct dec_dev *d, int intf, uint8_t out[3])
 	return -1;
 }
 
+/*
+ * Device d's first device descriptor, at its address: on xHCI the
+ * controller addresses the device (Address Device, no SET_ADDRESS in
+ * usbmon) after hub_port_init's read of it at the default address
+ * (drivers/usb/core/hub.c), so the device there with the same descriptor
+ * has taken d's address, on the port reset last.
+ */
+static void
+took_address(struct dec_ctx *ctx, struct dec_dev *d, const struct urb_rec *r)
+{
+	struct dec_dev	*z;
+	struct dec_bus	*b;
+
+	if ((z = dev_get(ctx, d->busnum, 0, 0)) == NULL || z->addressed ||
+	    !z->has_ddesc || memcmp(z->ddesc, r->data, 18) != 0)
+		return;
+	dev_reset(z, r->recno);
+	z->addressed = 1;
+	if ((b = bus_find(ctx, d->busnum)) != NULL && b->reset_port != 0 &&
+	    b->reset_hub != d->devnum) {
+		d->parent = b->reset_hub;
+		d->port = b->reset_port;
+		b->reset_port = 0;
+	}
+}
+
 /* Learn from a successful control transfer's completion. */
 static void
 learn_control(struct dec_ctx *ctx, struct dec_dev *d,
@@ -502,6 +528,8 @@ learn_control(struct dec_ctx *ctx, struct dec_dev *d,
 		    r->data[1] == USB_DT_DEVICE) {
 			if (d->has_ddesc && memcmp(d->ddesc, r->data, 18) != 0)
 				dev_reset(d, r->recno);
+			if (d->devnum != 0 && !d->has_ddesc)
+				took_address(ctx, d, r);
 			memcpy(d->ddesc, r->data, 18);
 			d->has_ddesc = 1;
 			return;
@@ -909,6 +937,9 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	d->addressed = 0;	/* (set again by its SET_ADDRESS) */
 	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP))
 		learn_control(ctx, d, r, &info->setup);
+	if (r->xfer_type != XFER_CTRL || ((info->flags & DI_SETUP) &&
+	    SETUP_TYPE(&info->setup) == 1 && SETUP_RECIP(&info->setup) == 3))
+		d->in_use = 1;
 	find_owner(d, r, info);
 	decode_as(ctx, d, r, info);
 	guess_class(d, r, info);

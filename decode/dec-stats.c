@@ -90,6 +90,12 @@ span(int64_t *first, int64_t *last, int64_t ts)
 		*last = ts;
 }
 
+void
+dec_stats_time(struct dec_stats *s, int64_t ts_ns)
+{
+	span(&s->t0, &s->t1, ts_ns);
+}
+
 /* The class a record belongs to, for the hierarchy. */
 static const char *
 cls_of(const struct urb_rec *r, const struct dec_info *info, char *buf,

@@ -1073,6 +1073,12 @@ struct dec_dev {
 	 * before its SET_ADDRESS; port 0 = not in the capture.
 	 */
 	uint8_t		 parent, port;
+	/*
+	 * It has traffic only a configured device has (an endpoint other
+	 * than 0, a hub's port requests): configured, before the capture
+	 * when no SET_CONFIGURATION was seen.
+	 */
+	uint8_t		 in_use;
 };
 
 /* dec_info.flags */
@@ -1203,8 +1209,8 @@ const struct dec_dev *dec_ctx_device(const struct dec_ctx *ctx,
 		     uint16_t busnum, uint8_t devnum);
 
 /* Submits still waiting for their completion: count, and up to max of
- * their record numbers (lowest first) into recnos. */
-size_t		 dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *recnos,
+ * their frame numbers (urb_frame, lowest first) into frames. */
+size_t		 dec_ctx_pending(const struct dec_ctx *ctx, uint64_t *frames,
 		     size_t max);
 
 /* ------------------------------------------------------------------------

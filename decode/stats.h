@@ -154,8 +154,8 @@ struct dec_stats {
 		uint64_t n;
 	}		 rules[DEC_STATS_NRULES];
 	size_t		 nrules;
-	int64_t		 t0;		/* first and last good time */
-	int64_t		 t1;
+	int64_t		 t0;		/* first and last good time of */
+	int64_t		 t1;		/* the file's frames */
 	int		 oom;		/* something was not counted */
 };
 
@@ -165,6 +165,10 @@ void	 dec_stats_free(struct dec_stats *s);
 void	 dec_stats_add(struct dec_stats *s, const struct urb_rec *r,
 	     const struct dec_info *info, uint32_t frame_len);
 void	 dec_stats_event(struct dec_stats *s, const struct drv_event *ev);
+/* A frame of the file that is not counted (a packet the source skipped,
+ * a record the filter hides): times still run from the file's first
+ * frame to its last, as tshark's (io,stat's intervals, the duration). */
+void	 dec_stats_time(struct dec_stats *s, int64_t ts_ns);
 
 /* What to print: the report's sections, or tshark's tables (-z). */
 #define DS_OVERVIEW	0x01	/* totals */

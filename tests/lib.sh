@@ -122,5 +122,19 @@ tshark_agree() {
 	    test "$v" -gt 0
 }
 
+# ethmix_or_skip NAME: $TMP/mix.pcapng, samples/hid-keyboard.pcap's USB
+# packets with Ethernet ones interleaved (tests/tools/ethmix.py), for the
+# tests of frame numbers against tshark's; says NAME is skipped and ends
+# the test without python3 or tshark.
+ethmix_or_skip() {
+	if ! command -v python3 >/dev/null 2>&1 ||
+	    ! command -v tshark >/dev/null 2>&1; then
+		skip "$1" "python3 or tshark missing"
+		exit 0
+	fi
+	python3 tests/tools/ethmix.py samples/hid-keyboard.pcap \
+	    "$TMP/mix.pcapng"
+}
+
 cleanup() { rm -rf "$TMP"; }
 trap cleanup EXIT

@@ -30,8 +30,43 @@
 #define CALL_MAX	64		/* events of a call listed */
 #define URB_WINDOW	64		/* items between an event and its URB */
 
+/* End the line: a jump target when item is not TI_NONE. */
 static void
-node_line(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
+line_end(struct sbuf *b, uint32_t item)
+{
+	if (item != TI_NONE)
+		sb_printf(b, "%c%u", TARGET_SEP, item);
+	sb_putc(b, '\n');
+}
+
+/* The fields whose value is a frame number: Enter on them goes there. */
+static const char *const frame_refs[] = {
+	"usb.request_in", "usb.response_in", "scsi.request_frame",
+	"scsi.response_frame", "uasp.tag_started_frame", NULL
+};
+
+/* The item node n names when it is a frame reference, else TI_NONE. */
+static uint32_t
+node_target(const struct tui_model *m, const struct dec_node *n)
+{
+	uint32_t i;
+	size_t	 k;
+
+	if (n->f == NULL || n->f->abbrev == NULL || n->value == 0)
+		return TI_NONE;
+	for (k = 0; frame_refs[k] != NULL; k++)
+		if (strcmp(n->f->abbrev, frame_refs[k]) == 0)
+			break;
+	if (frame_refs[k] == NULL ||
+	    (i = tui_model_frame_item(m, n->value)) == TI_NONE ||
+	    tui_model_frame(m, i) != n->value)
+		return TI_NONE;
+	return i;
+}
+
+static void
+node_line(const struct tui_model *m, const struct urb_rec *r,
+    const struct dec_node *n, struct sbuf *b)
 {
 	const uint8_t *p;
 	char	 tmp[256];
@@ -58,7 +93,7 @@ node_line(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	if (n->note != NULL)
 		sb_printf(b, n->flags & (DN_BAD | DN_CUT) ? " [%s]" : " (%s)",
 		    n->note);
-	sb_putc(b, '\n');
+	line_end(b, node_target(m, n));
 }
 
 static void
@@ -100,15 +135,6 @@ event_lines(const struct drv_event *ev, struct sbuf *b)
 		sb_printf(b, "  Rule: %s\n", ev->rule);
 	if (ev->text != NULL)
 		sb_printf(b, "  %s\n", ev->text);
-}
-
-/* End the line: a jump target when item is not TI_NONE. */
-static void
-line_end(struct sbuf *b, uint32_t item)
-{
-	if (item != TI_NONE)
-		sb_printf(b, "%c%u", TARGET_SEP, item);
-	sb_putc(b, '\n');
 }
 
 /* The 'S' of the URB a DRV_SUBMIT event at item i reported (the core
@@ -175,7 +201,7 @@ urb_records(const struct tui_model *m, uint32_t i, const char *ind,
 
 	if ((sj = submit_record(m, i)) == TI_NONE)
 		return;
-	sb_printf(b, "%s  URB S record %u", ind, tui_recno(sj));
+	sb_printf(b, "%s  URB S record %llu", ind, TUI_FRAME(m, sj));
 	line_end(b, sj);
 	if ((cj = m->item[sj].pair) == TI_NONE) {
 		sb_printf(b, "%s  (no completion in the capture)", ind);
@@ -183,8 +209,8 @@ urb_records(const struct tui_model *m, uint32_t i, const char *ind,
 		return;
 	}
 	tui_model_cols(m, cj, &c);
-	sb_printf(b, "%s  URB %s record %u: %s, %s bytes%s%s", ind,
-	    m->item[cj].kind == 'E' ? "E" : "C", tui_recno(cj), c.status,
+	sb_printf(b, "%s  URB %s record %llu: %s, %s bytes%s%s", ind,
+	    m->item[cj].kind == 'E' ? "E" : "C", TUI_FRAME(m, cj), c.status,
 	    c.len, c.lat[0] ? ", " : "", c.lat);
 	line_end(b, cj);
 }
@@ -247,8 +273,8 @@ call_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
 		    memcmp(t.s, b->s + mark, b->len - mark) == 0 ?
 		    b->len - mark : 0;
 		b->len = mark;
-		sb_printf(b, "%c record %u: %.*s", items[j] == i ? '*' : ' ',
-		    tui_recno(items[j]), (int)(t.len - skip), t.s != NULL ?
+		sb_printf(b, "%c record %llu: %.*s", items[j] == i ? '*' : ' ',
+		    TUI_FRAME(m, items[j]), (int)(t.len - skip), t.s != NULL ?
 		    t.s + skip : "");
 		line_end(b, items[j]);
 		if (m->item[items[j]].kind == (TI_EVENT | DRV_SUBMIT) &&
@@ -275,8 +301,8 @@ completion_lines(struct tui_model *m, uint32_t i, struct sbuf *b)
 	    (g = giveback_event(m, c)) == TI_NONE)
 		return;
 	line_end(b, TI_NONE);
-	sb_printf(b, "Given back to its driver at record %u",
-	    tui_recno(g));
+	sb_printf(b, "Given back to its driver at record %llu",
+	    TUI_FRAME(m, g));
 	line_end(b, g);
 	call_lines(m, g, b);
 }
@@ -302,9 +328,9 @@ node_lines(struct tui_model *m, uint32_t i, const struct drv_event *ev,
 	for (j = 0; j < ci->nnodeops && j < CALL_MAX; j++) {
 		if (tui_corr_call_of(m->corr, ci->nodeops[j], &k) != 0)
 			continue;
-		sb_printf(b, "%c record %u: %s() (%zu event%s)",
+		sb_printf(b, "%c record %llu: %s() (%zu event%s)",
 		    k.first <= i && i <= k.last ? '*' : ' ',
-		    tui_recno(ci->nodeops[j]),
+		    TUI_FRAME(m, ci->nodeops[j]),
 		    k.func, k.n, k.n == 1 ? "" : "s");
 		line_end(b, ci->nodeops[j]);
 	}
@@ -335,16 +361,16 @@ event_correlation(struct tui_model *m, uint32_t i, const struct drv_event *ev,
 		if ((cj = giveback_record(m, i)) == TI_NONE)
 			break;
 		line_end(b, TI_NONE);
-		sb_printf(b, "Gives back %s record %u",
-		    m->item[cj].kind == 'E' ? "E" : "C", tui_recno(cj));
+		sb_printf(b, "Gives back %s record %llu",
+		    m->item[cj].kind == 'E' ? "E" : "C", TUI_FRAME(m, cj));
 		line_end(b, cj);
 		if ((sj = m->item[cj].pair) != TI_NONE && sj < cj) {
-			sb_printf(b, "  of the URB submitted at S record %u",
-			    tui_recno(sj));
+			sb_printf(b, "  of the URB submitted at S record %llu",
+			    TUI_FRAME(m, sj));
 			line_end(b, sj);
 			if ((sub = tui_model_submitter(m, sj)) != TI_NONE) {
-				sb_printf(b, "  by record %u",
-				    tui_recno(sub));
+				sb_printf(b, "  by record %llu",
+				    TUI_FRAME(m, sub));
 				if (tui_corr_call_of(m->corr, sub, &k) == 0) {
 					sb_puts(b, " in ");
 					call_name(&k, b);
@@ -406,7 +432,7 @@ tui_details_update(struct tui_screen *s)
 		event_correlation(m, i, &rec->ev, &s->det);
 		goto count;
 	}
-	sb_printf(&s->det, "Record %llu", (unsigned long long)rec->r.recno);
+	sb_printf(&s->det, "Record %llu", TUI_FRAME(m, i));
 	if (!(rec->r.flags & REC_F_NOOFFSET))
 		sb_printf(&s->det, " at offset %llu",
 		    (unsigned long long)rec->r.offset);
@@ -422,8 +448,8 @@ tui_details_update(struct tui_screen *s)
 		for (p = p != NULL ? p + 5 : line.s; p != NULL && *p == ' ';
 		    p++)
 			;
-		sb_printf(&s->det, "Submitted by (record %u): %.*s",
-		    tui_recno(si), p != NULL ? (int)strcspn(p, "\n") : 0,
+		sb_printf(&s->det, "Submitted by (record %llu): %.*s",
+		    TUI_FRAME(m, si), p != NULL ? (int)strcspn(p, "\n") : 0,
 		    p != NULL ? p : "");
 		line_end(&s->det, si);
 		sb_free(&line);
@@ -440,9 +466,15 @@ tui_details_update(struct tui_screen *s)
 	    m->item[i].kind);
 	tui_fold_load(&s->det_keep, s->det_kind, &s->det_fold);
 	for (k = 0; k < t.n; k++)
-		node_line(&rec->r, &t.node[k], &s->det);
+		node_line(m, &rec->r, &t.node[k], &s->det);
 	if (t.overflow)
 		sb_puts(&s->det, "[decode tree cut: too many fields]\n");
+	/* where the submit's completion is (Wireshark's usb.response_in,
+	 * which one pass over the records cannot know) */
+	if (m->item[i].kind == 'S' && (si = m->item[i].pair) != TI_NONE) {
+		sb_printf(&s->det, "Response in: %llu", TUI_FRAME(m, si));
+		line_end(&s->det, si);
+	}
 	completion_lines(m, i, &s->det);
 	s->hex_buf = DB_DATA;
 	if (rec->r.origin == URB_ORIGIN_USBLL && rec->r.ll.raw_len > 0) {
@@ -620,8 +652,8 @@ details_jump(struct tui_screen *s)
 		snprintf(s->msg, sizeof s->msg, "this line names no record");
 		s->msg_err = 1;
 	} else if (tui_model_select_item(s->m, i) != 0) {
-		snprintf(s->msg, sizeof s->msg, "record %u is hidden by the "
-		    "filter", tui_recno(i));
+		snprintf(s->msg, sizeof s->msg, "record %llu is hidden by "
+		    "the filter", TUI_FRAME(s->m, i));
 		s->msg_err = 1;
 	} else
 		tui_model_hist_push(s->m, from);

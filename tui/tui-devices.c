@@ -115,8 +115,8 @@ intf_filter(const uint8_t *cfg, size_t cfglen, const struct tui_corr_intf *ci,
 
 /* What the driver events say of an interface, indented by ind. */
 static void
-intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
-    struct sbuf *b)
+intf_driver_lines(const struct tui_model *m, const struct tui_corr_intf *ci,
+    const char *ind, struct sbuf *b)
 {
 	static const char *const why[] = {
 		[TCW_NONE] = "unbind",
@@ -127,11 +127,11 @@ intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
 	size_t	 k;
 
 	if (ci->state == TCS_BOUND)
-		sb_printf(b, "%sdriver %s (probe at record %u)", ind,
-		    ci->driver, tui_recno(ci->bind_item));
+		sb_printf(b, "%sdriver %s (probe at record %llu)", ind,
+		    ci->driver, TUI_FRAME(m, ci->bind_item));
 	else if (ci->state == TCS_UNBOUND)
-		sb_printf(b, "%swas bound to %s until %s (record %u)", ind,
-		    ci->driver, why[ci->why], tui_recno(ci->unbind_item));
+		sb_printf(b, "%swas bound to %s until %s (record %llu)", ind,
+		    ci->driver, why[ci->why], TUI_FRAME(m, ci->unbind_item));
 	if (ci->state != TCS_NONE) {
 		line_end(b, NULL);
 		if (ci->minor >= 0 || ci->intfdata != 0) {
@@ -148,9 +148,9 @@ intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
 		}
 		if (ci->nnodeops > 0) {
 			sb_printf(b, "%s  %zu file operation%s on the node "
-			    "(first at record %u)", ind, ci->nnodeops,
+			    "(first at record %llu)", ind, ci->nnodeops,
 			    ci->nnodeops == 1 ? "" : "s",
-			    tui_recno(ci->nodeops[0]));
+			    TUI_FRAME(m, ci->nodeops[0]));
 			line_end(b, NULL);
 		}
 		return;
@@ -166,11 +166,11 @@ intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
 	sb_printf(b, "%sno driver took it:", ind);
 	line_end(b, NULL);
 	for (k = 0; k < ci->ntries; k++) {
-		sb_printf(b, "%s  %s: entry %u %s (record %u)", ind,
+		sb_printf(b, "%s  %s: entry %u %s (record %llu)", ind,
 		    ci->tries[k].driver, ci->tries[k].entry,
 		    ci->tries[k].matched ? "matched" : ci->tries[k].why !=
 		    NULL ? ci->tries[k].why : "failed",
-		    tui_recno(ci->tries[k].item));
+		    TUI_FRAME(m, ci->tries[k].item));
 		line_end(b, NULL);
 	}
 }
@@ -183,8 +183,9 @@ intf_driver_lines(const struct tui_corr_intf *ci, const char *ind,
  * setting.
  */
 static void
-config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
-    const uint8_t *p, size_t n, struct sbuf *b)
+config_lines(const struct tui_model *m, const struct dec_dev *d,
+    const struct tui_corr_dev *cd, const uint8_t *p, size_t n,
+    struct sbuf *b)
 {
 	static const char *const xfer[] = { "ctrl", "iso", "bulk", "int" };
 	const struct tui_corr_intf *ci;
@@ -225,7 +226,7 @@ config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 			    filt, sizeof filt);
 			line_end(b, filt);
 			if (ci != NULL && first)
-				intf_driver_lines(ci, "        ", b);
+				intf_driver_lines(m, ci, "        ", b);
 		} else if (r.type == USB_DT_ENDPOINT &&
 		    r.len >= USB_DT_ENDPOINT_SIZE && shown) {
 			sb_printf(b, "        ep 0x%02x %s %s mps %u",
@@ -238,7 +239,8 @@ config_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 
 /* Interfaces known only from driver events (no descriptors). */
 static void
-event_intf_lines(const struct tui_corr_dev *cd, struct sbuf *b)
+event_intf_lines(const struct tui_model *m, const struct tui_corr_dev *cd,
+    struct sbuf *b)
 {
 	const struct tui_corr_intf *ci;
 	char	 filt[256];
@@ -252,14 +254,14 @@ event_intf_lines(const struct tui_corr_dev *cd, struct sbuf *b)
 		intf_filter(NULL, 0, ci, ci->intf, cd->busnum, cd->devnum,
 		    filt, sizeof filt);
 		line_end(b, filt);
-		intf_driver_lines(ci, "        ", b);
+		intf_driver_lines(m, ci, "        ", b);
 	}
 }
 
 /* The device line: address, IDs, speed, USB version, class, state. */
 static void
-device_line(const struct dec_dev *d, const struct tui_corr_dev *cd,
-    uint16_t bus, int dev, struct sbuf *b)
+device_line(const struct tui_model *m, const struct dec_dev *d,
+    const struct tui_corr_dev *cd, uint16_t bus, int dev, struct sbuf *b)
 {
 	const char *vn, *pn;
 	char	 tmp[24], filt[64];
@@ -296,29 +298,43 @@ device_line(const struct dec_dev *d, const struct tui_corr_dev *cd,
 	if (dev == 0)
 		sb_puts(b, "  at the default address, before SET_ADDRESS");
 	if (cd != NULL && cd->gone)
-		sb_printf(b, "  [unplugged at record %u]",
-		    tui_recno(cd->gone_item));
+		sb_printf(b, "  [unplugged at record %llu]",
+		    TUI_FRAME(m, cd->gone_item));
 	snprintf(filt, sizeof filt, "bus==%u && dev==%d", bus, dev);
 	line_end(b, filt);
 }
 
 static void
-device_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
-    uint16_t bus, int dev, struct sbuf *b)
+device_lines(const struct tui_model *m, const struct dec_dev *d,
+    const struct tui_corr_dev *cd, uint16_t bus, int dev, struct sbuf *b)
 {
 	size_t	 k;
 
-	device_line(d, cd, bus, dev, b);
+	device_line(m, d, cd, bus, dev, b);
 	if (d == NULL || !d->has_ddesc) {
 		if (cd != NULL)
-			event_intf_lines(cd, b);
+			event_intf_lines(m, cd, b);
+		return;
+	}
+	if (d->config == 0 && d->in_use) {
+		/* polled or asked of its ports: configured before the
+		 * capture began, with the first configuration known */
+		sb_puts(b, "    configured before the capture");
+		line_end(b, NULL);
+		for (k = 0; k < DEC_MAX_CONFIGS; k++)
+			if (d->cfg[k] != NULL &&
+			    d->cfg_len[k] >= USB_DT_CONFIG_SIZE) {
+				config_lines(m, d, cd, d->cfg[k],
+				    d->cfg_len[k], b);
+				break;
+			}
 		return;
 	}
 	if (d->config == 0) {
 		sb_puts(b, "    not configured");
 		line_end(b, NULL);
 		if (cd != NULL)
-			event_intf_lines(cd, b);
+			event_intf_lines(m, cd, b);
 		return;
 	}
 	sb_printf(b, "    configuration %u", d->config);
@@ -326,7 +342,7 @@ device_lines(const struct dec_dev *d, const struct tui_corr_dev *cd,
 	for (k = 0; k < DEC_MAX_CONFIGS; k++)
 		if (d->cfg[k] != NULL && d->cfg_len[k] >= USB_DT_CONFIG_SIZE &&
 		    d->cfg[k][5] == d->config)
-			config_lines(d, cd, d->cfg[k], d->cfg_len[k], b);
+			config_lines(m, d, cd, d->cfg[k], d->cfg_len[k], b);
 }
 
 /* The devices of one bus the pane lists, and how. */
@@ -446,9 +462,9 @@ devices_node(struct devs_bus *db, int dev, int depth)
 	for (k = 0; k < ncd; k++) {
 		cd = tui_corr_dev(s->m->corr, k);
 		if (cd != last && cd->busnum == db->bus && cd->devnum == dev)
-			device_lines(NULL, cd, db->bus, dev, &t);
+			device_lines(s->m, NULL, cd, db->bus, dev, &t);
 	}
-	device_lines(d, last, db->bus, dev, &t);
+	device_lines(s->m, d, last, db->bus, dev, &t);
 	if (db->nsys > 0)
 		why_lines(db, d, last, dev, &t);
 	snprintf(ind, sizeof ind, "%*s", depth * 2, "");

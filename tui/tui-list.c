@@ -85,8 +85,8 @@ header(struct tui_screen *s, int y, int w, const struct layout *l)
 
 	/* times count from the reference */
 	if (s->m->tref != TI_NONE)
-		snprintf(titles.time, sizeof titles.time, "ref #%u",
-		    tui_recno(s->m->tref));
+		snprintf(titles.time, sizeof titles.time, "ref #%llu",
+		    TUI_FRAME(s->m, s->m->tref));
 	if (s->list_hscroll > 0)
 		snprintf(sum, sizeof sum, "Summary +%d", s->list_hscroll);
 	fmt_cols(buf, sizeof buf, l, &titles);

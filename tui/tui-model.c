@@ -49,6 +49,7 @@ tui_model_free(struct tui_model *m)
 	free(m->ids);
 	free(m->idhash);
 	free(m->evx);
+	free(m->gap);
 	free(m->tnodes);
 	free(m->tarena);
 	memset(m, 0, sizeof *m);
@@ -125,6 +126,77 @@ clamp16(int32_t v)
 	    INT16_MAX : v);
 }
 
+/* The last gap at or before item i, or NULL. */
+static const struct tui_gap *
+gap_before(const struct tui_model *m, uint32_t i)
+{
+	size_t	 lo = 0, hi = m->ngap, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (m->gap[mid].item <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 ? &m->gap[lo - 1] : NULL;
+}
+
+int
+tui_model_skipped(struct tui_model *m, uint64_t skipped, int64_t first_ns,
+    int64_t last_ns)
+{
+	struct tui_gap	*g;
+
+	/* times count from the file's first frame */
+	if (m->t0 == DEC_TS_BAD)
+		m->t0 = first_ns != DEC_TS_BAD ? first_ns : last_ns;
+	if (m->ngap > 0 && m->gap[m->ngap - 1].item == m->n)
+		g = &m->gap[m->ngap - 1];
+	else if (grow(&m->gap, &m->gapcap, m->ngap + 1, sizeof *m->gap) != 0)
+		return -UE_NOMEM;
+	else
+		g = &m->gap[m->ngap++];
+	g->item = (uint32_t)m->n;
+	g->skipped = skipped;
+	g->last_ns = last_ns;
+	return 0;
+}
+
+uint64_t
+tui_model_frame(const struct tui_model *m, uint32_t i)
+{
+	const struct tui_gap *g = gap_before(m, i);
+
+	return (uint64_t)tui_recno(i) + (g != NULL ? g->skipped : 0);
+}
+
+uint32_t
+tui_model_frame_item(const struct tui_model *m, uint64_t frame)
+{
+	size_t	 lo = 0, hi = m->n, mid;
+
+	/* frame numbers grow with the items */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tui_model_frame(m, (uint32_t)mid) < frame)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->n ? (uint32_t)lo : TI_NONE;
+}
+
+int64_t
+tui_model_prev_ns(const struct tui_model *m, uint32_t i)
+{
+	const struct tui_gap *g = gap_before(m, i);
+
+	if (g != NULL && g->item == i && g->last_ns != DEC_TS_BAD)
+		return g->last_ns;
+	return i > 0 ? m->item[i - 1].ts_ns : m->item[i].ts_ns;
+}
+
 /* The item of source record recno: items are the source's records. */
 static uint32_t
 find_recno(const struct tui_model *m, uint64_t recno)
@@ -172,10 +244,10 @@ matches(struct tui_model *m, const struct dec_filter *f, uint32_t i)
 
 	fvals(m, i, &v);
 	memset(&fr, 0, sizeof fr);
-	fr.number = tui_recno(i);
+	fr.number = tui_model_frame(m, i);
 	fr.ts_ns = m->item[i].ts_ns;
 	fr.t0_ns = m->t0;
-	fr.prev_ns = i > 0 ? m->item[i - 1].ts_ns : fr.ts_ns;
+	fr.prev_ns = tui_model_prev_ns(m, i);
 	v.frame = &fr;
 	if (!f->need_rec || fetch == NULL ||
 	    (rec = fetch(m->fetch_arg, tui_recno(i))) == NULL)
@@ -658,7 +730,7 @@ tui_model_bytes(const struct tui_model *m)
 	return m->n * sizeof *m->item + (m->fp != NULL ? m->n *
 	    sizeof *m->fp : 0) +
 	    m->nids * sizeof *m->ids + m->idhcap * sizeof *m->idhash +
-	    m->nevx * sizeof *m->evx +
+	    m->nevx * sizeof *m->evx + m->ngap * sizeof *m->gap +
 	    (m->all ? 0 : m->nvis * (sizeof *m->vis + sizeof *m->runs));
 }
 
@@ -892,26 +964,27 @@ tui_model_pair(struct tui_model *m)
 }
 
 int
-tui_model_goto(struct tui_model *m, uint64_t recno)
+tui_model_goto(struct tui_model *m, uint64_t frame)
 {
-	uint32_t from = tui_model_selected(m);
+	uint32_t from = tui_model_selected(m), i;
 	int	 rc;
 
-	if (recno == 0 || recno > m->n)
+	if (frame == 0 || (i = tui_model_frame_item(m, frame)) == TI_NONE)
 		return -1;
-	if (recno - 1 >= m->fpos) {
+	if (i >= m->fpos) {
 		/* a filter runs and has not come to it: wait for it there,
 		 * as a new filter waits for the selection */
 		if (m->nvis > 0)
 			select_pos(m, m->nvis - 1);
 		m->follow = 0;
-		m->fwant = (uint32_t)(recno - 1);
+		m->fwant = i;
 		return 2;
 	}
-	if ((rc = tui_model_select_near(m, (uint32_t)(recno - 1))) < 0)
+	if ((rc = tui_model_select_near(m, i)) < 0)
 		return -2;
 	tui_model_hist_push(m, from);
-	return rc;
+	/* a packet the input skipped: the record after it */
+	return tui_model_frame(m, i) != frame ? 3 : rc;
 }
 
 void
@@ -1048,7 +1121,8 @@ tui_model_cols(const struct tui_model *m, uint32_t i, struct tui_cols *c)
 	int	 k;
 
 	memset(c, 0, sizeof *c);
-	snprintf(c->no, sizeof c->no, "%u", tui_recno(i));
+	snprintf(c->no, sizeof c->no, "%llu",
+	    (unsigned long long)tui_model_frame(m, i));
 	if (i == m->tref)
 		snprintf(c->time, sizeof c->time, "*REF*");	/* Wireshark's */
 	else if ((t = dec_ts_sub(it->ts_ns, m->tref != TI_NONE ?

@@ -51,6 +51,19 @@ struct tui_evx {
 	int32_t		 result;	/* the call's return value */
 };
 
+/*
+ * Where the frame numbers jump: before item `item` the input skipped
+ * packets it does not read (an Ethernet interface beside a USB one in a
+ * pcapng), `skipped` of them in all since its start, the last at
+ * last_ns.  Frame numbers and times count them, as Wireshark's do
+ * (tui_model_frame); a file without them has no gaps.
+ */
+struct tui_gap {
+	uint32_t	 item;
+	uint64_t	 skipped;
+	int64_t		 last_ns;
+};
+
 /* A decoded item, owned by whoever fetched it (valid until next fetch). */
 
 /* The source record number of item i. */
@@ -120,10 +133,15 @@ struct tui_model {
 	char		**drivers;
 	size_t		 ndrivers;
 
+	struct tui_gap	*gap;		/* by item, ascending */
+	size_t		 ngap, gapcap;
+
 	uint64_t	 nurb;		/* URBs: submits, unpaired completions */
 	uint64_t	 nevent;
 	uint64_t	 nerror;	/* urb_failed records, rule breaks */
-	int64_t		 t0;		/* first good time stamp, or DEC_TS_BAD */
+	int64_t		 t0;		/* the first good time stamp of a
+					   frame (skipped or not), or
+					   DEC_TS_BAD */
 
 	struct dec_fmt	 fmt;		/* how summaries are written (ascii) */
 
@@ -192,6 +210,24 @@ int		 tui_model_add_urb(struct tui_model *m,
 		     const struct urb_rec *r, const struct dec_info *info);
 int		 tui_model_add_event(struct tui_model *m,
 		     const struct drv_event *ev);
+/*
+ * Before the next record: the input skipped packets just before it
+ * (cap_source.gap), `skipped` in all since its start, the first and the
+ * last at first_ns and last_ns.  0 or -UE_NOMEM.
+ */
+int		 tui_model_skipped(struct tui_model *m, uint64_t skipped,
+		     int64_t first_ns, int64_t last_ns);
+/* The frame number of item i (frame.number, the No. column): its record
+ * number plus the packets skipped before it. */
+uint64_t	 tui_model_frame(const struct tui_model *m, uint32_t i);
+/* The same for printf's %llu. */
+#define TUI_FRAME(m, i)	((unsigned long long)tui_model_frame((m), (i)))
+/* The first item whose frame number is frame or more, or TI_NONE. */
+uint32_t	 tui_model_frame_item(const struct tui_model *m,
+		     uint64_t frame);
+/* The time of the frame before item i, skipped or not (frame.time_delta
+ * counts from it); item i's own for the first frame. */
+int64_t		 tui_model_prev_ns(const struct tui_model *m, uint32_t i);
 /* The DRV_SUBMIT event of the driver call that submitted URB item i (its
  * 'S', or the 'S' paired with a 'C'/'E'), or TI_NONE. */
 uint32_t	 tui_model_submitter(const struct tui_model *m, uint32_t i);
@@ -230,13 +266,15 @@ int		 tui_model_select_item(struct tui_model *m, uint32_t i);
  */
 int		 tui_model_select_near(struct tui_model *m, uint32_t i);
 /*
- * Go to record recno (a jump), or the shown record nearest to it: 0, 1
- * when the filter hides it, 2 when a filter still running has not come
- * to it (the selection goes to the first shown from it on when it does;
- * no jump is remembered), -1 when there is no such record (0, or past
- * the last indexed), -2 when nothing is shown.
+ * Go to the record of frame number frame (a jump), or the shown record
+ * nearest to it: 0, 1 when the filter hides it, 3 when the frame is a
+ * packet the input skipped (the nearest shown after it is selected), 2
+ * when a filter still running has not come to it (the selection goes to
+ * the first shown from it on when it does; no jump is remembered), -1
+ * when there is no such frame (0, or past the last indexed), -2 when
+ * nothing is shown.
  */
-int		 tui_model_goto(struct tui_model *m, uint64_t recno);
+int		 tui_model_goto(struct tui_model *m, uint64_t frame);
 
 /*
  * The jump history, as a browser's: after a jump from item from (the
@@ -294,7 +332,7 @@ int		 tui_model_summary(struct tui_model *m, uint32_t i,
 		     struct sbuf *b);
 /* The columns of the list for item i, as text. */
 struct tui_cols {
-	char		 no[12];	/* record number */
+	char		 no[24];	/* frame number */
 	char		 time[20];	/* seconds since the first item or
 					 * the time reference ("*REF*") */
 	char		 addr[16];	/* bus.dev.ep */

@@ -55,8 +55,8 @@ tui_model_save(struct tui_model *m, const char *path, uint64_t *nsaved,
 	}
 	for (k = 0; tui_model_record_next(m, &k, &i); ) {
 		if ((rec = fetch(m->fetch_arg, tui_recno(i))) == NULL) {
-			snprintf(err, errlen, "%s: record %u cannot be read "
-			    "again", path, tui_recno(i));
+			snprintf(err, errlen, "%s: record %llu cannot be "
+			    "read again", path, TUI_FRAME(m, i));
 			rc = -UE_IO;
 			goto fail;
 		}

@@ -30,6 +30,12 @@ tui_stats_build(struct tui_screen *s)
 	const char		*p;
 
 	dec_stats_init(&st);
+	/* times run from the file's first frame to its last, as in
+	 * `urbscope stats` */
+	if (m->n > 0) {
+		dec_stats_time(&st, m->t0);
+		dec_stats_time(&st, m->item[m->n - 1].ts_ns);
+	}
 	while (tui_model_filter_step(m, 65536) > 0)
 		;
 	for (k = 0; tui_model_record_next(m, &k, &i); ) {

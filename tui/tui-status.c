@@ -22,7 +22,8 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 	else
 		snprintf(pos, sizeof pos, "0/0");
 	if (m->tref != TI_NONE)
-		snprintf(ref, sizeof ref, " | ref: #%u", tui_recno(m->tref));
+		snprintf(ref, sizeof ref, " | ref: #%llu",
+		    TUI_FRAME(m, m->tref));
 	snprintf(buf, sizeof buf, " %s%s%s%s%s%s%s%s%s | %s | %llu URBs "
 	    "%llu events %llu errors", pos, s->activity[0] ? " | " : "",
 	    s->activity, m->ftext[0] ? " | filter: " : "", m->ftext, ref,
@@ -38,10 +39,14 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 	tui_clear(r->y + 1, r->x, r->w);
 	if (s->prompt != 0) {
 		/* the prompt on the bar's row, its error under it */
-		snprintf(buf, sizeof buf, "%s %s", s->prompt == 'f' ?
-		    "filter:" : s->prompt == 'w' ? "save shown records to:" :
-		    s->prompt == ':' ? "go to record:" :
-		    "search /", s->input);
+		if (s->prompt == 'y')
+			snprintf(buf, sizeof buf, "%s exists: overwrite it? "
+			    "(y/n)", s->input);
+		else
+			snprintf(buf, sizeof buf, "%s %s", s->prompt == 'f' ?
+			    "filter:" : s->prompt == 'w' ?
+			    "save shown records to:" : s->prompt == ':' ?
+			    "go to record:" : "search /", s->input);
 		tui_clear(r->y, r->x, r->w);
 		tui_put(s, r->y, r->x, buf, r->w);
 		if (s->msg[0] != '\0') {
@@ -65,9 +70,9 @@ status_draw(struct tui_screen *s, const struct tui_rect *r)
 		tui_put(s, r->y + 1, r->x, s->note, r->w);
 		attrset(A_NORMAL);
 	} else
-		tui_put(s, r->y + 1, r->x, " q quit  ? help  j/k move  "
-		    "Tab pane  Enter pair  / search  n/N next  f filter  "
-		    "d devices  F follow", r->w);
+		tui_put(s, r->y + 1, r->x, " q quit  ? help  / search  "
+		    "f filter  T transfers  s stats  w save  d devices  "
+		    "Tab pane  Enter pair  n/N next  F follow", r->w);
 }
 
 const struct tui_view_ops tui_status_view = {

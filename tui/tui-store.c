@@ -120,6 +120,68 @@ spool_open(struct tui_store *st, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * Standard input, a pipe, copied to a temporary file (removed with the
+ * store) that the loader and replays read: the TUI reads its input again
+ * and again, which a pipe cannot do.
+ */
+static int
+stdin_copy(struct tui_store *st, char *err, size_t errlen)
+{
+	const char	*dir;
+	char		 path[512], buf[65536];
+	ssize_t		 n, w, off;
+	int		 fd;
+
+	if (isatty(STDIN_FILENO)) {
+		snprintf(err, errlen, "standard input is the terminal: pipe "
+		    "a capture in (... | urbscope tui -) or name a file");
+		return -UE_USAGE;
+	}
+	if ((dir = getenv("TMPDIR")) == NULL || *dir == '\0')
+		dir = "/tmp";
+	snprintf(path, sizeof path, "%s/urbscope-stdin-XXXXXX", dir);
+	if ((fd = mkstemp(path)) < 0) {
+		snprintf(err, errlen, "standard input cannot be re-read and "
+		    "no copy of it can be made in %s: %s", dir,
+		    strerror(errno));
+		return -UE_OPEN;
+	}
+	if ((st->spool_path = strdup(path)) == NULL) {
+		close(fd);
+		unlink(path);
+		snprintf(err, errlen, "out of memory");
+		return -UE_NOMEM;
+	}
+	free(st->rname);
+	st->rname = st->spool_path;
+	while ((n = read(STDIN_FILENO, buf, sizeof buf)) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "standard input: %s",
+			    strerror(errno));
+			close(fd);
+			return -UE_IO;
+		}
+		for (off = 0; off < n; off += w)
+			if ((w = write(fd, buf + off, (size_t)(n - off))) <
+			    0 && errno != EINTR) {
+				snprintf(err, errlen, "copying standard "
+				    "input to %s: %s", path, strerror(errno));
+				close(fd);
+				return -UE_IO;
+			} else if (w < 0)
+				w = 0;
+	}
+	if (close(fd) != 0) {
+		snprintf(err, errlen, "copying standard input to %s: %s",
+		    path, strerror(errno));
+		return -UE_IO;
+	}
+	return 0;
+}
+
 int
 tui_store_open(const char *name, struct tui_store **out, char *err,
     size_t errlen)
@@ -162,11 +224,6 @@ tui_store_open_traced(const char *name, int drivers, struct tui_store **out,
 	if (why != NULL && whylen > 0)
 		why[0] = '\0';
 
-	if (strcmp(name, "-") == 0) {
-		snprintf(err, errlen, "standard input cannot be re-read: "
-		    "save it to a file first");
-		return -UE_USAGE;
-	}
 	if ((st = calloc(1, sizeof *st)) == NULL ||
 	    (st->name = strdup(name)) == NULL ||
 	    (st->rname = strdup(name)) == NULL) {
@@ -178,7 +235,12 @@ tui_store_open_traced(const char *name, int drivers, struct tui_store **out,
 		snprintf(err, errlen, "out of memory");
 		return -UE_NOMEM;
 	}
-	if ((rc = store_pipe_open(st, name, drivers, why, whylen, err,
+	if (strcmp(name, "-") == 0 && (rc = stdin_copy(st, err,
+	    errlen)) < 0) {
+		tui_store_free(st);
+		return rc;
+	}
+	if ((rc = store_pipe_open(st, st->rname, drivers, why, whylen, err,
 	    errlen)) < 0) {
 		tui_store_free(st);
 		return rc;
@@ -496,7 +558,9 @@ tui_store_index(struct tui_store *st, struct tui_model *m, int64_t budget_ns,
 			return -UE_IO;
 		}
 		win_follow(st, rc, &p->r, &p->ev, &p->info, recno);
-		if ((rc == CAP_URB ? tui_model_add_urb(m, &p->r, &p->info) :
+		if ((p->src->gap > 0 && tui_model_skipped(m, p->src->skipped,
+		    p->src->gap_first_ns, p->src->gap_last_ns) != 0) ||
+		    (rc == CAP_URB ? tui_model_add_urb(m, &p->r, &p->info) :
 		    tui_model_add_event(m, &p->ev)) != 0) {
 			snprintf(err, errlen, "out of memory");
 			load_end(st);

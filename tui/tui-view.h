@@ -158,6 +158,8 @@ struct tui_screen {
 	int		 utf8;		/* the locale is UTF-8 */
 	int		 focus;		/* index into the panes */
 	int		 help;		/* the help screen is up */
+	size_t		 help_top;	/* its first line shown */
+	size_t		 help_lines;	/* its lines, wrapped, last drawn */
 	int		 lines, cols;	/* the size last drawn at */
 
 	/* the timeline's summaries scrolled left by list_hscroll columns

@@ -11,14 +11,17 @@
  */
 #include <curses.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -93,7 +96,8 @@ static const char *const help_text[] = {
 	"  s                 statistics of the records shown: per endpoint "
 	    "URBs, bytes, throughput, errors, latency and activity, latency "
 	    "histograms, classes, driver events (s again closes it)",
-	"  ?                 this help (any key closes it)",
+	"  ?                 this help (j k PgDn PgUp g G scroll it, any "
+	    "other key closes it)",
 	"  q                 quit",
 	NULL
 };
@@ -207,12 +211,15 @@ pane(const struct tui_screen *s, int i)
 	return i == 1 && s->devices ? &tui_devices_view : panes[i];
 }
 
-/* The help, its long lines wrapped to the terminal's width. */
+/* The help, its long lines wrapped to the terminal's width; when it is
+ * taller than the terminal it scrolls, the last row saying how. */
 static void
 draw_help(struct tui_screen *s)
 {
 	struct sbuf	 all = { 0 }, b = { 0 };
 	const char	*p, *nl;
+	char		 more[128];
+	size_t		 n = 0, k, rows;
 	int		 i, y;
 
 	erase();
@@ -222,10 +229,29 @@ draw_help(struct tui_screen *s)
 	}
 	if (all.s != NULL)
 		sb_wrap(&b, all.s, (size_t)(COLS > 0 ? COLS : 1));
-	for (y = 0, p = b.s; p != NULL && *p != '\0' && y < LINES; y++) {
+	for (p = b.s; p != NULL && *p != '\0'; p++)
+		n += *p == '\n';
+	s->help_lines = n;
+	rows = LINES > 1 ? (size_t)LINES : 1;
+	if (n > rows)
+		rows--;		/* the row saying it scrolls */
+	if (s->help_top + rows > n)
+		s->help_top = n > rows ? n - rows : 0;
+	p = b.s;
+	for (k = 0; p != NULL && k < s->help_top; k++)
+		p = (nl = strchr(p, '\n')) != NULL ? nl + 1 : NULL;
+	for (y = 0; p != NULL && *p != '\0' && (size_t)y < rows; y++) {
 		nl = strchr(p, '\n');
 		tui_put(s, y, 0, p, nl != NULL ? (int)(nl - p) : COLS);
 		p = nl != NULL ? nl + 1 : NULL;
+	}
+	if (n > rows) {
+		snprintf(more, sizeof more, "-- lines %zu-%zu of %zu: j k "
+		    "PgDn PgUp scroll, any other key closes --",
+		    s->help_top + 1, s->help_top + rows, n);
+		attron(A_REVERSE);
+		tui_put(s, (int)rows, 0, more, COLS);
+		attroff(A_REVERSE);
 	}
 	sb_free(&all);
 	sb_free(&b);
@@ -288,10 +314,45 @@ set_msg(struct tui_screen *s, int err, const char *fmt, ...)
  * The 'w' prompt's Enter: save what the view shows.  On an error the
  * prompt stays open to fix the name.
  */
-static void
-save_shown(struct tui_screen *s)
+/*
+ * The name typed with a leading ~ or ~user expanded as a shell does:
+ * 0, or -1 when the user is unknown or the result too long.
+ */
+static int
+expand_tilde(const char *in, char *out, size_t size)
 {
-	char		 err[600];
+	const struct passwd *pw;
+	const char	*home, *rest;
+	char		 user[256];
+	size_t		 n;
+
+	if (in[0] != '~')
+		return snprintf(out, size, "%s", in) < (int)size ? 0 : -1;
+	rest = in + 1 + strcspn(in + 1, "/");
+	n = (size_t)(rest - in - 1);
+	if (n == 0) {
+		if ((home = getenv("HOME")) == NULL || *home == '\0')
+			home = (pw = getpwuid(getuid())) != NULL ?
+			    pw->pw_dir : NULL;
+	} else {
+		if (n >= sizeof user)
+			return -1;
+		memcpy(user, in + 1, n);
+		user[n] = '\0';
+		home = (pw = getpwnam(user)) != NULL ? pw->pw_dir : NULL;
+	}
+	if (home == NULL)
+		return -1;
+	return snprintf(out, size, "%s%s", home, rest) < (int)size ? 0 : -1;
+}
+
+/* Save what the view shows to the name typed (~ expanded); an existing
+ * file only when overwrite is set (the y of the question). */
+static void
+save_shown(struct tui_screen *s, int overwrite)
+{
+	struct stat	 sb;
+	char		 err[600], path[4096];
 	uint64_t	 n, dropped;
 
 	if (s->input[0] == '\0') {
@@ -299,7 +360,17 @@ save_shown(struct tui_screen *s)
 		s->msg[0] = '\0';
 		return;
 	}
-	if (tui_model_save(s->m, s->input, &n, &dropped, err,
+	if (expand_tilde(s->input, path, sizeof path) != 0) {
+		set_msg(s, 1, "%.200s: no such user, or the name is too long",
+		    s->input);
+		return;
+	}
+	if (!overwrite && stat(path, &sb) == 0) {
+		s->prompt = 'y';	/* asks; y comes back here */
+		s->msg[0] = '\0';
+		return;
+	}
+	if (tui_model_save(s->m, path, &n, &dropped, err,
 	    sizeof err) < 0) {
 		set_msg(s, 1, "%.300s", err);
 		return;
@@ -308,11 +379,11 @@ save_shown(struct tui_screen *s)
 	if (dropped > 0)
 		set_msg(s, 0, "saved %llu records to %.200s (%llu left out: "
 		    "the format cannot hold them; use pcapng)",
-		    (unsigned long long)n, s->input,
+		    (unsigned long long)n, path,
 		    (unsigned long long)dropped);
 	else
 		set_msg(s, 0, "saved %llu records to %.200s",
-		    (unsigned long long)n, s->input);
+		    (unsigned long long)n, path);
 }
 
 /*
@@ -323,17 +394,22 @@ save_shown(struct tui_screen *s)
 static void
 landed(struct tui_screen *s, const char *what, uint64_t want, int rc)
 {
-	uint32_t at = tui_recno(tui_model_selected(s->m));
+	unsigned long long at = TUI_FRAME(s->m, tui_model_selected(s->m));
 
 	if (rc == -2)
 		set_msg(s, 1, "no record is shown: the filter hides them "
 		    "all");
 	else if (rc == 1)
 		set_msg(s, 0, "%s: record %llu is hidden by the filter%s: "
-		    "at %u, the nearest shown", what, (unsigned long long)want,
-		    s->m->transfers ? " or a run" : "", at);
+		    "at %llu, the nearest shown", what,
+		    (unsigned long long)want, s->m->transfers ? " or a run" :
+		    "", at);
+	else if (rc == 3)
+		set_msg(s, 0, "%s: frame %llu is a packet urbscope skips "
+		    "(not USB it reads): at %llu, the next shown", what,
+		    (unsigned long long)want, at);
 	else
-		set_msg(s, 0, "%s: record %u", what, at);
+		set_msg(s, 0, "%s: record %llu", what, at);
 }
 
 /* Go to the record the ':' prompt names; a typo keeps it open. */
@@ -362,9 +438,12 @@ goto_record(struct tui_screen *s)
 		landed(s, "go to", n, rc);
 	else if (n == 0)
 		set_msg(s, 1, "no record 0: records count from 1");
+	else if (m->n == 0)
+		set_msg(s, 1, "record %llu is past the end: none yet", n);
 	else
-		set_msg(s, 1, "record %llu is past the end: the last is %zu%s",
-		    n, m->n, s->live ? " so far" : "");
+		set_msg(s, 1, "record %llu is past the end: the last is "
+		    "%llu%s", n, TUI_FRAME(m, (uint32_t)m->n - 1), s->live ?
+		    " so far" : "");
 }
 
 /* Back (dir -1) or forward (1) over the jumps. */
@@ -380,8 +459,8 @@ history(struct tui_screen *s, int dir)
 		    "forward");
 		return;
 	}
-	landed(s, dir < 0 ? "back" : "forward", tui_recno(m->hist[m->hpos]),
-	    rc);
+	landed(s, dir < 0 ? "back" : "forward", tui_model_frame(m,
+	    m->hist[m->hpos]), rc);
 	len = strlen(s->msg);
 	if (rc == 0)
 		snprintf(s->msg + len, sizeof s->msg - len, " (%zu of %zu)",
@@ -396,8 +475,8 @@ time_ref(struct tui_screen *s)
 
 	switch (tui_model_time_ref(m)) {
 	case 1:
-		set_msg(s, 0, "time reference: record %u (t on it again "
-		    "clears it)", tui_recno(m->tref));
+		set_msg(s, 0, "time reference: record %llu (t on it again "
+		    "clears it)", TUI_FRAME(m, m->tref));
 		break;
 	case 0:
 		set_msg(s, 0, "time reference cleared");
@@ -417,6 +496,16 @@ prompt_key(struct tui_screen *s, int key)
 {
 	struct tui_model *m = s->m;
 
+	if (s->prompt == 'y') {
+		/* the file to save to exists: y overwrites it, anything
+		 * else goes back to the name */
+		s->prompt = 'w';
+		if (key == 'y' || key == 'Y')
+			save_shown(s, 1);
+		else
+			set_msg(s, 0, "not overwritten: another name, or Esc");
+		return;
+	}
 	switch (key) {
 	case 27:			/* Esc */
 	case 'g' & 0x1f:
@@ -446,7 +535,7 @@ prompt_key(struct tui_screen *s, int key)
 		return;
 	}
 	if (s->prompt == 'w') {
-		save_shown(s);
+		save_shown(s, 0);
 		return;
 	}
 	if (s->prompt == ':') {
@@ -540,7 +629,10 @@ screen_key(struct tui_screen *s, int k)
 		return 0;
 	}
 	if (s->help) {
-		s->help = 0;
+		/* scroll keys scroll it (a tall help), others close it */
+		if (s->help_lines <= (size_t)LINES ||
+		    !tui_scroll_key(&s->help_top, s->help_lines, LINES, k))
+			s->help = 0;
 		return 0;
 	}
 	if (s->stats) {
@@ -567,6 +659,7 @@ screen_key(struct tui_screen *s, int k)
 		return 1;
 	case '?':
 		s->help = 1;
+		s->help_top = 0;
 		return 0;
 	case 's':
 		tui_stats_build(s);
@@ -894,6 +987,29 @@ run(struct loop *lp)
 	return 0;
 }
 
+/* Standard input from the controlling terminal: 0, or -1 with err set. */
+static int
+tty_stdin(char *err, size_t errlen)
+{
+	int	 fd;
+
+	if ((fd = open("/dev/tty", O_RDWR)) < 0) {
+		snprintf(err, errlen, "no terminal to read keys from: "
+		    "/dev/tty: %s", strerror(errno));
+		return -1;
+	}
+	if (fd != STDIN_FILENO) {
+		if (dup2(fd, STDIN_FILENO) < 0) {
+			snprintf(err, errlen, "dup2 /dev/tty: %s",
+			    strerror(errno));
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
 int
 tui_main(const char *name, int fast, int live, int drivers, char *err,
     size_t errlen)
@@ -909,6 +1025,12 @@ tui_main(const char *name, int fast, int live, int drivers, char *err,
 	if (tui_store_open_traced(name, drivers, &st, why, sizeof why, err,
 	    errlen) != 0)
 		return -1;
+	/* standard input was the capture (copied): the keys come from the
+	 * terminal, as less(1) takes them */
+	if (!isatty(STDIN_FILENO) && tty_stdin(err, errlen) != 0) {
+		tui_store_free(st);
+		return -1;
+	}
 	if (!fast && !live && tui_store_pace(st, err, errlen) < 0) {
 		tui_store_free(st);
 		return -1;

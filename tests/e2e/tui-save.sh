@@ -105,3 +105,48 @@ check "an empty view: no file" test ! -e "$TMP/empty.pcapng"
 $T send-keys -t "$S" Escape q
 check "quits cleanly after saving events" wait_for "TUI-EXIT=0"
 check "no sanitizer report (events)" no_sanitizer_report "$TMP/err"
+
+# ~ in the name is the home directory; an existing file is asked about
+# (y overwrites it, anything else goes back to the name)
+mkdir -p "$TMP/home"
+$T kill-session -t "$S" >/dev/null 2>&1
+$T new-session -d -s "$S" -x 80 -y 24 \
+    "HOME=$TMP/home TERM=xterm-256color LANG=C.UTF-8 $US tui --fast \
+    samples/hid-keyboard.pcap 2>$TMP/err; echo TUI-EXIT=\$?; sleep 30"
+check "hid-keyboard at 80x24" wait_for "^ 1/130 "
+check "the hint bar names T, s and w" \
+    wait_for "T transfers  s stats  w save"
+$T send-keys -t "$S" w '~/k.pcapng' Enter
+check "~/k.pcapng is saved under HOME" \
+    wait_for "saved 130 records to $TMP/home/k.pcapng"
+check "the file is there" test -s "$TMP/home/k.pcapng"
+check "no file named ~" test ! -e "./~"
+echo kept >"$TMP/home/keep.pcap"
+$T send-keys -t "$S" w '~/keep.pcap' Enter
+check "an existing file: asked before overwriting" \
+    wait_for "~/keep.pcap exists: overwrite it\? \(y/n\)"
+$T send-keys -t "$S" n
+check "n: not overwritten, the name prompt back" \
+    wait_for "^save shown records to: ~/keep.pcap"
+check "n: the file kept" test "$(cat "$TMP/home/keep.pcap")" = kept
+$T send-keys -t "$S" Enter
+check "asked again" wait_for "exists: overwrite it\? \(y/n\)"
+$T send-keys -t "$S" y
+check "y overwrites it" wait_for "saved 130 records to $TMP/home/keep.pcap"
+check_eq "y: the file is the capture now" 130 \
+    "$("$US" read "$TMP/home/keep.pcap" 2>/dev/null | wc -l | tr -d ' ')"
+# the help scrolls at 80x24
+$T send-keys -t "$S" '?'
+check "the help at 80x24 says it scrolls" \
+    wait_for "^-- lines 1-23 of [0-9]+: j k PgDn PgUp scroll"
+check "q is not on its first page" \
+    sh -c "! $T capture-pane -p -t $S | grep -q '^  q  *quit'"
+$T send-keys -t "$S" G
+check "G shows its end: q quit" wait_for "^  q +quit"
+$T send-keys -t "$S" PgUp
+check "PgUp scrolls back" wait_for "^-- lines [0-9]+-[0-9]+ of"
+$T send-keys -t "$S" x
+check "another key closes it" wait_for "^ +No\. "
+$T send-keys -t "$S" q
+check "quits cleanly (80x24)" wait_for "TUI-EXIT=0"
+check "no sanitizer report (80x24)" no_sanitizer_report "$TMP/err"

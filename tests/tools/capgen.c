@@ -806,6 +806,9 @@ struct ghub {
 	int		 fs;		/* UHCI: full-speed devices */
 	uint16_t	 speed;		/* PS_HIGH_SPEED on EHCI ports */
 	uint8_t		 last_addr;	/* last devnum given */
+	int		 xhci;		/* addresses come from the controller
+					   (xHCI Address Device): no
+					   SET_ADDRESS in usbmon */
 	const uint8_t	*hubdesc;
 	uint16_t	 hubdesc_len;
 };
@@ -852,12 +855,8 @@ hub_irq(struct gen *g, struct ghub *h, int port)
  * the status-change URB.
  */
 static void
-hub_start(struct gen *g, struct ghub *h, uint16_t bus, int ehci)
+hub_init(struct ghub *h, uint16_t bus, int ehci)
 {
-	static const uint8_t dev_status[2] = { 0x01, 0x00 }; /* self powered */
-	static const uint8_t hub_status[4];
-	int		 p;
-
 	memset(h, 0, sizeof *h);
 	h->rh.bus = bus;
 	h->rh.devnum = 1;
@@ -870,7 +869,35 @@ hub_start(struct gen *g, struct ghub *h, uint16_t bus, int ehci)
 	h->hubdesc = ehci ? ehci_rh_hubdesc : uhci_rh_hubdesc;
 	h->hubdesc_len = ehci ? sizeof ehci_rh_hubdesc :
 	    sizeof uhci_rh_hubdesc;
+}
 
+/* The hub driver polls the root hub's status change endpoint. */
+static void
+hub_poll(struct gen *g, struct ghub *h, int ehci)
+{
+	memset(&h->irq, 0, sizeof h->irq);
+	h->irq.id = h->rh.ctl_id;	/* the freed control URB, reused */
+	h->irq.bus = h->rh.bus;
+	h->irq.dev = 1;
+	h->irq.ep = 0x81;
+	h->irq.xfer = XFER_INT;
+	h->irq.flags = UF_DIR_IN;
+	/* root hub bInterval: EHCI 2^(12-1) uframes, UHCI 255 -> 128 ms */
+	h->irq.interval = ehci ? 2048 : 128;
+	h->irq.len = ehci ? 4 : 2;	/* wMaxPacketSize */
+	gen_wait(g, 80000, 120000);
+	urb_submit(g, &h->irq, NULL);
+	h->rh.ctl_id = gen_urbid(g);
+}
+
+static void
+hub_start(struct gen *g, struct ghub *h, uint16_t bus, int ehci)
+{
+	static const uint8_t dev_status[2] = { 0x01, 0x00 }; /* self powered */
+	static const uint8_t hub_status[4];
+	int		 p;
+
+	hub_init(h, bus, ehci);
 	dev_describe(g, &h->rh);
 	ctrl(g, &h->rh, &(struct greq){ RT_HUB_IN, USB_REQ_GET_DESCRIPTOR,
 	    USB_DT_HUB << 8, 0, 15 }, h->hubdesc, h->hubdesc_len);
@@ -886,20 +913,7 @@ hub_start(struct gen *g, struct ghub *h, uint16_t bus, int ehci)
 	h->wq_id = gen_urbid(g);
 	for (p = 1; p <= h->nports; p++)
 		port_status(g, h, p, PS_POWER, 0);
-
-	memset(&h->irq, 0, sizeof h->irq);
-	h->irq.id = h->rh.ctl_id;	/* the freed control URB, reused */
-	h->irq.bus = bus;
-	h->irq.dev = 1;
-	h->irq.ep = 0x81;
-	h->irq.xfer = XFER_INT;
-	h->irq.flags = UF_DIR_IN;
-	/* root hub bInterval: EHCI 2^(12-1) uframes, UHCI 255 -> 128 ms */
-	h->irq.interval = ehci ? 2048 : 128;
-	h->irq.len = ehci ? 4 : 2;	/* wMaxPacketSize */
-	gen_wait(g, 80000, 120000);
-	urb_submit(g, &h->irq, NULL);
-	h->rh.ctl_id = gen_urbid(g);
+	hub_poll(g, h, ehci);
 }
 
 /* One port reset: SET_FEATURE(PORT_RESET), wait, status, clear. */
@@ -948,12 +962,21 @@ hub_connect(struct gen *g, struct ghub *h, int port, const struct gdesc *dd,
 	d0.desc = dd;
 	ctrl(g, &d0, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
 	    USB_DT_DEVICE << 8, 0, 64 }, dd->dev, 18);
-	port_reset(g, h, port);
-	gen_wait(g, 50000, 60000);
 	h->last_addr = h->last_addr >= 127 ? 2 : h->last_addr + 1;
-	ctrl(g, &d0, &(struct greq){ RT_DEV_OUT, USB_REQ_SET_ADDRESS,
-	    h->last_addr, 0, 0 }, NULL, 0);
-	gen_wait(g, 10000, 28000);	/* SET_ADDRESS recovery */
+	if (h->xhci) {
+		/* hub_port_init's new scheme on xHCI: the 64-byte read at
+		 * the default address (Address Device with BSR set), then
+		 * the address from the controller's Address Device command,
+		 * not a SET_ADDRESS request (drivers/usb/core/hub.c
+		 * hub_set_address, xhci_address_device) */
+		gen_wait(g, 2000, 4000);
+	} else {
+		port_reset(g, h, port);
+		gen_wait(g, 50000, 60000);
+		ctrl(g, &d0, &(struct greq){ RT_DEV_OUT,
+		    USB_REQ_SET_ADDRESS, h->last_addr, 0, 0 }, NULL, 0);
+		gen_wait(g, 10000, 28000);	/* SET_ADDRESS recovery */
+	}
 
 	memset(d, 0, sizeof *d);
 	d->bus = h->rh.bus;
@@ -1591,6 +1614,41 @@ scn_hid_keyboard(struct gen *g)
 	kbd_report_give(g, &k, 0, 0);
 	gen_wait(g, 200, 600);
 	urb_submit(g, &k.in, NULL);		/* never completes */
+}
+
+/*
+ * An xHCI bus (usbmon of xhci_hcd): the capture starts with the root hub
+ * configured and polled long before; a keyboard is plugged in, read at
+ * the default address once and then at the address the controller gave
+ * it, with no SET_ADDRESS; it types "hi".
+ */
+static void
+scn_xhci(struct gen *g)
+{
+	struct ghub	 h;
+	struct gkbd	 k;
+	const char	*s;
+
+	memset(&k, 0, sizeof k);
+	hub_init(&h, 2, 1);
+	h.xhci = 1;
+	h.rh.ctl_id = gen_urbid(g);
+	h.wq_id = gen_urbid(g);
+	hub_poll(g, &h, 1);
+	gen_wait(g, 100000, 200000);
+	/* lsusb -v reads the root hub's descriptors through usbfs; its
+	 * configuration was set before the capture */
+	ctrl(g, &h.rh, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 18 }, h.rh.desc->dev, 18);
+	ctrl(g, &h.rh, &(struct greq){ RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_CONFIG << 8, 0, (uint16_t)h.rh.desc->cfglen },
+	    h.rh.desc->cfg, (uint32_t)h.rh.desc->cfglen);
+	gen_wait(g, 200000, 300000);
+	hub_connect(g, &h, 1, &kbd, &k.d);
+	kbd_start(g, &k);
+	gen_wait(g, 400000, 600000);
+	for (s = "hi"; *s != '\0'; s++)
+		kbd_type_key(g, &k, kbd_usage(*s));
 }
 
 static void
@@ -2898,6 +2956,8 @@ static const struct scenario {
 } scenarios[] = {
 	{ "hid-keyboard", scn_hid_keyboard, 0, "usbmon1",
 	  "root hub, enumeration of a HID boot keyboard, typing \"hello\"", 0 },
+	{ "xhci", scn_xhci, 0, "usbmon2",
+	  "xHCI bus: root hub set up before, a keyboard, no SET_ADDRESS", 0 },
 	{ "mass-storage", scn_mass_storage, 0, "usbmon1",
 	  "enumeration of a BOT disk, SCSI scan, READ(10)/WRITE(10)", 0 },
 	{ "stall", scn_stall, 0, "usbmon2",

@@ -1409,10 +1409,15 @@ test_foreign_linktype(void **state)
 	assert_int_equal(cap_next(src, &got, &ev), CAP_URB);
 	assert_int_equal(got.recno, 1);
 	assert_int_equal(got.frame, 1);
+	assert_int_equal(src->gap, 0);
 	assert_int_equal(cap_next(src, &got, &ev), CAP_URB);
 	assert_int_equal(got.recno, 2);
-	/* Wireshark's frame number counts the skipped packet */
+	/* Wireshark's frame number counts the skipped packet, and its
+	 * frame.time_delta counts from it */
 	assert_int_equal(got.frame, 3);
+	assert_int_equal(src->gap, 1);
+	assert_int_equal(src->gap_first_ns, 6000);
+	assert_int_equal(src->gap_last_ns, 6000);
 	assert_int_equal(cap_next(src, &got, &ev), CAP_END);
 	assert_non_null(strstr(src->note, "1 packet skipped"));
 	assert_non_null(strstr(src->note, "interface 1 (eth0) of link "

@@ -700,6 +700,86 @@ test_history(void **state)
 	free(f);
 }
 
+/*
+ * Frames the input skipped (an Ethernet interface beside the USB one):
+ * frame 1 at 0 s, then records as frames 2 (1.000 s) and 3 (1.010 s),
+ * skipped frames 4 and 5 (1.020, 1.050 s), records as frames 6 (1.100 s)
+ * and 7 (1.300 s).  Frame numbers, :N, the time column and the frame.*
+ * filters count the skipped frames, as Wireshark's do.
+ */
+static void
+test_frames(void **state)
+{
+	static const int64_t ms[] = { 1000, 1010, 1100, 1300 };
+	static const uint64_t frame[] = { 2, 3, 6, 7 };
+	struct tui_model m;
+	struct fake	*f = malloc(sizeof *f);
+	struct tui_cols	 c;
+	struct urb_rec	 r;
+	size_t		 k;
+
+	(void)state;
+	assert_non_null(f);
+	memset(f, 0, sizeof *f);
+	tui_model_init(&m, fake_fetch, f);
+	tui_model_set_rows(&m, 10);
+	for (k = 0; k < 4; k++) {
+		if (k == 0)
+			assert_int_equal(tui_model_skipped(&m, 1, 0, 0), 0);
+		if (k == 2)
+			assert_int_equal(tui_model_skipped(&m, 3,
+			    1020000000LL, 1050000000LL), 0);
+		memset(&r, 0, sizeof r);
+		r.id = 0xffff888000000000ULL + k;
+		r.type = 'S';
+		r.busnum = 1;
+		r.devnum = 2;
+		r.epnum = 0x81;
+		r.xfer_type = XFER_BULK;
+		r.ts_ns = ms[k] * 1000000LL;
+		r.recno = k + 1;
+		r.frame = frame[k];
+		assert_int_equal(dec_rec_copy(&f->rec[f->n++], CAP_URB, &r,
+		    NULL, NULL), 0);
+		assert_int_equal(tui_model_add_urb(&m, &r, NULL), 0);
+	}
+	for (k = 0; k < 4; k++)
+		assert_int_equal(tui_model_frame(&m, (uint32_t)k), frame[k]);
+	tui_model_cols(&m, 0, &c);
+	assert_string_equal(c.no, "2");
+	assert_string_equal(c.time, "1.000000");
+	tui_model_cols(&m, 2, &c);
+	assert_string_equal(c.no, "6");
+	assert_int_equal(tui_model_prev_ns(&m, 2), 1050000000LL);
+	assert_int_equal(tui_model_prev_ns(&m, 1), 1000000000LL);
+	assert_int_equal(tui_model_frame_item(&m, 4), 2);
+	assert_int_equal(tui_model_frame_item(&m, 8), TI_NONE);
+	/* :N goes to the frame; a skipped one to the record after it */
+	assert_int_equal(tui_model_goto(&m, 6), 0);
+	assert_int_equal(tui_model_selected(&m), 2);
+	assert_int_equal(tui_model_goto(&m, 1), 3);
+	assert_int_equal(tui_model_selected(&m), 0);
+	assert_int_equal(tui_model_goto(&m, 5), 3);
+	assert_int_equal(tui_model_selected(&m), 2);
+	assert_int_equal(tui_model_goto(&m, 7), 0);
+	assert_int_equal(tui_model_goto(&m, 8), -1);
+	/* frame.* filters */
+	assert_int_equal(tui_model_set_filter(&m, "frame.number == 6"), 0);
+	assert_int_equal(m.nvis, 1);
+	assert_int_equal(tui_model_vis(&m, 0), 2);
+	assert_int_equal(tui_model_set_filter(&m,
+	    "frame.time_relative < 1.005"), 0);
+	assert_int_equal(m.nvis, 1);
+	assert_int_equal(tui_model_set_filter(&m,
+	    "frame.time_delta < 0.06"), 0);
+	assert_int_equal(m.nvis, 2);
+	assert_int_equal(tui_model_vis(&m, 1), 2);
+	for (k = 0; k < f->n; k++)
+		dec_rec_free(&f->rec[k]);
+	tui_model_free(&m);
+	free(f);
+}
+
 static void
 test_time_ref(void **state)
 {
@@ -1826,6 +1906,7 @@ main(void)
 		cmocka_unit_test(test_transfers_fold),
 		cmocka_unit_test(test_transfers_fold_live),
 		cmocka_unit_test(test_time_ref),
+		cmocka_unit_test(test_frames),
 		cmocka_unit_test(test_events),
 		cmocka_unit_test(test_submitter),
 		cmocka_unit_test(test_latency_column),
