@@ -31,7 +31,12 @@ const char print_usage[] =
     "  -T json       one JSON object per line, Wireshark field names\n"
     "  -T usbmon     the kernel's usbmon text format\n"
     "  -T fields     the fields named with -e, tab-separated\n"
-    "  -T keys       the text each HID keyboard typed (US layout)\n"
+    "  -T keys       the text each HID keyboard typed (US layout),\n"
+    "                keys that type no character as <Left>, <Delete>\n"
+    "  --keys names|edit\n"
+    "                -T keys with those keys by name (names, the\n"
+    "                default) or applied to the text as an editor\n"
+    "                would (edit: Backspace, Delete, arrows, Home, End)\n"
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
     "                frame.number, frame.time_relative, event, rule,\n"
     "                ...: what -T json prints), repeatable\n"
@@ -135,6 +140,17 @@ print_option(struct printer *pr, int ch, const char *arg)
 	case PRINT_OPT_TREE:
 		pr->transfers = pr->tree = 1;
 		return 1;
+	case PRINT_OPT_KEYS:
+		if (strcmp(arg, "names") == 0)
+			pr->keys_mode = DEC_KEYS_NAMES;
+		else if (strcmp(arg, "edit") == 0)
+			pr->keys_mode = DEC_KEYS_EDIT;
+		else {
+			cmd_warnx("--keys wants names or edit, not '%s'", arg);
+			return -1;
+		}
+		pr->keys_opt = 1;
+		return 1;
 	case PRINT_OPT_DECODE_AS:
 		if (pr->ndecode_as == PRINT_MAX_DECODE_AS) {
 			cmd_warnx("at most %d --decode-as",
@@ -173,6 +189,12 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 	char	 err[200];
 	size_t	 i;
 
+	if (pr->keys_opt && pr->mode == PM_TEXT && !pr->verbose)
+		pr->mode = PM_KEYS;	/* --keys alone: -T keys */
+	if (pr->keys_opt && pr->mode != PM_KEYS) {
+		cmd_warnx("--keys is a form of -T keys");
+		return -EXIT_USAGE;
+	}
 	if (pr->verbose && pr->mode == PM_TEXT)
 		pr->mode = PM_VERBOSE;
 	if (pr->collapse && pr->mode != PM_TEXT) {
@@ -242,52 +264,73 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 
 /* -T keys: a keyboard's input report adds what it typed to its text. */
 static void
-print_keys(struct printer *pr, const struct urb_rec *r,
-    const struct dec_info *info)
+print_keys(struct printer *pr, struct cap_pipe *pipe)
 {
+	const struct urb_rec *r = &pipe->r;
 	struct print_kbd *k;
 	uint8_t		 cur[8];
 	size_t		 i;
+	int		 got;
 
-	if (!dec_hid_keyboard(r, info, cur))
+	if ((got = dec_hid_keyboard(r, &pipe->info, cur)) == 0)
 		return;
 	for (i = 0; i < pr->nkbd; i++) {
 		k = &pr->kbd[i];
 		if (k->busnum == r->busnum && k->devnum == r->devnum &&
-		    k->intf == info->intf)
+		    k->intf == pipe->info.intf)
 			break;
 	}
 	if (i == pr->nkbd) {
 		if (pr->nkbd == PRINT_MAX_KEYBOARDS)
 			return;
 		k = &pr->kbd[pr->nkbd++];
+		memset(k, 0, sizeof *k);
 		k->busnum = r->busnum;
 		k->devnum = r->devnum;
-		k->intf = info->intf;
+		k->intf = pipe->info.intf;
+		k->keys.mode = pr->keys_mode;
 	}
-	(void)dec_hid_keys_text(k->prev, cur, &k->caps, &k->text);
-	memcpy(k->prev, cur, sizeof k->prev);
+	if (got < 0) {
+		if (k->unread++ == 0)
+			k->first_unread = cap_pipe_frame(pipe, CAP_URB)->number;
+		return;
+	}
+	(void)dec_keys_report(&k->keys, cur);
 	k->reports++;
 }
 
-/* -T keys at the end: each keyboard's address, then its text. */
+/* -T keys at the end: each keyboard's address, then its text; on stderr
+ * the reports of a keyboard that did not read. */
 static void
 print_keys_end(struct printer *pr)
 {
 	struct print_kbd *k;
+	struct sbuf	*t;
 	size_t		 i;
 
+	if (pr->nkbd == 0)
+		cmd_warnx("-T keys: no HID keyboard's input reports in the "
+		    "capture");
 	for (i = 0; i < pr->nkbd; i++) {
 		k = &pr->kbd[i];
+		t = &k->keys.text;
 		sb_printf(&pr->out, "%u.%u interface %d, %llu reports:\n",
 		    k->busnum, k->devnum, k->intf,
 		    (unsigned long long)k->reports);
-		if (k->text.len > 0) {
-			sb_putn(&pr->out, k->text.s, k->text.len);
-			if (k->text.s[k->text.len - 1] != '\n')
+		if (t->len > 0) {
+			sb_putn(&pr->out, t->s, t->len);
+			if (t->s[t->len - 1] != '\n')
 				sb_putc(&pr->out, '\n');
 		}
-		sb_free(&k->text);
+		if (k->unread > 0)
+			cmd_warnx("-T keys: keyboard %u.%u interface %d sent "
+			    "%llu report%s not read (first: frame %llu): "
+			    "not its report descriptor's, or not 8 bytes "
+			    "without one", k->busnum, k->devnum, k->intf,
+			    (unsigned long long)k->unread,
+			    k->unread == 1 ? "" : "s",
+			    (unsigned long long)k->first_unread);
+		sb_free(t);
 	}
 	pr->nkbd = 0;
 }
@@ -301,7 +344,7 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 
 	switch (pr->mode) {
 	case PM_KEYS:
-		print_keys(pr, &pipe->r, &pipe->info);
+		print_keys(pr, pipe);
 		break;
 	case PM_TEXT:
 		if (pr->collapse && dec_fold_record(&pr->fold, &pr->fmt,
@@ -464,7 +507,7 @@ print_end(struct printer *pr)
 	size_t	 i;
 
 	for (i = 0; i < pr->nkbd; i++)
-		sb_free(&pr->kbd[i].text);
+		sb_free(&pr->kbd[i].keys.text);
 	pr->nkbd = 0;
 	sb_free(&pr->out);
 	dec_xfer_free(&pr->xfer);

@@ -16,7 +16,9 @@ extern const char print_usage[];
 #define PRINT_OPT_DECODE_AS	0x101
 #define PRINT_OPT_TRANSFERS	0x102
 #define PRINT_OPT_TREE		0x103
+#define PRINT_OPT_KEYS		0x104
 #define PRINT_LONGOPTS \
+	{ "keys", required_argument, NULL, PRINT_OPT_KEYS }, \
 	{ "collapse", no_argument, NULL, PRINT_OPT_COLLAPSE }, \
 	{ "decode-as", required_argument, NULL, PRINT_OPT_DECODE_AS }, \
 	{ "transfers", no_argument, NULL, PRINT_OPT_TRANSFERS }, \
@@ -41,10 +43,10 @@ struct print_kbd {
 	uint16_t	 busnum;
 	uint8_t		 devnum;
 	int16_t		 intf;
-	uint8_t		 prev[8];	/* its last report, boot layout */
-	uint64_t	 reports;
-	int		 caps;		/* Caps Lock on */
-	struct sbuf	 text;
+	uint64_t	 reports;	/* read */
+	uint64_t	 unread;	/* its reports that did not read */
+	uint64_t	 first_unread;	/* the frame of the first of them */
+	struct dec_keys	 keys;		/* its text */
 };
 
 struct printer {
@@ -75,6 +77,8 @@ struct printer {
 	struct cap_as_usbmon as_usbmon;	/* -T usbmon of a USBPcap capture */
 	struct print_kbd kbd[PRINT_MAX_KEYBOARDS];	/* -T keys */
 	size_t		 nkbd;
+	int		 keys_mode;	/* --keys: DEC_KEYS_* */
+	int		 keys_opt;	/* --keys was given */
 };
 
 void	 print_init(struct printer *pr);

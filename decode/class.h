@@ -62,6 +62,11 @@ struct dec_class_ops {
 	/* the decoders read the interface's siblings in the active
 	 * configuration (dec_info.cfg) */
 	int		 needs_cfg;
+	/* 1 when Wireshark finds r's payload without the descriptors (a
+	 * heuristic dissector, as usbms's on bulk endpoints); a guessed
+	 * class's payload it does not take is also usb.capdata.  NULL:
+	 * none. */
+	int		(*heuristic)(const struct urb_rec *r);
 };
 
 /* dec-record.c: r's data as the control transfer's usb.data_fragment,
@@ -272,6 +277,11 @@ uint32_t	 dec_hid_field_usage(const struct dec_hid_layout *l,
  * least significant first (HID 1.11 5.8); 0 past len. */
 uint32_t	 dec_hid_bits(const uint8_t *p, size_t len, uint64_t bit,
 		     uint32_t n);
+
+/* Does report p[0..len) have the length of an input report of l (the
+ * one of its report ID when l has IDs)?  1 or 0. */
+int		 dec_hid_layout_fits(const struct dec_hid_layout *l,
+		     const uint8_t *p, size_t len);
 
 /* dec-hid-usages.c: the HID Usage Tables' names. */
 extern const struct dec_name dec_hid_pages[];

@@ -100,10 +100,19 @@ dec_class_tree(const struct urb_rec *r, const struct dec_info *info,
 	const struct dec_class_ops *o;
 	struct dec_cls_arg a;
 
+	int	 left = 0;
+
 	if ((o = class_of(r, info, &a)) == NULL || o->tree == NULL ||
 	    (r->data_len == 0 && !o->tree_empty))
 		return 0;
-	return o->tree(&a, t);
+	if ((info->flags & DI_GUESSED) && r->data_len > 0 &&
+	    (o->heuristic == NULL || !o->heuristic(r))) {
+		/* Wireshark knows no class for the endpoint: the bytes are
+		 * usb.capdata, the guessed class's fields beside them */
+		dec_tree_leftover(r, t);
+		left = 1;
+	}
+	return o->tree(&a, t) || left;
 }
 
 int

@@ -1348,6 +1348,8 @@ struct what {
 					   reads it */
 	uint8_t		 have;		/* a layout is in l */
 	uint8_t		 id;		/* GET/SET_REPORT's report ID */
+	uint8_t		 sure;		/* boot: the report is in the boot
+					   layout, not guessed to be */
 	uint32_t	 want;		/* bytes the record carried */
 };
 
@@ -1361,6 +1363,7 @@ classify(const struct dec_cls_arg *a, const struct dec_hid_layout **l,
 	const struct dec_setup *s = &info->setup;
 	const struct dec_cls_state *st = a->st;
 	uint8_t	 type;
+	int	 boot;
 
 	memset(w, 0, sizeof *w);
 	if (r->data_len == 0)
@@ -1388,11 +1391,19 @@ classify(const struct dec_cls_arg *a, const struct dec_hid_layout **l,
 	else
 		return 0;
 	*l = NULL;
+	boot = info->subcls == 1 && (info->proto == 1 || info->proto == 2);
+	/*
+	 * The interface's layout, unless the boot protocol reads it: the
+	 * host chose it (SET_PROTOCOL), the user did (--decode-as
+	 * hid-keyboard), the guess is a boot keyboard's by the reports'
+	 * shape (the layout at hand may be another interface's), or a
+	 * boot device's descriptor is cut short.
+	 */
 	if (st != NULL && st->hid != NULL && !st->hid_boot &&
-	    !(st->hid->incomplete && info->subcls == 1 &&
-	    (info->proto == 1 || info->proto == 2))) {
+	    !(boot && (info->flags & (DI_DECODE_AS | DI_GUESSED))) &&
+	    !(boot && st->hid->incomplete)) {
 		*l = st->hid;
-		w->have = 1;	/* (a boot device's cut descriptor: boot) */
+		w->have = 1;
 	}
 	else if (info->subcls == 1 && info->proto == 1 &&
 	    w->kind != DEC_HID_FEATURE)
@@ -1400,6 +1411,12 @@ classify(const struct dec_cls_arg *a, const struct dec_hid_layout **l,
 	else if (info->subcls == 1 && info->proto == 2 &&
 	    w->kind == DEC_HID_INPUT)
 		w->boot = BOOT_MOUSE;
+	/* the boot layout is known to be the report's, not taken for it
+	 * (a mouse in the report protocol, the default, seldom sends it:
+	 * HID 1.11 7.2.6) */
+	w->sure = w->boot != BOOT_NONE && ((st != NULL && st->hid_boot) ||
+	    (info->flags & (DI_DECODE_AS | DI_GUESSED)) ||
+	    w->boot == BOOT_KBD);
 	return 1;
 }
 
@@ -1428,6 +1445,7 @@ hid_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 {
 	struct what	 w;
 	struct rep	 rr;
+	struct dec_node	*n;
 	const uint8_t	*p = a->r->data;
 	size_t		 len = a->r->data_len;
 
@@ -1443,7 +1461,10 @@ hid_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		rep_tree(t, &rr, w.want);
 		return 1;
 	}
-	dec_tree_add(t, &f_data, DB_DATA, 0, (uint32_t)len, 0);
+	n = dec_tree_add(t, &f_data, DB_DATA, 0, (uint32_t)len, 0);
+	if (n != NULL && w.boot != BOOT_NONE && !w.sure)
+		n->note = "read as a boot report (guessed: no report "
+		    "descriptor and no SET_PROTOCOL(Boot) in the capture)";
 	t->depth++;
 	if (w.boot == BOOT_KBD && w.kind == DEC_HID_INPUT)
 		boot_kbd_tree(t, p, len);
@@ -1822,6 +1843,8 @@ hid_summary(const struct dec_cls_arg *a, struct sbuf *b)
 	case BOOT_MOUSE:
 		if (len < 3)
 			return 0;
+		if (!w.sure)
+			sb_puts(b, "[guessed] ");
 		boot_mouse_summary(p, len, b);
 		return 1;
 	}
@@ -1851,6 +1874,36 @@ kbd_ctl(uint32_t usage, int32_t v, int arr, void *arg)
 		k->out[2 + k->nkeys++] = (uint8_t)id;
 }
 
+/* Has the layout an input report of keys (the Keyboard page)? */
+static int
+layout_has_keys(const struct dec_hid_layout *l)
+{
+	unsigned i;
+
+	for (i = 0; i < l->nfields; i++)
+		if (l->f[i].kind == DEC_HID_INPUT &&
+		    dec_hid_field_nusages(l, &l->f[i]) > 0 &&
+		    dec_hid_field_usage(l, &l->f[i], 0) >> 16 == 0x07)
+			return 1;
+	return 0;
+}
+
+/* The bits the report's fields need, its ID byte included. */
+static uint64_t
+rep_bits(const struct rep *r)
+{
+	const struct dec_hid_field *f;
+	uint64_t end, bits = 0;
+	unsigned k = 0;
+
+	while ((f = rep_next(r, &k)) != NULL) {
+		end = r->base + f->bit_off + (uint64_t)f->size * f->count;
+		if (end > bits)
+			bits = end;
+	}
+	return bits;
+}
+
 int
 dec_hid_keyboard(const struct urb_rec *r, const struct dec_info *info,
     uint8_t out[8])
@@ -1859,6 +1912,7 @@ dec_hid_keyboard(const struct urb_rec *r, const struct dec_info *info,
 	struct what	 w;
 	struct rep	 rr;
 	struct kbd	 k;
+	unsigned	 i = 0;
 
 	memset(out, 0, 8);
 	if (r->xfer_type != XFER_INT || !urb_is_in(r) || r->type != 'C' ||
@@ -1871,9 +1925,13 @@ dec_hid_keyboard(const struct urb_rec *r, const struct dec_info *info,
 	if (!record_report(&a, &w, &rr) || w.kind != DEC_HID_INPUT)
 		return 0;
 	if (!w.have) {
-		if (w.boot != BOOT_KBD || r->data_len < 3)
+		if (w.boot != BOOT_KBD)
 			return 0;
-		memcpy(out, r->data, r->data_len < 8 ? r->data_len : 8);
+		/* the boot report is 8 bytes (HID 1.11 B.1): another
+		 * length is another layout */
+		if (r->data_len != 8)
+			return -1;
+		memcpy(out, r->data, 8);
 		out[1] = 0;
 		return 1;
 	}
@@ -1881,8 +1939,14 @@ dec_hid_keyboard(const struct urb_rec *r, const struct dec_info *info,
 		rr.id = rr.p[0];
 		rr.base = 8;
 	}
+	if (rep_next(&rr, &i) == NULL)
+		/* a report the descriptor has not: a keyboard's (by its
+		 * descriptor) sent what nothing here reads */
+		return layout_has_keys(rr.l) ? -1 : 0;
 	if (rep_sort(&rr) != SUM_KBD)
 		return 0;
+	if ((uint64_t)rr.len * 8 < rep_bits(&rr))
+		return -1;		/* cut short */
 	k.out = out;
 	k.nkeys = 0;
 	rep_walk(&rr, kbd_ctl, &k);
@@ -1898,9 +1962,15 @@ static const char shift_chars[] =
     "ABCDEFGHIJKLMNOPQRSTUVWXYZ!@#$%^&*()\n\x1b\b\t _+{}|~:\"~<>?";
 static const char keypad_chars[] = "/*-+\n1234567890.";
 
-int
-dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8, int *caps,
-    struct sbuf *out)
+/* A key pressed: its usage, the character it types (0: none, a key
+ * written by name) and whether Ctrl is held. */
+typedef void	 key_fn(uint8_t, char, int, void *);
+
+/* The keys pressed in cur8 and not in prev8 (NULL: none), each to fn;
+ * Caps Lock toggles *caps.  The count. */
+static int
+keys_pressed(const uint8_t *prev8, const uint8_t *cur8, int *caps,
+    key_fn *fn, void *arg)
 {
 	static const uint8_t none[8];
 	uint8_t	 k, mods;
@@ -1925,8 +1995,13 @@ dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8, int *caps,
 			;
 		if (j < 8)
 			continue;	/* held, not newly pressed */
-		if (k == 0x39 && caps != NULL)
-			*caps = !*caps;	/* Caps Lock toggles */
+		/* the lock keys and the modifiers as keys type nothing */
+		if (k == 0x39 || k == 0x47 || k == 0x53 ||
+		    (k >= 0xe0 && k <= 0xe7)) {
+			if (k == 0x39 && caps != NULL)
+				*caps = !*caps;	/* Caps Lock toggles */
+			continue;
+		}
 		c = 0;
 		if (k <= 0x1d)		/* letters: Shift undoes Caps Lock */
 			c = shift != (caps != NULL && *caps) ?
@@ -1938,15 +2013,175 @@ dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8, int *caps,
 			c = keypad_chars[k - 0x54];
 		else if (k == 0x64)
 			c = shift ? '|' : '\\';
-		if (c == 0 || c == '\x1b')
-			continue;
-		if (ctrl && k <= 0x1d) {
-			sb_putc(out, '^');
-			sb_putc(out, (char)('A' + k - 0x04));
-		} else
-			sb_putc(out, c);
+		if (c == '\x1b' || c == '\b')
+			c = 0;		/* Esc, Backspace: by name */
+		fn(k, c, ctrl, arg);
 		n++;
 	}
+	return n;
+}
+
+/* What a key writes into out: its character, ^C for Ctrl and a letter,
+ * else its name, <Left>. */
+static void
+key_put(uint8_t k, char c, int ctrl, struct sbuf *out)
+{
+	char	 name[24];
+
+	if (ctrl && k <= 0x1d) {
+		sb_putc(out, '^');
+		sb_putc(out, (char)('A' + k - 0x04));
+	} else if (c != 0)
+		sb_putc(out, c);
+	else {
+		sb_putc(out, '<');
+		sb_puts(out, dec_hid_key_name(k, name, sizeof name));
+		sb_putc(out, '>');
+	}
+}
+
+static void
+key_append(uint8_t k, char c, int ctrl, void *arg)
+{
+	key_put(k, c, ctrl, arg);
+}
+
+int
+dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8, int *caps,
+    struct sbuf *out)
+{
+	return keys_pressed(prev8, cur8, caps, key_append, out);
+}
+
+/*
+ * DEC_KEYS_EDIT: the keys applied to the text as a text editor would,
+ * at a cursor: a character goes in (or over the one at the cursor after
+ * Insert), Backspace and Delete take one out, Left and Right move by a
+ * character, Home and End to the line's ends, Up and Down a line at the
+ * same column (or its end), Page Up and Page Down to the text's ends;
+ * other keys that type nothing go in by name.
+ */
+static void
+ed_insert(struct dec_keys *k, const char *s, size_t n)
+{
+	struct sbuf *t = &k->text;
+
+	if (k->overwrite && n == 1 && s[0] != '\n' && k->cur < t->len &&
+	    t->s[k->cur] != '\n') {
+		t->s[k->cur++] = s[0];
+		return;
+	}
+	sb_grow(t, n);
+	if (t->oom)
+		return;
+	memmove(t->s + k->cur + n, t->s + k->cur, t->len - k->cur);
+	memcpy(t->s + k->cur, s, n);
+	t->len += n;
+	t->s[t->len] = '\0';
+	k->cur += n;
+}
+
+static void
+ed_delete(struct dec_keys *k, size_t at)
+{
+	struct sbuf *t = &k->text;
+
+	if (at >= t->len)
+		return;
+	memmove(t->s + at, t->s + at + 1, t->len - at - 1);
+	t->s[--t->len] = '\0';
+}
+
+static size_t
+ed_bol(const struct sbuf *t, size_t at)
+{
+	while (at > 0 && t->s[at - 1] != '\n')
+		at--;
+	return at;
+}
+
+static size_t
+ed_eol(const struct sbuf *t, size_t at)
+{
+	while (at < t->len && t->s[at] != '\n')
+		at++;
+	return at;
+}
+
+static void
+key_edit(uint8_t u, char c, int ctrl, void *arg)
+{
+	struct dec_keys	*k = arg;
+	struct sbuf	*t = &k->text, one = { 0 };
+	size_t		 bol, col, at;
+
+	bol = ed_bol(t, k->cur);
+	col = k->cur - bol;
+	switch (c != 0 ? 0 : u) {
+	case 0x2a:				/* Backspace */
+		if (k->cur > 0)
+			ed_delete(k, --k->cur);
+		return;
+	case 0x4c:				/* Delete */
+		ed_delete(k, k->cur);
+		return;
+	case 0x50:				/* Left */
+		if (k->cur > 0)
+			k->cur--;
+		return;
+	case 0x4f:				/* Right */
+		if (k->cur < t->len)
+			k->cur++;
+		return;
+	case 0x4a:				/* Home */
+		k->cur = bol;
+		return;
+	case 0x4d:				/* End */
+		k->cur = ed_eol(t, k->cur);
+		return;
+	case 0x52:				/* Up */
+		if (bol == 0)
+			return;
+		at = ed_bol(t, bol - 1);
+		k->cur = at + col < bol - 1 ? at + col : bol - 1;
+		return;
+	case 0x51:				/* Down */
+		at = ed_eol(t, k->cur);
+		if (at == t->len)
+			return;
+		bol = at + 1;
+		at = ed_eol(t, bol);
+		k->cur = bol + col < at ? bol + col : at;
+		return;
+	case 0x4b:				/* Page Up */
+		k->cur = 0;
+		return;
+	case 0x4e:				/* Page Down */
+		k->cur = t->len;
+		return;
+	case 0x49:				/* Insert */
+		k->overwrite = !k->overwrite;
+		return;
+	}
+	key_put(u, c, ctrl, &one);
+	if (one.oom)
+		t->oom = 1;
+	else if (one.len > 0)
+		ed_insert(k, one.s, one.len);
+	sb_free(&one);
+}
+
+int
+dec_keys_report(struct dec_keys *k, const uint8_t cur8[8])
+{
+	int	 n;
+
+	if (k->mode == DEC_KEYS_EDIT)
+		n = keys_pressed(k->prev, cur8, &k->caps, key_edit, k);
+	else
+		n = keys_pressed(k->prev, cur8, &k->caps, key_append,
+		    &k->text);
+	memcpy(k->prev, cur8, sizeof k->prev);
 	return n;
 }
 
@@ -1955,31 +2190,73 @@ dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8, int *caps,
  * 7.1.1: bmRequestType 0x81, wValue 0x22nn, wIndex the interface), and
  * SET_PROTOCOL (7.2.6: 0 Boot, 1 Report).
  */
+int
+dec_hid_rdesc_answer(const struct urb_rec *r, const struct dec_info *info)
+{
+	const struct dec_setup *s = &info->setup;
+
+	if (r->xfer_type != XFER_CTRL || r->type != 'C' || r->status != 0 ||
+	    !(info->flags & DI_SETUP) || r->data_len == 0)
+		return -1;
+	if (s->bmRequestType != 0x81 || s->bRequest != 0x06 ||
+	    (s->wValue >> 8) != 0x22)
+		return -1;
+	return s->wIndex & 0xff;
+}
+
+void
+dec_hid_learn_rdesc(const struct urb_rec *r, struct dec_cls_state *st)
+{
+	struct dec_hid_layout *l;
+
+	/* laid out once here, not on every report */
+	if ((l = malloc(sizeof *l)) == NULL)
+		return;		/* the old one stays */
+	if (dec_hid_layout_parse(r->data, r->data_len, l) <= 0) {
+		free(l);
+		l = NULL;	/* no report to read by it */
+	}
+	dec_hid_layout_unref(st->hid);
+	st->hid = l;
+	st->hid_boot = 0;
+}
+
 static void
 hid_learn(const struct urb_rec *r, const struct dec_info *info,
     struct dec_cls_state *st)
 {
 	const struct dec_setup *s = &info->setup;
-	struct dec_hid_layout *l;
 
 	if (r->xfer_type != XFER_CTRL || r->type != 'C' || r->status != 0 ||
 	    !(info->flags & DI_SETUP))
 		return;
-	if (s->bmRequestType == 0x81 && s->bRequest == 0x06 &&
-	    (s->wValue >> 8) == 0x22 && (s->wIndex & 0xff) == info->intf &&
-	    r->data_len > 0) {
-		/* laid out once here, not on every report */
-		if ((l = malloc(sizeof *l)) == NULL)
-			return;		/* the old one stays */
-		if (dec_hid_layout_parse(r->data, r->data_len, l) <= 0) {
-			free(l);
-			l = NULL;	/* no report to read by it */
-		}
-		dec_hid_layout_unref(st->hid);
-		st->hid = l;
-		st->hid_boot = 0;
-	} else if (s->bmRequestType == 0x21 && s->bRequest == 0x0b)
+	/* (GET_DESCRIPTOR(HID_REPORT) is dec_analyze's: by its wIndex) */
+	if (s->bmRequestType == 0x21 && s->bRequest == 0x0b)
 		st->hid_boot = s->wValue == 0;
+}
+
+int
+dec_hid_layout_fits(const struct dec_hid_layout *l, const uint8_t *p,
+    size_t len)
+{
+	const struct dec_hid_field *f;
+	uint64_t bits = 0, end;
+	unsigned i;
+	int	 any = 0;
+
+	if (l == NULL || len == 0 || (l->uses_ids && len < 2))
+		return 0;
+	for (i = 0; i < l->nfields; i++) {
+		f = &l->f[i];
+		if (f->kind != DEC_HID_INPUT ||
+		    (l->uses_ids && f->report_id != p[0]))
+			continue;
+		end = f->bit_off + (uint64_t)f->size * f->count;
+		if (end > bits)
+			bits = end;
+		any = 1;
+	}
+	return any && (bits + 7) / 8 + (l->uses_ids ? 1 : 0) == len;
 }
 
 /* Every HID interface (HID 1.11 4.2, 4.3): the boot keyboard (subclass

@@ -360,12 +360,23 @@ msc_summary(const struct dec_cls_arg *a, struct sbuf *b)
 }
 
 /* Mass storage, bulk-only transport: protocol 0x50 (MSC overview 3). */
+/* What Wireshark's heuristic takes without the descriptors
+ * (packet-usb-ms.c dissect_usb_ms_bulk_heur): a CBW or a CSW by its
+ * length and signature; the data between them stays usb.capdata. */
+static int
+msc_heuristic(const struct urb_rec *r)
+{
+	return (r->data_len == CBW_LEN && is_cbw(r)) ||
+	    (r->data_len == CSW_LEN && is_csw(r));
+}
+
 const struct dec_class_ops dec_class_msc = {
 	.name = "mass storage",
 	.cls = 0x08, .subcls = DEC_CLS_ANY, .proto = 0x50,
 	.summary = msc_summary,
 	.tree = msc_tree,
 	.learn = msc_learn,
+	.heuristic = msc_heuristic,
 };
 
 /* ------------------------------------------------------------------------

@@ -25,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decode.h"
+#include "class.h"
 
 /* A submit waiting for its completion. */
 struct pending {
@@ -714,23 +714,49 @@ looks_like_keys(const uint8_t *p)
 }
 
 /*
+ * The one interface of d whose report descriptor (learnt by the
+ * request's wIndex) has an input report of r's length, or -1 (none, or
+ * more than one).
+ */
+static int
+hid_fit(const struct dec_dev *d, const struct urb_rec *r)
+{
+	int	 k, found = -1;
+
+	for (k = 0; k < DEC_MAX_INTFS; k++) {
+		if (d->cls[k].hid == NULL ||
+		    !dec_hid_layout_fits(d->cls[k].hid, r->data, r->data_len))
+			continue;
+		if (found >= 0)
+			return -1;
+		found = k;
+	}
+	return found;
+}
+
+/*
  * With no configuration in the capture (it started after enumeration),
- * the class an endpoint's data looks like: BOT by its CBW and CSW
- * signatures, a boot keyboard by its reports' shape; kept per endpoint
- * from the first record that shows it, and marked as guessed.
+ * the class an endpoint's data looks like: the HID interface whose
+ * report descriptor (read in the capture) has reports of its length,
+ * BOT by its CBW and CSW signatures, a boot keyboard by its reports'
+ * shape; kept per endpoint from the first record that shows it, and
+ * marked as guessed.
  */
 static void
 guess_class(struct dec_dev *d, const struct urb_rec *r,
     struct dec_info *info)
 {
 	size_t	 len;
-	int	 i;
+	int	 i, k;
 
 	if ((info->flags & DI_CLASS) || r->xfer_type == XFER_CTRL ||
 	    r->xfer_type > XFER_BULK || dev_active_cfg(d, &len) != NULL)
 		return;
 	i = ep_index(r->epnum);
-	if (d->guess[i] == 0 && r->xfer_type == XFER_BULK &&
+	if (d->guess[i] == 0 && r->xfer_type == XFER_INT && urb_is_in(r) &&
+	    (k = hid_fit(d, r)) >= 0)
+		d->guess[i] = (uint8_t)(DEC_GUESS_HID + k);
+	else if (d->guess[i] == 0 && r->xfer_type == XFER_BULK &&
 	    ((r->data_len == 31 && get_le32(r->data) == 0x43425355) ||
 	    (r->data_len == 13 && get_le32(r->data) == 0x53425355)))
 		d->guess[i] = DEC_GUESS_BOT;
@@ -749,6 +775,14 @@ guess_class(struct dec_dev *d, const struct urb_rec *r,
 		info->proto = 0x01;
 		break;
 	default:
+		if (d->guess[i] < DEC_GUESS_HID)
+			return;
+		info->cls = 0x03;
+		info->subcls = 0x00;
+		info->proto = 0x00;
+		info->intf = (int16_t)(d->guess[i] - DEC_GUESS_HID);
+		info->real_cls = 0xffff;
+		info->flags |= DI_CLASS | DI_GUESSED;
 		return;
 	}
 	info->intf = 0;
@@ -850,6 +884,7 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	struct pending	*p;
 	struct dec_dev	*d;
 	size_t		 i, n;
+	int		 k;
 
 	memset(info, 0, sizeof *info);
 	info->intf = -1;
@@ -935,8 +970,14 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 	if (d == NULL)
 		return -UE_NOMEM;
 	d->addressed = 0;	/* (set again by its SET_ADDRESS) */
-	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP))
+	if (r->type == 'C' && r->status == 0 && (info->flags & DI_SETUP)) {
 		learn_control(ctx, d, r, &info->setup);
+		/* a report descriptor goes to the interface its request
+		 * names, whatever the capture says (or not) of it */
+		if ((k = dec_hid_rdesc_answer(r, info)) >= 0 &&
+		    k < DEC_MAX_INTFS)
+			dec_hid_learn_rdesc(r, &d->cls[k]);
+	}
 	if (r->xfer_type != XFER_CTRL || ((info->flags & DI_SETUP) &&
 	    SETUP_TYPE(&info->setup) == 1 && SETUP_RECIP(&info->setup) == 3))
 		d->in_use = 1;

@@ -1102,6 +1102,8 @@ struct dec_dev {
 /* dec_dev.guess: what an endpoint's data looked like. */
 #define DEC_GUESS_BOT	1	/* CBW/CSW signatures (BOT 5.1, 5.2) */
 #define DEC_GUESS_KBD	2	/* boot keyboard reports (HID 1.11 B.1) */
+#define DEC_GUESS_HID	0x40	/* + an interface: its input reports'
+				   length (the report descriptor's) */
 
 /* What the analysis says about one record. */
 struct dec_info {
@@ -1559,15 +1561,46 @@ int		 dec_class_learn(const struct urb_rec *r,
 /* A HID keyboard's input report (interrupt IN completion) as the boot
  * report's 8 bytes, read by the interface's report descriptor or as a
  * boot report: modifier bits, 0, six key usages (HID 1.11 appendix B).
- * 1, or 0 when r is no keyboard's input report. */
+ * 1, 0 when r is no keyboard's input report, -1 when it is a keyboard's
+ * that neither reads (a boot keyboard's report not of 8 bytes, a report
+ * ID its descriptor has not, a report cut short). */
 int		 dec_hid_keyboard(const struct urb_rec *r,
 		     const struct dec_info *info, uint8_t out[8]);
+/* The interface (its wIndex, HID 1.11 7.1.1) whose report descriptor
+ * r answers, when r is the completion of a GET_DESCRIPTOR(HID_REPORT)
+ * with data; else -1.  dec_hid_learn_rdesc keeps its layout in st, the
+ * state of that interface, whatever class the capture gives it. */
+int		 dec_hid_rdesc_answer(const struct urb_rec *r,
+		     const struct dec_info *info);
+void		 dec_hid_learn_rdesc(const struct urb_rec *r,
+		     struct dec_cls_state *st);
 /* HID typed text: the characters of the keys pressed in boot keyboard
  * report cur8 and not in prev8 (NULL: none), US layout, appended to out
- * ("\n" Enter, "\t" Tab, "\b" Backspace, "^C" Ctrl+C); *caps (NULL: not
- * kept) is the Caps Lock state, toggled by its key.  The count. */
+ * ("\n" Enter, "\t" Tab, "^C" Ctrl+C, the keys that type no character
+ * by name: "<Backspace>", "<Left>", "<F1>"; the lock keys nothing);
+ * *caps (NULL: not kept) is the Caps Lock state, toggled by its key.
+ * The count of keys pressed. */
 int		 dec_hid_keys_text(const uint8_t *prev8, const uint8_t *cur8,
 		     int *caps, struct sbuf *out);
+/*
+ * A keyboard's text, report after report (zeroed, mode set, to start;
+ * sb_free its text after): in DEC_KEYS_NAMES as dec_hid_keys_text
+ * writes it, in DEC_KEYS_EDIT with the editing keys applied at a cursor
+ * as a text editor would (Backspace, Delete, Left, Right, Up, Down,
+ * Home, End, Page Up and Down to the ends, Insert toggling overwrite).
+ * dec_keys_report takes the next boot report; the keys pressed.
+ */
+#define DEC_KEYS_NAMES	0
+#define DEC_KEYS_EDIT	1
+struct dec_keys {
+	int		 mode;
+	int		 caps;		/* Caps Lock on */
+	int		 overwrite;	/* Insert: typing replaces */
+	size_t		 cur;		/* DEC_KEYS_EDIT: the cursor in text */
+	uint8_t		 prev[8];	/* the last report */
+	struct sbuf	 text;
+};
+int		 dec_keys_report(struct dec_keys *k, const uint8_t cur8[8]);
 /* A state's copy (sharing what it points to) and its release. */
 void		 dec_cls_state_copy(struct dec_cls_state *dst,
 		     const struct dec_cls_state *src);

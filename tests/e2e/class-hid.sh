@@ -171,3 +171,160 @@ D=${K}950675081500256505071900296581000501
 D=${D}093016018026ff7f751095018102c0
 craft "$TMP/c3.pcap" "$D" 0000040000000000ff7f 02001e1f202100000180
 compare "$TMP/c3.pcap" "keys in range, a signed axis"
+
+# capgen's HID captures (tests/tools/capgen.c): hid-ctf, a keyboard's
+# interrupt IN only (no enumeration, as CTF captures are), typing with
+# arrows, Delete and Backspace; hid-mouse, a mouse's; hid-composite, a
+# keyboard, consumer controls and a mouse (report IDs) on interfaces 0,
+# 1 and 2, their three report descriptors read one after the other.
+# Each as usbmon (220), as usbmon with 48-byte headers (189: the same
+# packets without the last 16 header bytes) and as USBPcap (249).
+CAPGEN=${CAPGEN:-build/tools/capgen}
+if [ ! -x "$CAPGEN" ]; then
+	skip "capgen's HID captures" "$CAPGEN is missing (make tools)"
+	exit 0
+fi
+to189() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+out = bytearray(b[:20]) + struct.pack('<I', 189)
+off = 24
+while off < len(b):
+    ts, tu, incl, orig = struct.unpack('<IIII', b[off:off + 16])
+    d = b[off + 16:off + 16 + incl]
+    d = d[:48] + d[64:]
+    out += struct.pack('<IIII', ts, tu, len(d), orig - 16) + d
+    off += 16 + incl
+open(sys.argv[2], 'wb').write(out)
+PY
+}
+# wide FILE: usb.capdata and every usbhid field tshark fills in FILE (one
+# tshark run finds them), record by record, against urbscope's
+tshark -G fields 2>/dev/null | awk -F'\t' '$1 == "F" &&
+    $3 ~ /^usbhid\./ { print $3 }' >"$TMP/hidall"
+wide() {
+	E=$(sed 's/^/-e /' "$TMP/hidall" | tr '\n' ' ')
+	# shellcheck disable=SC2086
+	tshark -r "$1" -T fields $E 2>/dev/null >"$TMP/wide"
+	E="-e frame.number -e usb.capdata"
+	NW=0
+	for c in $(awk -F'\t' '{ for (i = 1; i <= NF; i++) if ($i != "")
+	    c[i] = 1 } END { for (i in c) print i }' "$TMP/wide" |
+	    sort -n); do
+		E="$E -e $(sed -n "${c}p" "$TMP/hidall")"
+		NW=$((NW + 1))
+	done
+	tshark -r "$1" -Y usb.data_fragment -T fields -e frame.number \
+	    2>/dev/null >"$TMP/frag"
+	# shellcheck disable=SC2086
+	tshark -r "$1" -T fields $E 2>/dev/null | awk -F'\t' \
+	    'NR == FNR { skip[$1] = 1; next } !($1 in skip)' "$TMP/frag" - \
+	    >"$TMP/ts"
+	# shellcheck disable=SC2086
+	"$US" read "$1" -T fields $E 2>"$TMP/err" | awk -F'\t' \
+	    'NR == FNR { skip[$1] = 1; next } !($1 in skip)' "$TMP/frag" - \
+	    >"$TMP/us"
+	check "$2: no sanitizer report" no_sanitizer_report "$TMP/err"
+	check_diff "$2: usb.capdata and the $NW usbhid fields tshark fills \
+equal urbscope's" "$TMP/ts" "$TMP/us"
+}
+for s in hid-ctf hid-mouse hid-composite; do
+	"$CAPGEN" "$s" -F pcap -w "$TMP/$s.pcap"
+	"$CAPGEN" "$s" -L 249 -F pcap -w "$TMP/$s-249.pcap"
+	to189 "$TMP/$s.pcap" "$TMP/$s-189.pcap"
+	for lt in "" -189 -249; do
+		f=$TMP/$s$lt.pcap
+		n=$(tshark -r "$f" -Y usb.capdata 2>/dev/null | wc -l)
+		check_eq "$s$lt: -Y usb.capdata matches tshark's $n" "$n" \
+		    "$("$US" read "$f" -Y usb.capdata 2>/dev/null | wc -l)"
+		wide "$f" "$s$lt"
+	done
+done
+check "hid-ctf: tshark has usb.capdata on its 73 reports" test \
+    "$(tshark -r "$TMP/hid-ctf.pcap" -Y usb.capdata 2>/dev/null |
+    wc -l)" -eq 73
+check "hid-composite-249: items and reports compared ($NW fields)" test \
+    "$NW" -ge 40
+
+# -T keys: the keys that type nothing by name, the editing applied with
+# --keys edit, a newline at the end, and on stderr the reports of the
+# keyboard that did not read (a media key's of another layout)
+cat >"$TMP/keys.want" <<'KEYS'
+1.5 interface 0, 71 reports:
+flag{usb_kyes}<Left><Left><Left><Left><Delete><Right>y<End>
+tset<Backspace><Backspace><Backspace>est
+KEYS
+for lt in "" -189 -249; do
+	"$US" read "$TMP/hid-ctf$lt.pcap" -T keys >"$TMP/keys" \
+	    2>"$TMP/keys.err"
+	check_diff "hid-ctf$lt: -T keys names the keys" "$TMP/keys.want" \
+	    "$TMP/keys"
+	check "hid-ctf$lt: -T keys says what it could not read" grep -q \
+	    'keyboard 1.5 interface 0 sent 2 reports not read' \
+	    "$TMP/keys.err"
+done
+printf '1.5 interface 0, 71 reports:\nflag{usb_keys}\ntest\n' \
+    >"$TMP/keys.want"
+"$US" read "$TMP/hid-ctf.pcap" --keys edit >"$TMP/keys" 2>/dev/null
+check_diff "hid-ctf: --keys edit applies the editing keys" \
+    "$TMP/keys.want" "$TMP/keys"
+"$US" read "$TMP/hid-ctf.pcap" -T keys --keys edit >"$TMP/keys" \
+    2>/dev/null
+check_diff "hid-ctf: -T keys --keys edit too" "$TMP/keys.want" "$TMP/keys"
+"$US" read "$TMP/hid-ctf.pcap" -T json --keys edit >/dev/null 2>&1
+check_eq "--keys with -T json: a usage error" 2 $?
+"$US" read "$TMP/hid-mouse.pcap" -T keys >"$TMP/keys" 2>"$TMP/keys.err"
+check "no keyboard: -T keys says so" grep -q 'no HID keyboard' \
+    "$TMP/keys.err"
+
+# The composite: each interface by its own report descriptor.
+# composite FILE NAME CC MOUSE: the keyboard's keys, the consumer controls
+# and the mouse's report 1, their lines starting as CC and MOUSE say
+composite() {
+	"$US" read "$1" -T keys >"$TMP/keys" 2>/dev/null
+	check_diff "$2: the keyboard's keys" "$TMP/keys.want" "$TMP/keys"
+	"$US" read "$1" >"$TMP/o" 2>&1
+	check "$2: the consumer controls" grep -q \
+	    "$3"' 2 bytes, .*: Volume Increment$' "$TMP/o"
+	check "$2: the mouse by its report IDs" grep -q \
+	    "$4"' 7 bytes, .*: report 1: buttons none x 300 y -7 wheel 0$' \
+	    "$TMP/o"
+}
+C=$TMP/hid-composite
+printf '1.2 interface 0, 10 reports:\nhi<Left>o\n' >"$TMP/keys.want"
+for lt in "" -189 -249; do
+	composite "$C$lt.pcap" "hid-composite$lt" '\[intf 1 HID\]' \
+	    '\[intf 2 HID\]'
+done
+# --decode-as wins over the layout learnt: interface 2 read as a boot
+# mouse (the user's word: no [guessed]); interface 0 as a boot keyboard
+"$US" read "$C.pcap" --decode-as 1.2.2=hid-mouse >"$TMP/o" 2>&1
+check "--decode-as 1.2.2=hid-mouse: the boot layout" grep -q \
+    '7 bytes, .*: buttons 1 x 0 y 44 wheel 1$' "$TMP/o"
+"$US" read "$C.pcap" --decode-as 1.2.0=hid-keyboard -T keys >"$TMP/keys" \
+    2>/dev/null
+check_diff "--decode-as 1.2.0=hid-keyboard: the same keys" \
+    "$TMP/keys.want" "$TMP/keys"
+# without the report descriptors' answers: the mouse of the boot
+# subclass read by the boot layout is a guess, and says so
+tshark -r "$C.pcap" -Y 'usbhid.item.bTag' -T fields -e frame.number \
+    2>/dev/null >"$TMP/df"
+check_eq "hid-composite: 3 report descriptors" 3 "$(wc -l <"$TMP/df")"
+tshark -r "$C.pcap" -Y "!(frame.number in {$(paste -sd, "$TMP/df")})" \
+    -w "$TMP/nord.pcap" 2>/dev/null
+"$US" read "$TMP/nord.pcap" >"$TMP/o" 2>&1
+check "no report descriptor: a boot mouse's reading is [guessed]" grep -q \
+    '\[intf 2 HID\] 7 bytes, .*: \[guessed\] buttons 1 x 0 y 44 wheel 1$' \
+    "$TMP/o"
+wide "$TMP/nord.pcap" "hid-composite without its report descriptors"
+# A capture that starts at usbhid's probe (no configuration in it): the
+# layouts go to the interfaces the requests' wIndex names, and each
+# endpoint is guessed to be the interface whose reports it sends.
+first=$(tshark -r "$C.pcap" -Y 'usbhid.setup.bRequest == 0x0a' -T fields \
+    -e frame.number 2>/dev/null | head -n 1)
+tshark -r "$C.pcap" -Y "frame.number >= $first" -w "$TMP/late.pcap" \
+    2>/dev/null
+composite "$TMP/late.pcap" "from usbhid's probe on" \
+    '1\.2\.2 .*\[guessed HID\]' '1\.2\.3 .*\[guessed HID\]'
+wide "$TMP/late.pcap" "from usbhid's probe on"

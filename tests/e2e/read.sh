@@ -250,8 +250,10 @@ check_diff "-T keys by the report descriptor (QEMU's capture)" \
     "$TMP/want" "$TMP/k"
 "$US" read samples/windows-usbpcap.pcapng -T keys >"$TMP/k" 2>/dev/null
 check "-T keys on a USBPcap capture" grep -qx usb "$TMP/k"
-"$US" read samples/mass-storage.pcapng -T keys >"$TMP/k" 2>&1
+"$US" read samples/mass-storage.pcapng -T keys >"$TMP/k" 2>"$TMP/k.err"
 check_eq "-T keys without a keyboard prints nothing" 0 "$(wc -c <"$TMP/k")"
+check "-T keys without a keyboard says so on stderr" grep -q \
+    'no HID keyboard' "$TMP/k.err"
 "$US" read samples/hid-keyboard.pcap -T keys -Y 'dev==9' >"$TMP/k"
 check_eq "-T keys: -Y leaves out what it does not show" 0 \
     "$(wc -c <"$TMP/k")"

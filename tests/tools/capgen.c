@@ -1651,6 +1651,222 @@ scn_xhci(struct gen *g)
 		kbd_type_key(g, &k, kbd_usage(*s));
 }
 
+/*
+ * HID without the enumeration, as the keyboard and mouse captures of CTF
+ * tasks are: the capture starts after it, so only the interrupt IN URBs
+ * of device 1.5 are in it (usbhid's resubmitted urbin: one URB id).
+ */
+static void
+hid_give(struct gen *g, struct gurb *u, const uint8_t *rep, uint32_t n)
+{
+	urb_give(g, u, 0, n, rep);
+	gen_wait(g, 200, 600);
+	urb_submit(g, u, NULL);
+	gen_wait(g, 30000, 140000);
+}
+
+static void
+hid_bare_urb(struct gen *g, struct gurb *u, uint8_t ep, uint32_t len)
+{
+	memset(u, 0, sizeof *u);
+	u->id = gen_urbid(g);
+	u->bus = 1;
+	u->dev = 5;
+	u->ep = ep;
+	u->xfer = XFER_INT;
+	u->flags = UF_NO_DMA_MAP | UF_DIR_IN;
+	u->interval = 8;
+	u->len = len;
+	urb_submit(g, u, NULL);
+	gen_wait(g, 200000, 400000);
+}
+
+/*
+ * A keyboard typing "flag{usb_kyes}", mending it with Left, Delete,
+ * Right and End into "flag{usb_keys}", Enter, then "tset", three
+ * Backspaces and "est"; between them a multimedia key's report of
+ * another layout (report ID 3, Volume Up: 3 bytes), which no boot
+ * report reader can take.
+ */
+static void
+scn_hid_ctf(struct gen *g)
+{
+	static const uint8_t keys[][2] = {	/* modifiers, usage */
+		{ 0, 0x09 }, { 0, 0x0f }, { 0, 0x04 }, { 0, 0x0a },
+		{ 0x02, 0x2f }, { 0, 0x18 }, { 0, 0x16 }, { 0, 0x05 },
+		{ 0x20, 0x2d }, { 0, 0x0e }, { 0, 0x1c }, { 0, 0x08 },
+		{ 0, 0x16 }, { 0x02, 0x30 },
+		{ 0, 0x50 }, { 0, 0x50 }, { 0, 0x50 }, { 0, 0x50 },
+		{ 0, 0x4c }, { 0, 0x4f }, { 0, 0x1c }, { 0, 0x4d },
+		{ 0, 0x28 },
+		{ 0, 0x17 }, { 0, 0x16 }, { 0, 0x08 }, { 0, 0x17 },
+		{ 0, 0x2a }, { 0, 0x2a }, { 0, 0x2a },
+		{ 0, 0x08 }, { 0, 0x16 }, { 0, 0x17 }, { 0, 0x28 },
+	};
+	static const uint8_t vol_up[3] = { 0x03, 0xe9, 0x00 };
+	static const uint8_t vol_off[3] = { 0x03, 0x00, 0x00 };
+	struct gurb	 u;
+	uint8_t		 rep[8];
+	size_t		 i;
+
+	hid_bare_urb(g, &u, 0x81, 8);
+	for (i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		memset(rep, 0, sizeof rep);
+		rep[0] = keys[i][0];
+		rep[2] = keys[i][1];
+		hid_give(g, &u, rep, sizeof rep);
+		rep[2] = 0;
+		/* a modifier let go after its key, as people type */
+		if (rep[0] != 0)
+			hid_give(g, &u, rep, sizeof rep);
+		memset(rep, 0, sizeof rep);
+		hid_give(g, &u, rep, sizeof rep);
+		if (i == 22) {
+			hid_give(g, &u, vol_up, sizeof vol_up);
+			hid_give(g, &u, vol_off, sizeof vol_off);
+		}
+	}
+}
+
+/* A mouse (4-byte reports: buttons, X, Y, wheel) drawing, button 1 held
+ * on the way, then the wheel. */
+static void
+scn_hid_mouse(struct gen *g)
+{
+	struct gurb	 u;
+	uint8_t		 rep[4];
+	int		 i;
+
+	hid_bare_urb(g, &u, 0x81, 4);
+	for (i = 0; i < 24; i++) {
+		rep[0] = i >= 6 && i < 18 ? 0x01 : 0x00;
+		rep[1] = (uint8_t)(int8_t)(i < 12 ? 3 + i % 3 : -(2 + i % 4));
+		rep[2] = (uint8_t)(int8_t)(i % 5 - 2);
+		rep[3] = i == 21 ? 0x01 : i == 22 ? 0xff : 0x00;
+		hid_give(g, &u, rep, sizeof rep);
+	}
+}
+
+/*
+ * A composite keyboard (1209:0008), enumerated: interface 0 a boot
+ * keyboard (3/1/1, interrupt IN 0x81), interface 1 consumer controls
+ * (3/0/0, 0x82: one 16-bit usage), interface 2 a mouse of the boot
+ * subclass whose reports are not the boot layout (3/1/2, 0x83: report
+ * ID 1, five buttons, 16-bit X and Y, a wheel).  usbhid reads the three
+ * report descriptors one after the other (wIndex 0, 1, 2), then the
+ * keyboard types "hi", Left, "o" and Enter between a Volume Up and
+ * Mute, and the mouse moves.
+ */
+static const uint8_t comp_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x00, 0x00, 0x00, 64,
+	0x09, 0x12, 0x08, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t cc_report[23] = {
+	0x05, 0x0c, 0x09, 0x01, 0xa1, 0x01, 0x15, 0x00, 0x26, 0xff, 0x03,
+	0x19, 0x00, 0x2a, 0xff, 0x03, 0x75, 0x10, 0x95, 0x01, 0x81, 0x00,
+	0xc0
+};
+static const uint8_t ms_report[66] = {
+	0x05, 0x01, 0x09, 0x02, 0xa1, 0x01, 0x85, 0x01, 0x09, 0x01,
+	0xa1, 0x00, 0x05, 0x09, 0x19, 0x01, 0x29, 0x05, 0x15, 0x00,
+	0x25, 0x01, 0x95, 0x05, 0x75, 0x01, 0x81, 0x02, 0x95, 0x01,
+	0x75, 0x03, 0x81, 0x01, 0x05, 0x01, 0x09, 0x30, 0x09, 0x31,
+	0x16, 0x01, 0x80, 0x26, 0xff, 0x7f, 0x75, 0x10, 0x95, 0x02,
+	0x81, 0x06, 0x09, 0x38, 0x15, 0x81, 0x25, 0x7f, 0x75, 0x08,
+	0x95, 0x01, 0x81, 0x06, 0xc0, 0xc0
+};
+static const uint8_t comp_cfg[] = {
+	9, USB_DT_CONFIG, 84, 0, 3, 1, 0, 0xa0, 50,
+	9, USB_DT_INTERFACE, 0, 0, 1, 0x03, 0x01, 0x01, 0,
+	9, USB_DT_HID, 0x11, 0x01, 0, 1, USB_DT_HID_REPORT, 63, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x03, 8, 0, 7,
+	9, USB_DT_INTERFACE, 1, 0, 1, 0x03, 0x00, 0x00, 0,
+	9, USB_DT_HID, 0x11, 0x01, 0, 1, USB_DT_HID_REPORT, 23, 0,
+	7, USB_DT_ENDPOINT, 0x82, 0x03, 2, 0, 7,
+	9, USB_DT_INTERFACE, 2, 0, 1, 0x03, 0x01, 0x02, 0,
+	9, USB_DT_HID, 0x11, 0x01, 0, 1, USB_DT_HID_REPORT, 66, 0,
+	7, USB_DT_ENDPOINT, 0x83, 0x03, 8, 0, 7
+};
+static const struct gdesc comp = {
+	comp_dev, comp_cfg, sizeof comp_cfg,
+	{ NULL, "urbscope", "Synthetic Composite Keyboard", "CMP0008" }
+};
+
+/* usbhid_probe of interface intf: SET_IDLE, its report descriptor. */
+static void
+comp_probe(struct gen *g, struct gdev *d, uint16_t intf, const uint8_t *rd,
+    uint16_t n)
+{
+	ctrl(g, d, &(struct greq){ RT_CLS_INTF_OUT, HID_SET_IDLE, 0, intf, 0 },
+	    NULL, 0);
+	ctrl(g, d, &(struct greq){ RT_INTF_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_HID_REPORT << 8, intf, n }, rd, n);
+}
+
+static void
+comp_urb(struct gen *g, struct gdev *d, struct gurb *u, uint8_t ep,
+    uint32_t len)
+{
+	memset(u, 0, sizeof *u);
+	u->id = gen_urbid(g);
+	u->bus = d->bus;
+	u->dev = d->devnum;
+	u->ep = ep;
+	u->xfer = XFER_INT;
+	u->flags = UF_NO_DMA_MAP | UF_DIR_IN;
+	u->interval = 64;
+	u->len = len;
+	urb_submit(g, u, NULL);
+	gen_wait(g, 300, 900);
+}
+
+static void
+scn_hid_composite(struct gen *g)
+{
+	static const uint8_t text[] = { 0x0b, 0x0c, 0x50, 0x12, 0x28 };
+	struct ghub	 h;
+	struct gdev	 d;
+	struct gurb	 kb, cc, ms;
+	uint8_t		 rep[8];
+	size_t		 i;
+
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &comp, &d);
+	comp_probe(g, &d, 0, kbd_report, sizeof kbd_report);
+	comp_probe(g, &d, 1, cc_report, sizeof cc_report);
+	comp_probe(g, &d, 2, ms_report, sizeof ms_report);
+	comp_urb(g, &d, &kb, 0x81, 8);
+	comp_urb(g, &d, &cc, 0x82, 2);
+	comp_urb(g, &d, &ms, 0x83, 8);
+	gen_wait(g, 500000, 800000);
+
+	rep[0] = 0xe9;				/* Volume Up */
+	rep[1] = 0x00;
+	hid_give(g, &cc, rep, 2);
+	rep[0] = 0;
+	hid_give(g, &cc, rep, 2);
+	for (i = 0; i < sizeof text; i++) {
+		memset(rep, 0, sizeof rep);
+		rep[2] = text[i];
+		hid_give(g, &kb, rep, 8);
+		rep[2] = 0;
+		hid_give(g, &kb, rep, 8);
+	}
+	rep[0] = 0xe2;				/* Mute */
+	rep[1] = 0x00;
+	hid_give(g, &cc, rep, 2);
+	rep[0] = 0;
+	hid_give(g, &cc, rep, 2);
+	for (i = 0; i < 6; i++) {
+		rep[0] = 0x01;			/* report ID */
+		rep[1] = i >= 2 && i < 4 ? 0x01 : 0x00;
+		put_le16(rep + 2, (uint16_t)(int16_t)(i < 3 ? 300 : -260));
+		put_le16(rep + 4, (uint16_t)(int16_t)(i % 2 ? 5 : -7));
+		rep[6] = i == 5 ? 0xff : 0;
+		hid_give(g, &ms, rep, 7);
+	}
+}
+
 static void
 scn_mass_storage(struct gen *g)
 {
@@ -2958,6 +3174,14 @@ static const struct scenario {
 	  "root hub, enumeration of a HID boot keyboard, typing \"hello\"", 0 },
 	{ "xhci", scn_xhci, 0, "usbmon2",
 	  "xHCI bus: root hub set up before, a keyboard, no SET_ADDRESS", 0 },
+	{ "hid-ctf", scn_hid_ctf, 0, "usbmon1",
+	  "a keyboard's interrupt IN only (no enumeration): text, arrows, "
+	  "Delete, Backspace", 0 },
+	{ "hid-mouse", scn_hid_mouse, 0, "usbmon1",
+	  "a mouse's interrupt IN only (no enumeration): 4-byte reports", 0 },
+	{ "hid-composite", scn_hid_composite, 0, "usbmon1",
+	  "keyboard, consumer control and mouse interfaces: three report "
+	  "descriptors", 0 },
 	{ "mass-storage", scn_mass_storage, 0, "usbmon1",
 	  "enumeration of a BOT disk, SCSI scan, READ(10)/WRITE(10)", 0 },
 	{ "stall", scn_stall, 0, "usbmon2",

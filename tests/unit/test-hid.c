@@ -816,9 +816,16 @@ test_reports_boot(void **state)
 	assert_string_equal(sum, "LEDs NumLock CapsLock");
 	assert_int_equal(nth(t, "usbhid.boot_report.keyboard.leds.caps_lock",
 	    0)->value, 1);
+	/* a boot mouse without a descriptor nor SET_PROTOCOL(Boot): the
+	 * boot layout is a guess (the report protocol is the default) */
 	intf(NULL, 1, 2, &info);
 	report(&info, 0x81, "03fd0501");
+	assert_string_equal(sum, "[guessed] buttons 1+2 x -3 y 5 wheel 1");
+	assert_non_null(nth(t, "usbhid.data", 0)->note);
+	dev.cls[0].hid_boot = 1;
+	report(&info, 0x81, "03fd0501");
 	assert_string_equal(sum, "buttons 1+2 x -3 y 5 wheel 1");
+	assert_null(nth(t, "usbhid.data", 0)->note);
 	assert_int_equal((int64_t)nth(t, "usbhid.boot_report.mouse."
 	    "x_displacement", 0)->value, -3);
 	assert_int_equal(nth(t, "usbhid.boot_report.mouse.button.right",
@@ -835,6 +842,121 @@ test_reports_boot(void **state)
 	report(&info, 0x81, "01020304");
 	assert_string_equal(sum, "buttons 1 x 2 y 3 wheel 4");
 	dec_cls_state_free(&dev.cls[0]);
+}
+
+/* --decode-as hid-keyboard or hid-mouse: the boot layout wins over the
+ * layout of the descriptor read (a wrong one), and is no guess. */
+static void
+test_reports_decode_as(void **state)
+{
+	struct dec_tree	*t = &tr.t;
+	struct dec_info	 info;
+	uint8_t		 out[8];
+	struct urb_rec	 r;
+	static const uint8_t keys[8] = { 0x02, 0, 0x0b, 0x0c };
+
+	(void)state;
+	/* the keyboard's interface with the tablet's descriptor */
+	intf(TABLET_REPORT, 1, 1, &info);
+	report(&info, 0x81, "02000b0c00000000");
+	assert_string_equal(sum, "buttons 2 x 2816 y 12 wheel 0");
+	info.flags |= DI_DECODE_AS;
+	report(&info, 0x81, "02000b0c00000000");
+	assert_string_equal(sum, "keys LShift h i");
+	assert_int_equal(count_abbrev(t, "usbhid.data.axis.x"), 0);
+	memset(&r, 0, sizeof r);
+	r.type = 'C';
+	r.xfer_type = XFER_INT;
+	r.epnum = 0x81;
+	r.data = keys;
+	r.data_len = r.len_urb = 8;
+	assert_int_equal(dec_hid_keyboard(&r, &info, out), 1);
+	assert_memory_equal(out, keys, 8);
+	/* a mouse the user names: the boot layout, not [guessed] */
+	intf(KBD_REPORT, 1, 2, &info);
+	info.flags |= DI_DECODE_AS;
+	report(&info, 0x81, "01fe03");
+	assert_string_equal(sum, "buttons 1 x -2 y 3");
+	/* a boot keyboard guessed by its reports' shape: the layout of
+	 * interface 0 at hand may be another interface's */
+	intf(TABLET_REPORT, 1, 1, &info);
+	info.flags |= DI_GUESSED;
+	report(&info, 0x81, "00000b0000000000");
+	assert_string_equal(sum, "keys h");
+	dec_cls_state_free(&dev.cls[0]);
+}
+
+/* Which reports -T keys reads: a boot keyboard's of 8 bytes, by the
+ * layout its keyboard reports; the others a keyboard sent are -1. */
+static void
+test_keyboard_reports(void **state)
+{
+	struct dec_info	 info;
+	struct urb_rec	 r;
+	uint8_t		 out[8], *p;
+	size_t		 n;
+
+	(void)state;
+	memset(&r, 0, sizeof r);
+	r.type = 'C';
+	r.xfer_type = XFER_INT;
+	r.epnum = 0x81;
+	intf(NULL, 1, 1, &info);
+	info.flags |= DI_GUESSED;
+	p = unhex("03e900", &n);	/* a media key's, report ID 3 */
+	r.data = p;
+	r.data_len = r.len_urb = (uint32_t)n;
+	assert_int_equal(dec_hid_keyboard(&r, &info, out), -1);
+	free(p);
+	/* by a descriptor with report IDs: report 1 the keys, report 2
+	 * consumer controls (not a keyboard's: 0), report 9 unknown */
+	intf(COMPOSITE, 0, 0, &info);
+	p = unhex("0102000b00000000000000", &n);
+	r.data = p;
+	r.data_len = r.len_urb = 10;
+	assert_int_equal(dec_hid_keyboard(&r, &info, out), 1);
+	assert_int_equal(out[0], 0x02);
+	assert_int_equal(out[2], 0x0b);
+	r.data_len = 5;			/* cut short */
+	assert_int_equal(dec_hid_keyboard(&r, &info, out), -1);
+	p[0] = 2;
+	r.data_len = 3;
+	assert_int_equal(dec_hid_keyboard(&r, &info, out), 0);
+	p[0] = 9;
+	assert_int_equal(dec_hid_keyboard(&r, &info, out), -1);
+	free(p);
+	/* a consumer control's unknown report is no keyboard's */
+	intf("050c0901a1018502150026ff0319002aff03751095018100c0", 0, 0,
+	    &info);
+	p = unhex("090000", &n);
+	r.data = p;
+	r.data_len = r.len_urb = (uint32_t)n;
+	assert_int_equal(dec_hid_keyboard(&r, &info, out), 0);
+	free(p);
+	dec_cls_state_free(&dev.cls[0]);
+}
+
+/* The length of a layout's input reports, by report ID. */
+static void
+test_layout_fits(void **state)
+{
+	static struct dec_hid_layout l;
+	static const uint8_t k8[8], r1[10] = { 1 }, r2[4] = { 2 },
+	    r3[4] = { 3 };
+
+	(void)state;
+	parse_hex(KBD_REPORT, &l);
+	assert_true(dec_hid_layout_fits(&l, k8, 8));
+	assert_false(dec_hid_layout_fits(&l, k8, 7));
+	assert_false(dec_hid_layout_fits(&l, k8, 0));
+	parse_hex(COMPOSITE, &l);
+	assert_true(dec_hid_layout_fits(&l, r1, 9));
+	assert_false(dec_hid_layout_fits(&l, r1, 10));
+	/* report 2: a 16-bit usage and 2 bits */
+	assert_true(dec_hid_layout_fits(&l, r2, 4));
+	assert_false(dec_hid_layout_fits(&l, r2, 3));
+	assert_false(dec_hid_layout_fits(&l, r3, 4));
+	assert_false(dec_hid_layout_fits(NULL, k8, 8));
 }
 
 /* ------------------------------------------------------------------------
@@ -883,6 +1005,92 @@ learn_from(const char *path, const char *rdesc_hex, uint8_t devnum,
 	free(p);
 	sb_free(&b);
 	cap_close(src);
+	dec_ctx_free(ctx);
+}
+
+/* One record through ctx: the summary of its class data into sum. */
+static void
+analyze(struct dec_ctx *ctx, struct dec_info *info, uint64_t id, char type,
+    uint8_t xfer, uint8_t ep, const uint8_t *setup, const char *hex)
+{
+	static uint64_t	 recno;
+	struct urb_rec	 r;
+	struct sbuf	 b = { 0 };
+	uint8_t		*p = NULL;
+	size_t		 n = 0;
+
+	memset(&r, 0, sizeof r);
+	r.recno = ++recno;
+	r.id = id;
+	r.type = type;
+	r.xfer_type = xfer;
+	r.epnum = ep;
+	r.devnum = 7;
+	r.busnum = 1;
+	r.flag_setup = '-';
+	if (setup != NULL) {
+		r.flag_setup = 0;
+		memcpy(r.setup, setup, 8);
+	}
+	if (hex != NULL) {
+		p = unhex(hex, &n);
+		r.data = p;
+		r.data_len = r.len_urb = (uint32_t)n;
+	}
+	assert_int_equal(dec_analyze(ctx, &r, info), 0);
+	sum[0] = '\0';
+	if (dec_class_summary(&r, info, &b))
+		snprintf(sum, sizeof sum, "%s", b.s);
+	sb_free(&b);
+	free(p);
+}
+
+/*
+ * A composite device's report descriptors, read in a capture that holds
+ * no configuration (it started after the enumeration, as usbhid was
+ * bound): each layout goes to the interface its request's wIndex names,
+ * the second (interface 0's) not replacing the first; an interrupt
+ * endpoint is then guessed to be the interface whose input reports have
+ * its reports' length.
+ */
+static void
+test_learn_by_windex(void **state)
+{
+	static const uint8_t get1[8] = { 0x81, 0x06, 0x00, 0x22, 1, 0, 25,
+					 0 };
+	static const uint8_t get0[8] = { 0x81, 0x06, 0x00, 0x22, 0, 0, 63,
+					 0 };
+	static const char cc[] = "050c0901a101150026ff0319002aff0375109501"
+	    "8100c0";
+	struct dec_ctx	*ctx = dec_ctx_new();
+	const struct dec_dev *d;
+	struct dec_info	 info;
+
+	(void)state;
+	assert_non_null(ctx);
+	analyze(ctx, &info, 1, 'S', XFER_CTRL, 0x80, get1, NULL);
+	analyze(ctx, &info, 1, 'C', XFER_CTRL, 0x80, NULL, cc);
+	analyze(ctx, &info, 2, 'S', XFER_CTRL, 0x80, get0, NULL);
+	analyze(ctx, &info, 2, 'C', XFER_CTRL, 0x80, NULL, KBD_REPORT);
+	d = dec_ctx_device(ctx, 1, 7);
+	assert_non_null(d);
+	assert_non_null(d->cls[0].hid);
+	assert_non_null(d->cls[1].hid);
+	assert_int_equal(d->cls[0].hid->nfields, 5);
+	assert_int_equal(d->cls[1].hid->nfields, 1);
+	assert_int_equal(d->cls[1].hid->app, 0x000c0001);
+	/* the consumer control's endpoint first, then the keyboard's */
+	analyze(ctx, &info, 3, 'C', XFER_INT, 0x82, NULL, "e900");
+	assert_true(info.flags & DI_GUESSED);
+	assert_int_equal(info.intf, 1);
+	assert_string_equal(sum, "Volume Increment");
+	analyze(ctx, &info, 4, 'C', XFER_INT, 0x81, NULL, "00000b0c00000000");
+	assert_true(info.flags & DI_GUESSED);
+	assert_int_equal(info.intf, 0);
+	assert_string_equal(sum, "keys h i");
+	/* a report of a length no layout has: not guessed from them */
+	analyze(ctx, &info, 5, 'C', XFER_INT, 0x83, NULL, "0102030405");
+	assert_false(info.flags & DI_CLASS);
 	dec_ctx_free(ctx);
 }
 
@@ -945,7 +1153,23 @@ test_keys_text(void **state)
 		assert_int_equal(dec_hid_keys_text(NULL, roll, NULL, &b), 0);
 		assert_int_equal(dec_hid_keys_text(NULL, NULL, NULL, &b), 0);
 	}
-	assert_string_equal(b.s, "\b\t10^C_\"?");
+	assert_string_equal(b.s, "<Backspace>\t10^C_\"?");
+	/* the keys that type no character, by name; the lock keys and
+	 * modifier usages in the key array type nothing */
+	b.len = 0;
+	{
+		static const uint8_t e[8] = { 0, 0, 0x50, 0x4f, 0x52, 0x51 };
+		static const uint8_t f[8] = { 0, 0, 0x4a, 0x4d, 0x4c, 0x49 };
+		static const uint8_t g[8] = { 0, 0, 0x4b, 0x4e, 0x29, 0x3a };
+		static const uint8_t h[8] = { 0, 0, 0x53, 0x47, 0xe1, 0x04 };
+
+		assert_int_equal(dec_hid_keys_text(NULL, e, NULL, &b), 4);
+		assert_int_equal(dec_hid_keys_text(NULL, f, NULL, &b), 4);
+		assert_int_equal(dec_hid_keys_text(NULL, g, NULL, &b), 4);
+		assert_int_equal(dec_hid_keys_text(NULL, h, NULL, &b), 1);
+	}
+	assert_string_equal(b.s, "<Left><Right><Up><Down><Home><End>"
+	    "<Delete><Insert><PageUp><PageDown><Esc><F1>a");
 	/* Caps Lock, when kept: letters upper case, Shift lower, digits
 	 * as they were; pressed again, off */
 	b.len = 0;
@@ -967,6 +1191,75 @@ test_keys_text(void **state)
 		assert_int_equal(caps, 0);
 	}
 	sb_free(&b);
+}
+
+/* Keys, one pressed and let go after another, through a dec_keys. */
+static const char *
+typed(int mode, const uint8_t (*seq)[2], size_t n)
+{
+	static char	 out[256];
+	struct dec_keys	 k;
+	uint8_t		 rep[8];
+	size_t		 i;
+
+	memset(&k, 0, sizeof k);
+	k.mode = mode;
+	for (i = 0; i < n; i++) {
+		memset(rep, 0, sizeof rep);
+		rep[0] = seq[i][0];
+		rep[2] = seq[i][1];
+		assert_int_equal(dec_keys_report(&k, rep), 1);
+		memset(rep, 0, sizeof rep);
+		assert_int_equal(dec_keys_report(&k, rep), 0);
+	}
+	snprintf(out, sizeof out, "%s", k.text.s != NULL ? k.text.s : "");
+	assert_true(k.cur <= k.text.len);
+	sb_free(&k.text);
+	return out;
+}
+
+static void
+test_keys_edit(void **state)
+{
+	/* capgen hid-ctf's: "flag{usb_kyes}", mended, Enter, "tset",
+	 * three Backspaces, "est" */
+	static const uint8_t ctf[][2] = {
+		{ 0, 0x09 }, { 0, 0x0f }, { 0, 0x04 }, { 0, 0x0a },
+		{ 0x02, 0x2f }, { 0, 0x18 }, { 0, 0x16 }, { 0, 0x05 },
+		{ 0x20, 0x2d }, { 0, 0x0e }, { 0, 0x1c }, { 0, 0x08 },
+		{ 0, 0x16 }, { 0x02, 0x30 },
+		{ 0, 0x50 }, { 0, 0x50 }, { 0, 0x50 }, { 0, 0x50 },
+		{ 0, 0x4c }, { 0, 0x4f }, { 0, 0x1c }, { 0, 0x4d },
+		{ 0, 0x28 },
+		{ 0, 0x17 }, { 0, 0x16 }, { 0, 0x08 }, { 0, 0x17 },
+		{ 0, 0x2a }, { 0, 0x2a }, { 0, 0x2a },
+		{ 0, 0x08 }, { 0, 0x16 }, { 0, 0x17 },
+	};
+	/* "ab" Enter "cdef", Up (to column 2 of "ab": its end), "X",
+	 * Down (column 3 of "cdef"), "Y", Home, Insert, "Z" over "c",
+	 * Page Up, Delete ("a"), Left at the start, Page Down, Backspace
+	 * ("f"), F5 by name; then the keys at the ends of the text */
+	static const uint8_t ed[][2] = {
+		{ 0, 0x04 }, { 0, 0x05 }, { 0, 0x28 }, { 0, 0x06 },
+		{ 0, 0x07 }, { 0, 0x08 }, { 0, 0x09 }, { 0, 0x52 },
+		{ 0x02, 0x1b }, { 0, 0x51 }, { 0x02, 0x1c }, { 0, 0x4a },
+		{ 0, 0x49 }, { 0x02, 0x1d }, { 0, 0x4b }, { 0, 0x4c },
+		{ 0, 0x50 }, { 0, 0x4e }, { 0, 0x2a }, { 0, 0x3e },
+	};
+	static const uint8_t bs[][2] = {
+		{ 0, 0x04 }, { 0, 0x2a }, { 0, 0x2a }, { 0, 0x50 },
+		{ 0, 0x4c }, { 0, 0x51 }, { 0, 0x52 }, { 0, 0x05 },
+	};
+
+	(void)state;
+	assert_string_equal(typed(DEC_KEYS_EDIT, ctf, nitems(ctf)),
+	    "flag{usb_keys}\ntest");
+	assert_string_equal(typed(DEC_KEYS_NAMES, ctf, nitems(ctf)),
+	    "flag{usb_kyes}<Left><Left><Left><Left><Delete><Right>y<End>\n"
+	    "tset<Backspace><Backspace><Backspace>est");
+	assert_string_equal(typed(DEC_KEYS_EDIT, ed, nitems(ed)),
+	    "bX\nZdeY<F5>");
+	assert_string_equal(typed(DEC_KEYS_EDIT, bs, nitems(bs)), "b");
 }
 
 /* ------------------------------------------------------------------------
@@ -1142,7 +1435,12 @@ main(void)
 		cmocka_unit_test(test_reports_control),
 		cmocka_unit_test(test_reports_boot),
 		cmocka_unit_test(test_learn),
+		cmocka_unit_test(test_learn_by_windex),
 		cmocka_unit_test(test_keys_text),
+		cmocka_unit_test(test_keys_edit),
+		cmocka_unit_test(test_reports_decode_as),
+		cmocka_unit_test(test_keyboard_reports),
+		cmocka_unit_test(test_layout_fits),
 		cmocka_unit_test(test_truncations),
 		cmocka_unit_test(test_absurd),
 		cmocka_unit_test(test_random),
