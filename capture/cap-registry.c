@@ -229,7 +229,7 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
 	int	 rc;
 
-	r->wire_len = 0;	/* the sources of packets set it */
+	r->wire_len = r->cap_len = 0;	/* the sources of packets set them */
 	rc = src->ops->next(src, r, ev);
 	if (rc == CAP_URB) {
 		r->recno = ++src->recno;

@@ -348,6 +348,7 @@ msc_summary(const struct dec_cls_arg *a, struct sbuf *b)
 /* Mass storage, bulk-only transport: protocol 0x50 (MSC overview 3). */
 const struct dec_class_ops dec_class_msc = {
 	.name = "mass storage",
+	.wsproto = "usbms",
 	.cls = 0x08, .subcls = DEC_CLS_ANY, .proto = 0x50,
 	.summary = msc_summary,
 	.tree = msc_tree,
@@ -597,6 +598,7 @@ uas_summary(const struct dec_cls_arg *a, struct sbuf *b)
 /* USB Attached SCSI: protocol 0x62 (MSC overview 3, UAS r04). */
 const struct dec_class_ops dec_class_uas = {
 	.name = "UAS",
+	.wsproto = "uasp",
 	.cls = 0x08, .subcls = DEC_CLS_ANY, .proto = 0x62,
 	.summary = uas_summary,
 	.tree = uas_tree,
