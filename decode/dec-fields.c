@@ -418,33 +418,44 @@ struct nearest {
 	size_t		 size;
 };
 
+/* name, if nearer than the nearest so far; names whose lengths differ
+ * by more than the distance allowed are not measured */
 static void
-nearest_one(void *arg, const char *name, const char *type, const char *desc)
+nearest_one(struct nearest *nr, const char *name)
 {
-	struct nearest *nr = arg;
-	size_t	 d;
+	size_t	 d, m = strlen(name);
 
-	(void)type;
-	(void)desc;
-	if ((d = edit_distance(name, nr->s, nr->n)) < nr->best) {
-		nr->best = d;
-		snprintf(nr->buf, nr->size, "%s", name);
-	}
+	if ((m > nr->n ? m - nr->n : nr->n - m) > nr->best ||
+	    (d = edit_distance(name, nr->s, nr->n)) >= nr->best)
+		return;
+	nr->best = d;
+	snprintf(nr->buf, nr->size, "%s", name);
 }
 
 const char *
 dec_field_nearest(const char *s, size_t n, char *buf, size_t size)
 {
-	struct nearest nr = { s, n, SIZE_MAX, buf, size };
+	/* near: a third of the name's letters at most, one at least */
+	struct nearest nr = { s, n, (n / 3 > 0 ? n / 3 : 1) + 1, buf, size };
+	const struct dec_field *f;
+	const char *name;
+	size_t	 i;
+	int	 k;
 
 	if (size == 0)
 		return NULL;
 	buf[0] = '\0';
-	dec_fields_each(nearest_one, &nr);
-	/* near: a third of the name's letters at most, one at least */
-	if (nr.best == 0 || nr.best > (n / 3 > 0 ? n / 3 : 1))
-		return NULL;
-	return buf;
+	for (i = 0; i < nitems(others); i++)
+		nearest_one(&nr, others[i].name);
+	for (i = 0; i < nitems(shorts); i++)
+		nearest_one(&nr, shorts[i].name);
+	for (k = 0; (name = dec_event_field_name(k, NULL)) != NULL; k++)
+		nearest_one(&nr, name);
+	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+		if (f->abbrev != NULL)
+			nearest_one(&nr, f->abbrev);
+	}
+	return nr.best > 0 && buf[0] != '\0' ? buf : NULL;
 }
 
 int

@@ -427,7 +427,7 @@ parse_ref_value(struct parser *p, struct dec_fnode *nd, const char *s,
 {
 	int64_t	 num;
 	size_t	 rest;
-	int	 vt = dec_fref_type(&nd->fref), named;
+	int	 vt = dec_fref_type(&nd->fref), named = 0;
 
 	if (nd->nslice > 0) {
 		if (vt != DK_BYTES && vt != DK_STRING)
@@ -1141,21 +1141,41 @@ match_cmp(const struct dec_fnode *nd, const struct dec_fvals *v)
 	return 0;
 }
 
+/*
+ * Does a[0..an) match nd's regular expression?  glibc's REG_STARTEND
+ * bounds the subject, NULs and all; the copy ends it with a NUL for
+ * what reads it as a string (ASan's regexec).
+ */
+static int
+match_re(const struct dec_fnode *nd, const void *a, size_t an)
+{
+	regmatch_t m[1];
+	char	 buf[4096], *s = buf;
+	int	 rc;
+
+	if (nd->re == NULL || an > INT32_MAX)
+		return 0;
+	if (an >= sizeof buf && (s = malloc(an + 1)) == NULL)
+		return 0;
+	memcpy(s, a, an);
+	s[an] = '\0';
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)an;
+	rc = regexec(nd->re, s, 1, m, REG_STARTEND);
+	if (s != buf)
+		free(s);
+	return rc == 0;
+}
+
 /* Compare bytes a[0..an) with the node's, by cmp (contains too). */
 static int
 cmp_mem(const struct dec_fnode *nd, uint8_t cmp, const void *a, size_t an)
 {
-	regmatch_t m[1];
 	size_t	 k;
 	int	 c;
 
-	if (cmp == DFC_MATCHES) {
-		/* glibc: REG_STARTEND bounds the subject, NULs and all */
-		m[0].rm_so = 0;
-		m[0].rm_eo = (regoff_t)an;
-		return nd->re != NULL && regexec(nd->re, an > 0 ? a : "", 1,
-		    m, REG_STARTEND) == 0;
-	}
+	if (cmp == DFC_MATCHES)
+		return match_re(nd, a, an);
 	if (cmp == DFC_CONTAINS)
 		return nd->len == 0 || (an >= nd->len &&
 		    memmem(a, an, nd->str, nd->len) != NULL);
