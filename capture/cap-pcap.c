@@ -292,6 +292,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	}
 	r->offset = off;
 	r->wire_len = len;
+	r->cap_len = caplen;
 	cap_in_skip(&src->in, PCAP_REC_HDR + caplen);
 	return CAP_URB;
 }

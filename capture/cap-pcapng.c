@@ -766,6 +766,7 @@ ng_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			r->ts_ns = ng_ts_ns(ifp, ts);
 got:
 		r->wire_len = len;
+		r->cap_len = caplen;
 		ng_comments(rd, opts, nopts, r);
 		r->ifindex = rd->ifbase + ifid;
 		r->ifname = ifp->name[0] != '\0' ? ifp->name : NULL;

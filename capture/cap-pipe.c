@@ -47,6 +47,7 @@ cap_pipe_filter(struct cap_pipe *p, const char *expr, char *err,
 {
 	int	 rc;
 
+	dec_filter_free(&p->filter);
 	if ((rc = dec_filter_compile(&p->filter, expr)) < 0) {
 		snprintf(err, errlen, "\"%s\": %s", expr, p->filter.err);
 		p->has_filter = 0;
@@ -168,10 +169,13 @@ cap_pipe_frame(struct cap_pipe *p, int kind)
 		fr->number = urb_frame(&p->r);
 		fr->offset = p->r.offset;
 		fr->ts_ns = p->r.ts_ns;
+		fr->len = p->r.wire_len;
+		fr->cap_len = p->r.cap_len;
 	} else {
 		fr->number = ev_frame(&p->ev);
 		fr->offset = 0;
 		fr->ts_ns = p->ev.ts_ns;
+		fr->len = fr->cap_len = 0;
 	}
 	fr->t0_ns = p->t0;
 	fr->prev_ns = p->tprev;
@@ -202,6 +206,7 @@ cap_pipe_close(struct cap_pipe *p)
 {
 	free(p->tnodes);
 	free(p->tarena);
+	dec_filter_free(&p->filter);
 	dec_ctx_free(p->ctx);
 	if (p->own_src)
 		cap_close(p->src);

@@ -233,7 +233,7 @@ cap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 {
 	int	 rc;
 
-	r->wire_len = 0;	/* the sources of packets set it */
+	r->wire_len = r->cap_len = 0;	/* the sources of packets set them */
 	src->gap = 0;
 	rc = src->ops->next(src, r, ev);
 	if (rc == CAP_URB) {

@@ -24,8 +24,11 @@ const char print_usage[] =
     "                latency driver event urb, e.g. 'latency>2ms',\n"
     "                'dev==3 || event==rule'; all failed transfers:\n"
     "                'status!=0 || usb.iso.error_count>0' (status is a\n"
-    "                completion's); == != < <= > >= ~= contains, && ||\n"
-    "                ! and or not ( )\n"
+    "                completion's); == != < <= > >= ~= contains\n"
+    "                matches, in {a, b, 1..5}, slices usb.capdata[0:2],\n"
+    "                protocols alone (usb, usbms, scsi), value names\n"
+    "                (usb.transfer_type == URB_BULK), && || ! and or\n"
+    "                not ( )\n"
     "  -V            the full decoded tree with hex and ASCII\n"
     "  -T text       one line per record (default)\n"
     "  -T json       one JSON object per line, Wireshark field names\n"
@@ -40,6 +43,9 @@ const char print_usage[] =
     "  -e FIELD      a field for -T fields (usb.urb_id, usb.idVendor,\n"
     "                frame.number, frame.time_relative, event, rule,\n"
     "                ...: what -T json prints), repeatable\n"
+    "  -E OPT=VALUE  -T fields as tshark's: header=y|n,\n"
+    "                separator=/t|/s|C, quote=d|s|n,\n"
+    "                occurrence=f|l|a, aggregator=,|/s|C\n"
     "  -t r|a|d|dd|e time: relative (default), absolute, delta\n"
     "                since the previous record read, shown or not\n"
     "                (d, tshark's frame.time_delta) or since the\n"
@@ -79,10 +85,68 @@ static const struct {
 	{ "e", DT_EPOCH },
 };
 
+/* A one-character -E value: /t a tab, /s a blank, else its first. */
+static int
+fields_char(const char *v, char *c)
+{
+	if (strcmp(v, "/t") == 0)
+		*c = '\t';
+	else if (strcmp(v, "/s") == 0)
+		*c = ' ';
+	else if (v[0] != '\0')
+		*c = v[0];
+	else
+		return -1;
+	return 0;
+}
+
+/* -E OPT=VALUE: 0, or -1 (said). */
+static int
+fields_option(struct printer *pr, const char *arg)
+{
+	struct dec_fields_opts *o = &pr->fopts;
+	const char *v = strchr(arg, '=');
+	int	 ok = 0;
+
+	if (v++ == NULL)
+		;
+	else if (strncmp(arg, "header=", 7) == 0) {
+		ok = strcmp(v, "y") == 0 || strcmp(v, "n") == 0;
+		pr->fheader = v[0] == 'y';
+	} else if (strncmp(arg, "separator=", 10) == 0)
+		ok = fields_char(v, &o->sep) == 0;
+	else if (strncmp(arg, "aggregator=", 11) == 0)
+		ok = fields_char(v, &o->agg) == 0;
+	else if (strncmp(arg, "quote=", 6) == 0) {
+		ok = v[0] != '\0' && v[1] == '\0' && strchr("dsn", v[0]);
+		o->quote = v[0] == 'd' ? '"' : v[0] == 's' ? '\'' : 0;
+	} else if (strncmp(arg, "occurrence=", 11) == 0) {
+		ok = 1;
+		if (strcmp(v, "f") == 0)
+			o->occurrence = 1;
+		else if (strcmp(v, "l") == 0)
+			o->occurrence = -1;
+		else if (strcmp(v, "a") == 0)
+			o->occurrence = 0;
+		else
+			ok = 0;		/* tshark 4.0 takes no number */
+	}
+	if (!ok) {
+		cmd_warnx("-E %s: -E takes header=y|n, separator=/t|/s|C, "
+		    "quote=d|s|n, occurrence=f|l|a, aggregator=,|/s|C",
+		    arg);
+		return -1;
+	}
+	pr->fopts_given = 1;
+	return 0;
+}
+
 void
 print_init(struct printer *pr)
 {
 	memset(pr, 0, sizeof *pr);
+	pr->fopts.sep = '\t';
+	pr->fopts.agg = ',';
 	pr->mode = PM_TEXT;
 	pr->fmt.time_mode = DT_RELATIVE;
 	pr->fmt.ascii = !cmd_utf8();
@@ -107,6 +171,8 @@ print_option(struct printer *pr, int ch, const char *arg)
 		}
 		pr->fields[pr->nfields++] = arg;
 		return 1;
+	case 'E':
+		return fields_option(pr, arg) == 0 ? 1 : -1;
 	case 'T':
 		for (i = 0; i < sizeof print_modes / sizeof print_modes[0];
 		    i++) {
@@ -221,12 +287,23 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 		cmd_warnx("-T fields needs at least one -e FIELD");
 		return -EXIT_USAGE;
 	}
+	if (pr->mode != PM_FIELDS && (pr->nfields > 0 || pr->fopts_given)) {
+		cmd_warnx("%s names what -T fields prints, and -T fields "
+		    "was not given", pr->nfields > 0 ? "-e" : "-E");
+		return -EXIT_USAGE;
+	}
 	for (i = 0; i < pr->nfields; i++) {
 		if (dec_fref_resolve(pr->fields[i], strlen(pr->fields[i]),
 		    &pr->frefs[i]) != 0) {
 			cmd_warnx("-e %s: urbscope knows no such field (the "
 			    "names are those -T json prints; urbscope -G "
 			    "fields lists them)", pr->fields[i]);
+			return -EXIT_USAGE;
+		}
+		if (pr->frefs[i].kind == FR_PROTO ||
+		    pr->frefs[i].kind == FR_FRAME) {
+			cmd_warnx("-e %s: a protocol has no value to print "
+			    "(its fields have)", pr->fields[i]);
 			return -EXIT_USAGE;
 		}
 		if (pr->frefs[i].kind == FR_KIND ||
@@ -251,6 +328,15 @@ print_begin(struct printer *pr, struct cap_pipe *pipe)
 	/* -T fields prints events when asked about them, by -e or -Y */
 	if (pr->expr != NULL && pipe->filter.on_events)
 		pr->event_fields = 1;
+	/* -E header=y: the names, as tshark writes them (no quotes) */
+	for (i = 0; pr->mode == PM_FIELDS && pr->fheader &&
+	    i < pr->nfields; i++) {
+		if (i > 0)
+			sb_putc(&pr->out, pr->fopts.sep);
+		sb_puts(&pr->out, pr->fields[i]);
+		if (i + 1 == pr->nfields)
+			sb_putc(&pr->out, '\n');
+	}
 	if (pr->mode == PM_VERBOSE || pr->mode == PM_JSON) {
 		pr->nodes = calloc(DEC_TREE_NODES, sizeof *pr->nodes);
 		pr->arena = malloc(DEC_TREE_ARENA);
@@ -363,7 +449,8 @@ print_urb(struct printer *pr, struct cap_pipe *pipe)
 		break;
 	case PM_FIELDS:
 		/* the tree the filter built, or a new one */
-		dec_fmt_fields(&pr->fmt, cap_pipe_frame(pipe, CAP_URB),
+		dec_fmt_fields(&pr->fmt, &pr->fopts,
+		    cap_pipe_frame(pipe, CAP_URB),
 		    &pipe->r, &pipe->info, cap_pipe_tree(pipe), pr->frefs,
 		    pr->nfields, &pr->out);
 		break;
@@ -441,7 +528,8 @@ print_record(struct printer *pr, struct cap_pipe *pipe, int kind)
 	    pipe->ev.kind == DRV_BUS))
 		/* a sniffer's bus events are frames of the file, a line
 		 * each, as tshark's (driver events: when asked about) */
-		dec_fmt_event_fields(cap_pipe_frame(pipe, CAP_EVENT),
+		dec_fmt_event_fields(&pr->fopts,
+		    cap_pipe_frame(pipe, CAP_EVENT),
 		    &pipe->ev, pr->frefs, pr->nfields, &pr->out);
 out:
 	if (pr->out.oom) {

@@ -9,7 +9,7 @@
 #include "cmd.h"
 
 /* The getopt letters the printer takes, and their help lines. */
-#define PRINT_OPTS	"e:T:t:VY:"
+#define PRINT_OPTS	"E:e:T:t:VY:"
 extern const char print_usage[];
 /* Its long options, for the entries' longopts. */
 #define PRINT_OPT_COLLAPSE	0x100
@@ -69,6 +69,9 @@ struct printer {
 	const char	*fields[PRINT_MAX_FIELDS];
 	struct dec_fref	 frefs[PRINT_MAX_FIELDS];	/* fields resolved */
 	size_t		 nfields;
+	struct dec_fields_opts fopts;	/* -E */
+	int		 fopts_given;
+	int		 fheader;	/* -E header=y */
 	int		 event_fields;	/* -e or -Y names an event's own
 					   field: -T fields prints events */
 	struct dec_node	*nodes;		/* a record's tree */

@@ -43,6 +43,10 @@ struct dec_cls_desc {
 
 struct dec_class_ops {
 	const char	*name;			/* "HID", "mass storage" */
+	const char	*wsproto;		/* Wireshark's protocol, as a
+						   filter names it ("usbms"),
+						   when its dissector takes the
+						   class's payloads */
 	uint16_t	 cls;			/* bInterfaceClass */
 	uint16_t	 subcls;		/* or DEC_CLS_ANY */
 	uint16_t	 proto;			/* or DEC_CLS_ANY */

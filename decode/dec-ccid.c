@@ -382,6 +382,7 @@ ccid_summary(const struct dec_cls_arg *a, struct sbuf *b)
 /* Smart card (CCID 1.1 4.3: class 0x0b). */
 const struct dec_class_ops dec_class_ccid = {
 	.name = "smart card",
+	.wsproto = "usbccid",
 	.cls = 0x0b, .subcls = DEC_CLS_ANY, .proto = DEC_CLS_ANY,
 	.summary = ccid_summary,
 	.tree = ccid_tree,

@@ -556,6 +556,7 @@ cdc_summary(const struct dec_cls_arg *a, struct sbuf *b)
 /* Communications interface, any model (CDC 1.2 4.2). */
 const struct dec_class_ops dec_class_cdc = {
 	.name = "CDC",
+	.wsproto = "usbcom",
 	.cls = 0x02, .subcls = DEC_CLS_ANY, .proto = DEC_CLS_ANY,
 	.summary = cdc_summary,
 	.tree = cdc_tree,

@@ -115,6 +115,34 @@ dec_class_tree(const struct urb_rec *r, const struct dec_info *info,
 	return o->tree(&a, t) || left;
 }
 
+const char *
+dec_class_proto(const struct urb_rec *r, const struct dec_info *info)
+{
+	const struct dec_class_ops *o;
+	struct dec_cls_arg a;
+
+	/* as Wireshark's: the class dissector takes a payload, or a class
+	 * request */
+	if ((r->data_len == 0 && r->xfer_type != XFER_CTRL) ||
+	    (o = class_of(r, info, &a)) == NULL)
+		return NULL;
+	return o->wsproto;
+}
+
+const char *
+dec_class_proto_find(const char *s, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < sizeof classes / sizeof classes[0]; i++) {
+		if (classes[i]->wsproto != NULL &&
+		    strncmp(classes[i]->wsproto, s, n) == 0 &&
+		    classes[i]->wsproto[n] == '\0')
+			return classes[i]->wsproto;
+	}
+	return NULL;
+}
+
 int
 dec_class_learn(const struct urb_rec *r, const struct dec_info *info,
     struct dec_cls_state *st)

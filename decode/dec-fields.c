@@ -34,6 +34,10 @@ static const struct {
 	    "Time since the previous frame" },
 	{ "frame.offset", FR_FRAME_OFFSET, "uint64",
 	    "Byte offset of the record in the file (urbscope)" },
+	{ "frame.len", FR_FRAME_LEN, "uint32",
+	    "Frame length on the wire (the packet's length in the file)" },
+	{ "frame.cap_len", FR_FRAME_CAPLEN, "uint32",
+	    "Frame length stored into the capture file" },
 	{ "event", FR_KIND, "string",
 	    "Driver or bus event: its kind (probe, submit, rule, bus, ...)" },
 	{ "summary", FR_SUMMARY, "string",
@@ -165,6 +169,39 @@ fref_add(struct dec_fref *fr, const struct dec_field *f)
 	fr->nref++;
 }
 
+/*
+ * s[0..n) as a protocol's name: the part before the first dot of some
+ * field's name (a decoder's fields name their protocol, so a new
+ * decoder's protocol is known with its first field), or frame.
+ */
+static void
+proto_resolve(const char *s, size_t n, struct dec_fref *fr)
+{
+	const struct dec_field *f;
+
+	if (n == 0 || n > UINT8_MAX || memchr(s, '.', n) != NULL)
+		return;
+	if (same("frame", s, n)) {
+		fr->kind = FR_FRAME;
+		fr->name = "frame";
+		return;
+	}
+	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+		if (f->abbrev != NULL && strncmp(f->abbrev, s, n) == 0 &&
+		    f->abbrev[n] == '.') {
+			fr->kind = FR_PROTO;
+			fr->name = f->abbrev;
+			fr->plen = (uint8_t)n;
+			return;
+		}
+	}
+	/* a class decoder's protocol without fields of its own yet */
+	if ((fr->name = dec_class_proto_find(s, n)) != NULL) {
+		fr->kind = FR_PROTO;
+		fr->plen = (uint8_t)n;
+	}
+}
+
 int
 dec_fref_resolve(const char *s, size_t n, struct dec_fref *fr)
 {
@@ -205,6 +242,8 @@ dec_fref_resolve(const char *s, size_t n, struct dec_fref *fr)
 		fr->kind = FR_EVENT;
 		fr->name = dec_event_field_name(fr->evf, NULL);
 	}
+	if (fr->kind == 0)
+		proto_resolve(s, n, fr);
 	return fr->kind != 0 ? 0 : -1;
 }
 
@@ -238,9 +277,185 @@ dec_fref_type(const struct dec_fref *fr)
 		return DK_BYTES;
 	case FR_SYNTHETIC:
 		return DK_BOOL;
+	case FR_PROTO:
+	case FR_FRAME:
+		return DK_LABEL;
 	default:
 		return DK_UINT;
 	}
+}
+
+/* Wireshark's value names where urbscope's tables say others (its
+ * packet-usb.c usb_transfer_type_vals). */
+static const struct {
+	const char	*abbrev;
+	uint32_t	 value;
+	const char	*name;
+} ws_names[] = {
+	{ "usb.transfer_type", 0, "URB_ISOCHRONOUS" },
+	{ "usb.transfer_type", 1, "URB_INTERRUPT" },
+	{ "usb.transfer_type", 2, "URB_CONTROL" },
+	{ "usb.transfer_type", 3, "URB_BULK" },
+	{ "usb.urb_status", 0, "Success" },
+};
+
+/* a (NUL-terminated) and s[0..n) without case, ' ' the same as '_' */
+static int
+name_like(const char *a, const char *s, size_t n)
+{
+	size_t	 i;
+	int	 x, y;
+
+	for (i = 0; i < n; i++) {
+		x = (unsigned char)a[i];
+		y = (unsigned char)s[i];
+		if (x == '\0')
+			return 0;
+		x = x == ' ' ? '_' : x >= 'A' && x <= 'Z' ? x + 32 : x;
+		y = y == ' ' ? '_' : y >= 'A' && y <= 'Z' ? y + 32 : y;
+		if (x != y)
+			return 0;
+	}
+	return a[n] == '\0';
+}
+
+/* Wireshark's name of an URB status: "Broken pipe (-EPIPE)", or its
+ * part in parentheses alone. */
+static int
+status_value(const char *s, size_t n, int64_t *v)
+{
+	const char *p, *name;
+	int32_t	 st;
+
+	if (n > 2 && s[n - 1] == ')' &&
+	    (p = memchr(s, '(', n)) != NULL) {
+		n = (size_t)(s + n - 1 - (p + 1));
+		s = p + 1;
+	}
+	for (st = -1; st >= -4095; st--) {
+		if ((name = dec_status_name(st)) != NULL &&
+		    name_like(name, s, n)) {
+			*v = st;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int
+dec_fref_value(const struct dec_fref *fr, const char *s, size_t n,
+    int64_t *v, int *named)
+{
+	const struct dec_field *f;
+	const struct dec_name *t;
+	size_t	 i;
+
+	*named = 0;
+	if (fr->kind != FR_TREE)
+		return -1;
+	for (i = 0; i < nitems(ws_names); i++) {
+		if (strcmp(ws_names[i].abbrev, fr->name) == 0) {
+			*named = 1;
+			if (name_like(ws_names[i].name, s, n)) {
+				*v = ws_names[i].value;
+				return 0;
+			}
+		}
+	}
+	if (strcmp(fr->name, "usb.urb_status") == 0) {
+		*named = 1;
+		return status_value(s, n, v);
+	}
+	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+		if (f->abbrev == NULL || f->names == NULL ||
+		    strcmp(f->abbrev, fr->name) != 0)
+			continue;
+		*named = 1;
+		for (t = f->names; t->name != NULL; t++) {
+			if (name_like(t->name, s, n)) {
+				*v = t->value;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+/* Levenshtein distance of a and s[0..n), both cut at 63 bytes. */
+static size_t
+edit_distance(const char *a, const char *s, size_t n)
+{
+	size_t	 row[64], i, j, m, diag, up;
+
+	m = strlen(a);
+	if (m > 63)
+		m = 63;
+	if (n > 63)
+		n = 63;
+	for (j = 0; j <= n; j++)
+		row[j] = j;
+	for (i = 1; i <= m; i++) {
+		diag = row[0];
+		row[0] = i;
+		for (j = 1; j <= n; j++) {
+			up = row[j];
+			row[j] = diag + (a[i - 1] != s[j - 1]);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	return row[n];
+}
+
+struct nearest {
+	const char	*s;
+	size_t		 n;
+	size_t		 best;
+	char		*buf;
+	size_t		 size;
+};
+
+/* name, if nearer than the nearest so far; names whose lengths differ
+ * by more than the distance allowed are not measured */
+static void
+nearest_one(struct nearest *nr, const char *name)
+{
+	size_t	 d, m = strlen(name);
+
+	if ((m > nr->n ? m - nr->n : nr->n - m) > nr->best ||
+	    (d = edit_distance(name, nr->s, nr->n)) >= nr->best)
+		return;
+	nr->best = d;
+	snprintf(nr->buf, nr->size, "%s", name);
+}
+
+const char *
+dec_field_nearest(const char *s, size_t n, char *buf, size_t size)
+{
+	/* near: a third of the name's letters at most, one at least */
+	struct nearest nr = { s, n, (n / 3 > 0 ? n / 3 : 1) + 1, buf, size };
+	const struct dec_field *f;
+	const char *name;
+	size_t	 i;
+	int	 k;
+
+	if (size == 0)
+		return NULL;
+	buf[0] = '\0';
+	for (i = 0; i < nitems(others); i++)
+		nearest_one(&nr, others[i].name);
+	for (i = 0; i < nitems(shorts); i++)
+		nearest_one(&nr, shorts[i].name);
+	for (k = 0; (name = dec_event_field_name(k, NULL)) != NULL; k++)
+		nearest_one(&nr, name);
+	for (f = __start_dec_fields; f < __stop_dec_fields; f++) {
+		if (f->abbrev != NULL)
+			nearest_one(&nr, f->abbrev);
+	}
+	return nr.best > 0 && buf[0] != '\0' ? buf : NULL;
 }
 
 int

@@ -1,14 +1,25 @@
 /*
  * decode/dec-filter.c - the display filter language of the TUI and of
  * read -Y: a recursive descent parser into a caller-given node array
- * and an evaluator over struct dec_fvals.  Pure: no allocation, no I/O.
- * The language is Wireshark's display filters (its field names, resolved
- * once by dec_fref_resolve) with urbscope's short names besides.
+ * and an evaluator over struct dec_fvals.  Pure: no I/O, and no
+ * allocation but a matches' regular expression when compiled
+ * (dec_filter_free gives it back).  The language is Wireshark's display
+ * filters (its field and protocol names, resolved once by
+ * dec_fref_resolve) with urbscope's short names besides.
  *
  *	expr	= and { ("||" | "or") and }
  *	and	= unary { ("&&" | "and") unary }
  *	unary	= ("!" | "not") unary | "(" expr ")" | test
- *	test	= FIELD [ OP VALUE ]
+ *	test	= FIELD [ SLICE ] [ OP VALUE | "in" "{" SET "}" ]
+ *	SLICE	= "[" range { "," range } "]"	range: i:n i-j i :n i:
+ *	SET	= elem { [","] elem }		elem: VALUE | VALUE ".." VALUE
+ *
+ * A protocol's name (usb, usbms, scsi ...: a field name's part before
+ * its first dot) alone is true for a record with a field of it.  A
+ * number of a field with value names takes the name too, Wireshark's
+ * or urbscope's, in any case (URB_BULK, IN, "Read(10)").  matches takes
+ * a POSIX extended regular expression (glibc's, with its \w \s \b),
+ * and of PCRE (tshark's) a leading (?i) and \d \D.
  *
  * Values of the short names: numbers (decimal, 0x hex, negative), latency
  * with a unit (ns, us, ms, s; a bare number is microseconds), status
@@ -18,8 +29,10 @@
  * byte strings (55:53:42:43, 55-53, 5553), seconds for times, true and
  * false.  Errors carry the 1-based column of the token at fault.
  */
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "decode.h"
@@ -74,6 +87,7 @@ static const struct {
 	{ "le", DFC_LE, 1 }, { "gt", DFC_GT, 1 }, { "ge", DFC_GE, 1 },
 	{ "any_eq", DFC_EQ, 1 }, { "all_ne", DFC_NE, 1 },
 	{ "any_ne", DFC_ANY_NE, 1 }, { "contains", DFC_CONTAINS, 1 },
+	{ "matches", DFC_MATCHES, 1 }, { "~", DFC_MATCHES, 0 },
 };
 
 static const struct {
@@ -147,6 +161,8 @@ new_node(struct parser *p, uint8_t op)
 }
 
 static int	parse_or(struct parser *);
+static int	parse_regex(struct parser *, struct dec_fnode *, int, int,
+		    size_t);
 
 /* Case-insensitive equality of s[0..n) and the NUL-terminated w. */
 static int
@@ -411,9 +427,21 @@ parse_ref_value(struct parser *p, struct dec_fnode *nd, const char *s,
 {
 	int64_t	 num;
 	size_t	 rest;
-	int	 vt = dec_fref_type(&nd->fref);
+	int	 vt = dec_fref_type(&nd->fref), named = 0;
 
+	if (nd->nslice > 0) {
+		if (vt != DK_BYTES && vt != DK_STRING)
+			return perr(p, col, "%s is a number: a slice is of "
+			    "strings and bytes", nd->fref.name);
+		vt = DK_BYTES;		/* a slice is bytes */
+	}
 	nd->vtype = (uint8_t)vt;
+	nd->neg = 0;
+	if (nd->cmp == DFC_MATCHES) {
+		if (q == '"' && unquote(p, nd, s, n, col) != 0)
+			return -1;
+		return parse_regex(p, nd, vt, q, col);
+	}
 	switch (vt) {
 	case DK_LABEL:
 		return perr(p, col, "%s has no value: test it alone, as "
@@ -456,26 +484,308 @@ parse_ref_value(struct parser *p, struct dec_fnode *nd, const char *s,
 		nd->value = 0;
 		return 0;
 	}
+	if (q == 0 && parse_num(s, n, &num, &rest) == 0 && rest == n) {
+		nd->value = num;
+		nd->neg = s[0] == '-';
+		return 0;
+	}
 	/* a driver or bus event's value by its name (bus_event == reset) */
 	if (nd->fref.kind == FR_EVENT &&
 	    dec_event_value_named(nd->fref.evf, s, n, &nd->value) == 0)
 		return 0;
-	if (q != 0 || parse_num(s, n, &num, &rest) != 0 || rest != n)
-		return perr(p, col, "%s wants a number, not '%.*s'",
-		    nd->fref.name, (int)n, s);
-	nd->value = num;
-	nd->neg = s[0] == '-';
+	/* a value's name: URB_BULK, "Read(10)" */
+	if (q != '\'' && dec_fref_value(&nd->fref, s, n, &num, &named) == 0) {
+		nd->value = num;
+		nd->neg = num < 0;
+		return 0;
+	}
+	if (named)
+		return perr(p, col, "\"%.*s\" cannot be found among the "
+		    "possible values for %s", (int)n, s, nd->fref.name);
+	return perr(p, col, "%s wants a number, not '%.*s'", nd->fref.name,
+	    (int)n, s);
+}
+
+/*
+ * matches' pattern: PCRE's (tshark's) leading (?i) and \d \D become
+ * what POSIX extended expressions say; the rest glibc reads as it is.
+ */
+static int
+parse_regex(struct parser *p, struct dec_fnode *nd, int vt, int q,
+    size_t col)
+{
+	char	 pat[3 * DEC_FILTER_STR + 1];
+	size_t	 i = 0, k = 0;
+	int	 flags = REG_EXTENDED | REG_NOSUB, inset = 0, rc;
+	regex_t	*re;
+
+	if (vt != DK_STRING && vt != DK_BYTES)
+		return perr(p, col, "matches is for strings and bytes, and "
+		    "%s is a number", nd->fref.name);
+	if (q != '"')
+		return perr(p, col, "matches wants a \"quoted\" pattern");
+	if (nd->len >= 4 && memcmp(nd->str, "(?i)", 4) == 0) {
+		flags |= REG_ICASE;
+		i = 4;
+	}
+	for (; i < nd->len; i++) {
+		if (nd->str[i] == '\0')
+			return perr(p, col, "a pattern has no NUL byte");
+		if (nd->str[i] == '\\' && i + 1 < nd->len &&
+		    (nd->str[i + 1] == 'd' || nd->str[i + 1] == 'D')) {
+			k += (size_t)snprintf(pat + k, sizeof pat - k, "%s",
+			    inset ? "0-9" : nd->str[i + 1] == 'd' ? "[0-9]" :
+			    "[^0-9]");
+			i++;
+			continue;
+		}
+		if (nd->str[i] == '\\' && i + 1 < nd->len) {
+			pat[k++] = nd->str[i++];
+		} else if (nd->str[i] == '[' && !inset) {
+			inset = 1;
+			pat[k++] = nd->str[i];
+			/* a ] or ^] first is one of the set */
+			if (i + 1 < nd->len && nd->str[i + 1] == '^')
+				pat[k++] = nd->str[++i];
+			if (i + 1 < nd->len && nd->str[i + 1] == ']')
+				pat[k++] = nd->str[++i];
+			continue;
+		} else if (nd->str[i] == ']')
+			inset = 0;
+		pat[k++] = nd->str[i];
+	}
+	pat[k] = '\0';
+	if ((re = malloc(sizeof *re)) == NULL)
+		return perr(p, col, "out of memory");
+	if ((rc = regcomp(re, pat, flags)) != 0) {
+		regerror(rc, re, pat, sizeof pat);
+		free(re);
+		return perr(p, col, "matches: %s", pat);
+	}
+	nd->re = re;
 	return 0;
 }
 
+/* A slice's range at s[pos..): i:n i-j i :n i: (i negative: from the
+ * end); 0 or -1. */
 static int
-parse_cmp(struct parser *p)
+parse_range(const char *s, size_t *pos, struct dec_slice *sl)
 {
-	struct dec_fnode *nd;
+	int64_t	 a = 0, b;
+	size_t	 rest, i = *pos, n;
+
+	for (n = 0; s[i + n] != '\0' && s[i + n] != ',' && s[i + n] != ']';
+	    n++)
+		;
+	if (n > 0 && s[i] != ':') {
+		if (parse_num(s + i, n, &a, &rest) != 0 || a < INT32_MIN ||
+		    a > INT32_MAX)
+			return -1;
+		i += rest;
+		n -= rest;
+	}
+	sl->from = (int32_t)a;
+	if (n == 0) {
+		if (i == *pos)
+			return -1;
+		sl->count = 1;
+	} else if (s[i] == ':' && n == 1)
+		sl->count = INT32_MAX;
+	else if (s[i] == ':' || s[i] == '-') {
+		if (parse_num(s + i + 1, n - 1, &b, &rest) != 0 ||
+		    rest != n - 1 || b < 0 || b > INT32_MAX)
+			return -1;
+		if (s[i] == ':')
+			sl->count = (int32_t)b;
+		else if (b < a || a < 0)
+			return -1;
+		else
+			sl->count = b - a + 1 >= INT32_MAX ? INT32_MAX :
+			    (int32_t)(b - a + 1);
+	} else
+		return -1;
+	*pos = i + n;
+	return 0;
+}
+
+/* [range,...] after a field's name, at s[pos] == '['. */
+static int
+parse_slice(struct parser *p, struct dec_fnode *nd)
+{
+	size_t	 open = p->pos;
+
+	do {
+		p->pos++;
+		skip_ws(p);
+		if (nd->nslice == DEC_SLICE_MAX)
+			return perr(p, p->pos, "at most %d ranges in a slice",
+			    DEC_SLICE_MAX);
+		if (parse_range(p->s, &p->pos, &nd->slice[nd->nslice]) != 0)
+			return perr(p, p->pos, "a slice is [i:n], [i-j], "
+			    "[i], [:n] or [i:]");
+		nd->nslice++;
+		skip_ws(p);
+	} while (p->s[p->pos] == ',');
+	if (p->s[p->pos] != ']')
+		return perr(p, open, "unclosed '['");
+	p->pos++;
+	return 0;
+}
+
+/*
+ * A value at p->pos: quoted ("..." '...': *q the quote) or a word;
+ * *s, *n its text.  stop: a word ends before "..", a set's range.
+ */
+static int
+scan_value(struct parser *p, const char **s, size_t *n, int *q, int stop)
+{
+	const char *t = p->s;
+	size_t	 vcol, start;
+
+	skip_ws(p);
+	vcol = p->pos;
+	*q = 0;
+	if (t[p->pos] == '"' || t[p->pos] == '\'') {
+		*q = t[p->pos];
+		start = ++p->pos;
+		while (t[p->pos] != *q && t[p->pos] != '\0') {
+			if (t[p->pos] == '\\' && t[p->pos + 1] != '\0')
+				p->pos++;
+			p->pos++;
+		}
+		if (t[p->pos] != *q)
+			return perr(p, vcol, "unterminated string");
+		*n = p->pos++ - start;
+	} else {
+		start = p->pos;
+		while (is_word((unsigned char)t[p->pos]) && !(stop &&
+		    t[p->pos] == '.' && t[p->pos + 1] == '.'))
+			p->pos++;
+		*n = p->pos - start;
+		if (*n == 0)
+			return perr(p, vcol, t[vcol] == '\0' ? "expected a "
+			    "value at the end" : "expected a value, not '%c'",
+			    t[vcol]);
+	}
+	*s = t + start;
+	return 0;
+}
+
+/* The value of node nd (its field and cmp set) at p->pos. */
+static int
+parse_operand(struct parser *p, struct dec_fnode *nd, int stop)
+{
+	const char *s;
+	size_t	 n, vcol;
+	int	 q;
+
+	skip_ws(p);
+	vcol = p->pos;
+	if (scan_value(p, &s, &n, &q, stop) != 0)
+		return -1;
+	if (q != 0 && nd->field != DF_DRIVER && nd->field != DF_REF)
+		return perr(p, vcol, "a quoted string is only for driver and "
+		    "Wireshark's names");
+	if (nd->field == DF_REF)
+		return parse_ref_value(p, nd, s, n, q, vcol);
+	return parse_value(p, nd, s, n, vcol);
+}
+
+/*
+ * "in" { a b c }, { a, b }, { 1..5 }: one test of the field per member
+ * (a copy of the test proto), joined by ||.  A range of a tree field is
+ * one test (DFC_RANGE: the same occurrence in both bounds); of another,
+ * >= and <=.  Returns the root's index.
+ */
+static int
+parse_set(struct parser *p, int proto)
+{
+	struct dec_fnode *nd, *lo;
+	size_t	 open;
+	int	 idx, root = -1, alt, range;
+
+	skip_ws(p);
+	if (p->s[p->pos] != '{')
+		return perr(p, p->pos, "'in' wants a set: {a b c}");
+	open = p->pos++;
+	for (;;) {
+		skip_ws(p);
+		if (p->s[p->pos] == '}' && root >= 0)
+			break;
+		if (p->s[p->pos] == '\0')
+			return perr(p, open, "unclosed '{'");
+		if (root < 0)
+			idx = proto;
+		else if ((idx = new_node(p, DFO_CMP)) < 0)
+			return -1;
+		nd = &p->f->node[idx];
+		if (idx != proto)
+			*nd = p->f->node[proto];
+		nd->cmp = DFC_EQ;
+		if (parse_operand(p, nd, 1) != 0)
+			return -1;
+		skip_ws(p);
+		if ((range = strncmp(p->s + p->pos, "..", 2) == 0)) {
+			p->pos += 2;
+			lo = nd;
+			if ((alt = new_node(p, DFO_CMP)) < 0)
+				return -1;
+			nd = &p->f->node[alt];
+			*nd = *lo;
+			if (parse_operand(p, nd, 1) != 0)
+				return -1;
+			if (lo->field == DF_REF && lo->fref.kind == FR_TREE &&
+			    lo->vtype != DK_STRING && lo->vtype != DK_BYTES) {
+				lo->cmp = DFC_RANGE;
+				lo->value2 = nd->value;
+				p->f->n--;	/* alt was the last */
+			} else {
+				lo->cmp = DFC_GE;
+				nd->cmp = DFC_LE;
+				if ((range = new_node(p, DFO_AND)) < 0)
+					return -1;
+				p->f->node[range].a = (uint16_t)idx;
+				p->f->node[range].b = (uint16_t)alt;
+				idx = range;
+			}
+		}
+		if (root < 0)
+			root = idx;
+		else {
+			if ((alt = new_node(p, DFO_OR)) < 0)
+				return -1;
+			p->f->node[alt].a = (uint16_t)root;
+			p->f->node[alt].b = (uint16_t)idx;
+			root = alt;
+		}
+		skip_ws(p);
+		if (p->s[p->pos] == ',')
+			p->pos++;
+	}
+	p->pos++;
+	return root;
+}
+
+/* An unknown name's error, with the known name nearest to it. */
+static int
+unknown_field(struct parser *p, const char *s, size_t n, size_t col)
+{
+	char	 near[80];
+
+	if (dec_field_nearest(s, n, near, sizeof near) != NULL)
+		return perr(p, col, "unknown field '%.*s', did you mean %s? "
+		    "(urbscope -G fields lists them)", (int)n, s, near);
+	return perr(p, col, "unknown field '%.*s' (urbscope -G fields "
+	    "lists them)", (int)n, s);
+}
+
+/* The field's name at p->pos into node nd: a short name or a dec_fref. */
+static int
+parse_field(struct parser *p, struct dec_fnode *nd)
+{
 	const char *s = p->s;
-	size_t	 start, n, k, len, vcol, fstart, fn;
+	size_t	 start, n;
 	uint32_t v;
-	int	 idx, q = 0;
 
 	skip_ws(p);
 	start = p->pos;
@@ -491,32 +801,68 @@ parse_cmp(struct parser *p)
 			return perr(p, start, "expected a field at the end");
 		return perr(p, start, "expected a field, not '%c'", s[start]);
 	}
-	if ((idx = new_node(p, DFO_CMP)) < 0)
-		return -1;
-	nd = &p->f->node[idx];
-	fstart = start;
-	fn = n;
 	if (name_lookup(fields, s + start, n, &v) == 0) {
 		nd->field = (uint8_t)v;
 		if (v == DF_EVENT || v == DF_DRIVER)
 			p->f->on_events = 1;
-	} else if (dec_fref_resolve(s + start, n, &nd->fref) == 0) {
-		nd->field = DF_REF;
-		if (nd->fref.kind == FR_EVENT)
-			p->f->on_events = 1;
-		if (nd->fref.kind == FR_TREE)
-			p->f->need_tree = 1;
-		if (nd->fref.kind == FR_TREE || nd->fref.kind == FR_EVENT ||
-		    nd->fref.kind == FR_DATA || nd->fref.kind == FR_SYNTHETIC)
-			p->f->need_rec = 1;
-		else
-			p->f->need_frame = 1;
-		if (nd->fref.kind == FR_SUMMARY)
-			return perr(p, start, "summary is for -T fields, not "
-			    "for filters");
-	} else
-		return perr(p, start, "unknown field '%.*s' (urbscope -G "
-		    "fields lists them)", (int)n, s + start);
+		return 0;
+	}
+	if (dec_fref_resolve(s + start, n, &nd->fref) != 0)
+		return unknown_field(p, s + start, n, start);
+	nd->field = DF_REF;
+	switch (nd->fref.kind) {
+	case FR_SUMMARY:
+		return perr(p, start, "summary is for -T fields, not for "
+		    "filters");
+	case FR_EVENT:
+		p->f->on_events = 1;
+		p->f->need_rec = 1;
+		break;
+	case FR_TREE:
+	case FR_PROTO:
+		p->f->need_tree = 1;
+		/* FALLTHROUGH */
+	case FR_DATA:
+	case FR_SYNTHETIC:
+		p->f->need_rec = 1;
+		break;
+	case FR_FRAME:
+		break;
+	case FR_FRAME_LEN:
+	case FR_FRAME_CAPLEN:
+		p->f->need_rec = 1;
+		/* FALLTHROUGH */
+	default:
+		p->f->need_frame = 1;
+		break;
+	}
+	return 0;
+}
+
+static int
+parse_cmp(struct parser *p)
+{
+	struct dec_fnode *nd;
+	const char *s = p->s;
+	size_t	 k, len, fstart, fn;
+	int	 idx;
+
+	if ((idx = new_node(p, DFO_CMP)) < 0)
+		return -1;
+	nd = &p->f->node[idx];
+	skip_ws(p);
+	fstart = p->pos;
+	if (parse_field(p, nd) != 0)
+		return -1;
+	fn = p->pos - fstart;
+	if (s[p->pos] == '[') {
+		if (nd->field != DF_REF || (nd->fref.kind != FR_TREE &&
+		    nd->fref.kind != FR_DATA && nd->fref.kind != FR_EVENT))
+			return perr(p, p->pos, "'%.*s' cannot be sliced",
+			    (int)fn, s + fstart);
+		if (parse_slice(p, nd) != 0)
+			return -1;
+	}
 
 	skip_ws(p);
 	for (k = 0; k < sizeof ops / sizeof ops[0]; k++) {
@@ -525,7 +871,7 @@ parse_cmp(struct parser *p)
 		    strncmp(s + p->pos, ops[k].s, len) == 0)
 			break;
 	}
-	if (k == sizeof ops / sizeof ops[0]) {
+	if (k == sizeof ops / sizeof ops[0] && !at_word(s, p->pos, "in")) {
 		/* a bare name: is it there? */
 		nd->cmp = DFC_HAS;
 		if (nd->field != DF_REF) {
@@ -534,9 +880,18 @@ parse_cmp(struct parser *p)
 		}
 		return idx;
 	}
+	if (nd->field == DF_REF && (nd->fref.kind == FR_PROTO ||
+	    nd->fref.kind == FR_FRAME))
+		return perr(p, p->pos, "'%.*s' is a protocol: test it alone, "
+		    "as '%.*s'", (int)fn, s + fstart, (int)fn, s + fstart);
+	if (k == sizeof ops / sizeof ops[0]) {
+		p->pos += 2;
+		nd->cmp = DFC_EQ;
+		return parse_set(p, idx);
+	}
 	nd->cmp = ops[k].cmp;
 	if (nd->field != DF_REF && (nd->cmp == DFC_CONTAINS ||
-	    nd->cmp == DFC_ANY_NE))
+	    nd->cmp == DFC_ANY_NE || nd->cmp == DFC_MATCHES))
 		return perr(p, p->pos, "'%s' is for Wireshark's names, not "
 		    "'%.*s'", ops[k].s, (int)fn, s + fstart);
 	if ((nd->field == DF_TYPE || nd->field == DF_DIR ||
@@ -545,37 +900,7 @@ parse_cmp(struct parser *p)
 		return perr(p, p->pos, "'%.*s' compares with == or != only",
 		    (int)fn, s + fstart);
 	p->pos += strlen(ops[k].s);
-
-	skip_ws(p);
-	vcol = p->pos;
-	if (s[p->pos] == '"' || s[p->pos] == '\'') {
-		q = s[p->pos];
-		start = ++p->pos;
-		while (s[p->pos] != q && s[p->pos] != '\0') {
-			if (s[p->pos] == '\\' && s[p->pos + 1] != '\0')
-				p->pos++;
-			p->pos++;
-		}
-		if (s[p->pos] != q)
-			return perr(p, vcol, "unterminated string");
-		n = p->pos++ - start;
-		if (nd->field != DF_DRIVER && nd->field != DF_REF)
-			return perr(p, vcol, "a quoted string is only for "
-			    "driver and Wireshark's names");
-	} else {
-		start = p->pos;
-		while (is_word((unsigned char)s[p->pos]))
-			p->pos++;
-		n = p->pos - start;
-		if (n == 0)
-			return perr(p, vcol, s[vcol] == '\0' ? "expected a "
-			    "value at the end" : "expected a value, not '%c'",
-			    s[vcol]);
-	}
-	if (nd->field == DF_REF) {
-		if (parse_ref_value(p, nd, s + start, n, q, vcol) != 0)
-			return -1;
-	} else if (parse_value(p, nd, s + start, n, vcol) != 0)
+	if (parse_operand(p, nd, 0) != 0)
 		return -1;
 	return idx;
 }
@@ -646,6 +971,21 @@ parse_or(struct parser *p)
 	return parse_binary(p, 1);
 }
 
+void
+dec_filter_free(struct dec_filter *f)
+{
+	size_t	 i;
+
+	for (i = 0; i < f->n && i < f->max; i++) {
+		if (f->node[i].op == DFO_CMP && f->node[i].re != NULL) {
+			regfree(f->node[i].re);
+			free(f->node[i].re);
+			f->node[i].re = NULL;
+		}
+	}
+	f->n = 0;
+}
+
 int
 dec_filter_compile(struct dec_filter *f, const char *expr)
 {
@@ -679,7 +1019,7 @@ dec_filter_compile(struct dec_filter *f, const char *expr)
 fail:
 	if (f->col == 0)
 		perr(&p, p.pos, "syntax error");
-	f->n = 0;
+	dec_filter_free(f);
 	f->need_tree = f->need_rec = f->need_frame = f->on_events = 0;
 	return -UE_SYNTAX;
 }
@@ -805,21 +1145,90 @@ match_cmp(const struct dec_fnode *nd, const struct dec_fvals *v)
 	return 0;
 }
 
+/*
+ * Does a[0..an) match nd's regular expression?  glibc's REG_STARTEND
+ * bounds the subject, NULs and all; the copy ends it with a NUL for
+ * what reads it as a string (ASan's regexec).
+ */
+static int
+match_re(const struct dec_fnode *nd, const void *a, size_t an)
+{
+	regmatch_t m[1];
+	char	 buf[4096], *s = buf;
+	int	 rc;
+
+	if (nd->re == NULL || an > INT32_MAX)
+		return 0;
+	if (an >= sizeof buf && (s = malloc(an + 1)) == NULL)
+		return 0;
+	memcpy(s, a, an);
+	s[an] = '\0';
+	m[0].rm_so = 0;
+	m[0].rm_eo = (regoff_t)an;
+	rc = regexec(nd->re, s, 1, m, REG_STARTEND);
+	if (s != buf)
+		free(s);
+	return rc == 0;
+}
+
 /* Compare bytes a[0..an) with the node's, by cmp (contains too). */
 static int
 cmp_mem(const struct dec_fnode *nd, uint8_t cmp, const void *a, size_t an)
 {
-	size_t	 m;
+	size_t	 k;
 	int	 c;
 
+	if (cmp == DFC_MATCHES)
+		return match_re(nd, a, an);
 	if (cmp == DFC_CONTAINS)
 		return nd->len == 0 || (an >= nd->len &&
 		    memmem(a, an, nd->str, nd->len) != NULL);
-	m = an < nd->len ? an : nd->len;
-	c = m > 0 ? memcmp(a, nd->str, m) : 0;
+	k = an < nd->len ? an : nd->len;
+	c = k > 0 ? memcmp(a, nd->str, k) : 0;
 	if (c == 0)
 		c = (an > nd->len) - (an < nd->len);
 	return cmp_order(c, cmp);
+}
+
+/* Range sl of n bytes: its start into *off, its length returned. */
+static size_t
+slice_range(const struct dec_slice *sl, size_t n, size_t *off)
+{
+	int64_t	 from = sl->from;
+
+	if (from < 0 && (from += (int64_t)n) < 0)
+		from = 0;
+	if ((uint64_t)from >= n) {
+		*off = n;
+		return 0;
+	}
+	*off = (size_t)from;
+	n -= (size_t)from;
+	return sl->count != INT32_MAX && (size_t)sl->count < n ?
+	    (size_t)sl->count : n;
+}
+
+/* cmp_mem of a value's bytes, sliced as the node says first. */
+static int
+test_mem(const struct dec_fnode *nd, uint8_t cmp, const uint8_t *a,
+    size_t an)
+{
+	uint8_t	 buf[1024];
+	size_t	 i, off, k, total = 0;
+
+	if (nd->nslice == 1) {
+		k = slice_range(&nd->slice[0], an, &off);
+		return cmp_mem(nd, cmp, a + off, k);
+	}
+	for (i = 0; i < nd->nslice; i++) {
+		k = slice_range(&nd->slice[i], an, &off);
+		if (k > sizeof buf - total)
+			return 0;	/* longer than any value typed */
+		memcpy(buf + total, a + off, k);
+		total += k;
+	}
+	return nd->nslice == 0 ? cmp_mem(nd, cmp, a, an) :
+	    cmp_mem(nd, cmp, buf, total);
 }
 
 /* A number of a field of unsigned values with the node's constant (hex
@@ -827,9 +1236,21 @@ cmp_mem(const struct dec_fnode *nd, uint8_t cmp, const void *a, size_t an)
 static int
 cmp_uv(uint64_t a, uint8_t cmp, const struct dec_fnode *nd)
 {
+	if (cmp == DFC_RANGE)
+		return cmp_uv(a, DFC_GE, nd) && (nd->value2 < 0 ? 0 :
+		    a <= (uint64_t)nd->value2);
 	if (nd->neg && nd->value < 0)
 		return cmp_order(1, cmp);
 	return cmp_u64(a, cmp, (uint64_t)nd->value);
+}
+
+/* A signed number with the node's constant (its range too). */
+static int
+cmp_sv(int64_t a, uint8_t cmp, const struct dec_fnode *nd)
+{
+	if (cmp == DFC_RANGE)
+		return a >= nd->value && a <= nd->value2;
+	return cmp_i64(a, cmp, nd->value);
 }
 
 /* Node n of the tree against the constant of nd (its base comparison:
@@ -839,26 +1260,26 @@ test_node(const struct dec_fnode *nd, const struct urb_rec *r,
     const struct dec_node *n, uint8_t cmp)
 {
 	const uint8_t	*p;
-	const char	*str;
 	int64_t		 sv;
 	uint64_t	 mask;
+	int		 is_mem = nd->vtype == DK_STRING || nd->vtype == DK_BYTES;
 
 	switch (n->f->kind) {
 	case DK_LABEL:
 		return 0;
 	case DK_STRING:
-		if (nd->vtype != DK_STRING)
+		if (!is_mem || (nd->vtype == DK_BYTES && nd->nslice == 0))
 			return 0;
-		str = n->str != NULL ? n->str : "";
-		return cmp_mem(nd, cmp, str, strlen(str));
+		p = (const uint8_t *)(n->str != NULL ? n->str : "");
+		return test_mem(nd, cmp, p, strlen((const char *)p));
 	case DK_BYTES:
 		if (nd->vtype != DK_BYTES || r == NULL ||
 		    (p = dec_node_bytes(r, n)) == NULL)
 			return 0;
-		return cmp_mem(nd, cmp, p, n->len);
+		return test_mem(nd, cmp, p, n->len);
 	case DK_INT:
 	case DK_TIME:
-		if (nd->vtype == DK_STRING || nd->vtype == DK_BYTES)
+		if (is_mem)
 			return 0;
 		sv = (int64_t)n->value;
 		if (n->f->kind == DK_INT && n->f->width > 0 &&
@@ -868,15 +1289,36 @@ test_node(const struct dec_fnode *nd, const struct urb_rec *r,
 			sv = (int64_t)(((n->value & ((mask << 1) - 1)) ^ mask) -
 			    mask);
 		}
-		return cmp_i64(sv, cmp, nd->value);
+		return cmp_sv(sv, cmp, nd);
 	default:
-		if (nd->vtype == DK_STRING || nd->vtype == DK_BYTES)
+		if (is_mem)
 			return 0;
 		/* as tshark shows it: 0xffff in a u8 is 0xff */
 		mask = n->f->width > 0 && n->f->width < 8 ?
 		    (1ULL << (8 * n->f->width)) - 1 : UINT64_MAX;
 		return cmp_uv(n->value & mask, cmp, nd);
 	}
+}
+
+/* A protocol's name: does the record go to its class decoder, or its
+ * tree hold a field of it? */
+static int
+match_proto(const struct dec_fnode *nd, const struct dec_fvals *v)
+{
+	const struct dec_tree *t = v->tree;
+	const char	*cp;
+	size_t		 i;
+
+	if (v->r != NULL && v->info != NULL &&
+	    (cp = dec_class_proto(v->r, v->info)) != NULL &&
+	    strncmp(cp, nd->fref.name, nd->fref.plen) == 0 &&
+	    cp[nd->fref.plen] == '\0')
+		return 1;
+	for (i = 0; t != NULL && i < t->n; i++) {
+		if (dec_fref_proto_is(&nd->fref, &t->node[i]))
+			return 1;
+	}
+	return 0;
 }
 
 /*
@@ -924,13 +1366,13 @@ match_event(const struct dec_fnode *nd, const struct dec_fvals *v)
 			return 1;
 		if (nd->vtype == DK_STRING || nd->vtype == DK_BYTES)
 			return 0;
-		return cmp_i64(num, cmp, nd->value);
+		return cmp_sv(num, cmp, nd);
 	case 2:
 		if (cmp == DFC_HAS)
 			return 1;
 		if (nd->vtype != DK_STRING && nd->vtype != DK_BYTES)
 			return 0;
-		return cmp_mem(nd, cmp, str, strlen(str));
+		return test_mem(nd, cmp, (const uint8_t *)str, strlen(str));
 	default:
 		return 0;
 	}
@@ -959,6 +1401,10 @@ match_ref(const struct dec_fnode *nd, const struct dec_fvals *v)
 			return v->evp != NULL && nd->fref.evf >= 0 &&
 			    match_event(nd, v);
 		return match_tree(nd, v);
+	case FR_PROTO:
+		return !v->is_event && match_proto(nd, v);
+	case FR_FRAME:
+		return 1;
 	case FR_EVENT:
 		return v->is_event && v->evp != NULL && match_event(nd, v);
 	case FR_KIND:
@@ -968,7 +1414,7 @@ match_ref(const struct dec_fnode *nd, const struct dec_fvals *v)
 		if (v->is_event || v->r == NULL)
 			return 0;
 		return cmp == DFC_HAS ? v->r->data_len > 0 :
-		    v->r->data_len > 0 && cmp_mem(nd, cmp, v->r->data,
+		    v->r->data_len > 0 && test_mem(nd, cmp, v->r->data,
 		    v->r->data_len);
 	case FR_SYNTHETIC:
 		syn = !v->is_event && v->r != NULL &&
@@ -982,6 +1428,12 @@ match_ref(const struct dec_fnode *nd, const struct dec_fvals *v)
 		return cmp == DFC_HAS || cmp_uv(fr->number, cmp, nd);
 	case FR_FRAME_OFFSET:
 		return cmp == DFC_HAS || cmp_uv(fr->offset, cmp, nd);
+	case FR_FRAME_LEN:
+		return fr->len != 0 && (cmp == DFC_HAS ||
+		    cmp_uv(fr->len, cmp, nd));
+	case FR_FRAME_CAPLEN:
+		return fr->len != 0 && (cmp == DFC_HAS ||
+		    cmp_uv(fr->cap_len, cmp, nd));
 	case FR_FRAME_EPOCH:
 		return match_time(nd, fr->ts_ns, 0);
 	case FR_FRAME_REL:
@@ -1040,6 +1492,7 @@ dec_fvals_urb(const struct urb_rec *r, const struct dec_info *info,
 	v->has_urb = 1;
 	v->frame = NULL;
 	v->r = r;
+	v->info = info;
 	v->tree = NULL;
 	v->evp = NULL;
 }

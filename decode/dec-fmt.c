@@ -1180,34 +1180,92 @@ frame_field(const struct dec_frame *fr, const struct dec_fref *ref,
 		if (fr->ts_ns != DEC_TS_BAD && fr->prev_ns != DEC_TS_BAD)
 			sb_secs(b, dec_ts_sub(fr->ts_ns, fr->prev_ns), 9);
 		return 1;
+	case FR_FRAME_LEN:
+		if (fr->len != 0)
+			sb_u64(b, fr->len);
+		return 1;
+	case FR_FRAME_CAPLEN:
+		if (fr->len != 0)
+			sb_u64(b, fr->cap_len);
+		return 1;
 	}
 	return 0;
 }
 
-void
-dec_fmt_fields(const struct dec_fmt *f, const struct dec_frame *fr,
-    const struct urb_rec *r, const struct dec_info *info,
-    const struct dec_tree *t, const struct dec_fref *refs, size_t n,
-    struct sbuf *b)
+/*
+ * Field i of -T fields begins at start of b: its separator before it,
+ * its quotes around it (tshark quotes no empty field).
+ */
+static void
+field_begin(const struct dec_fields_opts *o, size_t i, struct sbuf *b)
 {
-	const struct dec_fref *ref;
-	size_t	 i, j, k;
+	if (i > 0)
+		sb_putc(b, o->sep);
+}
 
+static void
+field_end(const struct dec_fields_opts *o, size_t start, struct sbuf *b)
+{
+	if (o->quote == 0 || b->len == start || !sb_reserve(b, 2))
+		return;
+	memmove(b->s + start + 1, b->s + start, b->len - start);
+	b->s[start] = o->quote;
+	b->len++;
+	b->s[b->len++] = o->quote;
+	b->s[b->len] = '\0';
+}
+
+/* The occurrences of ref in t that -E occurrence picks, joined by the
+ * aggregator. */
+static void
+field_tree(const struct dec_fields_opts *o, const struct urb_rec *r,
+    const struct dec_tree *t, const struct dec_fref *ref, struct sbuf *b)
+{
+	size_t	 j, k, total = 0;
+	long	 want = o->occurrence;
+
+	if (want < 0) {
+		for (j = 0; j < t->n; j++)
+			total += dec_fref_is(ref, &t->node[j]);
+		want += (long)total + 1;
+		if (want <= 0)
+			return;
+	}
+	for (k = 0, j = 0; j < t->n; j++) {
+		if (!dec_fref_is(ref, &t->node[j]))
+			continue;
+		k++;
+		if (want != 0 && (long)k != want)
+			continue;
+		if (want == 0 && k > 1)
+			sb_putc(b, o->agg);
+		node_raw(r, &t->node[j], b);
+	}
+}
+
+void
+dec_fmt_fields(const struct dec_fmt *f, const struct dec_fields_opts *o,
+    const struct dec_frame *fr, const struct urb_rec *r,
+    const struct dec_info *info, const struct dec_tree *t,
+    const struct dec_fref *refs, size_t n, struct sbuf *b)
+{
+	static const struct dec_fields_opts plain = { '\t', ',', 0, 0 };
+	const struct dec_fref *ref;
+	size_t	 i, start;
+
+	if (o == NULL)
+		o = &plain;
 	for (i = 0; i < n; i++) {
 		ref = &refs[i];
-		if (i > 0)
-			sb_putc(b, '\t');
-		if (frame_field(fr, ref, b))
+		field_begin(o, i, b);
+		start = b->len;
+		if (frame_field(fr, ref, b)) {
+			field_end(o, start, b);
 			continue;
+		}
 		switch (ref->kind) {
 		case FR_TREE:
-			for (k = 0, j = 0; j < t->n; j++) {
-				if (!dec_fref_is(ref, &t->node[j]))
-					continue;
-				if (k++ > 0)
-					sb_putc(b, ',');
-				node_raw(r, &t->node[j], b);
-			}
+			field_tree(o, r, t, ref, b);
 			break;
 		case FR_DATA:
 			sb_hexbytes(b, r->data, r->data_len);
@@ -1220,25 +1278,32 @@ dec_fmt_fields(const struct dec_fmt *f, const struct dec_frame *fr,
 				sb_puts(b, "true");
 			break;
 		}
+		field_end(o, start, b);
 	}
 	sb_putc(b, '\n');
 }
 
 void
-dec_fmt_event_fields(const struct dec_frame *fr, const struct drv_event *ev,
+dec_fmt_event_fields(const struct dec_fields_opts *o,
+    const struct dec_frame *fr, const struct drv_event *ev,
     const struct dec_fref *refs, size_t n, struct sbuf *b)
 {
+	static const struct dec_fields_opts plain = { '\t', ',', 0, 0 };
 	const struct dec_fref *ref;
 	const char	*name;
-	size_t		 i;
+	size_t		 i, start;
 	char		 tmp[24];
 
+	if (o == NULL)
+		o = &plain;
 	for (i = 0; i < n; i++) {
 		ref = &refs[i];
-		if (i > 0)
-			sb_putc(b, '\t');
-		if (frame_field(fr, ref, b))
+		field_begin(o, i, b);
+		start = b->len;
+		if (frame_field(fr, ref, b)) {
+			field_end(o, start, b);
 			continue;
+		}
 		if (ref->kind == FR_KIND) {
 			name = dec_name_or(dec_drv_kinds, ev->kind, tmp);
 			sb_puts(b, name);
@@ -1246,6 +1311,7 @@ dec_fmt_event_fields(const struct dec_frame *fr, const struct drv_event *ev,
 			dec_fmt_event_summary(ev, b);
 		else if (ref->evf >= 0)
 			dec_event_value_text(ev, ref->evf, b);
+		field_end(o, start, b);
 	}
 	sb_putc(b, '\n');
 }

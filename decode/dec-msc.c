@@ -372,6 +372,7 @@ msc_heuristic(const struct urb_rec *r)
 
 const struct dec_class_ops dec_class_msc = {
 	.name = "mass storage",
+	.wsproto = "usbms",
 	.cls = 0x08, .subcls = DEC_CLS_ANY, .proto = 0x50,
 	.summary = msc_summary,
 	.tree = msc_tree,
@@ -622,6 +623,7 @@ uas_summary(const struct dec_cls_arg *a, struct sbuf *b)
 /* USB Attached SCSI: protocol 0x62 (MSC overview 3, UAS r04). */
 const struct dec_class_ops dec_class_uas = {
 	.name = "UAS",
+	.wsproto = "uasp",
 	.cls = 0x08, .subcls = DEC_CLS_ANY, .proto = 0x62,
 	.summary = uas_summary,
 	.tree = uas_tree,

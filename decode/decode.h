@@ -477,6 +477,8 @@ struct urb_rec {
 	uint32_t	 wire_len;	/* the packet's original length as the
 					   file records it (pcap orig_len,
 					   Wireshark's frame.len), 0: none */
+	uint32_t	 cap_len;	/* the bytes the file kept of it (pcap
+					   incl_len, frame.cap_len), 0: none */
 };
 
 /* The frame number of r (its record number when the source gave none). */
@@ -1558,6 +1560,13 @@ int		 dec_class_tree(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_tree *t);
 int		 dec_class_learn(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_cls_state *st);
+/* Wireshark's protocol name ("usbms") of the class decoder r goes to
+ * (the protocol a filter's bare name tests), or NULL. */
+const char	*dec_class_proto(const struct urb_rec *r,
+		     const struct dec_info *info);
+/* The protocol name s[0..n) of a class decoder (its static copy), or
+ * NULL. */
+const char	*dec_class_proto_find(const char *s, size_t n);
 /* A HID keyboard's input report (interrupt IN completion) as the boot
  * report's 8 bytes, read by the interface's report descriptor or as a
  * boot report: modifier bits, 0, six key usages (HID 1.11 appendix B).
@@ -1627,6 +1636,11 @@ enum dec_fref_kind {
 	FR_DATA,		/* data: the payload */
 	FR_SUMMARY,		/* summary: the one-line summary */
 	FR_SYNTHETIC,		/* synthetic: made by urbscope */
+	FR_FRAME_LEN,		/* frame.len: the packet's length */
+	FR_FRAME_CAPLEN,	/* frame.cap_len: the bytes captured */
+	FR_PROTO,		/* a protocol: the prefix name[0..plen) of
+				   tree fields (usb, usbms, scsi) */
+	FR_FRAME,		/* frame: every record and event */
 };
 
 #define DEC_FREF_MAX	8	/* tree fields that share one name */
@@ -1635,7 +1649,10 @@ struct dec_fref {
 	uint8_t		 kind;		/* FR_* */
 	int8_t		 evf;		/* the event field, -1: none */
 	uint8_t		 nref;		/* ref[0..nref), 0: by name */
-	const char	*name;		/* the field's own static name */
+	uint8_t		 plen;		/* FR_PROTO: the prefix's length */
+	const char	*name;		/* the field's own static name (for
+					   FR_PROTO a field's, whose first
+					   plen bytes are the protocol) */
 	const struct dec_field *ref[DEC_FREF_MAX];
 };
 
@@ -1661,6 +1678,36 @@ dec_fref_is(const struct dec_fref *fr, const struct dec_node *n)
 /* The kind of fr's values (DK_*; DK_UINT for frame numbers, DK_TIME for
  * frame times, DK_STRING for event strings, DK_BYTES for data). */
 int		 dec_fref_type(const struct dec_fref *fr);
+/*
+ * A protocol's name (Wireshark's, as a filter tests it): is node n a
+ * field of the protocol fr (FR_PROTO)?  A field belongs to the protocol
+ * whose name is its abbrev before the first dot, and to the protocol of
+ * which it is a sub-protocol by an underscore (scsi_sbc.opcode: scsi).
+ */
+static inline int
+dec_fref_proto_is(const struct dec_fref *fr, const struct dec_node *n)
+{
+	const char	*a;
+
+	if (n->f == NULL || (a = n->f->abbrev) == NULL)
+		return 0;
+	return strncmp(a, fr->name, fr->plen) == 0 &&
+	    (a[fr->plen] == '.' || a[fr->plen] == '_');
+}
+/*
+ * The value named s[0..n) of fr's fields (their value-name tables, and
+ * Wireshark's names where urbscope shows others: URB_BULK), compared
+ * without case, a blank the same as '_': 0 and *v, or -1.  *named says
+ * whether fr's fields have names at all.
+ */
+int		 dec_fref_value(const struct dec_fref *fr, const char *s,
+		     size_t n, int64_t *v, int *named);
+/*
+ * The known name nearest to s[0..n) by edit distance (a misspelling's
+ * correction), or NULL when none is near.
+ */
+const char	*dec_field_nearest(const char *s, size_t n, char *buf,
+		     size_t size);
 
 /*
  * Every field name once, in the order frame, short filter names, driver
@@ -1677,6 +1724,17 @@ struct dec_frame {
 	int64_t		 ts_ns;		/* DEC_TS_BAD: none */
 	int64_t		 t0_ns;		/* the first record's (or BAD) */
 	int64_t		 prev_ns;	/* the previous record's (or BAD) */
+	uint32_t	 len;		/* frame.len, 0: none */
+	uint32_t	 cap_len;	/* frame.cap_len, 0: none */
+};
+
+/* -T fields' -E options, as tshark's. */
+struct dec_fields_opts {
+	char		 sep;		/* separator=: '\t' */
+	char		 agg;		/* aggregator=: ',' */
+	char		 quote;		/* quote=: 0, '"' or '\'' */
+	int		 occurrence;	/* 0 all, 1.. the Nth, -1.. from
+					   the last (f 1, l -1) */
 };
 
 /*
@@ -1686,12 +1744,13 @@ struct dec_frame {
  * summary's arrow.
  */
 void		 dec_fmt_fields(const struct dec_fmt *f,
-		     const struct dec_frame *fr, const struct urb_rec *r, const struct dec_info *info,
-		     const struct dec_tree *t, const struct dec_fref *refs,
-		     size_t n, struct sbuf *b);
-void		 dec_fmt_event_fields(const struct dec_frame *fr,
-		     const struct drv_event *ev, const struct dec_fref *refs,
-		     size_t n, struct sbuf *b);
+		     const struct dec_fields_opts *o,
+		     const struct dec_frame *fr, const struct urb_rec *r,
+		     const struct dec_info *info, const struct dec_tree *t,
+		     const struct dec_fref *refs, size_t n, struct sbuf *b);
+void		 dec_fmt_event_fields(const struct dec_fields_opts *o,
+		     const struct dec_frame *fr, const struct drv_event *ev,
+		     const struct dec_fref *refs, size_t n, struct sbuf *b);
 
 /* Driver event fields by JSON name (dec-event.c): the index of s[0..n)
  * or -1; the name of index i (NULL past the last; *is_str: a string);
@@ -1744,9 +1803,18 @@ enum dec_fcmp {
 	DFC_HAS,		/* a bare name: present */
 	DFC_CONTAINS,
 	DFC_ANY_NE,		/* ~= */
+	DFC_MATCHES,		/* a regular expression (re) */
+	DFC_RANGE,		/* value <= x <= value2: in {1..5} */
 };
 
 #define DEC_FILTER_STR	64
+#define DEC_SLICE_MAX	4	/* ranges of one slice: [0:2,4,6-7] */
+
+/* A range of a slice: count bytes from (negative: from the end). */
+struct dec_slice {
+	int32_t		 from;
+	int32_t		 count;		/* INT32_MAX: to the end */
+};
 
 struct dec_fnode {
 	uint8_t		 op;		/* DFO_* */
@@ -1755,9 +1823,15 @@ struct dec_fnode {
 	uint8_t		 vtype;		/* DF_REF: DK_* of the value */
 	uint8_t		 neg;		/* DF_REF: the number had a '-' */
 	uint16_t	 a, b;		/* operand node indices */
+	uint8_t		 nslice;	/* DF_REF: slice[0..nslice) of the
+					   value's bytes, 0: all of it */
 	uint16_t	 len;		/* bytes in str */
 	int64_t		 value;		/* number, ns for times */
-	char		 str[DEC_FILTER_STR];	/* string, bytes */
+	int64_t		 value2;	/* DFC_RANGE: the upper bound */
+	char		 str[DEC_FILTER_STR];	/* string, bytes, the
+						   pattern of matches */
+	void		*re;		/* DFC_MATCHES: its regex_t */
+	struct dec_slice slice[DEC_SLICE_MAX];
 	struct dec_fref	 fref;		/* DF_REF */
 };
 
@@ -1794,6 +1868,7 @@ struct dec_fvals {
 	/* for the other names; NULL: the item has none of those fields */
 	const struct dec_frame *frame;
 	const struct urb_rec *r;
+	const struct dec_info *info;	/* r's analysis, or NULL */
 	const struct dec_tree *tree;	/* r's, built with all_bits, when
 					   the filter's need_tree says */
 	const struct drv_event *evp;
@@ -1802,9 +1877,15 @@ struct dec_fvals {
 /*
  * Compile expr into f (f->node/f->max set by the caller; 64 nodes is
  * plenty for a typed filter).  An empty expression matches everything.
- * Returns 0, or -UE_SYNTAX with f->col and f->err set.
+ * Returns 0, or -UE_SYNTAX with f->col and f->err set (-UE_NOMEM when a
+ * regular expression found no memory).  What the nodes held before is
+ * not looked at: free a compiled filter with dec_filter_free before
+ * compiling another into its nodes.
  */
 int		 dec_filter_compile(struct dec_filter *f, const char *expr);
+/* What the compiled f holds besides its nodes (the regular expressions
+ * of matches); f then matches everything. */
+void		 dec_filter_free(struct dec_filter *f);
 /* Does v pass f (compiled without error)? */
 int		 dec_filter_match(const struct dec_filter *f,
 		     const struct dec_fvals *v);

@@ -41,6 +41,8 @@ tui_model_free(struct tui_model *m)
 	for (i = 0; i < m->ndrivers; i++)
 		free(m->drivers[i]);
 	free(m->drivers);
+	dec_filter_free(&m->filter);
+	dec_filter_free(&m->sfilter);
 	free(m->item);
 	free(m->fp);
 	free(m->vis);
@@ -258,6 +260,8 @@ matches(struct tui_model *m, const struct dec_filter *f, uint32_t i)
 	}
 	fr.number = urb_frame(&rec->r);
 	fr.offset = rec->r.offset;
+	fr.len = rec->r.wire_len;
+	fr.cap_len = rec->r.cap_len;
 	v.r = &rec->r;
 	if (f->need_tree) {
 		if (m->tnodes == NULL) {
@@ -1085,6 +1089,8 @@ tui_model_set_filter(struct tui_model *m, const char *expr)
 		m->filter.need_rec = old.need_rec;
 		return -UE_SYNTAX;
 	}
+	old.node = save;	/* its regular expressions */
+	dec_filter_free(&old);
 	snprintf(m->ftext, sizeof m->ftext, "%s", expr);
 	return refilter(m, cur);
 }
@@ -1327,6 +1333,7 @@ search_parse(struct tui_model *m)
 		m->skind = TUI_SEARCH_BYTES;
 		return;
 	}
+	dec_filter_free(&m->sfilter);
 	if (filter_like(m->search) &&
 	    dec_filter_compile(&m->sfilter, m->search) == 0) {
 		m->skind = TUI_SEARCH_FILTER;

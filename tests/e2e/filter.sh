@@ -57,9 +57,63 @@ n=$("$US" read $S/stall.pcap -T fields -e frame.time_relative \
 check_eq "-T fields frame.time_relative, frame.time_delta" \
     "0.000360000	0.000360000" "$n"
 
+# a misspelt name: the known name nearest to it
+"$US" read $S/stall.pcap -Y 'usb.scr == "host"' >/dev/null 2>"$TMP/err"
+check_eq "-Y usb.scr exits 2" 2 $?
+check "-Y usb.scr: did you mean usb.src?" \
+    grep -q "unknown field 'usb.scr', did you mean usb.src?" "$TMP/err"
+"$US" read $S/stall.pcap -Y 'usb.idVender == 0x1d6b' >/dev/null 2>"$TMP/err"
+check "-Y usb.idVender: did you mean usb.idVendor?" \
+    grep -q "did you mean usb.idVendor?" "$TMP/err"
+"$US" read $S/stall.pcap -Y 'zzqx' >/dev/null 2>"$TMP/err"
+check "-Y zzqx: no name is near it" sh -c "! grep -q 'did you mean' $TMP/err"
+"$US" read $S/stall.pcap -Y 'usb == 3' >/dev/null 2>"$TMP/err"
+check "-Y 'usb == 3': a protocol is tested alone" \
+    grep -q "'usb' is a protocol" "$TMP/err"
+"$US" read $S/stall.pcap -Y 'usb.transfer_type == URB_BLUK' >/dev/null \
+    2>"$TMP/err"
+check "-Y URB_BLUK: not among usb.transfer_type's values" \
+    grep -q '"URB_BLUK" cannot be found among the possible values for usb.transfer_type' "$TMP/err"
+"$US" read $S/stall.pcap -Y 'usb.urb_len matches "1"' >/dev/null 2>"$TMP/err"
+check_eq "-Y: matches of a number exits 2" 2 $?
+"$US" read $S/stall.pcap -Y 'usb.capdata matches "("' >/dev/null 2>"$TMP/err"
+check_eq "-Y: a bad regular expression exits 2" 2 $?
+"$US" read $S/stall.pcap -Y 'usb.urb_len[0:1] == 00' >/dev/null 2>"$TMP/err"
+check "-Y: a number is not sliced" grep -q "a slice is of strings" "$TMP/err"
+# -e and -E are -T fields' (tshark: 'Output fields were specified with
+# "-e", but "-Tfields" ... was not specified')
+"$US" read $S/stall.pcap -e frame.number >"$TMP/out" 2>"$TMP/err"
+check_eq "-e without -T fields exits 2" 2 $?
+check "-e without -T fields says so" grep -q -- "-T fields was not given" \
+    "$TMP/err"
+check "-e without -T fields prints nothing" test ! -s "$TMP/out"
+"$US" read $S/stall.pcap -T json -E header=y >/dev/null 2>&1
+check_eq "-E without -T fields exits 2" 2 $?
+"$US" read $S/stall.pcap -T fields -e frame.number -E occurrence=2 \
+    >/dev/null 2>&1
+check_eq "-E occurrence=2 exits 2 (tshark 4.0 takes f, l, a)" 2 $?
+"$US" read $S/stall.pcap -T fields -e frame.number -E bogus=1 >/dev/null 2>&1
+check_eq "-E bogus=1 exits 2" 2 $?
+
 if ! command -v tshark >/dev/null 2>&1; then
 	skip_rest "filters against tshark" "tshark is not installed"
 fi
+
+# -T fields -E: tshark's output byte for byte
+for e in "header=y quote=d separator=," "separator=/s quote=s" \
+    "occurrence=f" "occurrence=l aggregator=/s" \
+    "aggregator=; header=y separator=/t" "quote=n occurrence=a"; do
+	opts=$(for o in $e; do printf -- '-E %s ' "$o"; done)
+	# shellcheck disable=SC2086
+	tshark -r $S/mass-storage.pcapng -T fields -e frame.number -e usb.src \
+	    -e usb.bDescriptorType -e usb.bLength -e usb.urb_len \
+	    -e usb.iInterface $opts >"$TMP/ts" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$US" read $S/mass-storage.pcapng -T fields -e frame.number -e usb.src \
+	    -e usb.bDescriptorType -e usb.bLength -e usb.urb_len \
+	    -e usb.iInterface $opts >"$TMP/us" 2>/dev/null
+	check_diff "-T fields $opts: tshark's bytes" "$TMP/ts" "$TMP/us"
+done
 
 # Driver events (the simulator's buggy driver): their fields, in -Y and
 # -T fields, against tshark's events (packets of interface 1)
@@ -119,6 +173,44 @@ $L/qemu-usb-hub.pcap	frame.time_delta > 0.1
 $L/qemu-usb-uas.pcap	usb.urb_len > 512 or usb.data_len >= 64
 $L/qemu-usb-uas.pcap	usb.endpoint_address.number == 2 && usb.endpoint_address.direction == 1
 $L/qemu-usb-uas.pcap	usb.capdata contains 55:53:42:43 || usb.capdata contains "USBS"	none
+$S/mass-storage.pcapng	usb
+$S/mass-storage.pcapng	usbms
+$S/mass-storage.pcapng	scsi
+$S/mass-storage.pcapng	frame && !usbms
+$S/stall.pcap	usbms || usbhid
+$S/usb-fs-acm.pcapng	usb && !usbhid
+$L/qemu-usb-uas.pcap	uasp
+$L/qemu-usb-storage.pcap	usb.transfer_type == URB_BULK
+$L/qemu-usb-storage.pcap	usb.transfer_type == "urb_control"
+$L/qemu-usb-storage.pcap	usb.endpoint_address.direction == IN
+$L/qemu-usb-storage.pcap	usb.urb_type == URB_SUBMIT && usb.endpoint_address.direction == "OUT"
+$S/mass-storage.pcapng	usb.bInterfaceClass == "mass storage"
+$L/qemu-usb-storage.pcap	usb.setup.bRequest == "GET DESCRIPTOR"
+$L/qemu-usb-storage.pcap	usb.bDescriptorType == "DEVICE"
+$L/qemu-usb-storage.pcap	scsi_sbc.opcode == "Inquiry"
+$L/qemu-usb-storage.pcap	usb.urb_status == "Success"
+$S/usb-fs-acm.pcapng	usb.capdata[0:3] == "The"
+$S/usb-fs-acm.pcapng	usb.capdata[0] == 54 && usb.capdata[4:5] == 71:75:69:63:6b
+$S/usb-fs-acm.pcapng	usb.capdata[1-2] == 68:65
+$S/usb-fs-acm.pcapng	usb.capdata[-2:] == 20:74
+$S/usb-fs-acm.pcapng	usb.capdata[:2] == 54:68 && usb.capdata[16:] contains "fox"
+$S/usb-fs-acm.pcapng	usb.capdata[0:2,4] == 54:68:71
+$S/usb-fs-acm.pcapng	usb.capdata matches "qu.ck +br[aeiou]wn"
+$S/usb-fs-acm.pcapng	usb.capdata matches "(?i)^THE QUICK"
+$S/usb-fs-acm.pcapng	usb.capdata matches "\\\\d\\\\d-byt"
+$L/qemu-usb-hub.pcap	usb.capdata[0] == 02
+$L/qemu-usb-storage.pcap	usb.src matches "^[0-9]\\\\.2\\\\.[12]$"
+$L/qemu-usb-storage.pcap	scsi.inquiry.vendor_id matches "^QEM"
+$L/qemu-usb-storage.pcap	frame.len > 100
+$L/qemu-usb-storage.pcap	frame.cap_len < 100 && frame.len >= 64
+$S/windows-usbpcap.pcapng	frame.len == 91
+$L/qemu-usb-storage.pcap	usb.urb_len in {13, 31}
+$L/qemu-usb-storage.pcap	usb.urb_len in {10..20}
+$L/qemu-usb-storage.pcap	usb.urb_len in {10..20, 31, 0x200}
+$L/qemu-usb-storage.pcap	usb.urb_type in {'C'}
+$L/qemu-usb-storage.pcap	usb.transfer_type in {URB_INTERRUPT, URB_CONTROL}
+$S/stall.pcap	frame.number in {1..5, 9}
+$S/stall.pcap	frame.time_relative in {1..2}
 EOF
 while IFS='	' read -r f x none; do
 	tshark -r "$f" -Y "$x" -T fields -e frame.number >"$TMP/ts" \
@@ -134,6 +226,15 @@ while IFS='	' read -r f x none; do
 	check "$(basename "$f"): -Y '$x': no sanitizer report" \
 	    no_sanitizer_report "$TMP/err"
 done <"$TMP/cases"
+
+# tshark 4.0 takes an URB status's name (usb.urb_status == "Broken pipe
+# (-EPIPE)") but matches nothing with it (its name is of the unsigned
+# value); urbscope matches the status
+n=$("$US" read $S/stall.pcap -Y 'usb.urb_status == "Broken pipe (-EPIPE)"' \
+    -T fields -e frame.number 2>/dev/null | md5sum)
+m=$("$US" read $S/stall.pcap -Y 'usb.urb_status == -32' -T fields \
+    -e frame.number 2>/dev/null | md5sum)
+check_eq "usb.urb_status == \"Broken pipe (-EPIPE)\" is -32" "$m" "$n"
 
 # Short names: the Wireshark filter each stands for; the help's "all
 # failed transfers".

@@ -49,7 +49,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(expr, data, len);
 	expr[len] = '\0';
 	if (dec_filter_compile(&f, expr) != 0) {
-		if (f.col < 0 || (size_t)f.col > len + 1 || f.err[0] == '\0')
+		if (f.col < 0 || (size_t)f.col > len + 1 || f.err[0] == '\0' ||
+		    f.n != 0)
 			abort();
 		return 0;
 	}
@@ -74,6 +75,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fr.ts_ns = (int64_t)take(&p, &n, 8);
 	fr.t0_ns = (int64_t)take(&p, &n, 1);
 	fr.prev_ns = DEC_TS_BAD;
+	fr.len = (uint32_t)take(&p, &n, 2);
+	fr.cap_len = (uint32_t)take(&p, &n, 2);
 	v.frame = &fr;
 	(void)dec_filter_match(&f, &v);
 
@@ -116,5 +119,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		v.tree = &t;
 	}
 	(void)dec_filter_match(&f, &v);
+	dec_filter_free(&f);	/* a matches' regular expression */
 	return 0;
 }

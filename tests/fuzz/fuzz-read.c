@@ -94,8 +94,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dec_fmt_event_line(&fmt[0], &pipe.ev, &out);
 			dec_fmt_event_verbose(&fmt[1], &pipe.ev, &out);
 			dec_fmt_event_json(&fmt[2], &pipe.ev, &out);
-			dec_fmt_event_fields(cap_pipe_frame(&pipe, rc), &pipe.ev, refs,
-			    sizeof refs / sizeof refs[0], &out);
+			dec_fmt_event_fields(NULL, cap_pipe_frame(&pipe, rc),
+			    &pipe.ev, refs, sizeof refs / sizeof refs[0], &out);
 			(void)cap_pipe_shown(&pipe, rc);
 			for (k = 0; k < 3; k++)
 				dec_xfer_flush(&xf[k], &out);
@@ -116,8 +116,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (k = 0; k < 3; k++)
 			dec_xfer_record(&xf[k], &fmt[k], &pipe.r, &pipe.info,
 			    k == 0 || shown, &out);
-		dec_fmt_fields(&fmt[0], cap_pipe_frame(&pipe, rc), &pipe.r,
-		    &pipe.info, cap_pipe_tree(&pipe), refs,
+		dec_fmt_fields(&fmt[0], NULL, cap_pipe_frame(&pipe, rc),
+		    &pipe.r, &pipe.info, cap_pipe_tree(&pipe), refs,
 		    sizeof refs / sizeof refs[0], &out);
 	}
 	for (k = 0; k < 3; k++) {

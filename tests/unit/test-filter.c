@@ -57,11 +57,30 @@ static int
 m(const char *expr, const struct dec_fvals *v)
 {
 	struct dec_filter f = { .node = nodes, .max = 64 };
-	int	 rc = dec_filter_compile(&f, expr);
+	int	 rc = dec_filter_compile(&f, expr), yes;
 
 	if (rc != 0)
 		fail_msg("'%s' does not compile: %s", expr, f.err);
-	return dec_filter_match(&f, v);
+	yes = dec_filter_match(&f, v);
+	dec_filter_free(&f);
+	return yes;
+}
+
+/* in {...}: a test of the field per member, a range per pair */
+static void
+test_sets(void **state)
+{
+	struct dec_fvals v = urb('C', XFER_BULK, 0x81, 0, 13, 1000);
+
+	(void)state;
+	assert_true(m("dev in {1 3}", &v));
+	assert_true(m("dev in {1, 3}", &v));
+	assert_false(m("dev in {1, 2, 4}", &v));
+	assert_true(m("dev in {1..3}", &v));
+	assert_false(m("dev in {4..9, 1}", &v));
+	assert_true(m("len in {1..5, 13}", &v));
+	assert_true(m("!(bus in {2..9}) && type in {bulk int}", &v));
+	assert_true(m("frame", &v));
 }
 
 /* Compile expr (must fail) and return the error. */
@@ -164,10 +183,22 @@ static void
 test_errors(void **state)
 {
 	(void)state;
-	assert_string_equal(bad("devv==3", 1), "col 1: unknown field 'devv' "
-	    "(urbscope -G fields lists them)");
+	assert_string_equal(bad("devv==3", 1), "col 1: unknown field 'devv', "
+	    "did you mean dev? (urbscope -G fields lists them)");
 	assert_string_equal(bad("len>1 && devv==1", 10),
-	    "col 10: unknown field 'devv' (urbscope -G fields lists them)");
+	    "col 10: unknown field 'devv', did you mean dev? (urbscope -G "
+	    "fields lists them)");
+	assert_string_equal(bad("qqqqqqq", 1), "col 1: unknown field "
+	    "'qqqqqqq' (urbscope -G fields lists them)");
+	assert_non_null(strstr(bad("usb.scr == 1", 1), "did you mean usb.src?"));
+	/* sets, slices, protocols, value names */
+	bad("dev in {1 2", 8);
+	bad("dev in 1", 8);
+	bad("usb.capdata[0:2 == 01", 13);
+	bad("usb.idVendor[0] == 01", 20);
+	bad("usb == 1", 5);
+	bad("usb.transfer_type == URB_NONE", 22);
+	bad("usb.idVendor matches \"1\"", 22);
 	bad("usb.foo == 1", 1);
 	bad("ftdi-ftx.bRequest == 1", 1);	/* a - inside a name */
 	bad("usb.idVendorr", 1);
@@ -423,6 +454,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_precedence),
+		cmocka_unit_test(test_sets),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_limits),
 		cmocka_unit_test(test_wireshark),

@@ -250,8 +250,8 @@ test_filter(void **state)
 	assert_int_equal(tui_model_set_filter(&m, "ev==C"), 0);
 	assert_int_equal(tui_model_set_filter(&m, "ev==C && devv==1"),
 	    -UE_SYNTAX);
-	assert_string_equal(m.filter.err, "col 10: unknown field 'devv' "
-	    "(urbscope -G fields lists them)");
+	assert_string_equal(m.filter.err, "col 10: unknown field 'devv', "
+	    "did you mean dev? (urbscope -G fields lists them)");
 	assert_int_equal(m.nvis, NREC / 2);
 	assert_string_equal(m.ftext, "ev==C");
 	assert_int_equal(tui_model_set_filter(&m, "len==13"), 0);
