@@ -129,8 +129,7 @@ tshark_agree() {
 ethmix_or_skip() {
 	if ! command -v python3 >/dev/null 2>&1 ||
 	    ! command -v tshark >/dev/null 2>&1; then
-		skip "$1" "python3 or tshark missing"
-		exit 0
+		skip_rest "$1" "python3 or tshark missing"
 	fi
 	python3 tests/tools/ethmix.py samples/hid-keyboard.pcap \
 	    "$TMP/mix.pcapng"

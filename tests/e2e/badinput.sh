@@ -3,6 +3,7 @@
 # what was decoded before the problem, and says where the problem is.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 16
 
 S=samples/hid-keyboard.pcap
 full=$("$US" read "$S" | wc -l)

@@ -3,6 +3,7 @@
 # project's, header dependencies are exact, one version string, install.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 23
 
 version=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile)
 check "the Makefile names a version" test -n "$version"

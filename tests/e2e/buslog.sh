@@ -9,6 +9,7 @@
 # on every packet.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 49
 
 # the fields of one filter, of a capture: one line a record
 sel() {

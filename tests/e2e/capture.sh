@@ -11,6 +11,7 @@
 # method against the kernel's own text record.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 141
 
 BIN=$LINUX61/usbmon0.bin
 TXT=$LINUX61/usbmon-0u.txt

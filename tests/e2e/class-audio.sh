@@ -7,6 +7,7 @@
 # both print, and a class request's answer (usb.control.Response).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 27
 
 A=$LINUX61C/qemu-usb-audio.pcap
 U2=samples/uac2-headset.pcap

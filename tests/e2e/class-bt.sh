@@ -9,6 +9,7 @@
 # counts of the protocol filters.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 41
 
 "$US" sim bluetooth -w "$TMP/bt.pcapng" >"$TMP/sim.out" 2>"$TMP/sim.err"
 check "sim bluetooth runs to its end" test $? -eq 0
@@ -46,8 +47,7 @@ check "JSON: the event's fields" grep -q '"bthci_evt.bd_addr":"00:1b:dc:12:34:56
 check "JSON: no sanitizer report" no_sanitizer_report "$TMP/json.err"
 
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "Bluetooth fields against tshark" "tshark is not installed"
-	exit 0
+	skip_rest "Bluetooth fields against tshark" "tshark is not installed"
 fi
 
 # the fields of tshark's Bluetooth dissectors that urbscope knows

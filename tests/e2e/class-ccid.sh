@@ -5,6 +5,7 @@
 # answers; record by record, every usbccid.* field both print.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 8
 
 "$US" read "$LINUX61C/qemu-usb-ccid.pcap" >"$TMP/o" 2>"$TMP/err"
 check "qemu-usb-ccid.pcap reads, no sanitizer report" \

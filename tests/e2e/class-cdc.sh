@@ -5,6 +5,7 @@
 # mean (line coding, control lines, port status, the change bitmap).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 37
 
 HUB=$LINUX61/qemu-usb-hub.pcap
 ACM=samples/usb-fs-acm.pcapng

@@ -9,6 +9,7 @@
 # audio and MIDI class descriptors line for line.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 48
 
 D=$LINUX61G
 G=$D/gadget.pcapng

@@ -11,6 +11,7 @@
 # tablet's coordinates; no sanitizer report on any of it.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 104
 
 if ! command -v tshark >/dev/null 2>&1; then
 	skip_rest "HID against tshark" "tshark is not installed"
@@ -181,8 +182,7 @@ compare "$TMP/c3.pcap" "keys in range, a signed axis"
 # packets without the last 16 header bytes) and as USBPcap (249).
 CAPGEN=${CAPGEN:-build/tools/capgen}
 if [ ! -x "$CAPGEN" ]; then
-	skip "capgen's HID captures" "$CAPGEN is missing (make tools)"
-	exit 0
+	skip_rest "capgen's HID captures" "$CAPGEN is missing (make tools)"
 fi
 to189() {
 	python3 - "$1" "$2" <<'PY'

@@ -4,6 +4,7 @@
 # agrees, and the data phases' summaries say what they carry.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 307
 
 BOT=$LINUX61/qemu-usb-storage.pcap
 UAS=$LINUX61/qemu-usb-uas.pcap

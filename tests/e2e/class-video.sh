@@ -7,6 +7,7 @@
 # tshark leaves undecoded.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 20
 
 V=samples/uvc-webcam.pcapng
 

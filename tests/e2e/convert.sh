@@ -2,6 +2,7 @@
 # tests/e2e/convert.sh - `urbscope convert` between every format.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 109
 
 for f in samples/*.pcap samples/*.pcapng "$LINUX61/usbmon0.bin"; do
 	[ -f "$f" ] || continue

@@ -5,6 +5,7 @@
 # macOS, byte for byte, or turns them into usbmon on request.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 22
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 S=samples/macos-xhc.pcapng

@@ -8,6 +8,7 @@
 # printed here, against the formats of lsusb.c (usbutils).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 96
 
 FX=tests/fixtures/sysfs
 D=$LINUX61C

@@ -5,6 +5,7 @@
 # compared field by field with that guest's `lsusb -v`.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 79
 
 FX=tests/fixtures/sysfs
 ROOT=$TMP/sys

@@ -5,6 +5,7 @@
 # drivers break no rule, the buggy one breaks every rule the core checks.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 38
 
 for sc in skeleton keyboard buggy samples/scenarios/skeleton.scn; do
 	base=$(basename "$sc" .scn)

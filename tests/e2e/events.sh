@@ -7,6 +7,7 @@
 # byte, and pcap/usbmon outputs drop them saying how many.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 47
 
 # A capture with driver events: the skeleton driver scenario.
 "$US" sim skeleton -w "$TMP/ev.pcapng" 2>"$TMP/err"

@@ -6,6 +6,7 @@
 # --dir; the errors and their exit statuses; truncated records said.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 134
 
 # the real Linux 6.1 session as pcap, for tshark (it has no file header)
 "$US" convert "$LINUX61/usbmon0.bin" -w "$TMP/l61.pcap" 2>/dev/null

@@ -6,6 +6,7 @@
 # filter they stand for, and the errors of names urbscope does not know.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 288
 
 S=samples
 L=$LINUX61

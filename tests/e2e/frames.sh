@@ -10,6 +10,7 @@
 # The note is one line; -q and -T keys print none.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 31
 
 ethmix_or_skip frames
 check_eq "ethmix.py exits 0" 0 $?

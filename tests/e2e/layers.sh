@@ -9,6 +9,7 @@
 # the simulator (checked on the unit test of the file readers).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 6
 
 rank() {
 	case $1 in

@@ -2,6 +2,7 @@
 # tests/e2e/read.sh - `urbscope read` on samples and on real Linux captures.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 191
 
 check "help exits 0" "$US" read --help
 # the summary's arrow in the locale's characters; JSON is UTF-8 always

@@ -9,6 +9,7 @@
 # print has the same values, record by record.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 64
 
 for sc in hid acm audio; do
 	"$US" sim $sc -w "$TMP/$sc.pcapng" >"$TMP/$sc.out" 2>"$TMP/$sc.err"

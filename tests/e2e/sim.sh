@@ -5,6 +5,7 @@
 # Linux's enumeration, and open in tshark.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 67
 
 check "sim --help exits 0" "$US" sim --help
 "$US" sim no-such-scenario >/dev/null 2>"$TMP/err"

@@ -6,6 +6,7 @@
 # ASCII fallback, and bad usage.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 89
 
 # Usage.
 "$US" stats --help >"$TMP/out" 2>&1

@@ -8,6 +8,7 @@
 # terminal (tmux), a run of identical polls one row there too.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 91
 
 # The rows of a JSON transfers view, a run counted as its repeats.
 rows() {

@@ -4,6 +4,7 @@
 # tshark's fields equal urbscope's.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 48
 
 if ! command -v tshark >/dev/null 2>&1; then
 	skip_rest "tshark interop" "tshark is not installed (apt-get install tshark)"

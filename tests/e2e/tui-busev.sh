@@ -5,6 +5,7 @@
 # Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 14
 
 WAIT_TENTHS=100
 . tests/tmux.sh

@@ -10,6 +10,7 @@
 # Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 74
 
 . tests/tmux.sh
 

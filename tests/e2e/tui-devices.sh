@@ -8,6 +8,7 @@
 # without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 60
 
 WAIT_TENTHS=100
 . tests/tmux.sh

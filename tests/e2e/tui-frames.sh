@@ -8,6 +8,7 @@
 # Response in goes to that frame.  Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 31
 
 . tests/tmux.sh
 

@@ -11,6 +11,7 @@
 # sanitizer report.  Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 74
 
 . tests/tmux.sh
 

@@ -7,6 +7,7 @@
 # Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 45
 
 . tests/tmux.sh
 

@@ -5,6 +5,7 @@
 # the panes.  Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 16
 
 WAIT_TENTHS=100
 . tests/tmux.sh

@@ -11,6 +11,7 @@
 # the same capture shows no such lines.  Skipped without tmux or python3.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 38
 
 WAIT_TENTHS=100
 . tests/tmux.sh

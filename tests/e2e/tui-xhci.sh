@@ -9,13 +9,13 @@
 # Skipped without tmux or capgen.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 14
 
 . tests/tmux.sh
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 if [ ! -x "$CAPGEN" ]; then
-	skip "tui-xhci" "no $CAPGEN (make tools)"
-	exit 0
+	skip_rest "tui-xhci" "no $CAPGEN (make tools)"
 fi
 F=$TMP/xhci.pcap
 "$CAPGEN" xhci -F pcap -w "$F"

@@ -8,6 +8,7 @@
 # Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 109
 
 . tests/tmux.sh
 

@@ -7,6 +7,7 @@
 # the packets, or keeps only the transfers as usbmon on request.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 44
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 S=samples/usb-fs-acm.pcapng

@@ -6,6 +6,7 @@
 # Linux capture as USBPcap that tshark reads without a malformed packet.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 29
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 W=samples/windows-usbpcap.pcapng

@@ -9,6 +9,7 @@
 # an unauthorized device, built-in modules, selection and bad arguments.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
+plan 58
 
 FX=tests/fixtures/why
 MODS=$FX/modules
