@@ -27,6 +27,8 @@ const struct dec_name dec_bus_evs[] = {
 	{ BUS_EV_OVERFLOW, "overflow" },
 	{ BUS_EV_PHY_ERROR, "phy_error" },
 	{ BUS_EV_LIMIT, "limit" },
+	{ BUS_EV_SUSPEND, "suspend" },
+	{ BUS_EV_RESUME, "resume" },
 	{ 0, NULL }
 };
 
@@ -68,6 +70,9 @@ static const struct {
 	/* "--- Bus Reset ---"; "Harware buffer overflow" (sic) */
 	{ "bus reset", M_ANYWHERE, BUS_EV_RESET, 0 },
 	{ "buffer overflow", M_ANYWHERE, BUS_EV_OVERFLOW, 0 },
+	/* not ataradov's (it shows line states); other sniffers' words */
+	{ "suspend", M_ANYWHERE, BUS_EV_SUSPEND, 0 },
+	{ "resume", M_ANYWHERE, BUS_EV_RESUME, 0 },
 };
 
 int

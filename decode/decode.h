@@ -617,6 +617,8 @@ enum bus_ev {
 	BUS_EV_OVERFLOW,	/* the sniffer lost data */
 	BUS_EV_PHY_ERROR,
 	BUS_EV_LIMIT,		/* the capture limit was reached */
+	BUS_EV_SUSPEND,		/* the bus suspended (USB 2.0 7.1.7.6) */
+	BUS_EV_RESUME,		/* resume signalling (USB 2.0 7.1.7.7) */
 };
 extern const struct dec_name dec_bus_evs[];	/* "reset", "speed", ... */
 extern const struct dec_name dec_bus_speeds[];	/* USBLL_SPEED_*: "low" */

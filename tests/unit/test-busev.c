@@ -113,6 +113,8 @@ test_bus_ev(void **state)
 		{ "Harware buffer overflow", BUS_EV_OVERFLOW, 0 },
 		{ "USB PHY error", BUS_EV_PHY_ERROR, 0 },
 		{ "Capture limit reached", BUS_EV_LIMIT, 0 },
+		{ "Bus suspended", BUS_EV_SUSPEND, 0 },
+		{ "--- Resume ---", BUS_EV_RESUME, 0 },
 		{ "Detected speed: ", BUS_EV_OTHER, 0 },
 		{ "VBUS ONE", BUS_EV_OTHER, 0 },
 		{ "", BUS_EV_OTHER, 0 },
