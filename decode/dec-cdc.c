@@ -613,8 +613,60 @@ cdc_data_summary(const struct dec_cls_arg *a, struct sbuf *b)
 	return 1;
 }
 
+/*
+ * Bulk data Wireshark 4.0 reads as an Ethernet frame without FCS (its
+ * dissect_usb_com_bulk, for every data interface but an NCM/MBIM one,
+ * protocols 1 and 2): the header's addresses and type (IEEE 802.3 3.1.1),
+ * when there is a whole header; shorter data stays usb.capdata.
+ */
+DEC_FIELD(f_eth_dst, "Destination", "eth.dst", DK_STRING, 6, NULL, 0);
+DEC_FIELD(f_eth_src, "Source", "eth.src", DK_STRING, 6, NULL, 0);
+DEC_FIELD(f_eth_type, "Type", "eth.type", DK_HEX, 2, NULL, 0);
+DEC_FIELD(f_eth_len, "Length", "eth.len", DK_UINT, 2, NULL, 0);
+
+#define ETH_HLEN	14
+
+static void
+eth_addr(struct dec_tree *t, const struct dec_field *f, const uint8_t *a,
+    uint32_t off)
+{
+	struct dec_node	*n;
+
+	n = dec_tree_add(t, f, DB_DATA, off, 6, 0);
+	if (n != NULL) {
+		n->str = dec_tree_printf(t, "%02x:%02x:%02x:%02x:%02x:%02x",
+		    a[0], a[1], a[2], a[3], a[4], a[5]);
+		n->flags |= DN_PLAIN;
+	}
+}
+
+static int
+cdc_data_tree(const struct dec_cls_arg *a, struct dec_tree *t)
+{
+	const struct urb_rec *r = a->r;
+
+	uint16_t	 type;
+
+	/* (Wireshark's usbll hands a data interface's bytes to no class) */
+	if (r->xfer_type != XFER_BULK || r->data_len < ETH_HLEN ||
+	    r->origin == URB_ORIGIN_USBLL ||
+	    a->info->proto == 0x01 || a->info->proto == 0x02)
+		return 0;
+	dec_tree_push(t, "Ethernet II", DB_NONE, 0, 0);
+	eth_addr(t, &f_eth_dst, r->data, 0);
+	eth_addr(t, &f_eth_src, r->data + 6, 6);
+	/* a type, or an IEEE 802.3 length (3.2.6); 0 is a type to
+	 * Wireshark's packet-eth.c */
+	type = get_be16(r->data + 12);
+	dec_tree_add(t, type != 0 && type <= 1500 ? &f_eth_len : &f_eth_type,
+	    DB_DATA, 12, 2, type);
+	dec_tree_pop(t);
+	return 1;
+}
+
 const struct dec_class_ops dec_class_cdc_data = {
 	.name = "CDC data",
 	.cls = 0x0a, .subcls = DEC_CLS_ANY, .proto = DEC_CLS_ANY,
 	.summary = cdc_data_summary,
+	.tree = cdc_data_tree,
 };

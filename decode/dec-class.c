@@ -105,7 +105,9 @@ dec_class_tree(const struct urb_rec *r, const struct dec_info *info,
 	if ((o = class_of(r, info, &a)) == NULL || o->tree == NULL ||
 	    (r->data_len == 0 && !o->tree_empty))
 		return 0;
+	/* (an isochronous URB's bytes are its packets' usb.iso.data) */
 	if ((info->flags & DI_GUESSED) && r->data_len > 0 &&
+	    r->xfer_type != XFER_ISO &&
 	    (o->heuristic == NULL || !o->heuristic(r))) {
 		/* Wireshark knows no class for the endpoint: the bytes are
 		 * usb.capdata, the guessed class's fields beside them */

@@ -122,6 +122,8 @@ F(f_request_in, "Request in", "usb.request_in", DK_UINT, 8, NULL, 0);
 F(f_time, "Time from request", "usb.time", DK_TIME, 8, NULL, 0);
 F(f_capdata, "Leftover Capture Data", "usb.capdata", DK_BYTES, 0, NULL, 0);
 F(f_fragment, "Data Fragment", "usb.data_fragment", DK_BYTES, 0, NULL, 0);
+F(f_ctl_response, "CONTROL response data", "usb.control.Response", DK_BYTES, 0,
+    NULL, 0);
 F(f_wstatus, "wStatus", "usb.setup.wStatus", DK_HEX, 2, NULL, 0);
 F(f_answer_cfg, "bConfigurationValue", "usb.bConfigurationValue", DK_UINT,
     1, NULL, 0);
@@ -301,6 +303,20 @@ add_linux_status(const struct urb_rec *r, struct dec_tree *t)
 		n->note = dec_status_name(r->status);
 }
 
+static void	 iso_rest(const struct urb_rec *, const struct dec_info *,
+		    struct dec_tree *);
+
+/* Packet i's bytes as usb.iso.data, when the record holds all of them. */
+static void
+iso_data(const struct urb_rec *r, uint32_t i, struct dec_tree *t)
+{
+	const struct urb_iso *p = &r->iso[i];
+
+	if (p->len > 0 && p->off <= r->data_len &&
+	    p->len <= r->data_len - p->off)
+		dec_tree_add(t, &f_iso_data, DB_DATA, p->off, p->len, 0);
+}
+
 static void
 win_header_tree(const struct urb_rec *r, struct dec_tree *t)
 {
@@ -344,6 +360,10 @@ win_header_tree(const struct urb_rec *r, struct dec_tree *t)
 		    r->iso[i].usbd);
 		if (n != NULL)
 			n->note = dec_usbd_status_name(r->iso[i].usbd);
+		/* the lengths are an IN completion's alone (Wireshark's
+		 * dissect_usbpcap_iso_packets: "relevant") */
+		if (r->type == 'C' && urb_is_in(r))
+			iso_data(r, i, t);
 		dec_tree_pop(t);
 	}
 	/* last: the details pane shows the header fields first */
@@ -463,6 +483,10 @@ header_tree(const struct urb_rec *r, struct dec_tree *t)
 		    (uint64_t)(int64_t)r->iso[i].status);
 		add(t, &f_iso_off, r->iso[i].off);
 		add(t, &f_iso_len, r->iso[i].len);
+		/* a submit's packets, and a completion's that went well
+		 * (dissect_linux_usb_iso_transfer) */
+		if (r->type == 'S' || r->iso[i].status == 0)
+			iso_data(r, i, t);
 		dec_tree_pop(t);
 	}
 	/* last: the details pane shows the header fields first */
@@ -579,6 +603,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 	struct dec_node	*n;
 	const char	*c;
 	uint32_t	 want, k;
+	size_t		 i;
 	int		 split_out = 0, status_stage = 0;
 
 	/* the capture's comments on the packet, first as in Wireshark */
@@ -691,13 +716,67 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 			n->flags |= DN_CUT;
 		}
 	}
+	if (r->xfer_type == XFER_ISO) {
+		iso_rest(r, info, t);
+		return;
+	}
 	if (is_descriptor_answer(r, info) && r->status == 0) {
 		dec_desc_tree(r->data, r->data_len, &info->setup, t);
 		return;
 	}
+	if (r->xfer_type == XFER_CTRL && r->type == 'S') {
+		/* OUT data: the class's fields, and usb.data_fragment
+		 * whoever read them (dissect_usb_setup_request) */
+		i = t->n;
+		dec_class_tree(r, info, t);
+		while (i < t->n && t->node[i].f != &f_fragment)
+			i++;
+		if (i == t->n)
+			dec_tree_fragment(r, t);
+		return;
+	}
 	if (dec_class_tree(r, info, t) || std_answer_tree(r, info, t))
 		return;
+	if (r->xfer_type == XFER_CTRL && r->type == 'C' &&
+	    !((info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 0)) {
+		/*
+		 * The answer to a class or vendor request (or to one not
+		 * seen) that no class took is usb.control.Response; a
+		 * product's dissector (ftdi-ft) takes all of its answers
+		 * (dissect_usb_setup_response in packet-usb.c).
+		 */
+		if (dec_info_class(info) <= 0xff)
+			dec_tree_add(t, &f_ctl_response, DB_DATA, 0,
+			    r->data_len, 0);
+		return;
+	}
+	/* a product's dissector (ftdi-ft) takes its bulk data too; its
+	 * fields are not urbscope's */
+	if (r->xfer_type == XFER_BULK && (info->flags & DI_IDS) &&
+	    dec_product_class(info->vid, info->pid) > 0xff)
+		return;
 	dec_tree_leftover(r, t);
+}
+
+/*
+ * An isochronous URB's data beside its packets' usb.iso.data: the class's
+ * fields, and as usb.capdata what lies past the last packet of a usbmon
+ * record (Wireshark's dissect_usb_payload from the end of the last
+ * descriptor's data); USBPcap's packets take all of it.
+ */
+static void
+iso_rest(const struct urb_rec *r, const struct dec_info *info,
+    struct dec_tree *t)
+{
+	uint32_t	 end = 0;
+
+	if (r->niso > 0 && (end = r->iso[r->niso - 1].off) <= r->data_len)
+		end += r->iso[r->niso - 1].len <= r->data_len - end ?
+		    r->iso[r->niso - 1].len : r->data_len - end;
+	dec_class_tree(r, info, t);
+	if (r->origin == URB_ORIGIN_USBMON && end < r->data_len)
+		dec_tree_add(t, &f_capdata, DB_DATA, end, r->data_len - end,
+		    0);
 }
 
 void

@@ -1230,10 +1230,15 @@ stream_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 	if (r->data_len == 0 || r->status != 0 ||
 	    (urb_is_in(r) ? r->type != 'C' : r->type != 'S'))
 		return 0;
-	dec_tree_leftover(r, t);
-	t->depth++;
-	if (r->xfer_type == XFER_BULK)
+	if (r->xfer_type == XFER_BULK) {
+		dec_tree_leftover(r, t);
+		t->depth++;
 		payload_tree(r->data, r->data_len, 0, -1, t);
+		t->depth--;
+		return 1;
+	}
+	/* the packets' bytes are usb.iso.data, in their descriptors */
+	dec_tree_push(t, "UVC payloads", DB_NONE, 0, 0);
 	for (i = 0; r->xfer_type == XFER_ISO && i < r->niso; i++) {
 		iso = &r->iso[i];
 		if (iso->status != 0 || iso->off >= r->data_len ||
@@ -1242,7 +1247,7 @@ stream_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		payload_tree(r->data + iso->off, iso->len, iso->off, (int)i,
 		    t);
 	}
-	t->depth--;
+	dec_tree_pop(t);
 	return 1;
 }
 
