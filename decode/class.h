@@ -71,7 +71,19 @@ struct dec_class_ops {
 	 * class's payload it does not take is also usb.capdata.  NULL:
 	 * none. */
 	int		(*heuristic)(const struct urb_rec *r);
+	/* 1 when Wireshark 4.0's dissection of r holds wsproto's protocol
+	 * item (proto_tree_add_item(..., proto_xxx, ...)), which a bare
+	 * `-Y usbhid` tests; its dissectors add fields without it too.
+	 * mine: r goes to this decoder.  NULL: when r goes to it with a
+	 * payload, or is a class request's submit. */
+	int		(*item)(const struct urb_rec *r,
+			    const struct dec_info *info, int mine);
 };
+
+/* dec-class.c: an item for no record (tshark 4.0's usbhub and usbvideo
+ * dissectors put their fields in the USB tree, under no item of theirs) */
+int		 dec_cls_no_item(const struct urb_rec *r,
+		     const struct dec_info *info, int mine);
 
 /* dec-record.c: r's data as the control transfer's usb.data_fragment,
  * for a class whose dissector in Wireshark leaves the bytes so. */

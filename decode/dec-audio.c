@@ -1587,12 +1587,24 @@ audio_summary(const struct dec_cls_arg *a, struct sbuf *b)
 	return 0;
 }
 
+/* Wireshark 4.0's usbaudio item: a USB-MIDI event packet's
+ * (packet-usb-audio.c's bulk dissector); the control requests and the
+ * streams' data hold none. */
+static int
+audio_item(const struct urb_rec *r, const struct dec_info *info, int mine)
+{
+	return mine && r->xfer_type == XFER_BULK && info->subcls == SC_MIDI &&
+	    r->data_len > 0;
+}
+
 /* Audio (UAC 1.0 4.2, 2.0 A.1: class 0x01, any subclass and protocol). */
 const struct dec_class_ops dec_class_audio = {
 	.name = "audio",
+	.wsproto = "usbaudio",
 	.cls = 0x01, .subcls = DEC_CLS_ANY, .proto = DEC_CLS_ANY,
 	.summary = audio_summary,
 	.tree = audio_tree,
 	.desc = audio_desc,
 	.needs_cfg = 1,
+	.item = audio_item,
 };

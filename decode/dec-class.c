@@ -117,22 +117,9 @@ dec_class_tree(const struct urb_rec *r, const struct dec_info *info,
 	return o->tree(&a, t) || left;
 }
 
-const char *
-dec_class_proto(const struct urb_rec *r, const struct dec_info *info)
-{
-	const struct dec_class_ops *o;
-	struct dec_cls_arg a;
-
-	/* as Wireshark's: the class dissector takes a payload, or a class
-	 * request */
-	if ((r->data_len == 0 && r->xfer_type != XFER_CTRL) ||
-	    (o = class_of(r, info, &a)) == NULL)
-		return NULL;
-	return o->wsproto;
-}
-
-const char *
-dec_class_proto_find(const char *s, size_t n)
+/* The class decoder whose protocol is s[0..n), or NULL. */
+static const struct dec_class_ops *
+class_by_proto(const char *s, size_t n)
 {
 	size_t	 i;
 
@@ -140,9 +127,70 @@ dec_class_proto_find(const char *s, size_t n)
 		if (classes[i]->wsproto != NULL &&
 		    strncmp(classes[i]->wsproto, s, n) == 0 &&
 		    classes[i]->wsproto[n] == '\0')
-			return classes[i]->wsproto;
+			return classes[i];
 	}
 	return NULL;
+}
+
+int
+dec_cls_no_item(const struct urb_rec *r, const struct dec_info *info,
+    int mine)
+{
+	(void)r;
+	(void)info;
+	(void)mine;
+	return 0;
+}
+
+/*
+ * A product's protocol (Wireshark's usb.product table): packet-ftdi-ft.c
+ * adds its item to every vendor request of the product, submit and
+ * completion, and to its bulk payloads.
+ */
+static int
+product_item(const struct urb_rec *r, const struct dec_info *info,
+    const char *s, size_t n)
+{
+	if (n != 7 || strncmp(s, "ftdi-ft", n) != 0)
+		return -1;
+	if (!(info->flags & DI_IDS) ||
+	    dec_product_class(info->vid, info->pid) != DEC_CLS_FTDI)
+		return 0;
+	if (r->xfer_type == XFER_CTRL)
+		return (info->flags & DI_SETUP) &&
+		    SETUP_TYPE(&info->setup) == 2;
+	return r->xfer_type == XFER_BULK && r->data_len > 0;
+}
+
+int
+dec_class_proto_item(const struct urb_rec *r, const struct dec_info *info,
+    const char *s, size_t n)
+{
+	const struct dec_class_ops *o;
+	struct dec_cls_arg a;
+	int	 mine;
+
+	if ((o = class_by_proto(s, n)) == NULL)
+		return product_item(r, info, s, n);
+	mine = class_of(r, info, &a) == o &&
+	    /* a guessed class: Wireshark knows none, unless its heuristic
+	     * finds the payload */
+	    (!(info->flags & DI_GUESSED) ||
+	    (o->heuristic != NULL && o->heuristic(r)));
+	if (o->item != NULL)
+		return o->item(r, info, mine);
+	/* the dissector takes a payload, or a class request's setup (a
+	 * control completion without data holds none of its items) */
+	return mine && (r->data_len > 0 ||
+	    (r->xfer_type == XFER_CTRL && r->type == 'S'));
+}
+
+const char *
+dec_class_proto_find(const char *s, size_t n)
+{
+	const struct dec_class_ops *o;
+
+	return (o = class_by_proto(s, n)) != NULL ? o->wsproto : NULL;
 }
 
 int

@@ -812,6 +812,34 @@ dec_event_field(const char *name, size_t n)
 	return -1;
 }
 
+int
+dec_event_proto(const char *s, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < EV_NFIELDS; i++) {
+		if (ev_fields[i].only > 0 &&
+		    strncmp(ev_fields[i].json, s, n) == 0 &&
+		    ev_fields[i].json[n] == '.')
+			return (int)i;
+	}
+	return -1;
+}
+
+int
+dec_event_proto_is(const struct drv_event *ev, const char *s, size_t n)
+{
+	size_t	 i;
+
+	for (i = 0; i < EV_NFIELDS; i++) {
+		if (ev_fields[i].only == (int)ev->kind &&
+		    strncmp(ev_fields[i].json, s, n) == 0 &&
+		    ev_fields[i].json[n] == '.')
+			return 1;
+	}
+	return 0;
+}
+
 const char *
 dec_event_field_name(int i, int *is_str)
 {

@@ -199,6 +199,13 @@ proto_resolve(const char *s, size_t n, struct dec_fref *fr)
 	if ((fr->name = dec_class_proto_find(s, n)) != NULL) {
 		fr->kind = FR_PROTO;
 		fr->plen = (uint8_t)n;
+		return;
+	}
+	/* events' own (syslog: a bus event's) */
+	if ((fr->evf = (int8_t)dec_event_proto(s, n)) >= 0) {
+		fr->kind = FR_PROTO;
+		fr->name = dec_event_field_name(fr->evf, NULL);
+		fr->plen = (uint8_t)n;
 	}
 }
 

@@ -818,8 +818,16 @@ parse_field(struct parser *p, struct dec_fnode *nd)
 		p->f->on_events = 1;
 		p->f->need_rec = 1;
 		break;
-	case FR_TREE:
 	case FR_PROTO:
+		/* a class protocol's item goes by the record alone */
+		if (dec_class_proto_find(nd->fref.name, nd->fref.plen) ==
+		    NULL)
+			p->f->need_tree = 1;
+		if (nd->fref.evf >= 0)
+			p->f->on_events = 1;
+		p->f->need_rec = 1;
+		break;
+	case FR_TREE:
 		p->f->need_tree = 1;
 		/* FALLTHROUGH */
 	case FR_DATA:
@@ -1300,20 +1308,26 @@ test_node(const struct dec_fnode *nd, const struct urb_rec *r,
 	}
 }
 
-/* A protocol's name: does the record go to its class decoder, or its
- * tree hold a field of it? */
+/*
+ * A protocol's name, as tshark tests it: is the protocol's item in the
+ * frame's tree?  A class decoder's protocol says when Wireshark 4.0 adds
+ * it (the class's fields alone, as in a configuration descriptor, are
+ * not it); another's is there with a field of it; a bus event's syslog
+ * with its syslog.* fields.
+ */
 static int
 match_proto(const struct dec_fnode *nd, const struct dec_fvals *v)
 {
 	const struct dec_tree *t = v->tree;
-	const char	*cp;
 	size_t		 i;
+	int		 rc;
 
-	if (v->r != NULL && v->info != NULL &&
-	    (cp = dec_class_proto(v->r, v->info)) != NULL &&
-	    strncmp(cp, nd->fref.name, nd->fref.plen) == 0 &&
-	    cp[nd->fref.plen] == '\0')
-		return 1;
+	if (v->is_event)
+		return v->evp != NULL && nd->fref.evf >= 0 &&
+		    dec_event_proto_is(v->evp, nd->fref.name, nd->fref.plen);
+	if (v->r != NULL && v->info != NULL && (rc = dec_class_proto_item(
+	    v->r, v->info, nd->fref.name, nd->fref.plen)) >= 0)
+		return rc;
 	for (i = 0; t != NULL && i < t->n; i++) {
 		if (dec_fref_proto_is(&nd->fref, &t->node[i]))
 			return 1;
@@ -1402,7 +1416,7 @@ match_ref(const struct dec_fnode *nd, const struct dec_fvals *v)
 			    match_event(nd, v);
 		return match_tree(nd, v);
 	case FR_PROTO:
-		return !v->is_event && match_proto(nd, v);
+		return match_proto(nd, v);
 	case FR_FRAME:
 		return 1;
 	case FR_EVENT:

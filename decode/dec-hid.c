@@ -2262,10 +2262,28 @@ dec_hid_layout_fits(const struct dec_hid_layout *l, const uint8_t *p,
 /* Every HID interface (HID 1.11 4.2, 4.3): the boot keyboard (subclass
  * 1, protocol 1) and mouse (protocol 2) are read by the boot protocol
  * until a report descriptor is known. */
+/*
+ * Wireshark 4.0's usbhid item: only on a report descriptor (the "HID
+ * Report" of packet-usb-hid.c's dissect_usb_hid_get_report_descriptor,
+ * on GET_DESCRIPTOR(HID_REPORT)'s data); class requests and reports put
+ * their usbhid.* fields in the USB tree.
+ */
+static int
+hid_item(const struct urb_rec *r, const struct dec_info *info, int mine)
+{
+	(void)mine;
+	return r->xfer_type == XFER_CTRL && r->data_len > 0 &&
+	    (info->flags & DI_SETUP) && SETUP_TYPE(&info->setup) == 0 &&
+	    info->setup.bRequest == USB_REQ_GET_DESCRIPTOR &&
+	    (info->setup.wValue >> 8) == USB_DT_HID_REPORT;
+}
+
 const struct dec_class_ops dec_class_hid = {
 	.name = "HID",
+	.wsproto = "usbhid",
 	.cls = 0x03, .subcls = DEC_CLS_ANY, .proto = DEC_CLS_ANY,
 	.summary = hid_summary,
 	.tree = hid_tree,
 	.learn = hid_learn,
+	.item = hid_item,
 };

@@ -240,7 +240,9 @@ hub_summary(const struct dec_cls_arg *a, struct sbuf *b)
  * or multiple TT); control requests to a hub come here as (9, 0, 0). */
 const struct dec_class_ops dec_class_hub = {
 	.name = "hub",
+	.wsproto = "usbhub",
 	.cls = 0x09, .subcls = DEC_CLS_ANY, .proto = DEC_CLS_ANY,
 	.summary = hub_summary,
 	.tree = hub_tree,
+	.item = dec_cls_no_item,
 };

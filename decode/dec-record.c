@@ -458,10 +458,15 @@ header_tree(const struct urb_rec *r, struct dec_tree *t)
 		n->note = dec_status_name(r->status);
 	add(t, &f_urb_len, r->len_urb);
 	add(t, &f_data_len, r->len_cap);
-	if (r->xfer_type == XFER_INT || r->xfer_type == XFER_ISO)
+	/* interval and start_frame are the 64-byte header's (LINKTYPE 220);
+	 * tshark shows neither from the 48-byte one (189) */
+	if ((r->xfer_type == XFER_INT || r->xfer_type == XFER_ISO) &&
+	    !(r->flags & REC_F_HDR48))
 		add(t, &f_interval, (uint64_t)(uint32_t)r->interval);
 	if (r->xfer_type == XFER_ISO) {
-		add(t, &f_start_frame, (uint64_t)(uint32_t)r->start_frame);
+		if (!(r->flags & REC_F_HDR48))
+			add(t, &f_start_frame,
+			    (uint64_t)(uint32_t)r->start_frame);
 		add(t, &f_iso_err, (uint64_t)(uint32_t)r->iso_error_count);
 		add(t, &f_iso_numdesc, (uint64_t)(uint32_t)r->iso_numdesc);
 	}

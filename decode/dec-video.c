@@ -1484,10 +1484,12 @@ video_summary(const struct dec_cls_arg *a, struct sbuf *b)
 /* Video (UVC 1.5 A.1-A.3: class 0x0e, any subclass and protocol). */
 const struct dec_class_ops dec_class_video = {
 	.name = "video",
+	.wsproto = "usbvideo",
 	.cls = 0x0e, .subcls = DEC_CLS_ANY, .proto = DEC_CLS_ANY,
 	.summary = video_summary,
 	.tree = video_tree,
 	.tree_empty = 1,
 	.desc = video_desc,
 	.needs_cfg = 1,
+	.item = dec_cls_no_item,
 };

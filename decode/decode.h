@@ -1562,10 +1562,15 @@ int		 dec_class_tree(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_tree *t);
 int		 dec_class_learn(const struct urb_rec *r,
 		     const struct dec_info *info, struct dec_cls_state *st);
-/* Wireshark's protocol name ("usbms") of the class decoder r goes to
- * (the protocol a filter's bare name tests), or NULL. */
-const char	*dec_class_proto(const struct urb_rec *r,
-		     const struct dec_info *info);
+/*
+ * The protocol name s[0..n) of a class decoder (usbms, usbhid, ...) as a
+ * filter's bare name tests it, or a product's (ftdi-ft): does Wireshark
+ * 4.0's dissection of r hold that protocol's item?  1 or 0, or -1 when
+ * no class decoder or product is that protocol's (its fields in r's tree
+ * say).
+ */
+int		 dec_class_proto_item(const struct urb_rec *r,
+		     const struct dec_info *info, const char *s, size_t n);
 /* The protocol name s[0..n) of a class decoder (its static copy), or
  * NULL. */
 const char	*dec_class_proto_find(const char *s, size_t n);
@@ -1761,6 +1766,13 @@ void		 dec_fmt_event_fields(const struct dec_fields_opts *o,
  * whose values have names (mem_flags, bus_event) into *v: 0, or -1. */
 int		 dec_event_field(const char *s, size_t n);
 const char	*dec_event_field_name(int i, int *is_str);
+/* A protocol s[0..n) of one kind's own fields (syslog: a bus event's
+ * syslog.msg): the first such field's index, or -1; and does event ev
+ * hold a field of it (as tshark's frame of a sniffer's message holds its
+ * syslog item)? */
+int		 dec_event_proto(const char *s, size_t n);
+int		 dec_event_proto_is(const struct drv_event *ev, const char *s,
+		     size_t n);
 int		 dec_event_value(const struct drv_event *ev, int i,
 		     int64_t *num, const char **str);
 void		 dec_event_value_text(const struct drv_event *ev, int i,

@@ -263,6 +263,7 @@ matches(struct tui_model *m, const struct dec_filter *f, uint32_t i)
 	fr.len = rec->r.wire_len;
 	fr.cap_len = rec->r.cap_len;
 	v.r = &rec->r;
+	v.info = &rec->info;
 	if (f->need_tree) {
 		if (m->tnodes == NULL) {
 			m->tnodes = calloc(DEC_TREE_NODES, sizeof *m->tnodes);

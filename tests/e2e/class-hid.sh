@@ -11,7 +11,7 @@
 # tablet's coordinates; no sanitizer report on any of it.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 104
+plan 110
 
 if ! command -v tshark >/dev/null 2>&1; then
 	skip_rest "HID against tshark" "tshark is not installed"
@@ -246,6 +246,64 @@ check "hid-ctf: tshark has usb.capdata on its 73 reports" test \
     wc -l)" -eq 73
 check "hid-composite-249: items and reports compared ($NW fields)" test \
     "$NW" -ge 40
+
+# -T json on a capture whose class is only guessed: every usb.* member
+# urbscope prints is one tshark -T json prints in that frame, with its
+# value (usb.bInterfaceClass 0xff, Wireshark's unknown class, not the
+# guessed HID's 0x03); tshark's characters are quoted ('S', '\0'), its
+# bytes have colons
+json_usb() {
+	tshark -r "$1" -T json >"$TMP/ts.json" 2>/dev/null
+	"$US" read "$1" -T json >"$TMP/us.json" 2>/dev/null
+	python3 - "$TMP/ts.json" "$TMP/us.json" >"$TMP/json.diff" <<'PY'
+import json, re, sys
+def pairs(kv):
+    d = {}
+    for k, v in kv:
+        d.setdefault(k, []).append(v)
+    return d
+def flat(o, out):
+    for k, vs in o.items():
+        for v in vs:
+            if isinstance(v, dict):
+                flat(v, out)
+            else:
+                out.setdefault(k, []).append(v)
+    return out
+def norm(v):
+    v = str(v)
+    if len(v) >= 2 and v[0] == "'" and v[-1] == "'":
+        v = v[1:-1]
+    if v == "\\0":
+        return "\0"
+    if re.fullmatch(r"[0-9a-f]{2}(:[0-9a-f]{2})+", v):
+        v = v.replace(":", "")
+    return v.lower()
+ts = json.load(open(sys.argv[1]), object_pairs_hook=pairs)
+ts = [flat(p["_source"][0]["layers"][0], {}) for p in ts]
+n = bad = 0
+for line in open(sys.argv[2]):
+    u = json.loads(line)
+    t = ts[int(u["frame.number"]) - 1]
+    for k, v in u.items():
+        if not k.startswith("usb."):
+            continue
+        n += 1
+        vs = v if isinstance(v, list) else [v]
+        if k not in t or [norm(x) for x in vs] != \
+                [norm(x) for x in t[k]][:len(vs)]:
+            bad += 1
+            print(u["frame.number"], k, vs, t.get(k))
+print("compared", n, "bad", bad, file=sys.stderr)
+sys.exit(1 if bad or n == 0 else 0)
+PY
+}
+for s in hid-ctf hid-mouse; do
+	for lt in "" -189 -249; do
+		check "$s$lt: -T json's usb.* members are tshark's" \
+		    json_usb "$TMP/$s$lt.pcap"
+	done
+done
 
 # -T keys: the keys that type nothing by name, the editing applied with
 # --keys edit, a newline at the end, and on stderr the reports of the

@@ -8,7 +8,7 @@
 # Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 109
+plan 110
 
 . tests/tmux.sh
 
@@ -64,6 +64,11 @@ check "the TUI keeps running after a bad filter" \
 $T send-keys -t "$S" f C-u 'usbms.dCBWSignature == 0x43425355' Enter
 check "a filter on Wireshark's names narrows the list" \
     wait_for "^ 1/13 .*filter: usbms.dCBWSignature"
+# a protocol's bare name: the records tshark -Y usbms shows (39; a class
+# protocol goes by the record and its analysis, no tree)
+$T send-keys -t "$S" f C-u 'usbms' Enter
+check "a protocol's name filters as read -Y does" \
+    wait_for "^ [0-9]+/39 \\| filter: usbms \\|"
 
 # a filter nothing passes empties the details and hex panes too
 $T send-keys -t "$S" f C-u 'dev==99' Enter
