@@ -76,6 +76,10 @@ struct dec_class_ops {
 /* dec-record.c: r's data as the control transfer's usb.data_fragment,
  * for a class whose dissector in Wireshark leaves the bytes so. */
 void		 dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t);
+/* dec-record.c: r's data as the answer of a class request that no
+ * dissector takes (packet-usb.c's usb.control.Response). */
+void		 dec_tree_ctl_response(const struct urb_rec *r,
+		     struct dec_tree *t);
 /* A CDC request's interface subclass, as tshark's generated
  * usbcom.control.subclass (on requests and answers with data). */
 void		 dec_cdc_subclass(const struct dec_info *info,

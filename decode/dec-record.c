@@ -122,6 +122,8 @@ F(f_request_in, "Request in", "usb.request_in", DK_UINT, 8, NULL, 0);
 F(f_time, "Time from request", "usb.time", DK_TIME, 8, NULL, 0);
 F(f_capdata, "Leftover Capture Data", "usb.capdata", DK_BYTES, 0, NULL, 0);
 F(f_fragment, "Data Fragment", "usb.data_fragment", DK_BYTES, 0, NULL, 0);
+F(f_ctl_response, "CONTROL response data", "usb.control.Response", DK_BYTES,
+    0, NULL, 0);
 F(f_wstatus, "wStatus", "usb.setup.wStatus", DK_HEX, 2, NULL, 0);
 F(f_answer_cfg, "bConfigurationValue", "usb.bConfigurationValue", DK_UINT,
     1, NULL, 0);
@@ -715,4 +717,10 @@ void
 dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t)
 {
 	dec_tree_add(t, &f_fragment, DB_DATA, 0, r->data_len, 0);
+}
+
+void
+dec_tree_ctl_response(const struct urb_rec *r, struct dec_tree *t)
+{
+	dec_tree_add(t, &f_ctl_response, DB_DATA, 0, r->data_len, 0);
 }
