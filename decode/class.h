@@ -88,6 +88,12 @@ void		 dec_cdc_subclass(const struct dec_info *info,
  * control transfer's submit, else usb.capdata. */
 void		 dec_tree_leftover(const struct urb_rec *r, struct dec_tree *t);
 
+/* dec-at.c: is p[0..n) AT command text as Wireshark's heuristic AT
+ * dissector (packet-at.c, usb.bulk) takes it?  1 or 0.  dec_at_tree adds
+ * the at node of bulk record r. */
+int		 dec_at_heuristic(const uint8_t *p, size_t n);
+void		 dec_at_tree(const struct urb_rec *r, struct dec_tree *t);
+
 /* The decoder of (cls, subcls, proto), or NULL. */
 const struct dec_class_ops *dec_class_find(int cls, int subcls, int proto);
 

@@ -697,6 +697,13 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_desc_tree(r->data, r->data_len, &info->setup, t);
 		return;
 	}
+	/* Wireshark tries its usb.bulk heuristics (AT commands) before
+	 * the endpoint's class dissector */
+	if (r->xfer_type == XFER_BULK && dec_at_heuristic(r->data,
+	    r->data_len)) {
+		dec_at_tree(r, t);
+		return;
+	}
 	if (dec_class_tree(r, info, t) || std_answer_tree(r, info, t))
 		return;
 	dec_tree_leftover(r, t);

@@ -3305,6 +3305,108 @@ scn_dfu(struct gen *g)
 	hub_disconnect(g, &h, 1);
 }
 
+
+/* ------------------------------------------------------------------------
+ * A CDC ACM modem (cdc-acm) answering AT commands (ITU-T V.250).
+ */
+
+/* Communication interface 0 (class 2, ACM, protocol 1: AT commands V.250)
+ * with header, call management, ACM and union functional descriptors
+ * (CDC 1.2 5.2.3, PSTN 1.2 5.3), interrupt IN 0x83; data interface 1
+ * (class 0x0a) with bulk IN 0x81 and OUT 0x02. */
+static const uint8_t modem_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x02, 0x00, 0x00, 64,
+	0x09, 0x12, 0x0b, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t modem_cfg[] = {
+	9, USB_DT_CONFIG, 67, 0, 2, 1, 0, 0x80, 50,
+	9, USB_DT_INTERFACE, 0, 0, 1, 0x02, 0x02, 0x01, 0,
+	5, USB_DT_CS_INTERFACE, 0x00, 0x10, 0x01,
+	5, USB_DT_CS_INTERFACE, 0x01, 0x00, 1,
+	4, USB_DT_CS_INTERFACE, 0x02, 0x02,
+	5, USB_DT_CS_INTERFACE, 0x06, 0, 1,
+	7, USB_DT_ENDPOINT, 0x83, 0x03, 16, 0, 9,
+	9, USB_DT_INTERFACE, 1, 0, 2, 0x0a, 0x00, 0x00, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x02, 0x00, 0x02, 0,
+	7, USB_DT_ENDPOINT, 0x02, 0x02, 0x00, 0x02, 0
+};
+static const struct gdesc modem = {
+	modem_dev, modem_cfg, sizeof modem_cfg,
+	{ NULL, "urbscope", "Synthetic AT Modem", "MDM0010" }
+};
+
+/* One write of the tty to the modem's bulk OUT, n bytes of s. */
+static void
+modem_out(struct gen *g, const struct gdev *d, const char *s, size_t n)
+{
+	struct gurb	 u;
+
+	gen_urb(g, d, &u, 0x02, XFER_BULK, (uint32_t)n, 0);
+	urb_submit(g, &u, (const uint8_t *)s);
+	gen_xfer_time(g, d, (uint32_t)n);
+	urb_give(g, &u, 0, (uint32_t)n, NULL);
+	gen_wait(g, 300, 900);
+}
+
+/* The read URB completes with n bytes of s and is resubmitted. */
+static void
+modem_in(struct gen *g, struct gurb *rd, const char *s, size_t n)
+{
+	urb_give(g, rd, 0, (uint32_t)n, (const uint8_t *)s);
+	gen_wait(g, 20, 60);
+	urb_submit(g, rd, NULL);
+	gen_wait(g, 2000, 6000);
+}
+
+#define MODEM_STR(s)	(s), sizeof (s) - 1
+
+/*
+ * cdc-acm probes the modem and opens the tty (SET_LINE_CODING, DTR and
+ * RTS); a program sends commands and reads the answers, some of which
+ * Wireshark's AT heuristic takes and some not: lower-case "at", a
+ * command padded with NULs, binary PPP after CONNECT.
+ */
+static void
+scn_modem(struct gen *g)
+{
+	static const uint8_t coding[7] = { 0x00, 0xc2, 0x01, 0x00, 0, 0, 8 };
+	static const char ppp[] = { 0x7e, (char)0xff, 0x03, (char)0xc0, 0x21,
+	    0x01, 0x01, 0x00, 0x04, 0x7e };
+	struct ghub	 h;
+	struct gdev	 d;
+	struct gurb	 rd;
+
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &modem, &d);
+	gen_wait(g, 100000, 200000);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_OUT, 0x20, 0, 0, 7 }, coding,
+	    7);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_OUT, 0x22, 0x03, 0, 0 }, NULL,
+	    0);
+	gen_urb(g, &d, &rd, 0x81, XFER_BULK, 512, 0);
+	urb_submit(g, &rd, NULL);
+	gen_wait(g, 1000, 3000);
+
+	modem_out(g, &d, MODEM_STR("AT\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("ATE0\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("ATI\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nSynthetic AT Modem\r\n\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("AT+CSQ\r"));
+	modem_in(g, &rd, MODEM_STR("\r\n+CSQ: 20,99\r\n\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("at+cgmi\r"));	/* not "AT" */
+	modem_in(g, &rd, MODEM_STR("\r\nurbscope\r\n\r\nOK\r\n"));
+	modem_out(g, &d, "AT+CPIN?\r\0\0\0", 12);	/* NUL padded */
+	modem_in(g, &rd, MODEM_STR("\r\r\n+CPIN: READY\r\n\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("AT+COPS=?\r"));
+	modem_in(g, &rd, MODEM_STR("\r\n+CME ERROR: 30\r\n"));
+	modem_out(g, &d, MODEM_STR("ATD*99#\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nCONNECT 115200\r\n"));
+	modem_out(g, &d, ppp, sizeof ppp);
+	modem_in(g, &rd, ppp, sizeof ppp);
+}
+
 static const struct scenario {
 	const char	*name;
 	void		(*run)(struct gen *);
@@ -3350,6 +3452,8 @@ static const struct scenario {
 	{ "dfu", scn_dfu, 0, "usbmon1",
 	  "DFU: run-time device detached, download, upload, error, abort",
 	  0 },
+	{ "modem", scn_modem, 0, "usbmon1",
+	  "CDC ACM modem: AT commands and answers, then PPP", 0 },
 	{ "darwin", scn_darwin, 0, "XHC20",
 	  "macOS XHC20: enumeration, a STALL, keyboard, bulk, ISO frames",
 	  266 },
