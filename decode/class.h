@@ -88,6 +88,10 @@ int		 dec_cls_no_item(const struct urb_rec *r,
 /* dec-record.c: r's data as the control transfer's usb.data_fragment,
  * for a class whose dissector in Wireshark leaves the bytes so. */
 void		 dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t);
+/* dec-record.c: r's data as the answer of a class request that no
+ * dissector takes (packet-usb.c's usb.control.Response). */
+void		 dec_tree_ctl_response(const struct urb_rec *r,
+		     struct dec_tree *t);
 /* A CDC request's interface subclass, as tshark's generated
  * usbcom.control.subclass (on requests and answers with data). */
 void		 dec_cdc_subclass(const struct dec_info *info,
@@ -95,6 +99,12 @@ void		 dec_cdc_subclass(const struct dec_info *info,
 /* r's data as Wireshark leaves what no dissector takes: the fragment of a
  * control transfer's submit, else usb.capdata. */
 void		 dec_tree_leftover(const struct urb_rec *r, struct dec_tree *t);
+
+/* dec-at.c: is p[0..n) AT command text as Wireshark's heuristic AT
+ * dissector (packet-at.c, usb.bulk) takes it?  1 or 0.  dec_at_tree adds
+ * the at node of bulk record r. */
+int		 dec_at_heuristic(const uint8_t *p, size_t n);
+void		 dec_at_tree(const struct urb_rec *r, struct dec_tree *t);
 
 /* The decoder of (cls, subcls, proto), or NULL. */
 const struct dec_class_ops *dec_class_find(int cls, int subcls, int proto);

@@ -28,7 +28,6 @@ F(f_ps_oc, "PORT_OVER_CURRENT", "usbhub.status.port.overcurrent", DK_BOOL,
     2, NULL, 0x0008);
 F(f_ps_rst, "PORT_RESET", "usbhub.status.port.reset", DK_BOOL, 2, NULL,
     0x0010);
-F(f_ps_l1, "PORT_L1", "usbhub.status.port.l1", DK_BOOL, 2, NULL, 0x0020);
 F(f_ps_pwr, "PORT_POWER", "usbhub.status.port.power", DK_BOOL, 2, NULL,
     0x0100);
 F(f_ps_ls, "PORT_LOW_SPEED", "usbhub.status.port.low_speed", DK_BOOL, 2,
@@ -50,7 +49,6 @@ F(f_pc_oc, "C_PORT_OVER_CURRENT", "usbhub.status.port.overcurrent", DK_BOOL,
     2, NULL, 0x0008);
 F(f_pc_rst, "C_PORT_RESET", "usbhub.status.port.reset", DK_BOOL, 2, NULL,
     0x0010);
-F(f_pc_l1, "C_PORT_L1", "usbhub.change.port.l1", DK_BOOL, 2, NULL, 0x0020);
 F(f_hstat, "Hub Status", "usbhub.status.hub", DK_HEX, 2, NULL, 0);
 F(f_hs_lp, "HUB_LOCAL_POWER", "usbhub.status.hub.local_power", DK_BOOL, 2,
     NULL, 0x0001);
@@ -69,12 +67,14 @@ F(f_bm_port, "Port status changed", "usbhub.change.bitmap.port", DK_UINT, 1,
 F(f_capdata, "Leftover Capture Data", "usb.capdata", DK_BYTES, 0, NULL, 0);
 #undef F
 
+/* The bits of tshark 4.0's usbhub.status.port_tree and change.port_tree
+ * (its -T json subtrees): no PORT_L1 (USB 2.0 LPM ECN) among them. */
 static const struct dec_field *const pstat_bits[] = {
-	&f_ps_conn, &f_ps_en, &f_ps_susp, &f_ps_oc, &f_ps_rst, &f_ps_l1,
-	&f_ps_pwr, &f_ps_ls, &f_ps_hs, &f_ps_test, &f_ps_ind, NULL
+	&f_ps_conn, &f_ps_en, &f_ps_susp, &f_ps_oc, &f_ps_rst, &f_ps_pwr,
+	&f_ps_ls, &f_ps_hs, &f_ps_test, &f_ps_ind, NULL
 };
 static const struct dec_field *const pchg_bits[] = {
-	&f_pc_conn, &f_pc_en, &f_pc_susp, &f_pc_oc, &f_pc_rst, &f_pc_l1, NULL
+	&f_pc_conn, &f_pc_en, &f_pc_susp, &f_pc_oc, &f_pc_rst, NULL
 };
 static const struct dec_field *const hstat_bits[] = {
 	&f_hs_lp, &f_hs_oc, NULL

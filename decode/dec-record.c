@@ -122,8 +122,8 @@ F(f_request_in, "Request in", "usb.request_in", DK_UINT, 8, NULL, 0);
 F(f_time, "Time from request", "usb.time", DK_TIME, 8, NULL, 0);
 F(f_capdata, "Leftover Capture Data", "usb.capdata", DK_BYTES, 0, NULL, 0);
 F(f_fragment, "Data Fragment", "usb.data_fragment", DK_BYTES, 0, NULL, 0);
-F(f_ctl_response, "CONTROL response data", "usb.control.Response", DK_BYTES, 0,
-    NULL, 0);
+F(f_ctl_response, "CONTROL response data", "usb.control.Response", DK_BYTES,
+    0, NULL, 0);
 F(f_wstatus, "wStatus", "usb.setup.wStatus", DK_HEX, 2, NULL, 0);
 F(f_answer_cfg, "bConfigurationValue", "usb.bConfigurationValue", DK_UINT,
     1, NULL, 0);
@@ -729,6 +729,13 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		dec_desc_tree(r->data, r->data_len, &info->setup, t);
 		return;
 	}
+	/* Wireshark tries its usb.bulk heuristics (AT commands) before
+	 * the endpoint's class dissector */
+	if (r->xfer_type == XFER_BULK && dec_at_heuristic(r->data,
+	    r->data_len)) {
+		dec_at_tree(r, t);
+		return;
+	}
 	if (r->xfer_type == XFER_CTRL && r->type == 'S') {
 		/* OUT data: the class's fields, and usb.data_fragment
 		 * whoever read them (dissect_usb_setup_request) */
@@ -751,8 +758,7 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		 * (dissect_usb_setup_response in packet-usb.c).
 		 */
 		if (dec_info_class(info) <= 0xff)
-			dec_tree_add(t, &f_ctl_response, DB_DATA, 0,
-			    r->data_len, 0);
+			dec_tree_ctl_response(r, t);
 		return;
 	}
 	/* a product's dissector (ftdi-ft) takes its bulk data too; its
@@ -799,4 +805,10 @@ void
 dec_tree_fragment(const struct urb_rec *r, struct dec_tree *t)
 {
 	dec_tree_add(t, &f_fragment, DB_DATA, 0, r->data_len, 0);
+}
+
+void
+dec_tree_ctl_response(const struct urb_rec *r, struct dec_tree *t)
+{
+	dec_tree_add(t, &f_ctl_response, DB_DATA, 0, r->data_len, 0);
 }

@@ -80,8 +80,8 @@ dec_tree_add_bits(struct dec_tree *t, const struct dec_field *f, uint8_t buf,
 	return n;
 }
 
-const char *
-dec_tree_strdup(struct dec_tree *t, const char *s, size_t n)
+char *
+dec_tree_alloc(struct dec_tree *t, size_t n)
 {
 	char *p;
 
@@ -91,9 +91,18 @@ dec_tree_strdup(struct dec_tree *t, const char *s, size_t n)
 		return NULL;
 	}
 	p = t->arena + t->arena_used;
-	memcpy(p, s, n);
-	p[n] = '\0';
 	t->arena_used += n + 1;
+	p[n] = '\0';
+	return p;
+}
+
+const char *
+dec_tree_strdup(struct dec_tree *t, const char *s, size_t n)
+{
+	char *p;
+
+	if ((p = dec_tree_alloc(t, n)) != NULL)
+		memcpy(p, s, n);
 	return p;
 }
 

@@ -909,6 +909,8 @@ dec_mask_value(uint64_t raw, uint64_t mask)
 struct dec_node	*dec_tree_add_bits(struct dec_tree *t,
 		     const struct dec_field *f, uint8_t buf, uint32_t off,
 		     uint32_t len, uint64_t raw);
+/* n bytes of the arena and a NUL after them; NULL when full. */
+char		*dec_tree_alloc(struct dec_tree *t, size_t n);
 /* Copy s (n bytes) into the arena; NULL when full. */
 const char	*dec_tree_strdup(struct dec_tree *t, const char *s, size_t n);
 /* printf into the arena; NULL when full. */

@@ -3162,6 +3162,251 @@ scn_darwin(struct gen *g)
 	mac_emit(g, id + 0x10, 1, 0x81, 3, 0, 0xe00002eb, NULL, 0, 0);
 }
 
+
+/* ------------------------------------------------------------------------
+ * Device firmware upgrade (USB DFU 1.1), as dfu-util drives it.
+ */
+
+#define DFU_DETACH	0
+#define DFU_DNLOAD	1
+#define DFU_UPLOAD	2
+#define DFU_GETSTATUS	3
+#define DFU_CLRSTATUS	4
+#define DFU_GETSTATE	5
+#define DFU_ABORT	6
+
+/*
+ * In run-time mode: a vendor interface 0 and the DFU run-time interface 1
+ * (class 0xfe, subclass 1, protocol 1; DFU 1.1 4.1.2) with a DFU 1.0
+ * functional descriptor of 7 bytes (no bcdDFUVersion): will detach, can
+ * download and upload, 1000 ms detach timeout, 256-byte blocks.
+ */
+static const uint8_t dfurt_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0xef, 0x02, 0x01, 64,
+	0x50, 0x1d, 0x18, 0x60, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t dfurt_cfg[] = {
+	9, USB_DT_CONFIG, 41, 0, 2, 1, 0, 0x80, 50,
+	9, USB_DT_INTERFACE, 0, 0, 1, 0xff, 0x00, 0x00, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x03, 8, 0, 8,
+	9, USB_DT_INTERFACE, 1, 0, 0, 0xfe, 0x01, 0x01, 0,
+	7, 0x21, 0x0b, 0xe8, 0x03, 0x00, 0x01
+};
+static const struct gdesc dfurt = {
+	dfurt_dev, dfurt_cfg, sizeof dfurt_cfg,
+	{ NULL, "urbscope", "Synthetic DFU Device", "DFU0009" }
+};
+
+/*
+ * After DFU_DETACH, in DFU mode (DFU 1.1 4.2): interface 0, protocol 2,
+ * alternate settings 0 (flash) and 1 (option bytes), each followed by a
+ * DFU 1.1 functional descriptor of 9 bytes: will detach, manifestation
+ * tolerant, can upload and download, 255 ms, 64-byte blocks, version 1.1a
+ * (as an STM32 boot loader says).  The IDs are the Black Magic Debug
+ * Probe's, application 1d50:6018 and DFU mode 1d50:6017: Wireshark's
+ * packet-usb-dfu.c takes the class requests of the DFU mode one by its
+ * "usb.product" entry.
+ */
+static const uint8_t dfu_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x00, 0x00, 0x00, 64,
+	0x50, 0x1d, 0x17, 0x60, 0x00, 0x02, 1, 2, 3, 1
+};
+static const uint8_t dfu_cfg[] = {
+	9, USB_DT_CONFIG, 45, 0, 1, 1, 0, 0x80, 50,
+	9, USB_DT_INTERFACE, 0, 0, 0, 0xfe, 0x01, 0x02, 0,
+	9, 0x21, 0x0f, 0xff, 0x00, 0x40, 0x00, 0x1a, 0x01,
+	9, USB_DT_INTERFACE, 0, 1, 0, 0xfe, 0x01, 0x02, 0,
+	9, 0x21, 0x0f, 0xff, 0x00, 0x40, 0x00, 0x1a, 0x01
+};
+static const struct gdesc dfumode = {
+	dfu_dev, dfu_cfg, sizeof dfu_cfg,
+	{ NULL, "urbscope", "Synthetic DFU Boot Loader", "DFU0009" }
+};
+
+/* DFU_GETSTATUS (DFU 1.1 6.1.2): bStatus, bwPollTimeout, bState, iString */
+static void
+dfu_status(struct gen *g, const struct gdev *d, uint16_t intf,
+    uint8_t status, uint32_t poll, uint8_t state)
+{
+	uint8_t		b[6];
+
+	b[0] = status;
+	b[1] = (uint8_t)poll;
+	b[2] = (uint8_t)(poll >> 8);
+	b[3] = (uint8_t)(poll >> 16);
+	b[4] = state;
+	b[5] = 0;
+	ctrl(g, d, &(struct greq){ RT_CLS_INTF_IN, DFU_GETSTATUS, 0, intf, 6 },
+	    b, 6);
+}
+
+static void
+dfu_req(struct gen *g, const struct gdev *d, uint8_t bm, uint8_t req,
+    uint16_t val, uint16_t len, const uint8_t *data, uint32_t dlen)
+{
+	ctrl(g, d, &(struct greq){ bm, req, val, 0, len }, data, dlen);
+}
+
+/*
+ * dfu-util -D then -U: the run-time device is asked its status and
+ * detached, comes back in DFU mode, takes two blocks and the empty one
+ * that ends the download, manifests, reports an error that is cleared,
+ * is read back in two blocks (the short one ends the upload), aborts and
+ * is detached again.
+ */
+static void
+scn_dfu(struct gen *g)
+{
+	static const uint8_t state_idle = 2;
+	struct ghub	 h;
+	struct gdev	 d;
+	uint8_t		 blk[64];
+	size_t		 i;
+
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &dfurt, &d);
+	gen_wait(g, 200000, 300000);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_IN, DFU_GETSTATUS, 0, 1, 6 },
+	    (const uint8_t[6]){ 0, 0, 0, 0, 0, 0 }, 6);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_OUT, DFU_DETACH, 1000, 1, 0 },
+	    NULL, 0);
+	gen_wait(g, 20000, 40000);
+	hub_disconnect(g, &h, 1);		/* bmAttributes: will detach */
+	gen_wait(g, 300000, 400000);
+	hub_connect(g, &h, 1, &dfumode, &d);
+	gen_wait(g, 100000, 200000);
+
+	ctrl(g, &d, &(struct greq){ RT_INTF_OUT, USB_REQ_SET_INTERFACE, 0, 0,
+	    0 }, NULL, 0);
+	dfu_status(g, &d, 0, 0x00, 0, 2);
+	dfu_req(g, &d, RT_CLS_INTF_IN, DFU_GETSTATE, 0, 1, &state_idle, 1);
+	for (i = 0; i < sizeof blk; i++)
+		blk[i] = (uint8_t)(i * 7 + 3);
+	dfu_req(g, &d, RT_CLS_INTF_OUT, DFU_DNLOAD, 0, 64, blk, 64);
+	dfu_status(g, &d, 0, 0x00, 25, 4);	/* dfuDNBUSY */
+	gen_wait(g, 25000, 27000);
+	dfu_status(g, &d, 0, 0x00, 0, 5);	/* dfuDNLOAD-IDLE */
+	blk[0] ^= 0xff;
+	dfu_req(g, &d, RT_CLS_INTF_OUT, DFU_DNLOAD, 1, 64, blk, 64);
+	dfu_status(g, &d, 0, 0x00, 0, 5);
+	dfu_req(g, &d, RT_CLS_INTF_OUT, DFU_DNLOAD, 2, 0, NULL, 0);
+	dfu_status(g, &d, 0, 0x00, 120, 7);	/* dfuMANIFEST */
+	gen_wait(g, 120000, 130000);
+	dfu_status(g, &d, 0, 0x07, 0, 10);	/* errVERIFY, dfuERROR */
+	dfu_req(g, &d, RT_CLS_INTF_OUT, DFU_CLRSTATUS, 0, 0, NULL, 0);
+	dfu_req(g, &d, RT_CLS_INTF_IN, DFU_GETSTATE, 0, 1, &state_idle, 1);
+	dfu_req(g, &d, RT_CLS_INTF_IN, DFU_UPLOAD, 0, 64, blk, 64);
+	dfu_req(g, &d, RT_CLS_INTF_IN, DFU_UPLOAD, 1, 64, blk + 8, 20);
+	dfu_req(g, &d, RT_CLS_INTF_OUT, DFU_ABORT, 0, 0, NULL, 0);
+	dfu_status(g, &d, 0, 0x00, 0, 2);
+	/* dfu-util -R: a device that will detach leaves DFU mode so */
+	dfu_req(g, &d, RT_CLS_INTF_OUT, DFU_DETACH, 1000, 0, NULL, 0);
+	gen_wait(g, 20000, 40000);
+	hub_disconnect(g, &h, 1);
+}
+
+
+/* ------------------------------------------------------------------------
+ * A CDC ACM modem (cdc-acm) answering AT commands (ITU-T V.250).
+ */
+
+/* Communication interface 0 (class 2, ACM, protocol 1: AT commands V.250)
+ * with header, call management, ACM and union functional descriptors
+ * (CDC 1.2 5.2.3, PSTN 1.2 5.3), interrupt IN 0x83; data interface 1
+ * (class 0x0a) with bulk IN 0x81 and OUT 0x02. */
+static const uint8_t modem_dev[18] = {
+	18, USB_DT_DEVICE, 0x00, 0x02, 0x02, 0x00, 0x00, 64,
+	0x09, 0x12, 0x0b, 0x00, 0x00, 0x01, 1, 2, 3, 1
+};
+static const uint8_t modem_cfg[] = {
+	9, USB_DT_CONFIG, 67, 0, 2, 1, 0, 0x80, 50,
+	9, USB_DT_INTERFACE, 0, 0, 1, 0x02, 0x02, 0x01, 0,
+	5, USB_DT_CS_INTERFACE, 0x00, 0x10, 0x01,
+	5, USB_DT_CS_INTERFACE, 0x01, 0x00, 1,
+	4, USB_DT_CS_INTERFACE, 0x02, 0x02,
+	5, USB_DT_CS_INTERFACE, 0x06, 0, 1,
+	7, USB_DT_ENDPOINT, 0x83, 0x03, 16, 0, 9,
+	9, USB_DT_INTERFACE, 1, 0, 2, 0x0a, 0x00, 0x00, 0,
+	7, USB_DT_ENDPOINT, 0x81, 0x02, 0x00, 0x02, 0,
+	7, USB_DT_ENDPOINT, 0x02, 0x02, 0x00, 0x02, 0
+};
+static const struct gdesc modem = {
+	modem_dev, modem_cfg, sizeof modem_cfg,
+	{ NULL, "urbscope", "Synthetic AT Modem", "MDM0010" }
+};
+
+/* One write of the tty to the modem's bulk OUT, n bytes of s. */
+static void
+modem_out(struct gen *g, const struct gdev *d, const char *s, size_t n)
+{
+	struct gurb	 u;
+
+	gen_urb(g, d, &u, 0x02, XFER_BULK, (uint32_t)n, 0);
+	urb_submit(g, &u, (const uint8_t *)s);
+	gen_xfer_time(g, d, (uint32_t)n);
+	urb_give(g, &u, 0, (uint32_t)n, NULL);
+	gen_wait(g, 300, 900);
+}
+
+/* The read URB completes with n bytes of s and is resubmitted. */
+static void
+modem_in(struct gen *g, struct gurb *rd, const char *s, size_t n)
+{
+	urb_give(g, rd, 0, (uint32_t)n, (const uint8_t *)s);
+	gen_wait(g, 20, 60);
+	urb_submit(g, rd, NULL);
+	gen_wait(g, 2000, 6000);
+}
+
+#define MODEM_STR(s)	(s), sizeof (s) - 1
+
+/*
+ * cdc-acm probes the modem and opens the tty (SET_LINE_CODING, DTR and
+ * RTS); a program sends commands and reads the answers, some of which
+ * Wireshark's AT heuristic takes and some not: lower-case "at", a
+ * command padded with NULs, binary PPP after CONNECT.
+ */
+static void
+scn_modem(struct gen *g)
+{
+	static const uint8_t coding[7] = { 0x00, 0xc2, 0x01, 0x00, 0, 0, 8 };
+	static const char ppp[] = { 0x7e, (char)0xff, 0x03, (char)0xc0, 0x21,
+	    0x01, 0x01, 0x00, 0x04, 0x7e };
+	struct ghub	 h;
+	struct gdev	 d;
+	struct gurb	 rd;
+
+	hub_start_quiet(g, &h, 1, 1);
+	hub_connect(g, &h, 1, &modem, &d);
+	gen_wait(g, 100000, 200000);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_OUT, 0x20, 0, 0, 7 }, coding,
+	    7);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_OUT, 0x22, 0x03, 0, 0 }, NULL,
+	    0);
+	gen_urb(g, &d, &rd, 0x81, XFER_BULK, 512, 0);
+	urb_submit(g, &rd, NULL);
+	gen_wait(g, 1000, 3000);
+
+	modem_out(g, &d, MODEM_STR("AT\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("ATE0\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("ATI\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nSynthetic AT Modem\r\n\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("AT+CSQ\r"));
+	modem_in(g, &rd, MODEM_STR("\r\n+CSQ: 20,99\r\n\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("at+cgmi\r"));	/* not "AT" */
+	modem_in(g, &rd, MODEM_STR("\r\nurbscope\r\n\r\nOK\r\n"));
+	modem_out(g, &d, "AT+CPIN?\r\0\0\0", 12);	/* NUL padded */
+	modem_in(g, &rd, MODEM_STR("\r\r\n+CPIN: READY\r\n\r\nOK\r\n"));
+	modem_out(g, &d, MODEM_STR("AT+COPS=?\r"));
+	modem_in(g, &rd, MODEM_STR("\r\n+CME ERROR: 30\r\n"));
+	modem_out(g, &d, MODEM_STR("ATD*99#\r"));
+	modem_in(g, &rd, MODEM_STR("\r\nCONNECT 115200\r\n"));
+	modem_out(g, &d, ppp, sizeof ppp);
+	modem_in(g, &rd, ppp, sizeof ppp);
+}
+
 static const struct scenario {
 	const char	*name;
 	void		(*run)(struct gen *);
@@ -3204,6 +3449,11 @@ static const struct scenario {
 	{ "sniffer", scn_sniffer, 0, "usb",
 	  "a sniffer's packets and bus events: speeds, resets, unplug",
 	  288 },
+	{ "dfu", scn_dfu, 0, "usbmon1",
+	  "DFU: run-time device detached, download, upload, error, abort",
+	  0 },
+	{ "modem", scn_modem, 0, "usbmon1",
+	  "CDC ACM modem: AT commands and answers, then PPP", 0 },
 	{ "darwin", scn_darwin, 0, "XHC20",
 	  "macOS XHC20: enumeration, a STALL, keyboard, bulk, ISO frames",
 	  266 },

@@ -259,8 +259,23 @@ test_dfu(void **state)
 	size_t		 k;
 
 	ctrl(&r, &info, 0xfe0102, get_status, status, 6);
+	/* a device tshark does not take as DFU: the answer is only
+	 * usb.control.Response */
 	t = tree_new(*state);
 	assert_int_equal(dec_class_tree(&r, &info, t), 1);
+	assert_null(find(t, "usbdfu.status"));
+	assert_int_equal(find(t, "usb.control.Response")->len, 6);
+	/* the Black Magic Debug Probe in DFU mode (packet-usb-dfu.c's
+	 * usb.product entry 1d50:6017) is */
+	info.flags |= DI_IDS;
+	info.vid = 0x1d50;
+	info.pid = 0x6017;
+	info.pair_frame = 41;
+	t = tree_new(*state);
+	assert_int_equal(dec_class_tree(&r, &info, t), 1);
+	assert_null(find(t, "usb.control.Response"));
+	assert_int_equal(val(t, "usbdfu.response"), 3);
+	assert_int_equal(val(t, "usbdfu.command_frame"), 41);
 	assert_int_equal(val(t, "usbdfu.status"), 0);
 	assert_int_equal(val(t, "usbdfu.poll_timeout"), 256);
 	assert_int_equal(val(t, "usbdfu.state"), 5);
@@ -285,9 +300,20 @@ test_dfu(void **state)
 	r.data = block;
 	r.data_len = 4;
 	assert_string_equal(summary(&r, &info), "DFU_DNLOAD block 7, 4 bytes");
+	r.flag_setup = 0;
 	t = tree_new(*state);
 	assert_int_equal(dec_class_tree(&r, &info, t), 1);
+	assert_int_equal(val(t, "usbdfu.command"), 1);
+	assert_int_equal(val(t, "usbdfu.block_number"), 7);
+	assert_int_equal(val(t, "usbdfu.length"), 4);
 	assert_int_equal(find(t, "usbdfu.data")->len, 4);
+	assert_int_equal(find(t, "usb.data_fragment")->len, 4);
+	/* the empty DNLOAD that ends a download: no Data */
+	r.data_len = 0;
+	t = tree_new(*state);
+	assert_int_equal(dec_class_tree(&r, &info, t), 1);
+	assert_null(find(t, "usbdfu.data"));
+	r.data_len = 4;
 
 	/* a standard request to the interface is not DFU's */
 	info.setup.bmRequestType = 0x81;

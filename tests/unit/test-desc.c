@@ -862,8 +862,12 @@ test_hid(void **state)
 	    "09210bff0000040101", NULL), 3);
 	assert_int_equal(flagged(t, DN_BAD | DN_CUT), 0);
 	assert_int_equal(count_abbrev(t, "usbhid.descriptor.hid.bcdHID"), 0);
-	assert_string_equal(label(t, "DFU", 0)->str,
-	    "DFU FUNCTIONAL descriptor");
+	/* Wireshark's usbdfu.descriptor node, its bits beside bLength */
+	assert_string_equal(field(t, "usbdfu.descriptor")->str,
+	    "DFU Descriptor: DFU FUNCTIONAL");
+	assert_int_equal(field(t,
+	    "usbdfu.descriptor.bmAttributes.CanUpload")->depth,
+	    field(t, "usbdfu.descriptor.wTransferSize")->depth);
 	check(t, "usbdfu.descriptor.wDetachTimeOut", 0x00ff, 21, 2);
 	check(t, "usbdfu.descriptor.wTransferSize", 0x0400, 23, 2);
 	check(t, "usbdfu.descriptor.bcdDFUVersion", 0x0101, 25, 2);
