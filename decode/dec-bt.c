@@ -444,6 +444,17 @@ F(f_evt_peer_type, "Peer Address Type", "bthci_evt.le_peer_address_type",
     DK_HEX, 1, le_addr_types, 0);
 F(f_evt_dlen, "Data Length", "bthci_evt.data_length", DK_UINT, 1, NULL, 0);
 F(f_evt_rssi, "RSSI", "bthci_evt.rssi", DK_INT, 1, NULL, 0);
+/* what Wireshark's bthci_evt links an event to (bthci_cmd_data_t) */
+F(f_evt_cmd_in, "Command in frame", "bthci_evt.command_in_frame", DK_UINT,
+    4, NULL, 0);
+F(f_evt_pend_in, "Pending in frame", "bthci_evt.pending_in_frame", DK_UINT,
+    4, NULL, 0);
+F(f_evt_d_resp, "Command-Response Delta",
+    "bthci_evt.command_response_delta", DK_MSEC, 8, NULL, 0);
+F(f_evt_d_pend, "Command-Pending Delta", "bthci_evt.command_pending_delta",
+    DK_MSEC, 8, NULL, 0);
+F(f_evt_d_pend_resp, "Pending-Response Delta",
+    "bthci_evt.pending_response_delta", DK_MSEC, 8, NULL, 0);
 
 /* Advertising data (Core Specification Supplement Part A 1). */
 F(f_ad, "Advertising Data", "btcommon.eir_ad.advertising_data", DK_LABEL,
@@ -1134,19 +1145,157 @@ frag_add(struct dec_bt_frag *f, const struct urb_rec *r)
 	f->got += (uint32_t)n;
 }
 
+/* The state's commands, to change (copied first when shared), or NULL. */
+static struct dec_bt_cmds *
+cmds_own(struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *c = st->bt_cmds, *g;
+
+	if (c != NULL && c->refs == 0)
+		return c;
+	if ((g = malloc(sizeof *g)) == NULL)
+		return NULL;
+	if (c != NULL) {
+		memcpy(g, c, sizeof *g);
+		c->refs--;
+	} else
+		memset(g, 0, sizeof *g);
+	g->refs = 0;
+	st->bt_cmds = g;
+	return g;
+}
+
+/* An HCI command sent (its submit): the slot of its opcode, else the
+ * oldest one, remembers it. */
+static void
+cmd_learn(const struct urb_rec *r, struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *cm;
+	struct dec_bt_cmd *c, *old;
+	uint16_t	 op;
+	size_t		 i;
+
+	if (r->type != 'S' || r->flag_setup != 0 || r->data_len < 3 ||
+	    (cm = cmds_own(st)) == NULL)
+		return;
+	op = get_le16(r->data);
+	for (i = 0, old = c = &cm->c[0]; i < DEC_BT_CMDS; i++) {
+		c = &cm->c[i];
+		if (c->frame != 0 && c->op == op)
+			break;
+		if (c->frame < old->frame)
+			old = c;
+	}
+	if (i == DEC_BT_CMDS)
+		c = old;
+	c->op = op;
+	c->frame = urb_frame(r);
+	c->ts = r->ts_ns;
+	c->pend_frame = 0;
+	c->pend_ts = 0;
+}
+
+/* The command an event p[0..n) answers, as Wireshark's bthci_evt finds
+ * it: Command Complete's and Command Status's opcode; Connection
+ * Complete's Create Connection and Disconnection Complete's Disconnect
+ * (Part E 7.7.3, 7.7.5); -1 for the others. */
+static int
+evt_opcode(const uint8_t *p, size_t n)
+{
+	if (n < 2)
+		return -1;
+	switch (p[0]) {
+	case 0x0e:
+		return n >= 5 ? get_le16(p + 3) : -1;
+	case 0x0f:
+		return n >= 6 ? get_le16(p + 4) : -1;
+	case 0x03:
+		return 0x0405;
+	case 0x05:
+		return 0x0406;
+	}
+	return -1;
+}
+
+/* An event p[0..n) whole in record r: its links to the command it
+ * answers (and that command's Command Status). */
+static void
+evt_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
+    struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *cm;
+	struct dec_bt_cmd *c;
+	size_t		 i;
+	int		 op;
+
+	if (st->bt_cmds == NULL || (op = evt_opcode(p, n)) < 0)
+		return;
+	for (i = 0; i < DEC_BT_CMDS; i++) {
+		c = &st->bt_cmds->c[i];
+		if (c->frame != 0 && c->op == op && c->frame < urb_frame(r))
+			break;
+	}
+	if (i == DEC_BT_CMDS || (cm = cmds_own(st)) == NULL)
+		return;
+	c = &cm->c[i];
+	cm->ev_frame = urb_frame(r);
+	cm->cmd_frame = c->frame;
+	cm->d_cmd = r->ts_ns - c->ts;
+	cm->status = p[0] == 0x0f;
+	cm->pend_frame = 0;
+	if (cm->status) {
+		c->pend_frame = urb_frame(r);
+		c->pend_ts = r->ts_ns;
+	} else if (c->pend_frame != 0) {
+		cm->pend_frame = c->pend_frame;
+		cm->d_pend = r->ts_ns - c->pend_ts;
+	}
+}
+
+/* The links evt_learn found for event record r, inside its tree. */
+static void
+evt_links(const struct dec_cls_arg *a, struct dec_tree *t)
+{
+	const struct dec_bt_cmds *cm;
+
+	if (a->st == NULL || (cm = a->st->bt_cmds) == NULL ||
+	    cm->ev_frame != urb_frame(a->r))
+		return;
+	t->depth++;
+	dec_tree_add(t, &f_evt_cmd_in, DB_NONE, 0, 0, cm->cmd_frame);
+	if (cm->status)
+		dec_tree_add(t, &f_evt_d_pend, DB_NONE, 0, 0,
+		    (uint64_t)cm->d_cmd);
+	else {
+		dec_tree_add(t, &f_evt_d_resp, DB_NONE, 0, 0,
+		    (uint64_t)cm->d_cmd);
+		if (cm->pend_frame != 0) {
+			dec_tree_add(t, &f_evt_pend_in, DB_NONE, 0, 0,
+			    cm->pend_frame);
+			dec_tree_add(t, &f_evt_d_pend_resp, DB_NONE, 0, 0,
+			    (uint64_t)cm->d_pend);
+		}
+	}
+	t->depth--;
+}
+
 /* Which piece of a split packet r is (hci_usb's fragment_info), and its
- * bytes kept for the last one. */
+ * bytes kept for the last one; the commands and what events answer. */
 static void
 bt_learn(const struct urb_rec *r, const struct dec_info *info,
     struct dec_cls_state *st)
 {
-	struct dec_bt_frag *f;
+	struct dec_bt_frag *f = NULL;
 	size_t		 n = r->data_len, need;
 	uint32_t	*left;
 	int		 ep = r->epnum & 0x0f, s;
 
 	(void)info;
-	if (n == 0 || r->xfer_type == XFER_CTRL || (ep != 1 && ep != 2))
+	if (r->xfer_type == XFER_CTRL) {
+		cmd_learn(r, st);
+		return;
+	}
+	if (n == 0 || (ep != 1 && ep != 2))
 		return;
 	s = bt_stream(r);
 	left = &st->bt_left[s];
@@ -1157,7 +1306,8 @@ bt_learn(const struct urb_rec *r, const struct dec_info *info,
 		if (*left > 0 && (f = frag_own(st, s, 1)) != NULL) {
 			f->total = (uint32_t)need;
 			frag_add(f, r);
-		}
+		} else if (ep == 1 && need == n)
+			evt_learn(r, r->data, n, st);
 		return;
 	}
 	if (n < *left) {
@@ -1169,6 +1319,9 @@ bt_learn(const struct urb_rec *r, const struct dec_info *info,
 	}
 	if (st->bt_part != DEC_BT_EXCESS && (f = frag_own(st, s, 0)) != NULL)
 		frag_add(f, r);
+	if (ep == 1 && st->bt_part == DEC_BT_LAST && f != NULL &&
+	    f->got == f->total && f->total <= DEC_BT_MAXPKT)
+		evt_learn(r, f->b, f->total, st);
 }
 
 /* The packet whose last piece r is, reassembled, or NULL. */
@@ -1302,6 +1455,8 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		else
 			acl_tree(f->b, need, 0, t);
 		bt_copied(t, k, f->b, need);
+		if (ep == 1)
+			evt_links(a, t);
 		return 1;
 	}
 	need = hci_need(ep, p, n);
@@ -1316,6 +1471,7 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 			break;
 		case 1:
 			evt_tree(p, n, 0, t);
+			evt_links(a, t);
 			break;
 		case 2:
 			acl_tree(p, n, 0, t);

@@ -1043,6 +1043,9 @@ struct dec_cls_state {
 	/* the pieces of each one so far, the whole packet once its last
 	 * piece came (malloc; shared as hid is, copied before a change) */
 	struct dec_bt_frag *bt_frag[3];
+	/* the HCI commands sent and the last event's links to them
+	 * (malloc; shared and copied as bt_frag) */
+	struct dec_bt_cmds *bt_cmds;
 };
 
 /*
@@ -1052,6 +1055,32 @@ struct dec_cls_state {
  * (HCI_MAX_FRAME_SIZE, Linux's btusb: an ACL packet longer is decoded on
  * what is kept), the bytes the packet says it has.
  */
+/*
+ * Bluetooth: the last command of each opcode (at most DEC_BT_CMDS, the
+ * oldest forgotten) with the frames and times of its command and of its
+ * Command Status, as Wireshark's bthci_cmd keeps them (bthci_cmd_data_t),
+ * and what an event's learn found of it for the event's tree (ev_frame:
+ * the event's frame, 0 none).
+ */
+#define DEC_BT_CMDS	16
+struct dec_bt_cmd {
+	uint16_t	 op;
+	uint64_t	 frame;		/* 0: the slot is free */
+	int64_t		 ts;
+	uint64_t	 pend_frame;	/* its Command Status, 0: none */
+	int64_t		 pend_ts;
+};
+struct dec_bt_cmds {
+	unsigned int	 refs;
+	struct dec_bt_cmd c[DEC_BT_CMDS];
+	uint64_t	 ev_frame;
+	uint64_t	 cmd_frame;	/* bthci_evt.command_in_frame */
+	uint64_t	 pend_frame;	/* .pending_in_frame, 0: none */
+	int64_t		 d_cmd;		/* ns since the command */
+	int64_t		 d_pend;	/* ns since its Command Status */
+	uint8_t		 status;	/* the event is that Command Status */
+};
+
 #define DEC_BT_MAXFRAG	64
 #define DEC_BT_MAXPKT	1028
 struct dec_bt_frag {
@@ -1642,6 +1671,11 @@ int		 dec_keys_report(struct dec_keys *k, const uint8_t cur8[8]);
 int		 dec_cls_state_held(const struct dec_cls_state *st);
 /* Let go of a reassembled Bluetooth packet (NULL: nothing). */
 void		 dec_bt_frag_unref(struct dec_bt_frag *f);
+/* A class request to a device that has no interface as recipient: the
+ * device's class decoder learns it into st (a Bluetooth controller's HCI
+ * command, kept by its HCI interface 0). */
+void		 dec_class_learn_dev(const struct urb_rec *r,
+		     const struct dec_info *info, struct dec_cls_state *st);
 /* A state's copy (sharing what it points to) and its release. */
 void		 dec_cls_state_copy(struct dec_cls_state *dst,
 		     const struct dec_cls_state *src);

@@ -11,7 +11,7 @@
 # filters.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 48
+plan 52
 
 "$US" sim bluetooth -w "$TMP/bt.pcapng" >"$TMP/sim.out" 2>"$TMP/sim.err"
 check "sim bluetooth runs to its end" test $? -eq 0
@@ -74,7 +74,9 @@ for f in bthci_cmd.opcode bthci_cmd.opcode.ogf bthci_cmd.opcode.ocf \
     btl2cap.scid btl2cap.dcid btl2cap.option_mtu btl2cap.info_type \
     hci_usb.setup.bRequest hci_usb.packet.complete hci_usb.msg.fragment \
     hci_usb.msg.fragment.count hci_usb.msg.reassembled.length \
-    btl2cap.data; do
+    btl2cap.data bthci_evt.command_in_frame bthci_evt.pending_in_frame \
+    bthci_evt.command_response_delta bthci_evt.command_pending_delta \
+    bthci_evt.pending_response_delta; do
 	grep -qx "$f" "$TMP/both" || echo "$f" >>"$TMP/missing"
 done
 check "the compared fields include the HCI and L2CAP ones" \
@@ -88,7 +90,9 @@ for f in hci_usb bthci_cmd bthci_evt bthci_acl btl2cap \
     'btl2cap.cmd_code == 0x04' 'bthci_evt.rssi < -60' \
     'bthci_acl.pb_flag == 2' hci_usb.msg.fragments \
     'hci_usb.msg.fragment.count == 2' 'btl2cap.cmd_code == 0x09' \
-    'hci_usb.msg.reassembled.length > 64'; do
+    'hci_usb.msg.reassembled.length > 64' bthci_evt.command_in_frame \
+    bthci_evt.pending_in_frame 'bthci_evt.command_response_delta > 1' \
+    'bthci_evt.command_pending_delta < 1'; do
 	t=$(tshark -r "$TMP/bt.pcap" -Y "$f" 2>/dev/null | wc -l | tr -d ' ')
 	u=$("$US" read "$TMP/bt.pcap" -Y "$f" 2>"$TMP/f.err" | wc -l |
 	    tr -d ' ')
