@@ -1195,26 +1195,49 @@ cmd_learn(const struct urb_rec *r, struct dec_cls_state *st)
 	c->pend_ts = 0;
 }
 
-/* The command an event p[0..n) answers, as Wireshark's bthci_evt finds
- * it: Command Complete's and Command Status's opcode; Connection
- * Complete's Create Connection and Disconnection Complete's Disconnect
- * (Part E 7.7.3, 7.7.5); -1 for the others. */
+/* The commands an event p[0..n) may answer, as Wireshark's bthci_evt
+ * looks for them (the first opcode that has a command wins; tshark 4.0
+ * on crafted events): Command Complete's and Command Status's opcode,
+ * and the events of Part E 7.7.1-7.7.12 and 7.7.65.1 to the commands
+ * that start them.  An event shorter than its parameters (Wireshark
+ * stops at the exception) answers none.  The count, 0 for none. */
 static int
-evt_opcode(const uint8_t *p, size_t n)
+evt_opcodes(const uint8_t *p, size_t n, uint16_t op[2])
 {
-	if (n < 2)
-		return -1;
-	switch (p[0]) {
-	case 0x0e:
-		return n >= 5 ? get_le16(p + 3) : -1;
-	case 0x0f:
-		return n >= 6 ? get_le16(p + 4) : -1;
-	case 0x03:
-		return 0x0405;
-	case 0x05:
-		return 0x0406;
+	static const struct {
+		uint8_t	 code, sub, len;	/* len: the whole event's */
+		uint16_t op[2];
+	} map[] = {
+		{ 0x01, 0, 3, { 0x0401, 0 } },	/* Inquiry Complete */
+		{ 0x03, 0, 13, { 0x0409, 0x0405 } },	/* Connection */
+		{ 0x05, 0, 6, { 0x0406, 0 } },	/* Disconnection */
+		{ 0x06, 0, 5, { 0x0411, 0 } },	/* Authentication */
+		{ 0x08, 0, 6, { 0x0413, 0 } },	/* Encryption Change */
+		{ 0x0b, 0, 13, { 0x041b, 0 } },	/* Remote Features */
+		{ 0x0c, 0, 10, { 0x041d, 0 } },	/* Remote Version */
+		{ 0x3e, 0x01, 21, { 0x200d, 0 } },	/* LE Connection */
+	};
+	size_t	 i;
+
+	if (n < 2 || (size_t)p[1] + 2 > n)
+		return 0;
+	if (p[0] == 0x0e && n >= 5) {
+		op[0] = get_le16(p + 3);
+		return 1;
 	}
-	return -1;
+	if (p[0] == 0x0f && n >= 6) {
+		op[0] = get_le16(p + 4);
+		return 1;
+	}
+	for (i = 0; i < nitems(map); i++) {
+		if (map[i].code != p[0] || n < map[i].len ||
+		    (map[i].code == 0x3e && p[2] != map[i].sub))
+			continue;
+		op[0] = map[i].op[0];
+		op[1] = map[i].op[1];
+		return op[1] != 0 ? 2 : 1;
+	}
+	return 0;
 }
 
 /* An event p[0..n) whole in record r: its links to the command it
@@ -1225,16 +1248,19 @@ evt_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
 {
 	struct dec_bt_cmds *cm;
 	struct dec_bt_cmd *c;
-	size_t		 i;
-	int		 op;
+	uint16_t	 op[2];
+	size_t		 i = DEC_BT_CMDS;
+	int		 k, nop;
 
-	if (st->bt_cmds == NULL || (op = evt_opcode(p, n)) < 0)
+	if (st->bt_cmds == NULL || (nop = evt_opcodes(p, n, op)) == 0)
 		return;
-	for (i = 0; i < DEC_BT_CMDS; i++) {
-		c = &st->bt_cmds->c[i];
-		if (c->frame != 0 && c->op == op && c->frame < urb_frame(r))
-			break;
-	}
+	for (k = 0; k < nop && i == DEC_BT_CMDS; k++)
+		for (i = 0; i < DEC_BT_CMDS; i++) {
+			c = &st->bt_cmds->c[i];
+			if (c->frame != 0 && c->op == op[k] &&
+			    c->frame < urb_frame(r))
+				break;
+		}
 	if (i == DEC_BT_CMDS || (cm = cmds_own(st)) == NULL)
 		return;
 	c = &cm->c[i];

@@ -11,7 +11,7 @@
 # filters.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 52
+plan 56
 
 "$US" sim bluetooth -w "$TMP/bt.pcapng" >"$TMP/sim.out" 2>"$TMP/sim.err"
 check "sim bluetooth runs to its end" test $? -eq 0
@@ -118,3 +118,26 @@ done
 check "split events: some pieces" test "$t" -gt 0
 grep '^hci_usb\.' "$TMP/ts.names" | comm -12 - "$TMP/us.names" >"$TMP/both"
 tshark_agree "split events: hci_usb.*" "$TMP/bt16.pcap"
+
+# events of other kinds and commands in other orders (tests/tools/
+# btcraft.py): the command each event is linked to, as tshark finds it
+if command -v python3 >/dev/null 2>&1; then
+	for plen in 11 254; do
+		python3 tests/tools/btcraft.py "$TMP/bt.pcap" "$TMP/craft.pcap" \
+		    "$plen"
+		set -- -e frame.number -e bthci_evt.command_in_frame \
+		    -e bthci_evt.command_response_delta \
+		    -e bthci_evt.pending_in_frame
+		tshark -r "$TMP/craft.pcap" -T fields "$@" >"$TMP/ts.c" \
+		    2>/dev/null
+		"$US" read "$TMP/craft.pcap" -T fields "$@" >"$TMP/us.c" \
+		    2>"$TMP/c.err"
+		check_diff "crafted events ($plen parameter bytes): tshark's links" \
+		    "$TMP/ts.c" "$TMP/us.c"
+		check "crafted events ($plen): some links, no sanitizer report" \
+		    sh -c "grep -q '	[0-9]' '$TMP/ts.c' &&
+		    ! grep -q -E 'Sanitizer|runtime error' '$TMP/c.err'"
+	done
+else
+	skip "crafted events against tshark" "python3 is not installed" 4
+fi
