@@ -6,23 +6,25 @@
  * packets' formats; 7: the commands and events; Vol 3 Part A: L2CAP).
  *
  * A packet split over transfers (events longer than the interrupt
- * endpoint's packet, as btusb reads them) is followed per endpoint and
- * direction as Wireshark's hci_usb does in one pass (tshark without -2):
- * the pieces before the last are unknown fragments, the last one
- * "complete"; what Wireshark then decodes from the reassembled bytes is
- * not shown here (a node's bytes are its own record's).
+ * endpoint's packet, as btusb reads them; ACL data longer than a bulk
+ * transfer) is reassembled per endpoint and direction as Wireshark's
+ * hci_usb does in one pass (tshark without -2): the pieces before the
+ * last are unknown fragments; the last one is "complete", lists the
+ * pieces (hci_usb.msg.*) and carries the whole packet's decode, whose
+ * bytes are no buffer of its record (DB_COPY).
  *
  * Field names and layouts are Wireshark's: epan/dissectors/
  * packet-hci_usb.c (hci_usb.*, which hands a packet on by endpoint
  * number: 0 commands, 1 events, 2 ACL, 3 SCO), packet-bthci_cmd.c
  * (bthci_cmd.*), packet-bthci_evt.c (bthci_evt.*), packet-bthci_acl.c,
  * packet-bthci_sco.c, packet-btl2cap.c (btl2cap.*) and the advertising
- * data of packet-btcommon.c (btcommon.eir_ad.*).  What Wireshark learns
- * across packets (the frame a command was answered in, the addresses of
- * a connection, reassembly of a packet split over transfers) is not
- * kept: a packet longer than its transfer is shown as a fragment.
+ * data of packet-btcommon.c (btcommon.eir_ad.*).  What else Wireshark
+ * learns across packets (the frame a command was answered in, the
+ * addresses of a connection) is not kept.
  */
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "class.h"
@@ -324,6 +326,15 @@ F(f_usb_complete, "Packet Complete", "hci_usb.packet.complete", DK_LABEL,
 F(f_usb_unknown, "Unknown Packet Fragment",
     "hci_usb.packet.unknown_fragment", DK_LABEL, 0, NULL, 0);
 F(f_usb_data, "Unknown Data", "hci_usb.data", DK_LABEL, 0, NULL, 0);
+/* the pieces of a reassembled packet (epan/reassemble.c's fragment
+ * items: Wireshark's hci_usb names the length "MP2T") */
+F(f_usb_frags, "Message fragments", "hci_usb.msg.fragments", DK_LABEL, 0,
+    NULL, 0);
+F(f_usb_frag, "Frame", "hci_usb.msg.fragment", DK_UINT, 4, NULL, 0);
+F(f_usb_fcount, "Message fragment count", "hci_usb.msg.fragment.count",
+    DK_UINT, 4, NULL, 0);
+F(f_usb_rlen, "Reassembled MP2T length", "hci_usb.msg.reassembled.length",
+    DK_UINT, 4, NULL, 0);
 
 /* Commands (Part E 5.4.1) and their parameters. */
 F(f_cmd_op, "Command Opcode", "bthci_cmd.opcode", DK_HEX, 2, bt_cmds, 0);
@@ -433,6 +444,17 @@ F(f_evt_peer_type, "Peer Address Type", "bthci_evt.le_peer_address_type",
     DK_HEX, 1, le_addr_types, 0);
 F(f_evt_dlen, "Data Length", "bthci_evt.data_length", DK_UINT, 1, NULL, 0);
 F(f_evt_rssi, "RSSI", "bthci_evt.rssi", DK_INT, 1, NULL, 0);
+/* what Wireshark's bthci_evt links an event to (bthci_cmd_data_t) */
+F(f_evt_cmd_in, "Command in frame", "bthci_evt.command_in_frame", DK_UINT,
+    4, NULL, 0);
+F(f_evt_pend_in, "Pending in frame", "bthci_evt.pending_in_frame", DK_UINT,
+    4, NULL, 0);
+F(f_evt_d_resp, "Command-Response Delta",
+    "bthci_evt.command_response_delta", DK_MSEC, 8, NULL, 0);
+F(f_evt_d_pend, "Command-Pending Delta", "bthci_evt.command_pending_delta",
+    DK_MSEC, 8, NULL, 0);
+F(f_evt_d_pend_resp, "Pending-Response Delta",
+    "bthci_evt.pending_response_delta", DK_MSEC, 8, NULL, 0);
 
 /* Advertising data (Core Specification Supplement Part A 1). */
 F(f_ad, "Advertising Data", "btcommon.eir_ad.advertising_data", DK_LABEL,
@@ -482,6 +504,7 @@ F(f_l2_ident, "Command Identifier", "btl2cap.cmd_ident", DK_HEX, 1, NULL,
     0);
 F(f_l2_clen, "Command Length", "btl2cap.cmd_length", DK_UINT, 2, NULL, 0);
 F(f_l2_cdata, "Command Data", "btl2cap.cmd_data", DK_BYTES, 0, NULL, 0);
+F(f_l2_data, "Data", "btl2cap.data", DK_BYTES, 0, NULL, 0);	/* echo */
 F(f_l2_psm, "PSM", "btl2cap.psm", DK_HEX, 2, l2_psms, 0);
 F(f_l2_scid, "Source CID", "btl2cap.scid", DK_HEX, 2, NULL, 0);
 F(f_l2_dcid, "Destination CID", "btl2cap.dcid", DK_HEX, 2, NULL, 0);
@@ -961,6 +984,10 @@ l2_command(struct dec_cur *c, size_t off)
 	case 0x07:
 		dec_cur_rows(&s, disc, nitems(disc));
 		break;
+	case 0x08:
+	case 0x09:
+		dec_cur_rest(&s, &f_l2_data, 4);
+		break;
 	case 0x0a:
 		dec_cur_field(&s, &f_l2_info_type, 4, 2, NULL);
 		break;
@@ -1067,29 +1094,329 @@ hci_need(int ep, const uint8_t *p, size_t n)
 	return n;
 }
 
-/* Which piece of a split packet r is (hci_usb's fragment_info). */
+/* The stream of an events or ACL record: 0 events, 1 ACL in, 2 out. */
+static int
+bt_stream(const struct urb_rec *r)
+{
+	return (r->epnum & 0x0f) == 1 ? 0 : urb_is_in(r) ? 1 : 2;
+}
+
+/* Stream s's pieces, to change: emptied for a new packet (fresh), else
+ * the packet begun (NULL if none); copied first when copies of the
+ * state share it.  NULL when out of memory. */
+static struct dec_bt_frag *
+frag_own(struct dec_cls_state *st, int s, int fresh)
+{
+	struct dec_bt_frag *f = st->bt_frag[s], *g;
+
+	if (!fresh && (f == NULL || f->total == 0))
+		return NULL;
+	if (f != NULL && f->refs == 0)
+		g = f;
+	else if ((g = malloc(sizeof *g)) == NULL)
+		return NULL;
+	else {
+		if (!fresh)
+			memcpy(g, f, sizeof *g);
+		g->refs = 0;
+		dec_bt_frag_unref(f);
+		st->bt_frag[s] = g;
+	}
+	if (fresh)
+		g->total = g->got = g->nfrag = 0;
+	return g;
+}
+
+/* Piece r of the packet f (its first DEC_BT_MAXPKT bytes are kept). */
+static void
+frag_add(struct dec_bt_frag *f, const struct urb_rec *r)
+{
+	size_t	 n = r->data_len, k;
+
+	if (f->nfrag < DEC_BT_MAXFRAG) {
+		f->frame[f->nfrag] = urb_frame(r);
+		f->len[f->nfrag] = (uint32_t)n;
+	}
+	f->nfrag++;
+	if (f->got < DEC_BT_MAXPKT) {
+		k = DEC_BT_MAXPKT - f->got;
+		memcpy(f->b + f->got, r->data, n < k ? n : k);
+	}
+	f->got += (uint32_t)n;
+}
+
+/* The state's commands, to change (copied first when shared), or NULL. */
+static struct dec_bt_cmds *
+cmds_own(struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *c = st->bt_cmds, *g;
+
+	if (c != NULL && c->refs == 0)
+		return c;
+	if ((g = malloc(sizeof *g)) == NULL)
+		return NULL;
+	if (c != NULL) {
+		memcpy(g, c, sizeof *g);
+		c->refs--;
+	} else
+		memset(g, 0, sizeof *g);
+	g->refs = 0;
+	st->bt_cmds = g;
+	return g;
+}
+
+/* An HCI command sent (its submit): the slot of its opcode, else the
+ * oldest one, remembers it. */
+static void
+cmd_learn(const struct urb_rec *r, struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *cm;
+	struct dec_bt_cmd *c, *old;
+	uint16_t	 op;
+	size_t		 i;
+
+	if (r->type != 'S' || r->flag_setup != 0 || r->data_len < 3 ||
+	    (cm = cmds_own(st)) == NULL)
+		return;
+	op = get_le16(r->data);
+	for (i = 0, old = c = &cm->c[0]; i < DEC_BT_CMDS; i++) {
+		c = &cm->c[i];
+		if (c->frame != 0 && c->op == op)
+			break;
+		if (c->frame < old->frame)
+			old = c;
+	}
+	if (i == DEC_BT_CMDS)
+		c = old;
+	c->op = op;
+	c->frame = urb_frame(r);
+	c->ts = r->ts_ns;
+	c->pend_frame = 0;
+	c->pend_ts = 0;
+}
+
+/* The commands an event p[0..n) may answer, as Wireshark's bthci_evt
+ * looks for them (the first opcode that has a command wins; tshark 4.0
+ * on crafted events): Command Complete's and Command Status's opcode,
+ * and the events of Part E 7.7.1-7.7.12 and 7.7.65.1 to the commands
+ * that start them.  An event shorter than its parameters (Wireshark
+ * stops at the exception) answers none.  The count, 0 for none. */
+static int
+evt_opcodes(const uint8_t *p, size_t n, uint16_t op[2])
+{
+	static const struct {
+		uint8_t	 code, sub, len;	/* len: the whole event's */
+		uint16_t op[2];
+	} map[] = {
+		{ 0x01, 0, 3, { 0x0401, 0 } },	/* Inquiry Complete */
+		{ 0x03, 0, 13, { 0x0409, 0x0405 } },	/* Connection */
+		{ 0x05, 0, 6, { 0x0406, 0 } },	/* Disconnection */
+		{ 0x06, 0, 5, { 0x0411, 0 } },	/* Authentication */
+		{ 0x08, 0, 6, { 0x0413, 0 } },	/* Encryption Change */
+		{ 0x0b, 0, 13, { 0x041b, 0 } },	/* Remote Features */
+		{ 0x0c, 0, 10, { 0x041d, 0 } },	/* Remote Version */
+		{ 0x3e, 0x01, 21, { 0x200d, 0 } },	/* LE Connection */
+	};
+	size_t	 i;
+
+	if (n < 2 || (size_t)p[1] + 2 > n)
+		return 0;
+	if (p[0] == 0x0e && n >= 5) {
+		op[0] = get_le16(p + 3);
+		return 1;
+	}
+	if (p[0] == 0x0f && n >= 6) {
+		op[0] = get_le16(p + 4);
+		return 1;
+	}
+	for (i = 0; i < nitems(map); i++) {
+		if (map[i].code != p[0] || n < map[i].len ||
+		    (map[i].code == 0x3e && p[2] != map[i].sub))
+			continue;
+		op[0] = map[i].op[0];
+		op[1] = map[i].op[1];
+		return op[1] != 0 ? 2 : 1;
+	}
+	return 0;
+}
+
+/* An event p[0..n) whole in record r: its links to the command it
+ * answers (and that command's Command Status). */
+static void
+evt_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
+    struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *cm;
+	struct dec_bt_cmd *c;
+	uint16_t	 op[2];
+	size_t		 i = DEC_BT_CMDS;
+	int		 k, nop;
+
+	if (st->bt_cmds == NULL || (nop = evt_opcodes(p, n, op)) == 0)
+		return;
+	for (k = 0; k < nop && i == DEC_BT_CMDS; k++)
+		for (i = 0; i < DEC_BT_CMDS; i++) {
+			c = &st->bt_cmds->c[i];
+			if (c->frame != 0 && c->op == op[k] &&
+			    c->frame < urb_frame(r))
+				break;
+		}
+	if (i == DEC_BT_CMDS || (cm = cmds_own(st)) == NULL)
+		return;
+	c = &cm->c[i];
+	cm->ev_frame = urb_frame(r);
+	cm->cmd_frame = c->frame;
+	cm->d_cmd = r->ts_ns - c->ts;
+	cm->status = p[0] == 0x0f;
+	cm->pend_frame = 0;
+	if (cm->status) {
+		c->pend_frame = urb_frame(r);
+		c->pend_ts = r->ts_ns;
+	} else if (c->pend_frame != 0) {
+		cm->pend_frame = c->pend_frame;
+		cm->d_pend = r->ts_ns - c->pend_ts;
+	}
+}
+
+/* The links evt_learn found for event record r, inside its tree. */
+static void
+evt_links(const struct dec_cls_arg *a, struct dec_tree *t)
+{
+	const struct dec_bt_cmds *cm;
+
+	if (a->st == NULL || (cm = a->st->bt_cmds) == NULL ||
+	    cm->ev_frame != urb_frame(a->r))
+		return;
+	t->depth++;
+	dec_tree_add(t, &f_evt_cmd_in, DB_NONE, 0, 0, cm->cmd_frame);
+	if (cm->status)
+		dec_tree_add(t, &f_evt_d_pend, DB_NONE, 0, 0,
+		    (uint64_t)cm->d_cmd);
+	else {
+		dec_tree_add(t, &f_evt_d_resp, DB_NONE, 0, 0,
+		    (uint64_t)cm->d_cmd);
+		if (cm->pend_frame != 0) {
+			dec_tree_add(t, &f_evt_pend_in, DB_NONE, 0, 0,
+			    cm->pend_frame);
+			dec_tree_add(t, &f_evt_d_pend_resp, DB_NONE, 0, 0,
+			    (uint64_t)cm->d_pend);
+		}
+	}
+	t->depth--;
+}
+
+/* Which piece of a split packet r is (hci_usb's fragment_info), and its
+ * bytes kept for the last one; the commands and what events answer. */
 static void
 bt_learn(const struct urb_rec *r, const struct dec_info *info,
     struct dec_cls_state *st)
 {
+	struct dec_bt_frag *f = NULL;
 	size_t		 n = r->data_len, need;
-	uint16_t	*left;
-	int		 ep = r->epnum & 0x0f;
+	uint32_t	*left;
+	int		 ep = r->epnum & 0x0f, s;
 
 	(void)info;
-	if (n == 0 || r->xfer_type == XFER_CTRL || (ep != 1 && ep != 2))
+	if (r->xfer_type == XFER_CTRL) {
+		cmd_learn(r, st);
 		return;
-	left = &st->bt_left[ep == 1 ? 0 : urb_is_in(r) ? 1 : 2];
+	}
+	if (n == 0 || (ep != 1 && ep != 2))
+		return;
+	s = bt_stream(r);
+	left = &st->bt_left[s];
 	if (*left == 0) {
 		need = hci_need(ep, r->data, n);
 		st->bt_part = DEC_BT_WHOLE;
-		*left = (uint16_t)(need > n ? need - n : 0);
-	} else if (n < *left) {
+		*left = (uint32_t)(need > n ? need - n : 0);
+		if (*left > 0 && (f = frag_own(st, s, 1)) != NULL) {
+			f->total = (uint32_t)need;
+			frag_add(f, r);
+		} else if (ep == 1 && need == n)
+			evt_learn(r, r->data, n, st);
+		return;
+	}
+	if (n < *left) {
 		st->bt_part = DEC_BT_MIDDLE;
-		*left = (uint16_t)(*left - n);
+		*left -= (uint32_t)n;
 	} else {
 		st->bt_part = n == *left ? DEC_BT_LAST : DEC_BT_EXCESS;
 		*left = 0;
+	}
+	if (st->bt_part != DEC_BT_EXCESS && (f = frag_own(st, s, 0)) != NULL)
+		frag_add(f, r);
+	if (ep == 1 && st->bt_part == DEC_BT_LAST && f != NULL &&
+	    f->got == f->total && f->total <= DEC_BT_MAXPKT)
+		evt_learn(r, f->b, f->total, st);
+}
+
+/* The packet whose last piece r is, reassembled, or NULL. */
+static const struct dec_bt_frag *
+bt_whole(const struct dec_cls_arg *a)
+{
+	const struct dec_bt_frag *f;
+
+	if (a->st == NULL || a->st->bt_part != DEC_BT_LAST)
+		return NULL;
+	f = a->st->bt_frag[bt_stream(a->r)];
+	if (f == NULL || f->total == 0 || f->got != f->total ||
+	    f->nfrag < 2 || f->nfrag > DEC_BT_MAXFRAG ||
+	    f->frame[f->nfrag - 1] != urb_frame(a->r))
+		return NULL;
+	return f;
+}
+
+/* The pieces' list, as process_reassembled_data shows it. */
+static void
+frag_tree(const struct dec_bt_frag *f, struct dec_tree *t)
+{
+	struct dec_node	*nd;
+	char		 list[256];
+	size_t		 k = 0;
+	uint32_t	 i;
+	int		 w;
+
+	for (i = 0; i < f->nfrag; i++) {
+		w = snprintf(list + k, sizeof list - k, "%s#%llu(%u)",
+		    i > 0 ? ", " : "", (unsigned long long)f->frame[i],
+		    f->len[i]);
+		if (w < 0 || (size_t)w >= sizeof list - k)
+			break;
+		k += (size_t)w;
+	}
+	list[k] = '\0';
+	nd = dec_tree_add(t, &f_usb_frags, DB_NONE, 0, 0, 0);
+	if (nd != NULL)
+		nd->str = dec_tree_printf(t, "%u Message fragments (%u bytes): "
+		    "%s", f->nfrag, f->total, list);
+	t->depth++;
+	for (i = 0; i < f->nfrag; i++)
+		dec_tree_add(t, &f_usb_frag, DB_NONE, 0, 0, f->frame[i]);
+	dec_tree_add(t, &f_usb_fcount, DB_NONE, 0, 0, f->nfrag);
+	dec_tree_add(t, &f_usb_rlen, DB_NONE, 0, 0, f->total);
+	t->depth--;
+}
+
+/* Nodes from k on were decoded from p[0..n), no buffer of the record:
+ * the bytes of DK_BYTES ones go to the arena, the others keep none. */
+static void
+bt_copied(struct dec_tree *t, size_t k, const uint8_t *p, size_t n)
+{
+	struct dec_node	*nd;
+	const char	*c;
+
+	for (; k < t->n; k++) {
+		nd = &t->node[k];
+		if (nd->buf != DB_DATA)
+			continue;
+		nd->buf = DB_NONE;
+		if (nd->f == NULL || nd->f->kind != DK_BYTES ||
+		    (size_t)nd->off + nd->len > n ||
+		    (c = dec_tree_strdup(t, (const char *)p + nd->off,
+		    nd->len)) == NULL)
+			continue;
+		nd->buf = DB_COPY;
+		nd->value = (uint64_t)(uintptr_t)c;
 	}
 }
 
@@ -1098,8 +1425,9 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 {
 	const struct urb_rec *r = a->r;
 	const uint8_t	*p = r->data;
+	const struct dec_bt_frag *f;
 	struct dec_node	*nd;
-	size_t		 n = r->data_len, need;
+	size_t		 n = r->data_len, need, k;
 	int		 ep = r->epnum & 0x0f, setup;
 
 	setup = r->xfer_type == XFER_CTRL && r->type == 'S' &&
@@ -1137,10 +1465,24 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		nd = dec_tree_add(t, a->st->bt_part == DEC_BT_LAST ?
 		    &f_usb_complete : &f_usb_unknown, DB_DATA, 0,
 		    (uint32_t)n, 0);
-		if (nd != NULL && a->st->bt_part == DEC_BT_LAST)
-			nd->note = "the last piece: the packet is not "
-			    "reassembled here";
+		if ((f = bt_whole(a)) == NULL) {
+			if (nd != NULL && a->st->bt_part == DEC_BT_LAST)
+				nd->note = "the last piece: the packet is "
+				    "not reassembled here";
+			t->depth--;
+			return 1;
+		}
+		frag_tree(f, t);
 		t->depth--;
+		k = t->n;
+		need = f->total < DEC_BT_MAXPKT ? f->total : DEC_BT_MAXPKT;
+		if (ep == 1)
+			evt_tree(f->b, need, 0, t);
+		else
+			acl_tree(f->b, need, 0, t);
+		bt_copied(t, k, f->b, need);
+		if (ep == 1)
+			evt_links(a, t);
 		return 1;
 	}
 	need = hci_need(ep, p, n);
@@ -1155,6 +1497,7 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 			break;
 		case 1:
 			evt_tree(p, n, 0, t);
+			evt_links(a, t);
 			break;
 		case 2:
 			acl_tree(p, n, 0, t);
@@ -1176,12 +1519,19 @@ static int
 bt_summary(const struct dec_cls_arg *a, struct sbuf *b)
 {
 	const struct urb_rec *r = a->r;
+	const struct dec_bt_frag *f = NULL;
 	const uint8_t	*p = r->data;
 	size_t		 n = r->data_len;
 	int		 ep = r->epnum & 0x0f;
 	char		 tmp[24];
 
-	if ((a->st != NULL && a->st->bt_part != DEC_BT_WHOLE &&
+	if (r->xfer_type != XFER_CTRL && ep >= 1 && ep <= 2 &&
+	    (f = bt_whole(a)) != NULL) {
+		/* the last piece: the packet it completes */
+		p = f->b;
+		n = f->total < DEC_BT_MAXPKT ? f->total : DEC_BT_MAXPKT;
+		sb_printf(b, "[%u pieces] ", f->nfrag);
+	} else if ((a->st != NULL && a->st->bt_part != DEC_BT_WHOLE &&
 	    r->xfer_type != XFER_CTRL && ep >= 1 && ep <= 2) ||
 	    (hci_need(ep, p, n) != n && ep <= 2)) {
 		sb_printf(b, "HCI fragment, %zu bytes", n);

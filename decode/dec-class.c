@@ -209,15 +209,57 @@ dec_class_learn(const struct urb_rec *r, const struct dec_info *info,
 void
 dec_cls_state_copy(struct dec_cls_state *dst, const struct dec_cls_state *src)
 {
+	size_t	 i;
+
 	*dst = *src;
 	if (src->hid != NULL)
 		src->hid->refs++;
+	for (i = 0; i < nitems(src->bt_frag); i++)
+		if (src->bt_frag[i] != NULL)
+			src->bt_frag[i]->refs++;
+	if (src->bt_cmds != NULL)
+		src->bt_cmds->refs++;
+}
+
+int
+dec_cls_state_held(const struct dec_cls_state *st)
+{
+	return st->hid != NULL || st->bt_frag[0] != NULL ||
+	    st->bt_frag[1] != NULL || st->bt_frag[2] != NULL ||
+	    st->bt_cmds != NULL;
+}
+
+void
+dec_class_learn_dev(const struct urb_rec *r, const struct dec_info *info,
+    struct dec_cls_state *st)
+{
+	if ((info->flags & DI_DEV_BT) && dec_class_bt.learn != NULL)
+		dec_class_bt.learn(r, info, st);
+}
+
+void
+dec_bt_frag_unref(struct dec_bt_frag *f)
+{
+	if (f == NULL)
+		return;
+	if (f->refs > 0)
+		f->refs--;
+	else
+		free(f);
 }
 
 void
 dec_cls_state_free(struct dec_cls_state *st)
 {
+	size_t	 i;
+
 	dec_hid_layout_unref(st->hid);
+	for (i = 0; i < nitems(st->bt_frag); i++)
+		dec_bt_frag_unref(st->bt_frag[i]);
+	if (st->bt_cmds != NULL && st->bt_cmds->refs > 0)
+		st->bt_cmds->refs--;
+	else
+		free(st->bt_cmds);
 	memset(st, 0, sizeof *st);
 }
 

@@ -107,7 +107,7 @@ dec_rec_put(struct dec_rec *rec, int kind, const struct urb_rec *r,
 		st = (struct dec_cls_state *)(void *)buf;
 		dec_cls_state_copy(st, info->st);
 		rec->info.st = st;
-		rec->shares = st->hid != NULL;
+		rec->shares = dec_cls_state_held(st);
 		off = align8(sizeof *st);
 	}
 	if (info != NULL && info->cfg != NULL) {

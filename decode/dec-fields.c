@@ -96,6 +96,8 @@ kind_type(const struct dec_field *f, char *buf, size_t size)
 		return "char";
 	case DK_TIME:
 		return "time, seconds";
+	case DK_MSEC:
+		return "double, milliseconds";
 	default:
 		snprintf(buf, size, "uint%u", bits ? bits : 32);
 		return buf;

@@ -466,6 +466,14 @@ parse_ref_value(struct parser *p, struct dec_fnode *nd, const char *s,
 			return 0;
 		return perr(p, col, "%s wants seconds like 1.5, not '%.*s'",
 		    nd->fref.name, (int)n, s);
+	case DK_MSEC:
+		/* milliseconds: as many seconds, a thousandth of it */
+		if (q == 0 && parse_secs(s, n, &nd->value) == 0) {
+			nd->value = (uint64_t)((int64_t)nd->value / 1000);
+			return 0;
+		}
+		return perr(p, col, "%s wants milliseconds like 1.5, not "
+		    "'%.*s'", nd->fref.name, (int)n, s);
 	default:
 		break;
 	}
@@ -1287,6 +1295,7 @@ test_node(const struct dec_fnode *nd, const struct urb_rec *r,
 		return test_mem(nd, cmp, p, n->len);
 	case DK_INT:
 	case DK_TIME:
+	case DK_MSEC:
 		if (is_mem)
 			return 0;
 		sv = (int64_t)n->value;

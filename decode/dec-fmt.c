@@ -827,6 +827,9 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	case DK_TIME:
 		sb_secs(b, (int64_t)n->value, 9);
 		break;
+	case DK_MSEC:
+		sb_printf(b, "%.15g", (double)(int64_t)n->value / 1e6);
+		break;
 	case DK_BYTES:
 		if ((p = dec_node_bytes(r, n)) != NULL)
 			sb_hexbytes(b, p, n->len);
@@ -958,6 +961,7 @@ json_value(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 	case DK_BCD:
 	case DK_BYTES:
 	case DK_TIME:
+	case DK_MSEC:
 	case DK_CENTI:
 		/* digits, '.', 'x' and '-' only: nothing to escape */
 		sb_putc(b, '"');

@@ -1003,7 +1003,10 @@ dec_analyze(struct dec_ctx *ctx, const struct urb_rec *r,
 		if (dec_class_learn(r, info, &d->cls[info->intf]) &&
 		    (info->cfg = dev_active_cfg(d, &n)) != NULL)
 			info->cfg_len = (uint32_t)n;	/* a wTotalLength */
-	}
+	} else if ((info->flags & (DI_DEV_BT | DI_SETUP)) ==
+	    (DI_DEV_BT | DI_SETUP) && SETUP_TYPE(&info->setup) == 1 &&
+	    SETUP_RECIP(&info->setup) == 0)
+		dec_class_learn_dev(r, info, &d->cls[0]);
 	return 0;
 }
 

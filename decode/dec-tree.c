@@ -188,6 +188,9 @@ node_number(const struct dec_node *n, struct sbuf *b)
 		sb_secs(b, (int64_t)n->value, 9);
 		sb_puts(b, " s");
 		break;
+	case DK_MSEC:
+		sb_printf(b, "%.15g ms", (double)(int64_t)n->value / 1e6);
+		break;
 	default:
 		sb_u64(b, n->value);
 		break;

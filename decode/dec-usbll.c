@@ -255,6 +255,8 @@ dec_node_bytes(const struct urb_rec *r, const struct dec_node *n)
 		p = r->ll.raw;
 		len = r->ll.raw_len;
 		break;
+	case DB_COPY:
+		return (const uint8_t *)(uintptr_t)n->value;
 	default:
 		return NULL;
 	}

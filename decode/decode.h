@@ -814,6 +814,8 @@ enum dec_kind {
 	DK_BOOL,		/* a bit, shown as set/not set */
 	DK_CHAR,		/* one ASCII character ('S') */
 	DK_TIME,		/* a duration in ns, shown in seconds */
+	DK_MSEC,		/* a duration in ns, shown in milliseconds
+				   as Wireshark's FT_DOUBLE in ms (%.15g) */
 	DK_CENTI,		/* hundredths, shown 1.00: a version that
 				   Wireshark keeps as FT_DOUBLE (usbaudio
 				   bcdADC), printed by -T fields as 1 */
@@ -851,6 +853,10 @@ enum {
 	DB_SETUP = 1,		/* the 8 setup bytes */
 	DB_DATA = 2,		/* the record's data */
 	DB_RAW = 3,		/* a bus-level record's packet (ll.raw) */
+	DB_COPY = 4,		/* bytes of no buffer of the record (a
+				   packet reassembled from several), copied
+				   into the tree's arena: DK_BYTES nodes
+				   only, value is their address */
 };
 
 #define DN_BAD		0x01	/* malformed: bad length, cut, ... */
@@ -1036,8 +1042,59 @@ struct dec_cls_state {
 	/* Bluetooth: bytes still to come of an HCI packet split over
 	 * transfers (events, ACL in, ACL out), and what the last record
 	 * with data was (DEC_BT_*) */
-	uint16_t	 bt_left[3];
+	uint32_t	 bt_left[3];
 	uint8_t		 bt_part;
+	/* the pieces of each one so far, the whole packet once its last
+	 * piece came (malloc; shared as hid is, copied before a change) */
+	struct dec_bt_frag *bt_frag[3];
+	/* the HCI commands sent and the last event's links to them
+	 * (malloc; shared and copied as bt_frag) */
+	struct dec_bt_cmds *bt_cmds;
+};
+
+/*
+ * Bluetooth: an HCI packet split over transfers, as Wireshark's hci_usb
+ * reassembles it (dec-bt.c): the frame and length of each piece (the
+ * first DEC_BT_MAXFRAG of them), its first DEC_BT_MAXPKT bytes
+ * (HCI_MAX_FRAME_SIZE, Linux's btusb: an ACL packet longer is decoded on
+ * what is kept), the bytes the packet says it has.
+ */
+/*
+ * Bluetooth: the last command of each opcode (at most DEC_BT_CMDS, the
+ * oldest forgotten) with the frames and times of its command and of its
+ * Command Status, as Wireshark's bthci_cmd keeps them (bthci_cmd_data_t),
+ * and what an event's learn found of it for the event's tree (ev_frame:
+ * the event's frame, 0 none).
+ */
+#define DEC_BT_CMDS	16
+struct dec_bt_cmd {
+	uint16_t	 op;
+	uint64_t	 frame;		/* 0: the slot is free */
+	int64_t		 ts;
+	uint64_t	 pend_frame;	/* its Command Status, 0: none */
+	int64_t		 pend_ts;
+};
+struct dec_bt_cmds {
+	unsigned int	 refs;
+	struct dec_bt_cmd c[DEC_BT_CMDS];
+	uint64_t	 ev_frame;
+	uint64_t	 cmd_frame;	/* bthci_evt.command_in_frame */
+	uint64_t	 pend_frame;	/* .pending_in_frame, 0: none */
+	int64_t		 d_cmd;		/* ns since the command */
+	int64_t		 d_pend;	/* ns since its Command Status */
+	uint8_t		 status;	/* the event is that Command Status */
+};
+
+#define DEC_BT_MAXFRAG	64
+#define DEC_BT_MAXPKT	1028
+struct dec_bt_frag {
+	unsigned int	 refs;		/* holders beyond the first */
+	uint32_t	 total;		/* bytes of the packet, 0: none */
+	uint32_t	 got;		/* bytes of its pieces so far */
+	uint32_t	 nfrag;		/* its pieces so far */
+	uint64_t	 frame[DEC_BT_MAXFRAG];
+	uint32_t	 len[DEC_BT_MAXFRAG];
+	uint8_t		 b[DEC_BT_MAXPKT];
 };
 
 #define DEC_BT_WHOLE	0	/* a packet, or the first piece of one */
@@ -1619,6 +1676,15 @@ struct dec_keys {
 	struct sbuf	 text;
 };
 int		 dec_keys_report(struct dec_keys *k, const uint8_t cur8[8]);
+/* Does a state hold what a copy shares (a release must see it)? */
+int		 dec_cls_state_held(const struct dec_cls_state *st);
+/* Let go of a reassembled Bluetooth packet (NULL: nothing). */
+void		 dec_bt_frag_unref(struct dec_bt_frag *f);
+/* A class request to a device that has no interface as recipient: the
+ * device's class decoder learns it into st (a Bluetooth controller's HCI
+ * command, kept by its HCI interface 0). */
+void		 dec_class_learn_dev(const struct urb_rec *r,
+		     const struct dec_info *info, struct dec_cls_state *st);
 /* A state's copy (sharing what it points to) and its release. */
 void		 dec_cls_state_copy(struct dec_cls_state *dst,
 		     const struct dec_cls_state *src);

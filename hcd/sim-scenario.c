@@ -222,9 +222,10 @@ static const struct {
 	{ "bluetooth",
 	    "# A Bluetooth controller driven as btusb and the HCI core drive\n"
 	    "# one: Reset, version, BD_ADDR, buffer sizes, an LE scan with\n"
-	    "# advertising reports, a connection and L2CAP signalling on it.\n"
+	    "# advertising reports, a connection and L2CAP signalling on it;\n"
+	    "# events come in 16-byte pieces, ACL data in 64-byte ones.\n"
 	    "load btusb\n"
-	    "plug 1 bluetooth\n"
+	    "plug 1 bluetooth 16\n"
 	    "settle 1\n"
 	    "open /dev/usb/hci0\n"
 	    "read /dev/usb/hci0 64 00:1b:dc:12:34:56\n"

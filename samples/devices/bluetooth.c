@@ -19,9 +19,14 @@
  * 0x0041), a Configuration Request, after whose response it sends its own
  * Configuration Request.
  *
+ * It answers an L2CAP Echo Request with the same data (4.8, 4.9), as
+ * l2ping sees.
+ *
  * "plug N bluetooth 16" sends events in pieces of at most 16 bytes, each
  * a transfer of its own, as a controller whose interrupt endpoint has
- * 16-byte packets does (btusb reads one packet a URB).
+ * 16-byte packets does (btusb reads one packet a URB), and ACL packets in
+ * pieces of at most 64 bytes (a full-speed bulk packet), each a transfer
+ * of its own too.
  */
 #include <string.h>
 
@@ -31,7 +36,9 @@
 #define BT_EVQ		16		/* events queued */
 #define BT_ACLQ		8		/* ACL packets queued */
 #define BT_EVMAX	64		/* interrupt wMaxPacketSize */
-#define BT_ACLMAX	64		/* the ACL packets it sends */
+#define BT_ACLMAX	128		/* the ACL packets it sends */
+#define BT_ACLPIECE	64		/* split: an ACL piece (full-speed
+					   bulk wMaxPacketSize) */
 #define BT_HANDLE	0x000b		/* the connection's handle */
 #define BT_SCID		0x0041		/* its L2CAP channel */
 #define BT_ADV_MS	5		/* scan enabled: first report after */
@@ -45,7 +52,8 @@ struct bluetooth {
 	struct bt_pkt	 ev[BT_EVQ];
 	size_t		 nev;
 	size_t		 ev_off;	/* sent of ev[0] */
-	size_t		 split;		/* piece size, 0: whole events */
+	size_t		 acl_off;	/* sent of acl[0] */
+	size_t		 split;		/* piece size, 0: whole packets */
 	struct bt_pkt	 acl[BT_ACLQ];
 	size_t		 nacl;
 	int		 scanning;
@@ -306,6 +314,7 @@ static void
 bt_l2cap(struct bluetooth *bt, const uint8_t *s, size_t len)
 {
 	uint8_t		 r[16];
+	size_t		 n;
 
 	if (len < 4)
 		return;
@@ -332,6 +341,12 @@ bt_l2cap(struct bluetooth *bt, const uint8_t *s, size_t len)
 		memcpy(r + 2, s + 6, 2);
 		bt_signal(bt, 0x03, s[1], r, 8);	/* successful */
 		break;
+	case 0x08:			/* Echo Request (4.8): its data back */
+		n = get_le16(s + 2);
+		if (n > len - 4)
+			n = len - 4;
+		bt_signal(bt, 0x09, s[1], s + 4, n);
+		break;
 	case 0x04:			/* Configuration Request (4.4) */
 		if (len < 8)
 			return;
@@ -354,7 +369,7 @@ bt_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 {
 	struct bluetooth *bt = dm->priv;
 	struct bt_pkt	*q;
-	size_t		*nq, n;
+	size_t		*nq, *off, n;
 
 	if (ep == 0x81) {
 		q = bt->ev;
@@ -366,18 +381,19 @@ bt_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 		return DM_STALL;
 	if (*nq == 0)
 		return DM_NAK;
-	if (ep == 0x81 && bt->split > 0) {
-		/* the next piece of the event, a transfer of its own */
-		n = q[0].len - bt->ev_off;
-		if (n > bt->split)
-			n = bt->split;
+	if (bt->split > 0) {
+		/* the next piece of the packet, a transfer of its own */
+		off = ep == 0x81 ? &bt->ev_off : &bt->acl_off;
+		n = q[0].len - *off;
+		if (n > (ep == 0x81 ? bt->split : BT_ACLPIECE))
+			n = ep == 0x81 ? bt->split : BT_ACLPIECE;
 		if (n > max)
 			return DM_BABBLE;
-		memcpy(buf, q[0].b + bt->ev_off, n);
-		bt->ev_off += n;
-		if (bt->ev_off < q[0].len)
+		memcpy(buf, q[0].b + *off, n);
+		*off += n;
+		if (*off < q[0].len)
 			return (int)n;
-		bt->ev_off = 0;
+		*off = 0;
 		memmove(q, q + 1, --*nq * sizeof *q);
 		return (int)n;
 	}

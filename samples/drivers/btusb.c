@@ -8,7 +8,9 @@
  * (btusb_send_frame: bRequestType USB_TYPE_CLASS, bRequest 0, wIndex 0),
  * reads events with an interrupt URB of the endpoint's packet size
  * (btusb_submit_intr_urb) and ACL data with a bulk IN URB
- * (btusb_submit_bulk_urb), and writes ACL data to bulk OUT.  The SCO
+ * (btusb_submit_bulk_urb), puts a packet that came in several transfers
+ * together again (btusb_recv_intr, btusb_recv_bulk), and writes ACL data
+ * to bulk OUT.  The SCO
  * interface stays in alt 0 (no voice link).
  *
  * At open it plays what the kernel's HCI core and bluetoothd do with a
@@ -18,7 +20,8 @@
  * advertising reports logged, scan off, Create Connection to the first
  * BR/EDR peer, and on the link L2CAP's Information Request (extended
  * features), a Connection Request for SDP (PSM 1) and the configuration
- * of that channel both ways (net/bluetooth/l2cap_core.c); then
+ * of that channel both ways (net/bluetooth/l2cap_core.c), an Echo
+ * Request with 80 bytes of data (as l2ping -s 80 sends); then
  * Disconnect.  Each command waits for its Command Complete or Command
  * Status (one command in flight, as the controller's
  * Num_HCI_Command_Packets allows).
@@ -41,6 +44,7 @@
 #define BTUSB_SCAN_MS		30
 #define BTUSB_HANDLE_NONE	0xffff
 #define BTUSB_SCID		0x0040	/* our L2CAP channel */
+#define BTUSB_ECHO		80	/* the Echo Request's data */
 
 static struct usb_device_id btusb_table [] = {
 	/* Generic Bluetooth USB device */
@@ -72,6 +76,12 @@ struct btusb {
 	unsigned char		peer_ident;
 	unsigned char		ident;
 	char			info[64];	/* for read() */
+	/* a packet that came in pieces, as btusb_recv_intr and
+	 * btusb_recv_bulk put it together (data->evt_skb, acl_skb) */
+	unsigned char		evt[2 + 255];
+	int			evt_len;
+	unsigned char		acl[BTUSB_ACL_SIZE];
+	int			acl_len;
 	int			open;
 	int			present;
 };
@@ -126,6 +136,34 @@ static void btusb_event(struct btusb *data, const unsigned char *e, int n)
 	}
 }
 
+/* Add n bytes of p to the packet in buf (*len bytes so far, at most
+ * size); hdr bytes of header, whose length field is at lenoff (lenw
+ * bytes, little-endian).  1 when the packet is whole, -1 when it cannot
+ * be (dropped, as btusb drops a packet longer than its buffer). */
+static int btusb_recv(unsigned char *buf, int *len, int size,
+		      const unsigned char *p, int n, int hdr, int lenoff,
+		      int lenw)
+{
+	int need;
+
+	if (*len + n > size) {
+		*len = 0;
+		return -1;
+	}
+	memcpy(buf + *len, p, (size_t)n);
+	*len += n;
+	if (*len < hdr)
+		return 0;
+	need = hdr + buf[lenoff] + (lenw == 2 ? buf[lenoff + 1] << 8 : 0);
+	if (*len < need)
+		return 0;
+	if (*len > need) {
+		*len = 0;
+		return -1;
+	}
+	return 1;
+}
+
 static void btusb_intr_complete(struct urb *urb)
 {
 	struct btusb *data = urb->context;
@@ -133,8 +171,12 @@ static void btusb_intr_complete(struct urb *urb)
 
 	if ((st = btusb_urb_status(urb)) < 0)
 		return;
-	if (st > 0)
-		btusb_event(data, data->intr_buf, (int)urb->actual_length);
+	if (st > 0 && btusb_recv(data->evt, &data->evt_len,
+	    (int)sizeof data->evt, data->intr_buf, (int)urb->actual_length,
+	    2, 1, 1) > 0) {
+		btusb_event(data, data->evt, data->evt_len);
+		data->evt_len = 0;
+	}
 	if (usb_submit_urb(urb, GFP_ATOMIC))
 		dev_err(data->intf, "%s - usb_submit_urb failed", __func__);
 }
@@ -143,13 +185,18 @@ static void btusb_intr_complete(struct urb *urb)
 static void btusb_bulk_complete(struct urb *urb)
 {
 	struct btusb *data = urb->context;
-	unsigned char *p = data->bulk_buf;
-	int st, n;
+	unsigned char *p = data->acl;
+	int st, n = 0;
 
 	if ((st = btusb_urb_status(urb)) < 0)
 		return;
-	n = (int)urb->actual_length;
-	if (st > 0 && n >= 12 && p[6] == 0x01 && p[7] == 0x00) {
+	if (st > 0 && btusb_recv(data->acl, &data->acl_len,
+	    (int)sizeof data->acl, data->bulk_buf, (int)urb->actual_length,
+	    4, 2, 2) > 0) {
+		n = data->acl_len;
+		data->acl_len = 0;
+	}
+	if (n >= 12 && p[6] == 0x01 && p[7] == 0x00) {
 		if (p[8] == 0x04) {		/* Configuration Request */
 			data->peer_conf = 1;
 			data->peer_ident = p[9];
@@ -211,9 +258,11 @@ static int btusb_signal(struct btusb *data, unsigned char code,
 			unsigned char ident, const unsigned char *p, int n,
 			unsigned char want)
 {
-	unsigned char acl[12 + 16];
+	unsigned char acl[12 + BTUSB_ECHO];
 	int actual, retval, ms;
 
+	if (n > BTUSB_ECHO)
+		return -EINVAL;
 	acl[0] = (unsigned char)data->handle;
 	acl[1] = (unsigned char)(data->handle >> 8 | 0x20);
 	acl[2] = (unsigned char)(n + 8);
@@ -241,8 +290,8 @@ static int btusb_signal(struct btusb *data, unsigned char code,
  * features, the channel, its configuration both ways. */
 static int btusb_l2cap(struct btusb *data)
 {
-	unsigned char p[8];
-	int retval;
+	unsigned char p[8], echo[BTUSB_ECHO];
+	int i, retval;
 
 	p[0] = 0x02;			/* extended features mask */
 	p[1] = 0;
@@ -273,7 +322,13 @@ static int btusb_l2cap(struct btusb *data)
 	p[0] = data->sig[0];
 	p[1] = data->sig[1];
 	p[2] = p[3] = p[4] = p[5] = 0;
-	return btusb_signal(data, 0x05, data->peer_ident, p, 6, 0);
+	if ((retval = btusb_signal(data, 0x05, data->peer_ident, p, 6, 0)))
+		return retval;
+	/* Echo Request (Vol 3 Part A 4.8), as l2ping: a counted pattern */
+	for (i = 0; i < BTUSB_ECHO; i++)
+		echo[i] = (unsigned char)i;
+	return btusb_signal(data, 0x08, ++data->ident, echo, BTUSB_ECHO,
+	    0x09);
 }
 
 /* The controller's setup and a connection, as at hci_dev_open. */
@@ -351,6 +406,7 @@ static int btusb_open(struct inode *inode, struct file *file)
 		return -EBUSY;
 	data->handle = BTUSB_HANDLE_NONE;
 	data->nreports = 0;
+	data->evt_len = data->acl_len = 0;
 	data->cmd_op = -1;
 	if ((retval = usb_submit_urb(data->intr_urb, GFP_KERNEL)))
 		return retval;

@@ -3,13 +3,15 @@
 # Bluetooth controller driven by the btusb sample driver (scenario
 # "bluetooth": HCI Reset, Read Local Version Information, Read BD_ADDR,
 # Read Buffer Size, LE scan with advertising reports, Create Connection,
-# L2CAP signalling on the ACL link, Disconnect), decoded against tshark:
-# record by record every hci_usb.*, bthci_cmd.*, bthci_evt.*,
-# bthci_acl.*, btl2cap.* and btcommon.eir_ad.* field both know, and the
-# counts of the protocol filters.
+# L2CAP signalling on the ACL link, an Echo Request, Disconnect; events in
+# 16-byte pieces and ACL data in 64-byte ones, reassembled as tshark's
+# hci_usb does), decoded against tshark: record by record every
+# hci_usb.*, bthci_cmd.*, bthci_evt.*, bthci_acl.*, btl2cap.* and
+# btcommon.eir_ad.* field both know, and the counts of the protocol
+# filters.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 41
+plan 56
 
 "$US" sim bluetooth -w "$TMP/bt.pcapng" >"$TMP/sim.out" 2>"$TMP/sim.err"
 check "sim bluetooth runs to its end" test $? -eq 0
@@ -34,11 +36,17 @@ check "summary: LE Meta names its subevent" \
     test -n "$(sum 'HCI event LE Meta (LE Advertising Report)')"
 check "summary: ACL with its L2CAP command" \
     test -n "$(sum 'HCI ACL handle 0x00b, 12 bytes: L2CAP Connection Request')"
+check "summary: an event in two pieces, reassembled on the last" \
+    test -n "$(sum '[2 pieces] HCI event LE Meta (LE Advertising Report)')"
+check "summary: ACL data in two pieces, reassembled on the last" \
+    test -n "$(sum '[2 pieces] HCI ACL handle 0x00b, 88 bytes: L2CAP Echo Response')"
 "$US" read -V "$TMP/bt.pcap" 2>/dev/null >"$TMP/v"
 check "-V: the command's heading and opcode" \
     grep -q 'Command Opcode: Read Local Version Information (0x1001)' "$TMP/v"
 check "-V: the advertiser's name" grep -q 'Device Name: "urb-sensor"' "$TMP/v"
 check "-V: the L2CAP option" grep -q 'MTU: 672' "$TMP/v"
+check "-V: the pieces of a reassembled packet" \
+    grep -q '2 Message fragments (29 bytes): #[0-9]*(16), #[0-9]*(13)' "$TMP/v"
 check "-V: the interface's subclass and protocol named as lsusb does" \
     grep -q 'bInterfaceProtocol: Bluetooth (0x01)' "$TMP/v"
 "$US" read -T json "$TMP/bt.pcap" >"$TMP/json" 2>"$TMP/json.err"
@@ -64,7 +72,11 @@ for f in bthci_cmd.opcode bthci_cmd.opcode.ogf bthci_cmd.opcode.ocf \
     bthci_evt.le_meta_subevent bthci_evt.rssi bthci_acl.chandle \
     bthci_acl.pb_flag btl2cap.cid btl2cap.cmd_code btl2cap.psm \
     btl2cap.scid btl2cap.dcid btl2cap.option_mtu btl2cap.info_type \
-    hci_usb.setup.bRequest hci_usb.packet.complete; do
+    hci_usb.setup.bRequest hci_usb.packet.complete hci_usb.msg.fragment \
+    hci_usb.msg.fragment.count hci_usb.msg.reassembled.length \
+    btl2cap.data bthci_evt.command_in_frame bthci_evt.pending_in_frame \
+    bthci_evt.command_response_delta bthci_evt.command_pending_delta \
+    bthci_evt.pending_response_delta; do
 	grep -qx "$f" "$TMP/both" || echo "$f" >>"$TMP/missing"
 done
 check "the compared fields include the HCI and L2CAP ones" \
@@ -76,7 +88,11 @@ for f in hci_usb bthci_cmd bthci_evt bthci_acl btl2cap \
     hci_usb.packet.complete _ws.malformed 'bthci_evt.code == 0x0e' \
     'bthci_evt.code == 0x3e' 'bthci_cmd.opcode.ogf == 8' \
     'btl2cap.cmd_code == 0x04' 'bthci_evt.rssi < -60' \
-    'bthci_acl.pb_flag == 2'; do
+    'bthci_acl.pb_flag == 2' hci_usb.msg.fragments \
+    'hci_usb.msg.fragment.count == 2' 'btl2cap.cmd_code == 0x09' \
+    'hci_usb.msg.reassembled.length > 64' bthci_evt.command_in_frame \
+    bthci_evt.pending_in_frame 'bthci_evt.command_response_delta > 1' \
+    'bthci_evt.command_pending_delta < 1'; do
 	t=$(tshark -r "$TMP/bt.pcap" -Y "$f" 2>/dev/null | wc -l | tr -d ' ')
 	u=$("$US" read "$TMP/bt.pcap" -Y "$f" 2>"$TMP/f.err" | wc -l |
 	    tr -d ' ')
@@ -102,3 +118,26 @@ done
 check "split events: some pieces" test "$t" -gt 0
 grep '^hci_usb\.' "$TMP/ts.names" | comm -12 - "$TMP/us.names" >"$TMP/both"
 tshark_agree "split events: hci_usb.*" "$TMP/bt16.pcap"
+
+# events of other kinds and commands in other orders (tests/tools/
+# btcraft.py): the command each event is linked to, as tshark finds it
+if command -v python3 >/dev/null 2>&1; then
+	for plen in 11 254; do
+		python3 tests/tools/btcraft.py "$TMP/bt.pcap" "$TMP/craft.pcap" \
+		    "$plen"
+		set -- -e frame.number -e bthci_evt.command_in_frame \
+		    -e bthci_evt.command_response_delta \
+		    -e bthci_evt.pending_in_frame
+		tshark -r "$TMP/craft.pcap" -T fields "$@" >"$TMP/ts.c" \
+		    2>/dev/null
+		"$US" read "$TMP/craft.pcap" -T fields "$@" >"$TMP/us.c" \
+		    2>"$TMP/c.err"
+		check_diff "crafted events ($plen parameter bytes): tshark's links" \
+		    "$TMP/ts.c" "$TMP/us.c"
+		check "crafted events ($plen): some links, no sanitizer report" \
+		    sh -c "grep -q '	[0-9]' '$TMP/ts.c' &&
+		    ! grep -q -E 'Sanitizer|runtime error' '$TMP/c.err'"
+	done
+else
+	skip "crafted events against tshark" "python3 is not installed" 4
+fi
