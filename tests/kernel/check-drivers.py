@@ -233,9 +233,14 @@ def main():
            set(e.get("ctx") for e in tasks) == {"atomic"} and
            set(e.get("mem") for e in tasks) == {"GFP_ATOMIC"},
            "drivers: context: hid_start_in's %d submits outside a "
-           "completion in %s (interrupts off), GFP_ATOMIC" %
+           "completion in %s (%s), GFP_ATOMIC" %
            (len(tasks), "/".join(sorted(set(e.get("ctx", "-")
-                                            for e in tasks))) or "-"),
+                                            for e in tasks))) or "-",
+            # PREEMPT_RT: spin_lock_irqsave leaves interrupts on; the
+            # spinlock_t's RCU read-side section makes it atomic
+            "a spinlock_t held" if
+            os.environ.get("KERNEL", "").endswith("-rt") else
+            "interrupts off"),
            [e.get("text", "") for e in start][:4])
 
     probes = [e for e in evs if e["kind"] == "probe"]
