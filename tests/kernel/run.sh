@@ -192,8 +192,9 @@ one_kernel() {
 # summary KVER LOG: the kernel's line: its checks, the submits and
 # givebacks matched to usbmon records (check-drivers.py), events lost.
 summary() {
-	sub=$(sed -n 's/.*submit events matched by the next usbmon S record with their URB id: \([0-9]*\) of \([0-9]*\) .*/\1\/\2/p' \
-	    "$2" | head -n 1)
+	sub=$(grep 'submit events matched by the next usbmon S record' "$2" |
+	    sed -n 's/.*URB id: \([0-9]*\) of \([0-9]*\) .*/\1\/\2/p' |
+	    head -n 1)
 	gb=$(sed -n 's/.*C\/E after a giveback \([0-9]*\) of \([0-9]*\)$/\1\/\2/p' \
 	    "$2" | head -n 1)
 	lost=$(sed -n 's/.*drivers: lost events 0 (\([^)]*\)).*/\1/p' "$2" |
