@@ -29,6 +29,7 @@
  * capture goes on with usbmon alone.
  */
 #include <sys/stat.h>
+#include <sys/utsname.h>
 
 #include <errno.h>
 #include <inttypes.h>
@@ -368,6 +369,28 @@ ksyms_caller(const struct ksyms *ks, const struct ut_record *u,
 			return u->stack[i];
 	}
 	return u->caller;
+}
+
+/*
+ * A PREEMPT_RT kernel: its version string says so (init/Makefile puts
+ * "PREEMPT_RT" into UTS_VERSION), as does /sys/kernel/realtime where the
+ * kernel has it.  The tracer keeps the giveback depth per thread there and
+ * judges atomic context by more than the interrupt flag (usbtrace.bpf.c).
+ */
+static int
+kernel_is_rt(void)
+{
+	struct utsname	 u;
+	FILE		*f;
+	int		 c = 0;
+
+	if (uname(&u) == 0 && strstr(u.version, "PREEMPT_RT") != NULL)
+		return 1;
+	if ((f = fopen("/sys/kernel/realtime", "r")) != NULL) {
+		c = fgetc(f);
+		fclose(f);
+	}
+	return c == '1';
 }
 
 /* The text of usbcore's usb_unbind_interface (static: found by name),
@@ -1266,6 +1289,7 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	optional[5].fn = "usb_poison_urb";
 	optional[5].prog = &tp->skel->progs.poison_entry;
 	unbind_text(&tp->ks, &lo, &hi);
+	tp->skel->rodata->preempt_rt = kernel_is_rt();
 	tp->skel->rodata->unbind_lo = lo;
 	tp->skel->rodata->unbind_hi = hi;
 	tp->skel->rodata->probe_device = ksyms_addr(&tp->ks,

@@ -144,6 +144,18 @@ struct {
 	__type(value, __u64);
 } lost SEC(".maps");
 
+/*
+ * PREEMPT_RT (set by cap-bpf.c before load, from the running kernel's
+ * version string): completions run in preemptible threads there
+ * (softirqs and the BH workqueue are threads, kernel/softirq.c), so a
+ * giveback's depth belongs to its task, not to its CPU, and a spinlock_t
+ * taken with spin_lock_irqsave leaves interrupts on (it is an rtmutex,
+ * kernel/locking/spinlock_rt.c).  libbpf's kconfig extern
+ * (CONFIG_PREEMPT_RT __kconfig) would need /boot/config-* or
+ * /proc/config.gz, which many systems lack.
+ */
+const volatile __u32 preempt_rt = 0;
+
 /* __usb_hcd_giveback_urb calls in progress on this CPU. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -151,6 +163,14 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } gb_depth SEC(".maps");
+
+/* ... or, on PREEMPT_RT, in this thread (by thread id). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024);
+	__type(key, __u32);
+	__type(value, __u32);
+} gb_task_depth SEC(".maps");
 
 /* Calls between their kprobe and kretprobe, by pending_key(). */
 struct {
@@ -161,13 +181,15 @@ struct {
 } pending SEC(".maps");
 
 /*
- * A scratch record per CPU (too big for the 512-byte stack twice): slot 0
- * for the kprobes, which never nest (bpf_prog_active), slot 1 for the
- * giveback's trampoline, which can run in a softirq inside one of them.
+ * A scratch record per CPU (too big for the 512-byte stack) for the
+ * kprobes, which never nest (bpf_prog_active) and run with preemption
+ * off.  The giveback's trampoline, which can run in a softirq inside one
+ * of them and is preemptible on PREEMPT_RT, writes its record straight
+ * into the ring buffer instead.
  */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, 1);
 	__type(key, __u32);
 	__type(value, struct ut_record);
 } scratch SEC(".maps");
@@ -182,11 +204,29 @@ count_lost(void)
 		(*n)++;
 }
 
+/* The giveback depth's counter: this CPU's, or on PREEMPT_RT this
+ * thread's (made when CREATE, at a giveback's entry). */
+static __always_inline __u32 *
+gb_depth_slot(int create)
+{
+	__u32	 zero = 0, tid;
+	__u32	*d;
+
+	if (!preempt_rt)
+		return bpf_map_lookup_elem(&gb_depth, &zero);
+	tid = (__u32)bpf_get_current_pid_tgid();
+	d = bpf_map_lookup_elem(&gb_task_depth, &tid);
+	if (d == NULL && create) {
+		bpf_map_update_elem(&gb_task_depth, &tid, &zero, BPF_NOEXIST);
+		d = bpf_map_lookup_elem(&gb_task_depth, &tid);
+	}
+	return d;
+}
+
 static __always_inline __u32
 irq_depth(void)
 {
-	__u32	 zero = 0;
-	__u32	*d = bpf_map_lookup_elem(&gb_depth, &zero);
+	__u32	*d = gb_depth_slot(0);
 
 	return d != NULL ? *d : 0;
 }
@@ -194,28 +234,29 @@ irq_depth(void)
 /*
  * The key of a call in flight: the thread in task context; in a completion
  * handler (which runs with bottom halves off, so it stays on its CPU and
- * nests only by giveback depth) the CPU and depth.  The function's kind in
- * bits 56-59 keeps nested calls of different functions apart.
+ * nests only by giveback depth) the CPU and depth; on PREEMPT_RT, where a
+ * completion's thread can be preempted by another's on the same CPU, the
+ * thread and depth (bits 40-47).  The function's kind in bits 56-59 keeps
+ * nested calls of different functions apart.
  */
 static __always_inline __u64
 pending_key(__u32 kind)
 {
 	__u32	 depth = irq_depth();
 
+	if (depth > 0 && preempt_rt)
+		return (1ULL << 63) | ((__u64)kind << 56) |
+		    ((__u64)(depth & 0xff) << 40) |
+		    (__u32)bpf_get_current_pid_tgid();
 	if (depth > 0)
 		return (1ULL << 63) | ((__u64)kind << 56) |
 		    ((__u64)bpf_get_smp_processor_id() << 16) | depth;
 	return ((__u64)kind << 56) | bpf_get_current_pid_tgid();
 }
 
-static __always_inline struct ut_record *
-record_start(__u32 kind)
+static __always_inline void
+record_init(struct ut_record *u, __u32 kind)
 {
-	__u32			 slot = kind == UT_GIVEBACK;
-	struct ut_record	*u = bpf_map_lookup_elem(&scratch, &slot);
-
-	if (u == NULL)
-		return NULL;
 	__builtin_memset(u, 0, sizeof *u);
 	u->ts_ns = bpf_ktime_get_ns();
 	u->kind = kind;
@@ -225,6 +266,16 @@ record_start(__u32 kind)
 	u->cpu = bpf_get_smp_processor_id();
 	u->context = irq_depth() > 0 ? UT_CTX_IRQ : UT_CTX_TASK;
 	bpf_get_current_comm(u->comm, sizeof u->comm);
+}
+
+static __always_inline struct ut_record *
+record_start(__u32 kind)
+{
+	__u32			 zero = 0;
+	struct ut_record	*u = bpf_map_lookup_elem(&scratch, &zero);
+
+	if (u != NULL)
+		record_init(u, kind);
 	return u;
 }
 
@@ -256,17 +307,42 @@ record_urb(struct ut_record *u, struct urb *urb)
  * int3 frame, or what ftrace_regs_caller saved for a kprobe on ftrace),
  * X86_EFLAGS_IF (<asm/processor-flags.h>) clear.  Other architectures:
  * task or irq only.
+ *
+ * On PREEMPT_RT spin_lock_irqsave on a spinlock_t leaves interrupts on:
+ * it takes an rtmutex and enters an RCU read-side section
+ * (__rt_spin_lock in kernel/locking/spinlock_rt.c; rwlock_t and
+ * local_lock_t likewise), where the task must not sleep.  So a task is
+ * atomic there too when its task_struct's rcu_read_lock_nesting
+ * (CONFIG_PREEMPT_RCU, which RT selects) is above the one this program
+ * runs in: trace_call_bpf (kernel/trace/bpf_trace.c) holds
+ * rcu_read_lock() around every kprobe program.  migration_disabled alone
+ * is not used: a migrate_disable()d task may sleep.
  */
+struct task_struct {
+	int rcu_read_lock_nesting;
+} __attribute__((preserve_access_index));
+
 static __always_inline void
 context_of(struct pt_regs *ctx, struct ut_record *u)
 {
+	struct task_struct	*t;
+
+	if (u->context != UT_CTX_TASK)
+		return;
 #if defined(__TARGET_ARCH_x86)
-	if (u->context == UT_CTX_TASK && !(ctx->eflags & X86_EFLAGS_IF))
+	if (!(ctx->eflags & X86_EFLAGS_IF)) {
 		u->context = UT_CTX_ATOMIC;
+		return;
+	}
 #else
 	(void)ctx;
-	(void)u;
 #endif
+	if (!preempt_rt ||
+	    !bpf_core_field_exists(struct task_struct, rcu_read_lock_nesting))
+		return;
+	t = (struct task_struct *)bpf_get_current_task();
+	if (BPF_CORE_READ(t, rcu_read_lock_nesting) > 1)
+		u->context = UT_CTX_ATOMIC;
 }
 
 /*
@@ -407,15 +483,20 @@ int BPF_KPROBE(kill_entry, struct urb *urb)
 SEC("fentry/__usb_hcd_giveback_urb")
 int BPF_PROG(giveback_entry, struct urb *urb)
 {
-	struct ut_record	*u = record_start(UT_GIVEBACK);
-	__u32			 zero = 0;
+	struct ut_record	*u;
 	__u32			*d;
 
-	if (u != NULL) {
+	u = bpf_ringbuf_reserve(&events, sizeof *u, 0);
+	if (u == NULL)
+		count_lost();
+	else {
+		record_init(u, UT_GIVEBACK);
 		/* Linux 6.1 gives back in the HCD's interrupt or, for HCD_BH
 		 * controllers (EHCI, xHCI) and root hubs, a tasklet
-		 * (usb_hcd_giveback_urb, usb_giveback_urb_bh): interrupt
-		 * context either way, whatever task the CPU was running */
+		 * (usb_hcd_giveback_urb, usb_giveback_urb_bh), 6.10 and
+		 * after a BH workqueue: interrupt context either way,
+		 * whatever task the CPU was running (a thread of its own on
+		 * PREEMPT_RT, still "irq" here: what a completion may do) */
 		u->context = UT_CTX_IRQ;
 		record_urb(u, urb);
 		u->result = BPF_CORE_READ(urb, unlinked);
@@ -423,9 +504,9 @@ int BPF_PROG(giveback_entry, struct urb *urb)
 		if ((u->xfer_flags & URB_SHORT_NOT_OK) && u->result == 0 &&
 		    u->length < BPF_CORE_READ(urb, transfer_buffer_length))
 			u->result = -121;	/* -EREMOTEIO */
-		record_send(u);
+		bpf_ringbuf_submit(u, 0);
 	}
-	if ((d = bpf_map_lookup_elem(&gb_depth, &zero)) != NULL)
+	if ((d = gb_depth_slot(1)) != NULL)
 		(*d)++;
 	return 0;
 }
@@ -433,11 +514,15 @@ int BPF_PROG(giveback_entry, struct urb *urb)
 SEC("fexit/__usb_hcd_giveback_urb")
 int BPF_PROG(giveback_return, struct urb *urb)
 {
-	__u32	 zero = 0;
-	__u32	*d = bpf_map_lookup_elem(&gb_depth, &zero);
+	__u32	*d = gb_depth_slot(0);
+	__u32	 tid;
 
-	if (d != NULL && *d > 0)
-		(*d)--;
+	if (d == NULL || *d == 0)
+		return 0;
+	if (--(*d) == 0 && preempt_rt) {
+		tid = (__u32)bpf_get_current_pid_tgid();
+		bpf_map_delete_elem(&gb_task_depth, &tid);
+	}
 	return 0;
 }
 

@@ -1,10 +1,11 @@
 #!/bin/sh
 # tests/kernel/kmod.sh - build the test's own kernel modules
 # (tests/kernel/modules/*.c) against the headers of the kernel vm.sh boots,
-# without installing anything: Debian's linux-headers-KVER (the -amd64 and
-# -common trees) and linux-kbuild-MAJOR.MINOR of the same version are
-# fetched with apt-get download into build/kernel/dl, unpacked once into
-# build/kernel/headers-KVER and kept there.  See tests/kernel/README.md.
+# without installing anything: Debian's linux-headers-KVER (the -amd64 tree)
+# and the common tree and linux-kbuild package its Depends name, of the
+# same version, are fetched with apt-get download into build/kernel/dl,
+# unpacked once into build/kernel/headers-KVER and kept there.  KERNEL
+# (tests/kernel/kver.sh) says which kernel.  See tests/kernel/README.md.
 #
 #   kmod.sh [OUTDIR]        (default build/kernel/modules)
 #
@@ -25,8 +26,8 @@ unavailable() {
 # The kernel vm.sh boots.
 . tests/kernel/kver.sh
 kver=$(kernel_version "$kdir")
-[ -n "$kver" ] || unavailable "cannot tell the linux-image-amd64 version" \
-    "(apt-get update?)"
+[ -n "$kver" ] || unavailable "cannot tell the version of kernel" \
+    "${KERNEL:-6.1} (apt-get update?)"
 command -v make >/dev/null || unavailable "no make"
 
 hroot=$kdir/headers-$kver
@@ -44,8 +45,18 @@ if [ ! -f "$hroot/.unpacked" ] ||
 	    sed -n 's/^Version: //p' | head -n 1)
 	[ -n "$ver" ] || unavailable "no linux-headers-$kver in the package" \
 	    "lists (apt-get update?)"
-	kb=linux-kbuild-$(echo "$kver" | cut -d. -f1-2)
-	common=linux-headers-${kver%-amd64}-common
+	# the other two packages as the headers' Depends name them, as
+	# their names differ by version and flavour: linux-kbuild-6.1 and
+	# linux-headers-6.1.0-57-common, linux-kbuild-6.12.118+deb12 and
+	# linux-headers-6.12.118+deb12-common-rt
+	deps=$(apt-cache show "linux-headers-$kver=$ver" 2>/dev/null |
+	    sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
+	    sed 's/^ *//; s/[ |].*//')
+	kb=$(echo "$deps" | grep '^linux-kbuild-' | head -n 1)
+	common=$(echo "$deps" | grep '^linux-headers-.*-common' | head -n 1)
+	[ -n "$kb" ] && [ -n "$common" ] ||
+	    unavailable "linux-headers-$kver=$ver depends on no" \
+	    "linux-kbuild-* or linux-headers-*-common: $deps"
 	for p in "linux-headers-$kver" "$common" "$kb"; do
 		ls "$kdir/dl/${p}_${ver}_"*.deb >/dev/null 2>&1 && continue
 		(cd "$kdir/dl" && apt-get download -q "$p=$ver") \
@@ -83,7 +94,12 @@ command -v "${cc:-gcc}" >/dev/null ||
 rm -rf "$out"
 mkdir -p "$out" || exit 1
 cp tests/kernel/modules/*.c tests/kernel/modules/Kbuild "$out/" || exit 1
-if ! make -C "$ksrc" M="$out" modules >"$out/build.log" 2>&1; then
+# 6.12's headers make each module's BTF with pahole (dwarves): the test
+# needs none (the tracer reads usbcore's), so without pahole the modules
+# are built without it
+set --
+command -v pahole >/dev/null || set -- CONFIG_DEBUG_INFO_BTF_MODULES=
+if ! make -C "$ksrc" M="$out" "$@" modules >"$out/build.log" 2>&1; then
 	echo "kmod.sh: the build failed:" >&2
 	tail -n 30 "$out/build.log" >&2
 	exit 1

@@ -76,13 +76,14 @@ busybox=$(command -v busybox)
     unavailable "no static busybox (apt-get install busybox-static)"
 [ -x ./urbscope ] || unavailable "no ./urbscope: run make first"
 
-# The kernel: Debian's current linux-image-amd64, fetched once into
+# The kernel: the one KERNEL names (tests/kernel/kver.sh: 6.1, Debian's
+# current linux-image-amd64, by default; 6.12; 6.12-rt), fetched once into
 # build/kernel/ and unpacked without installing it.  Only the kernel and the
 # module trees the guest needs are kept.
 . tests/kernel/kver.sh
 kver=$(kernel_version "$kdir")
-[ -n "$kver" ] || unavailable "cannot tell the linux-image-amd64 version" \
-    "(apt-get update?)"
+[ -n "$kver" ] || unavailable "cannot tell the version of kernel" \
+    "${KERNEL:-6.1} (apt-get update?)"
 kroot=$kdir/$kver
 # Two runs at once (two `make test`s) must not unpack the cache together.
 mkdir -p "$kdir" || exit 1
@@ -108,17 +109,28 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
 	rm -rf "$kroot.tmp"
 	mkdir -p "$kroot.tmp" || exit 1
 	m=./lib/modules/$kver
+	# fscache is a module of its own before 6.12 (merged into netfs
+	# there); tar fails on a pattern that matches nothing
+	fscache=
+	case $kver in 6.1.*) fscache=$m/kernel/fs/fscache/* ;; esac
+	# shellcheck disable=SC2086
 	dpkg-deb --fsys-tarfile "$deb" | (cd "$kroot.tmp" && tar -x \
 	    --wildcards "./boot/vmlinuz-*" "$m/modules.*" \
 	    "$m/kernel/drivers/usb/*" "$m/kernel/drivers/hid/*" \
 	    "$m/kernel/drivers/input/*" "$m/kernel/drivers/scsi/*" \
 	    "$m/kernel/drivers/virtio/*" "$m/kernel/net/9p/*" \
 	    "$m/kernel/fs/9p/*" "$m/kernel/fs/netfs/*" \
-	    "$m/kernel/fs/fscache/*" "$m/kernel/fs/configfs/*" \
+	    $fscache "$m/kernel/fs/configfs/*" \
 	    "$m/kernel/block/*" "$m/kernel/lib/*" \
 	    "$m/kernel/crypto/*" "$m/kernel/sound/*" \
 	    "$m/kernel/drivers/net/*" "$m/kernel/drivers/media/*") ||
 	    unavailable "cannot unpack $deb"
+	# 6.12 and after ship the modules xz-compressed (.ko.xz), which
+	# busybox's insmod cannot load: decompress them, and depmod names
+	# the .ko files
+	find "$kroot.tmp/lib/modules" -name '*.ko.xz' -exec xz -d {} + ||
+	    unavailable "cannot decompress the .ko.xz modules (apt-get" \
+	    "install xz-utils)"
 	"$busybox" depmod -b "$kroot.tmp" "$kver" ||
 	    unavailable "depmod failed"
 	mv "$kroot.tmp" "$kroot" || exit 1
@@ -158,6 +170,9 @@ mkdir -p "$ird/bin" "$ird/sbin" "$ird/usr/bin" "$ird/usr/share/hwdata" \
     "$ird/dev" "$ird/tmp" "$ird/share" "$ird/etc" || exit 1
 cp "$busybox" "$ird/bin/busybox" || exit 1
 for m in $mods; do
+	# built into this kernel (virtio_pci is, in 6.12): nothing to load
+	grep -qE "/$m\.ko\$" "$kroot/lib/modules/$kver/modules.builtin" &&
+	    continue
 	line=$(grep -E "/$m\.ko:" "$kroot/lib/modules/$kver/modules.dep")
 	[ -n "$line" ] || unavailable "module $m not in linux-image-$kver"
 	for f in $(echo "$line" | tr -d ':'); do

@@ -63,6 +63,7 @@
  *    fails with EBUSY), so interface->minor still names our minor.
  * So `rmmod urbbuggy` is safe, and the test does it last.
  */
+#include <linux/bottom_half.h>
 #include <linux/kernel.h>
 #include <linux/list.h>
 #include <linux/module.h>
@@ -244,11 +245,22 @@ static ssize_t urbbuggy_read(struct file *file, char __user *buf,
 			  dev->in_buf, len, urbbuggy_complete, dev);
 	dev->resubmits = 0;
 	dev->done = false;
-	rv = usb_submit_urb(dev->in_urb, GFP_KERNEL);
+	/*
+	 * Bottom halves off from the first submit to the second: EHCI gives
+	 * URBs back from a BH (a tasklet, a BH workqueue from 6.10), so the
+	 * completion cannot run in between and the URB is in flight at the
+	 * second submit, also on PREEMPT_RT, where the completion's thread
+	 * would otherwise preempt this task at once (seen on 6.12-rt: the
+	 * second submit found the URB done).  GFP_ATOMIC: nothing may sleep
+	 * with bottom halves off.
+	 */
+	local_bh_disable();
+	rv = usb_submit_urb(dev->in_urb, GFP_ATOMIC);
+	/* BUG submit-active-urb: the same URB, still in flight */
+	again = rv == 0 ? usb_submit_urb(dev->in_urb, GFP_ATOMIC) : 0;
+	local_bh_enable();
 	if (rv)
 		goto out_unlock;
-	/* BUG submit-active-urb: the same URB, still in flight */
-	again = usb_submit_urb(dev->in_urb, GFP_KERNEL);
 	dev_info(&dev->interface->dev,
 		 "submitted the URB in flight again: %d\n", again);
 	rv = urbbuggy_wait(dev, dev->in_urb);
