@@ -575,8 +575,10 @@ static const struct lsrow lsclsrows[] = {
 	    "bTransferCharacteristics", LF_UVC_COLOR),
 	R("usbvideo.color.matrixCoefficients", "bMatrixCoefficients",
 	    LF_UVC_COLOR),
-	{ 0, "usbdfu.descriptor.bmAttributes", "bmAttributes", LF_DFU_ATTR,
-	    37, NULL, NULL, 0 },
+	/* (Wireshark 4.0 has the bits alone: the first one stands for
+	 * the byte) */
+	{ 0, "usbdfu.descriptor.bmAttributes.reserved", "bmAttributes",
+	    LF_DFU_ATTR, 37, NULL, NULL, 0 },
 	{ 0, "usbdfu.descriptor.wDetachTimeOut", "wDetachTimeout", LF_DEC, 37,
 	    "milliseconds", NULL, 0 },
 	{ 0, "usbdfu.descriptor.wTransferSize", "wTransferSize", LF_DEC, 37,
@@ -1024,6 +1026,8 @@ ls_field(struct lswalk *w, const struct dec_node *n)
 		width = w->width;
 	val[0] = '\0';
 	p = w->data + n->off;
+	if (row->fmt == LF_DFU_ATTR && n->off < w->len)
+		v = *p;				/* the byte, not a bit */
 	/* Binary-coded decimal as sent: the tree may hold it converted. */
 	if ((row->fmt == LF_BCD || row->fmt == LF_CCID_BCD) && n->len == 2 &&
 	    n->off + 2 <= w->len)
@@ -1501,7 +1505,9 @@ ls_tree(struct dv *d, const uint8_t *p, size_t len, int after)
 	w.indent = -1;
 	w.hid_report = -1;
 	for (i = 0; i < t.n; i++) {
-		if (t.node[i].f == NULL)
+		/* (a descriptor's heading may be a Wireshark node:
+		 * usbdfu.descriptor) */
+		if (t.node[i].f == NULL || t.node[i].f->kind == DK_LABEL)
 			ls_head(&w, &t.node[i]);
 		else
 			ls_field(&w, &t.node[i]);
