@@ -167,9 +167,11 @@ for opts in "-Y type==bulk" "-T json" "-T fields -e usb.urb_id -e usb.urb_type" 
 	norm='s/"frame.time_epoch":"[0-9.]*",//; s/, time [^:]*:/:/;
 	    s/"frame.offset":[0-9]*,//; s/ at offset [0-9]*//;
 	    s/"usb.urb_ts_(sec|usec)":[0-9]*,//g;
-	    s/"usb.copy_of_transfer_flags":"0x[0-9a-f]*",//'
-	# (the read() method's 48-byte header has no transfer flags, the
-	# file written from it has; -V: the records' heads)
+	    s/"usb.copy_of_transfer_flags":"0x[0-9a-f]*",//;
+	    s/"usb.(interval|start_frame)":[0-9-]*,//g'
+	# (the read() method's 48-byte header has no transfer flags,
+	# interval or start frame, the file written from it has; -V: the
+	# records' heads)
 	[ "$opts" = "-V" ] && norm="/^Record /!d; $norm"
 	sed -E "$norm" "$TMP/want" | cut -c1-400 >"$TMP/w"
 	sed -E "$norm" "$TMP/got" | cut -c1-400 >"$TMP/g"
