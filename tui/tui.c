@@ -962,6 +962,10 @@ run(struct loop *lp)
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, timeout) < 0 && errno != EINTR)
 			break;
+		/* the terminal is gone (its window closed, without a
+		 * SIGHUP for us): getch would fail at once, forever */
+		if (pfd.revents & (POLLHUP | POLLERR | POLLNVAL))
+			break;
 		while (!done && (k = getch()) != ERR) {
 			done = screen_key(s, k);
 			dirty = 1;

@@ -8,7 +8,7 @@
 # Skipped without tmux.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 110
+plan 111
 
 . tests/tmux.sh
 
@@ -329,3 +329,37 @@ check "q quits with status 0 (mouse)" wait_for "TUI-EXIT=0"
 check "no sanitizer report (mouse)" no_sanitizer_report "$TMP/err7"
 check "the terminal is restored (mouse reporting off)" \
     test "$($T display -p -t "$S" '#{mouse_any_flag}#{mouse_sgr_flag}')" = 00
+
+# A terminal that goes away without a SIGHUP reaching the TUI (here: the
+# signal blocked by whatever started it, a mask exec keeps): it ends
+# anyway, rather than spin on a terminal that is gone.
+if command -v python3 >/dev/null 2>&1; then
+	H="tmux -S $TMP/hup.sock"
+	$H new-session -d -x 80 -y 24 "exec python3 -c 'import os, signal, \
+sys; signal.pthread_sigmask(signal.SIG_BLOCK, [signal.SIGHUP]); \
+os.execv(sys.argv[1], sys.argv[1:])' $US tui samples/hid-keyboard.pcap \
+	    2>$TMP/err-hup"
+	i=0
+	pid=
+	while [ $i -lt 50 ] && [ -z "$pid" ]; do
+		pid=$($H display -p '#{pane_pid}' 2>/dev/null)
+		sleep 0.1
+		i=$((i + 1))
+	done
+	sleep 1
+	$H kill-server >/dev/null 2>&1
+	i=0
+	while [ $i -lt 100 ] && kill -0 "$pid" 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	if [ -n "$pid" ] && ! kill -0 "$pid" 2>/dev/null; then
+		ok "its terminal gone, SIGHUP blocked: the TUI ends"
+	else
+		[ -n "$pid" ] && kill -9 "$pid" 2>/dev/null
+		notok "its terminal gone, SIGHUP blocked: the TUI ends" \
+		    "(still running 10 s later)"
+	fi
+else
+	skip "the TUI without its terminal" "python3 is not installed"
+fi
