@@ -1261,9 +1261,6 @@ F(f_rq_vmax, "Maximum (1/256 dB)", "usbaudio.request.range.max", DK_INT, 2,
 F(f_rq_vres, "Resolution (1/256 dB)", "usbaudio.request.range.res", DK_INT,
     2, NULL, 0);
 
-/* The answer of a class request no dissector takes, as tshark shows it. */
-F(f_response, "CONTROL response data", "usb.control.Response", DK_BYTES, 0,
-    NULL, 0);
 
 /* What a request's data is. */
 enum uac_ctl {
@@ -1375,7 +1372,7 @@ audio_ctrl_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		return 0;
 	ctl = audio_control(a, &ver);
 	if (r->type == 'C')
-		dec_tree_add(t, &f_response, DB_DATA, 0, r->data_len, 0);
+		dec_tree_ctl_response(r, t);	/* as tshark shows it */
 	else
 		dec_tree_fragment(r, t);
 	if (ctl == CTL_OTHER)
