@@ -4,6 +4,10 @@
  * on ep0, events on the interrupt endpoint, ACL data with its L2CAP on
  * the bulk endpoints, SCO on the isochronous ones (Vol 4 Part E 5.4: the
  * packets' formats; 7: the commands and events; Vol 3 Part A: L2CAP).
+ * SCO in isochronous transfers is only named in the summary: Wireshark
+ * 4.0 hands isochronous data to no dissector, so its fields are usb.iso.*
+ * there, not bthci_sco.* (bthci_sco.* is decoded where hci_usb would be
+ * called: endpoint 3 of another transfer type).
  *
  * A packet split over transfers (events longer than the interrupt
  * endpoint's packet, as btusb reads them; ACL data longer than a bulk
@@ -54,6 +58,7 @@ static const struct dec_name bt_cmds[] = {
 	{ 0x0409, "Accept Connection Request" },
 	{ 0x040a, "Reject Connection Request" },
 	{ 0x0419, "Remote Name Request" },
+	{ 0x0428, "Setup Synchronous Connection" },
 	{ 0x0c01, "Set Event Mask" },
 	{ 0x0c03, "Reset" },
 	{ 0x0c05, "Set Event Filter" },
@@ -91,6 +96,7 @@ static const struct dec_name bt_events[] = {
 	{ 0x0f, "Command Status" },
 	{ 0x10, "Hardware Error" },
 	{ 0x13, "Number of Completed Packets" },
+	{ 0x2c, "Synchronous Connection Complete" },
 	{ 0x3e, "LE Meta" },
 	{ 0xff, "Vendor-Specific" },
 	{ 0, NULL }
@@ -158,6 +164,45 @@ static const struct dec_name le_addr_types[] = {
 static const struct dec_name link_types[] = {	/* 7.7.3 */
 	{ 0x00, "SCO connection (Voice Channels)" },
 	{ 0x01, "ACL connection (Data Channels)" },
+	{ 0, NULL }
+};
+
+static const struct dec_name sync_link_types[] = {	/* 7.7.35 */
+	{ 0x00, "SCO connection" },
+	{ 0x02, "eSCO connection" },
+	{ 0, NULL }
+};
+
+static const struct dec_name air_modes[] = {	/* 7.7.35 */
+	{ 0x00, "\xc2\xb5-law log" },
+	{ 0x01, "A-law log" },
+	{ 0x02, "CVSD" },
+	{ 0x03, "Transparent Data" },
+	{ 0, NULL }
+};
+
+/* Voice setting (Part E 6.12) and retransmission effort (7.1.26). */
+static const struct dec_name voice_codings[] = {
+	{ 0, "Linear" }, { 1, "\xc2\xb5-law" }, { 2, "A-law" }, { 0, NULL }
+};
+static const struct dec_name voice_formats[] = {
+	{ 0, "1's complement" }, { 1, "2's complement" },
+	{ 2, "Sign-Magnitude" }, { 3, "Unsigned" }, { 0, NULL }
+};
+static const struct dec_name voice_sizes[] = {
+	{ 0, "8 bit (only for Linear PCM)" },
+	{ 1, "16 bit (only for Linear PCM)" }, { 0, NULL }
+};
+static const struct dec_name air_codings[] = {
+	{ 0, "CVSD" }, { 1, "\xc2\xb5-law" }, { 2, "A-law" },
+	{ 3, "Transparent Data" }, { 0, NULL }
+};
+static const struct dec_name rtx_efforts[] = {
+	{ 0x00, "No Retransmission" },
+	{ 0x01, "At least one retransmission, optimize for power "
+	    "consumption" },
+	{ 0x02, "At least one retransmission, optimize for link quality" },
+	{ 0xff, "Don't Care" },
 	{ 0, NULL }
 };
 
@@ -378,6 +423,44 @@ F(f_cmd_role, "Allow Role Switch", "bthci_cmd.allow_role_switch", DK_HEX,
 F(f_cmd_handle, "Connection Handle", "bthci_cmd.connection_handle", DK_HEX,
     2, NULL, 0);
 F(f_cmd_reason, "Reason", "bthci_cmd.reason", DK_HEX, 1, bt_status, 0);
+/* Setup Synchronous Connection (7.1.26) */
+F(f_cmd_txbw, "Tx Bandwidth (bytes/s)", "bthci_cmd.tx_bandwidth", DK_UINT,
+    4, NULL, 0);
+F(f_cmd_rxbw, "Rx Bandwidth (bytes/s)", "bthci_cmd.rx_bandwidth", DK_UINT,
+    4, NULL, 0);
+F(f_cmd_latency, "Max. Latency (ms)", "bthci_cmd.max_latency_ms", DK_UINT,
+    2, NULL, 0);
+F(f_vs_unused, "Unused bits", "bthci_cmd.voice.unused", DK_HEX, 2, NULL,
+    0xfc00);
+F(f_vs_coding, "Input Coding", "bthci_cmd.voice.input_coding", DK_UINT, 2,
+    voice_codings, 0x0300);
+F(f_vs_format, "Input Data Format", "bthci_cmd.voice.input_data_format",
+    DK_UINT, 2, voice_formats, 0x00c0);
+F(f_vs_size, "Input Sample Size", "bthci_cmd.voice.input_sample_size",
+    DK_UINT, 2, voice_sizes, 0x0020);
+F(f_vs_pcm, "Linear PCM Bit Position",
+    "bthci_cmd.voice.linear_pcm_bit_pos", DK_UINT, 2, NULL, 0x001c);
+F(f_vs_air, "Air Coding Format", "bthci_cmd.voice.air_coding_format",
+    DK_UINT, 2, air_codings, 0x0003);
+F(f_cmd_rtx, "Retransmission Effort", "bthci_cmd.retransmission_effort",
+    DK_UINT, 1, rtx_efforts, 0);
+F(f_cmd_sco_pt, "Packet Type", "bthci_cmd.sco_packet_type", DK_HEX, 2,
+    NULL, 0);
+#define SCOPT(var, abbrev, name, mask)					\
+	F(var, name, "bthci_cmd.sco_packet_type." abbrev, DK_BOOL, 2, NULL, \
+	    mask)
+F(f_spt_res, "Reserved", "bthci_cmd.sco_packet_type.reserved", DK_HEX, 2,
+    NULL, 0xfc00);
+SCOPT(f_spt_3ev5, "3ev5", "3-EV5 may NOT be used", 0x0200);
+SCOPT(f_spt_2ev5, "2ev5", "2-EV5 may NOT be used", 0x0100);
+SCOPT(f_spt_3ev3, "3ev3", "3-EV3 may NOT be used", 0x0080);
+SCOPT(f_spt_2ev3, "2ev3", "2-EV3 may NOT be used", 0x0040);
+SCOPT(f_spt_ev5, "ev5", "EV5 may be used", 0x0020);
+SCOPT(f_spt_ev4, "ev4", "EV4 may be used", 0x0010);
+SCOPT(f_spt_ev3, "ev3", "EV3 may be used", 0x0008);
+SCOPT(f_spt_hv3, "hv3", "HV3 may be used", 0x0004);
+SCOPT(f_spt_hv2, "hv2", "HV2 may be used", 0x0002);
+SCOPT(f_spt_hv1, "hv1", "HV1 may be used", 0x0001);
 F(f_cmd_scan_type, "Scan Type", "bthci_cmd.le_scan_type", DK_HEX, 1,
     scan_types, 0);
 F(f_cmd_scan_int, "Scan Interval", "bthci_cmd.le_scan_interval", DK_UINT,
@@ -434,6 +517,18 @@ F(f_evt_link, "Link Type", "bthci_evt.link_type", DK_HEX, 1, link_types,
 F(f_evt_enc, "Encryption Mode", "bthci_evt.encryption_mode", DK_HEX, 1,
     enc_modes, 0);
 F(f_evt_reason, "Reason", "bthci_evt.reason", DK_HEX, 1, bt_status, 0);
+/* Synchronous Connection Complete (7.7.35) */
+F(f_evt_slink, "Link Type", "bthci_evt.sync_link_type", DK_HEX, 1,
+    sync_link_types, 0);
+F(f_evt_stx_int, "Transmit Interval", "bthci_evt.sync_tx_interval",
+    DK_UINT, 1, NULL, 0);
+F(f_evt_srtx_win, "Retransmit Window", "bthci_evt.sync_rtx_window",
+    DK_UINT, 1, NULL, 0);
+F(f_evt_srx_len, "Rx Packet Length", "bthci_evt.sync_rx_pkt_len", DK_UINT,
+    2, NULL, 0);
+F(f_evt_stx_len, "Tx Packet Length", "bthci_evt.sync_tx_pkt_len", DK_UINT,
+    2, NULL, 0);
+F(f_evt_air, "Air Mode", "bthci_evt.air_mode", DK_UINT, 1, air_modes, 0);
 F(f_evt_sub, "Sub Event", "bthci_evt.le_meta_subevent", DK_HEX, 1,
     le_subevents, 0);
 F(f_evt_nrep, "Num Reports", "bthci_evt.le_num_reports", DK_UINT, 1, NULL,
@@ -558,6 +653,15 @@ static const struct dec_field *const ptype_bits[] = {
 	&f_pt_3dh3, &f_pt_2dh3, &f_pt_res57, &f_pt_dh1, &f_pt_dm1,
 	&f_pt_3dh1, &f_pt_2dh1, &f_pt_res0, NULL
 };
+static const struct dec_field *const voice_bits[] = {
+	&f_vs_unused, &f_vs_coding, &f_vs_format, &f_vs_size, &f_vs_pcm,
+	&f_vs_air, NULL
+};
+static const struct dec_field *const sco_pt_bits[] = {
+	&f_spt_res, &f_spt_3ev5, &f_spt_2ev5, &f_spt_3ev3, &f_spt_2ev3,
+	&f_spt_ev5, &f_spt_ev4, &f_spt_ev3, &f_spt_hv3, &f_spt_hv2,
+	&f_spt_hv1, NULL
+};
 static const struct dec_field *const clock_bits[] = {
 	&f_cmd_clock_ok, NULL
 };
@@ -639,6 +743,11 @@ cmd_params(struct dec_cur *c, uint16_t op)
 		{ 9, 1, &f_cmd_scan_filter, NULL },
 	}, scan_on[] = {
 		{ 3, 1, &f_cmd_scan_on, NULL }, { 4, 1, &f_cmd_dups, NULL },
+	}, sync[] = {
+		{ 3, 2, &f_cmd_handle, NULL }, { 5, 4, &f_cmd_txbw, NULL },
+		{ 9, 4, &f_cmd_rxbw, NULL }, { 13, 2, &f_cmd_latency, NULL },
+	}, sync_tail[] = {
+		{ 17, 1, &f_cmd_rtx, NULL }, { 18, 2, &f_cmd_sco_pt, sco_pt_bits },
 	};
 
 	switch (op) {
@@ -648,6 +757,18 @@ cmd_params(struct dec_cur *c, uint16_t op)
 		break;
 	case 0x0406:
 		dec_cur_rows(c, disc, nitems(disc));
+		break;
+	case 0x0428:
+		/* the voice setting's bits at the command's level, as
+		 * packet-bthci_cmd.c adds them */
+		dec_cur_rows(c, sync, nitems(sync));
+		if (!c->cut && c->n >= 17) {
+			c->t->depth--;
+			dec_cls_bits(c->t, voice_bits, c->base + 15, 2,
+			    get_le16(c->p + 15));
+			c->t->depth++;
+			dec_cur_rows(c, sync_tail, nitems(sync_tail));
+		}
 		break;
 	case 0x200b:
 		dec_cur_rows(c, scan_param, nitems(scan_param));
@@ -824,6 +945,11 @@ evt_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
 	}, disc[] = {
 		{ 2, 1, &f_evt_status, NULL }, { 3, 2, &f_evt_handle, NULL },
 		{ 5, 1, &f_evt_reason, NULL },
+	}, sync_tail[] = {
+		{ 11, 1, &f_evt_slink, NULL }, { 12, 1, &f_evt_stx_int, NULL },
+		{ 13, 1, &f_evt_srtx_win, NULL },
+		{ 14, 2, &f_evt_srx_len, NULL },
+		{ 16, 2, &f_evt_stx_len, NULL }, { 18, 1, &f_evt_air, NULL },
 	};
 	struct dec_cur	 c = { t, p, n, base, 0 };
 	char		 tmp[24];
@@ -853,6 +979,11 @@ evt_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
 		break;
 	case 0x05:			/* Disconnection Complete (7.7.5) */
 		dec_cur_rows(&c, disc, nitems(disc));
+		break;
+	case 0x2c:			/* Sync. Connection Complete (7.7.35) */
+		dec_cur_rows(&c, conn, nitems(conn));
+		bdaddr(&c, &f_evt_bdaddr, 5);
+		dec_cur_rows(&c, sync_tail, nitems(sync_tail));
 		break;
 	case 0x3e:			/* LE Meta (7.7.65) */
 		evt_le_meta(&c, plen);
@@ -1193,6 +1324,7 @@ cmd_learn(const struct urb_rec *r, struct dec_cls_state *st)
 	c->ts = r->ts_ns;
 	c->pend_frame = 0;
 	c->pend_ts = 0;
+	c->resp_frame = 0;
 }
 
 /* The commands an event p[0..n) may answer, as Wireshark's bthci_evt
@@ -1202,11 +1334,11 @@ cmd_learn(const struct urb_rec *r, struct dec_cls_state *st)
  * that start them.  An event shorter than its parameters (Wireshark
  * stops at the exception) answers none.  The count, 0 for none. */
 static int
-evt_opcodes(const uint8_t *p, size_t n, uint16_t op[2])
+evt_opcodes(const uint8_t *p, size_t n, uint16_t op[4])
 {
 	static const struct {
 		uint8_t	 code, sub, len;	/* len: the whole event's */
-		uint16_t op[2];
+		uint16_t op[4];
 	} map[] = {
 		{ 0x01, 0, 3, { 0x0401, 0 } },	/* Inquiry Complete */
 		{ 0x03, 0, 13, { 0x0409, 0x0405 } },	/* Connection */
@@ -1216,7 +1348,13 @@ evt_opcodes(const uint8_t *p, size_t n, uint16_t op[2])
 		{ 0x0b, 0, 13, { 0x041b, 0 } },	/* Remote Features */
 		{ 0x0c, 0, 10, { 0x041d, 0 } },	/* Remote Version */
 		{ 0x3e, 0x01, 21, { 0x200d, 0 } },	/* LE Connection */
+		/* Synchronous Connection Complete: Setup, the Enhanced
+		 * Setup and Accept, then Accept Synchronous Connection
+		 * Request, as tshark 4.0 prefers an unanswered one of the
+		 * first three to it (the order among those three untried) */
+		{ 0x2c, 0, 19, { 0x0428, 0x043d, 0x043e, 0x0429 } },
 	};
+	int	 k;
 	size_t	 i;
 
 	if (n < 2 || (size_t)p[1] + 2 > n)
@@ -1233,9 +1371,9 @@ evt_opcodes(const uint8_t *p, size_t n, uint16_t op[2])
 		if (map[i].code != p[0] || n < map[i].len ||
 		    (map[i].code == 0x3e && p[2] != map[i].sub))
 			continue;
-		op[0] = map[i].op[0];
-		op[1] = map[i].op[1];
-		return op[1] != 0 ? 2 : 1;
+		for (k = 0; k < 4 && map[i].op[k] != 0; k++)
+			op[k] = map[i].op[k];
+		return k;
 	}
 	return 0;
 }
@@ -1248,17 +1386,23 @@ evt_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
 {
 	struct dec_bt_cmds *cm;
 	struct dec_bt_cmd *c;
-	uint16_t	 op[2];
+	uint16_t	 op[4];
 	size_t		 i = DEC_BT_CMDS;
-	int		 k, nop;
+	int		 k, nop, conn;
 
 	if (st->bt_cmds == NULL || (nop = evt_opcodes(p, n, op)) == 0)
 		return;
+	/* an event of a connection (not Command Complete or Status) skips
+	 * a command another such event answered, as tshark does when it
+	 * looks for one of several commands */
+	conn = p[0] != 0x0e && p[0] != 0x0f;
 	for (k = 0; k < nop && i == DEC_BT_CMDS; k++)
 		for (i = 0; i < DEC_BT_CMDS; i++) {
 			c = &st->bt_cmds->c[i];
 			if (c->frame != 0 && c->op == op[k] &&
-			    c->frame < urb_frame(r))
+			    c->frame < urb_frame(r) && !(conn &&
+			    c->resp_frame != 0 &&
+			    c->resp_frame != urb_frame(r)))
 				break;
 		}
 	if (i == DEC_BT_CMDS || (cm = cmds_own(st)) == NULL)
@@ -1269,6 +1413,8 @@ evt_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
 	cm->d_cmd = r->ts_ns - c->ts;
 	cm->status = p[0] == 0x0f;
 	cm->pend_frame = 0;
+	if (conn)
+		c->resp_frame = urb_frame(r);
 	if (cm->status) {
 		c->pend_frame = urb_frame(r);
 		c->pend_ts = r->ts_ns;
@@ -1432,6 +1578,8 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 
 	setup = r->xfer_type == XFER_CTRL && r->type == 'S' &&
 	    r->flag_setup == 0;
+	if (r->xfer_type == XFER_ISO)
+		return 0;	/* SCO on isochronous: see bt_summary */
 	if (n == 0 && !(r->xfer_type == XFER_CTRL && r->type != 'S'))
 		return 0;	/* Wireshark sees no data there */
 	if (setup && n > 0)
@@ -1525,6 +1673,20 @@ bt_summary(const struct dec_cls_arg *a, struct sbuf *b)
 	int		 ep = r->epnum & 0x0f;
 	char		 tmp[24];
 
+	if (r->xfer_type == XFER_ISO) {
+		/* SCO in isochronous packets (Part B 2.1.1): Wireshark 4.0
+		 * shows them as usb.iso.data, its Linux and USBPcap paths
+		 * handing hci_usb nothing (packet-usb.c:
+		 * dissect_linux_usb_iso_transfer ends at the last packet's
+		 * data), so no bthci_sco here either; an SCO packet may
+		 * span packets and URBs */
+		if (n == 0)
+			return 0;
+		sb_printf(b, "SCO on isochronous, %zu bytes in %u packet%s "
+		    "(not decoded, as tshark)", n, r->niso,
+		    r->niso == 1 ? "" : "s");
+		return 1;
+	}
 	if (r->xfer_type != XFER_CTRL && ep >= 1 && ep <= 2 &&
 	    (f = bt_whole(a)) != NULL) {
 		/* the last piece: the packet it completes */

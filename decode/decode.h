@@ -1073,6 +1073,8 @@ struct dec_bt_cmd {
 	int64_t		 ts;
 	uint64_t	 pend_frame;	/* its Command Status, 0: none */
 	int64_t		 pend_ts;
+	uint64_t	 resp_frame;	/* the event of a connection that
+					   answered it, 0: none */
 };
 struct dec_bt_cmds {
 	unsigned int	 refs;

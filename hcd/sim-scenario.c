@@ -222,7 +222,8 @@ static const struct {
 	{ "bluetooth",
 	    "# A Bluetooth controller driven as btusb and the HCI core drive\n"
 	    "# one: Reset, version, BD_ADDR, buffer sizes, an LE scan with\n"
-	    "# advertising reports, a connection and L2CAP signalling on it;\n"
+	    "# advertising reports, a connection and L2CAP signalling on it,\n"
+	    "# an SCO link streamed on the isochronous endpoints;\n"
 	    "# events come in 16-byte pieces, ACL data in 64-byte ones.\n"
 	    "load btusb\n"
 	    "plug 1 bluetooth 16\n"

@@ -34,7 +34,7 @@ static const struct sim_driver sample_drivers[] = {
 	{ "uac2", &uac2_driver,
 	    "USB Audio 2.0 playback (1/1/0x20), /dev/usb/pcm0 plays" },
 	{ "btusb", &btusb_driver,
-	    "Bluetooth HCI (0xe0/1/1): init, LE scan, ACL link, L2CAP" },
+	    "Bluetooth HCI (0xe0/1/1): init, LE scan, ACL, L2CAP, SCO" },
 	{ NULL, NULL, NULL }
 };
 

@@ -4,8 +4,8 @@
  * 0xE0/0x01/0x01).  HCI commands come as class requests on ep0 (bRequest
  * 0, Part B 2.2), events go out on interrupt IN 0x81, ACL data on bulk
  * IN 0x82 and bulk OUT 0x02; interface 1 holds the isochronous endpoints
- * 0x83/0x03 for SCO, zero-bandwidth in alt 0 and 9 bytes in alt 1
- * (Part B 2.1.1, table 2.1), described but never streamed.
+ * 0x83/0x03 for SCO, zero-bandwidth in alt 0 and 9, 17, 25, 33 and 49
+ * bytes in alts 1 to 5 (Part B 2.1.1, table 2.1).
  *
  * The controller answers the commands a host's initialisation sends
  * (Vol 4 Part E 7.x): HCI_Reset, Read Local Version Information, Read
@@ -21,6 +21,16 @@
  *
  * It answers an L2CAP Echo Request with the same data (4.8, 4.9), as
  * l2ping sees.
+ *
+ * Setup Synchronous Connection on the ACL link (7.1.26) gets a Command
+ * Status and a Synchronous Connection Complete (7.7.35) for SCO handle
+ * 0x000c, CVSD; while that link is up and interface 1 is in an alt
+ * setting with packets, each isochronous IN packet carries the next
+ * wMaxPacketSize bytes of a stream of SCO packets (Part E 5.4.3: the
+ * handle with packet status 0, a length of 48, then 48 bytes of voice,
+ * a counting pattern), one packet split over as many isochronous packets
+ * as it takes (Part B 2.1.1: 51 bytes in three 17-byte packets at alt 2),
+ * and the SCO packets the host writes to OUT 0x03 are taken.
  *
  * "plug N bluetooth 16" sends events in pieces of at most 16 bytes, each
  * a transfer of its own, as a controller whose interrupt endpoint has
@@ -42,6 +52,8 @@
 #define BT_HANDLE	0x000b		/* the connection's handle */
 #define BT_SCID		0x0041		/* its L2CAP channel */
 #define BT_ADV_MS	5		/* scan enabled: first report after */
+#define BT_SCO_HANDLE	0x000c		/* the SCO link's handle */
+#define BT_SCO_LEN	48		/* its packets' voice bytes */
 
 struct bt_pkt {
 	uint8_t		 b[BT_ACLMAX];
@@ -63,6 +75,10 @@ struct bluetooth {
 	int		 connected;
 	uint8_t		 ident;		/* the next request's identifier */
 	uint8_t		 peer[6];
+	int		 sco;		/* the SCO link is up */
+	uint8_t		 sco_pkt[3 + BT_SCO_LEN];
+	size_t		 sco_off;	/* sent of sco_pkt */
+	uint8_t		 sco_seq;	/* the voice pattern's next byte */
 };
 
 /* Bluetooth Core Vol 4 Part B 2.1: "Wireless Controller, RF, Bluetooth" */
@@ -79,8 +95,12 @@ static const uint8_t bt_qualifier[10] = {
 
 /* Part B 2.1.1, table 2.1 (the endpoints' numbers are the ones
  * Wireshark's hci_usb dispatches on: 1 events, 2 ACL, 3 SCO) */
+#define BT_ISOC_ALT(alt, size)					\
+	9, USB_DT_INTERFACE, 1, alt, 2, 0xe0, 0x01, 0x01, 0,		\
+	7, USB_DT_ENDPOINT, 0x83, USB_ENDPOINT_XFER_ISOC, size, 0, 1,	\
+	7, USB_DT_ENDPOINT, 0x03, USB_ENDPOINT_XFER_ISOC, size, 0, 1
 static const uint8_t bt_config[] = {
-	9, USB_DT_CONFIG, 85, 0, 2, 1, 0, 0xe0, 50,
+	9, USB_DT_CONFIG, 177, 0, 2, 1, 0, 0xe0, 50,
 	9, USB_DT_INTERFACE, 0, 0, 3, 0xe0, 0x01, 0x01, 0,
 	7, USB_DT_ENDPOINT, 0x81, USB_ENDPOINT_XFER_INT, BT_EVMAX, 0, 4,
 	7, USB_DT_ENDPOINT, 0x82, USB_ENDPOINT_XFER_BULK, 0x00, 0x02, 0,
@@ -88,9 +108,11 @@ static const uint8_t bt_config[] = {
 	9, USB_DT_INTERFACE, 1, 0, 2, 0xe0, 0x01, 0x01, 0,
 	7, USB_DT_ENDPOINT, 0x83, USB_ENDPOINT_XFER_ISOC, 0, 0, 1,
 	7, USB_DT_ENDPOINT, 0x03, USB_ENDPOINT_XFER_ISOC, 0, 0, 1,
-	9, USB_DT_INTERFACE, 1, 1, 2, 0xe0, 0x01, 0x01, 0,
-	7, USB_DT_ENDPOINT, 0x83, USB_ENDPOINT_XFER_ISOC, 9, 0, 1,
-	7, USB_DT_ENDPOINT, 0x03, USB_ENDPOINT_XFER_ISOC, 9, 0, 1,
+	BT_ISOC_ALT(1, 9),		/* one 8-bit voice channel */
+	BT_ISOC_ALT(2, 17),		/* one 16-bit, or two 8-bit */
+	BT_ISOC_ALT(3, 25),		/* three 8-bit */
+	BT_ISOC_ALT(4, 33),		/* two 16-bit */
+	BT_ISOC_ALT(5, 49),		/* three 16-bit */
 };
 
 static const char *const bt_strings[] = {
@@ -212,14 +234,14 @@ static void
 bt_command(struct bluetooth *bt, const uint8_t *c, size_t len,
     uint64_t now)
 {
-	uint8_t		 r[16];
+	uint8_t		 r[20];
 	uint16_t	 op;
 
 	op = get_le16(c);
 	memset(r, 0, sizeof r);
 	switch (op) {
 	case 0x0c03:			/* Reset (7.3.2) */
-		bt->scanning = bt->connected = 0;
+		bt->scanning = bt->connected = bt->sco = 0;
 		bt_complete(bt, op, r, 1);
 		break;
 	case 0x1001:			/* Read Local Version Info (7.4.1) */
@@ -265,19 +287,44 @@ bt_command(struct bluetooth *bt, const uint8_t *c, size_t len,
 		bt_event(bt, 0x03, r, 11);
 		bt->connected = 1;
 		break;
-	case 0x0406:			/* Disconnect (7.1.6) */
-		if (len < 3 + 3 || !bt->connected ||
+	case 0x0428:			/* Setup Synchronous Conn. (7.1.26) */
+		if (len < 3 + 17 || !bt->connected || bt->sco ||
 		    get_le16(c + 3) != BT_HANDLE) {
+			bt_status(bt, op, 0x02);  /* Unknown Connection ID */
+			break;
+		}
+		bt_status(bt, op, 0);
+		/* Synchronous Connection Complete (7.7.35): SCO, 3.75 ms
+		 * interval (6 slots), no retransmission window, 48-byte
+		 * packets, CVSD */
+		put_le16(r + 1, BT_SCO_HANDLE);
+		memcpy(r + 3, bt->peer, 6);
+		r[9] = 0x00;
+		r[10] = 6;
+		put_le16(r + 12, BT_SCO_LEN);
+		put_le16(r + 14, BT_SCO_LEN);
+		r[16] = 0x02;
+		bt_event(bt, 0x2c, r, 17);
+		bt->sco = 1;
+		bt->sco_off = 0;
+		break;
+	case 0x0406:			/* Disconnect (7.1.6) */
+		if (len < 3 + 3 || (!(bt->connected &&
+		    get_le16(c + 3) == BT_HANDLE) && !(bt->sco &&
+		    get_le16(c + 3) == BT_SCO_HANDLE))) {
 			bt_status(bt, op, 0x02);  /* Unknown Connection ID */
 			break;
 		}
 		bt_status(bt, op, 0);
 		/* Disconnection Complete (7.7.5): Connection Terminated
 		 * By Local Host */
-		put_le16(r + 1, BT_HANDLE);
+		memcpy(r + 1, c + 3, 2);
 		r[3] = 0x16;
 		bt_event(bt, 0x05, r, 4);
-		bt->connected = 0;
+		if (get_le16(c + 3) == BT_SCO_HANDLE)
+			bt->sco = 0;
+		else
+			bt->connected = bt->sco = 0;
 		break;
 	default:
 		r[0] = 0x01;		/* Unknown HCI Command */
@@ -364,6 +411,35 @@ bt_l2cap(struct bluetooth *bt, const uint8_t *s, size_t len)
 	}
 }
 
+/* An isochronous IN packet: the next bytes of the SCO stream, or none
+ * without a link or in alt 0. */
+static int
+bt_sco_in(struct usb_devmodel *dm, uint8_t *buf, size_t max)
+{
+	struct bluetooth *bt = dm->priv;
+	size_t		 n = 0, k, i;
+
+	if (!bt->sco || dm->alt[1] == 0)
+		return 0;
+	while (n < max) {
+		if (bt->sco_off == 0) {
+			/* Part E 5.4.3: packet status 0, correctly
+			 * received */
+			put_le16(bt->sco_pkt, BT_SCO_HANDLE);
+			bt->sco_pkt[2] = BT_SCO_LEN;
+			for (i = 0; i < BT_SCO_LEN; i++)
+				bt->sco_pkt[3 + i] = bt->sco_seq++;
+		}
+		k = sizeof bt->sco_pkt - bt->sco_off;
+		if (k > max - n)
+			k = max - n;
+		memcpy(buf + n, bt->sco_pkt + bt->sco_off, k);
+		n += k;
+		bt->sco_off = (bt->sco_off + k) % sizeof bt->sco_pkt;
+	}
+	return (int)n;
+}
+
 static int
 bt_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 {
@@ -371,6 +447,8 @@ bt_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 	struct bt_pkt	*q;
 	size_t		*nq, *off, n;
 
+	if (ep == 0x83)
+		return bt_sco_in(dm, buf, max);
 	if (ep == 0x81) {
 		q = bt->ev;
 		nq = &bt->nev;
@@ -411,6 +489,8 @@ bt_data_out(struct usb_devmodel *dm, int ep, const uint8_t *buf,
 {
 	struct bluetooth *bt = dm->priv;
 
+	if (ep == 0x03)			/* SCO from the host: played */
+		return DM_ACK;
 	if (ep != 0x02)
 		return DM_STALL;
 	/* ACL header, then a basic frame on the signalling channel */

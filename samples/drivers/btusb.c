@@ -10,8 +10,14 @@
  * (btusb_submit_intr_urb) and ACL data with a bulk IN URB
  * (btusb_submit_bulk_urb), puts a packet that came in several transfers
  * together again (btusb_recv_intr, btusb_recv_bulk), and writes ACL data
- * to bulk OUT.  The SCO
- * interface stays in alt 0 (no voice link).
+ * to bulk OUT.  With a voice link up it streams SCO as btusb_work does:
+ * interface 1 to the alt setting for one 16-bit CVSD link (alt 2,
+ * __set_isoc_interface), two isochronous IN URBs of
+ * BTUSB_MAX_ISOC_FRAMES packets of wMaxPacketSize (btusb_submit_isoc_urb)
+ * resubmitted as they complete, the SCO packets in them put together
+ * across packets (btusb_recv_isoc), and each SCO packet written in a URB
+ * of its own, cut into packets of wMaxPacketSize (btusb_isoc_tx,
+ * __fill_isoc_descriptor).
  *
  * At open it plays what the kernel's HCI core and bluetoothd do with a
  * new controller (net/bluetooth/hci_sync.c, then an LE scan and a BR/EDR
@@ -21,7 +27,9 @@
  * BR/EDR peer, and on the link L2CAP's Information Request (extended
  * features), a Connection Request for SDP (PSM 1) and the configuration
  * of that channel both ways (net/bluetooth/l2cap_core.c), an Echo
- * Request with 80 bytes of data (as l2ping -s 80 sends); then
+ * Request with 80 bytes of data (as l2ping -s 80 sends), an SCO link
+ * (Setup Synchronous Connection, CVSD) with voice both ways until
+ * BTUSB_SCO_PKTS packets went each way, its Disconnect; then
  * Disconnect.  Each command waits for its Command Complete or Command
  * Status (one command in flight, as the controller's
  * Num_HCI_Command_Packets allows).
@@ -45,6 +53,11 @@
 #define BTUSB_HANDLE_NONE	0xffff
 #define BTUSB_SCID		0x0040	/* our L2CAP channel */
 #define BTUSB_ECHO		80	/* the Echo Request's data */
+#define BTUSB_MAX_ISOC_FRAMES	10	/* as btusb */
+#define BTUSB_ISOC_URBS		2	/* IN URBs in flight */
+#define BTUSB_SCO_ALT		2	/* one 16-bit voice link */
+#define BTUSB_SCO_LEN		48	/* an SCO packet's voice bytes */
+#define BTUSB_SCO_PKTS		4	/* SCO packets each way */
 
 static struct usb_device_id btusb_table [] = {
 	/* Generic Bluetooth USB device */
@@ -82,6 +95,17 @@ struct btusb {
 	int			evt_len;
 	unsigned char		acl[BTUSB_ACL_SIZE];
 	int			acl_len;
+	/* the SCO link and its isochronous endpoints (alt BTUSB_SCO_ALT) */
+	int			sco_done;	/* Sync. Connection Complete */
+	unsigned int		sco_handle;
+	int			isoc_in, isoc_out, isoc_size;
+	int			isoc_running;
+	struct urb *		isoc_urb[BTUSB_ISOC_URBS];
+	unsigned char *		isoc_buf[BTUSB_ISOC_URBS];
+	unsigned char		sco[3 + 255];	/* btusb's sco_skb */
+	int			sco_len;
+	unsigned int		sco_rx;		/* SCO packets in */
+	int			tx_done;
 	int			open;
 	int			present;
 };
@@ -128,6 +152,11 @@ static void btusb_event(struct btusb *data, const unsigned char *e, int n)
 		break;
 	case 0x05:			/* Disconnection Complete */
 		data->disc_done = 1;
+		break;
+	case 0x2c:			/* Synchronous Connection Complete */
+		if (n >= 5 && e[2] == 0)
+			data->sco_handle = (e[3] | e[4] << 8) & 0x0fff;
+		data->sco_done = 1;
 		break;
 	case 0x3e:			/* LE Meta: Advertising Report */
 		if (n >= 4 && e[2] == 0x02)
@@ -208,6 +237,78 @@ static void btusb_bulk_complete(struct urb *urb)
 	}
 	if (usb_submit_urb(urb, GFP_ATOMIC))
 		dev_err(data->intf, "%s - usb_submit_urb failed", __func__);
+}
+
+/* SCO bytes from an isochronous packet: the packets they complete
+ * (Part E 5.4.3, a 3-byte header), as btusb_recv_isoc. */
+static void btusb_recv_isoc(struct btusb *data, const unsigned char *p,
+			    int n)
+{
+	int need, k;
+
+	while (n > 0) {
+		need = data->sco_len < 3 ? 3 - data->sco_len :
+		    3 + data->sco[2] - data->sco_len;
+		k = n < need ? n : need;
+		memcpy(data->sco + data->sco_len, p, (size_t)k);
+		data->sco_len += k;
+		p += k;
+		n -= k;
+		if (data->sco_len >= 3 && data->sco_len == 3 + data->sco[2]) {
+			data->sco_rx++;
+			data->sco_len = 0;
+		}
+	}
+}
+
+/* btusb_isoc_complete: each packet received, then the URB again. */
+static void btusb_isoc_complete(struct urb *urb)
+{
+	struct btusb *data = urb->context;
+	unsigned char *buf = urb->transfer_buffer;
+	struct usb_iso_packet_descriptor *d;
+	int i;
+
+	if (btusb_urb_status(urb) < 0)
+		return;
+	for (i = 0; i < urb->number_of_packets; i++) {
+		d = &urb->iso_frame_desc[i];
+		if (d->status == 0 && d->offset + d->actual_length <=
+		    urb->transfer_buffer_length)
+			btusb_recv_isoc(data, buf + d->offset,
+			    (int)d->actual_length);
+	}
+	if (!data->isoc_running)
+		return;
+	if (usb_submit_urb(urb, GFP_ATOMIC))
+		dev_err(data->intf, "%s - usb_submit_urb failed", __func__);
+}
+
+static void btusb_tx_complete(struct urb *urb)
+{
+	struct btusb *data = urb->context;
+
+	data->tx_done = 1;
+}
+
+/* __fill_isoc_descriptor: len bytes in packets of mtu; the packets. */
+static int btusb_fill_isoc(struct urb *urb, int len, int mtu)
+{
+	int i, offset = 0;
+
+	for (i = 0; len >= mtu && i < BTUSB_MAX_ISOC_FRAMES; i++) {
+		urb->iso_frame_desc[i].offset = (unsigned)offset;
+		urb->iso_frame_desc[i].length = (unsigned)mtu;
+		offset += mtu;
+		len -= mtu;
+	}
+	if (len > 0 && i < BTUSB_MAX_ISOC_FRAMES) {
+		urb->iso_frame_desc[i].offset = (unsigned)offset;
+		urb->iso_frame_desc[i].length = (unsigned)len;
+		i++;
+	}
+	urb->number_of_packets = i;
+	return i;
 }
 
 /* Wait for *flag, at most BTUSB_WAIT_MS; 0 or -ETIMEDOUT. */
@@ -331,6 +432,132 @@ static int btusb_l2cap(struct btusb *data)
 	    0x09);
 }
 
+/* Disconnect a link (Remote User Terminated) and wait for its
+ * Disconnection Complete. */
+static void btusb_disconnect_link(struct btusb *data, unsigned int handle)
+{
+	unsigned char p[3];
+
+	p[0] = (unsigned char)handle;
+	p[1] = (unsigned char)(handle >> 8);
+	p[2] = 0x13;
+	data->disc_done = 0;
+	if (btusb_cmd(data, 0x0406, p, 3) == 0)
+		btusb_wait(data, &data->disc_done);
+}
+
+/* btusb_submit_isoc_urb: BTUSB_MAX_ISOC_FRAMES packets of the IN
+ * endpoint's size. */
+static int btusb_submit_isoc(struct btusb *data, struct urb *urb,
+			     unsigned char *buf)
+{
+	urb->dev = data->udev;
+	urb->pipe = usb_rcvisocpipe(data->udev, data->isoc_in);
+	urb->transfer_flags = URB_ISO_ASAP;
+	urb->transfer_buffer = buf;
+	urb->transfer_buffer_length = (u32)(data->isoc_size *
+	    BTUSB_MAX_ISOC_FRAMES);
+	urb->interval = 1;
+	urb->complete = btusb_isoc_complete;
+	urb->context = data;
+	btusb_fill_isoc(urb, data->isoc_size * BTUSB_MAX_ISOC_FRAMES,
+	    data->isoc_size);
+	return usb_submit_urb(urb, GFP_KERNEL);
+}
+
+/* An SCO packet to the controller (btusb_isoc_tx): its own URB. */
+static int btusb_sco_tx(struct btusb *data, struct urb *urb,
+			unsigned char *pkt)
+{
+	int retval;
+
+	urb->dev = data->udev;
+	urb->pipe = usb_sndisocpipe(data->udev, data->isoc_out);
+	urb->transfer_flags = URB_ISO_ASAP;
+	urb->transfer_buffer = pkt;
+	urb->transfer_buffer_length = 3 + BTUSB_SCO_LEN;
+	urb->interval = 1;
+	urb->complete = btusb_tx_complete;
+	urb->context = data;
+	btusb_fill_isoc(urb, 3 + BTUSB_SCO_LEN, data->isoc_size);
+	data->tx_done = 0;
+	if ((retval = usb_submit_urb(urb, GFP_KERNEL)))
+		return retval;
+	if ((retval = btusb_wait(data, &data->tx_done)))
+		usb_kill_urb(urb);
+	return retval ? retval : urb->status;
+}
+
+/* A voice link on the ACL one (hci_conn.c's hci_setup_sync, CVSD as
+ * voice setting 0x0060 asks), streamed both ways, then taken down. */
+static int btusb_sco(struct btusb *data)
+{
+	unsigned char p[17], pkt[3 + BTUSB_SCO_LEN];
+	struct urb *tx;
+	int i, k, retval, sent = 0;
+
+	if (!data->isoc || data->isoc_in < 0 || data->isoc_out < 0)
+		return -ENODEV;
+	memset(p, 0, sizeof p);
+	p[0] = (unsigned char)data->handle;
+	p[1] = (unsigned char)(data->handle >> 8);
+	p[2] = p[6] = 0x40;		/* 8000 bytes/s each way */
+	p[3] = p[7] = 0x1f;
+	p[10] = 0x07;			/* max latency 7 ms */
+	p[12] = 0x60;			/* voice setting: CVSD, 16-bit */
+	p[14] = 0x00;			/* retransmission: none */
+	p[15] = 0x07;			/* HV1 HV2 HV3 */
+	data->sco_done = 0;
+	data->sco_handle = BTUSB_HANDLE_NONE;
+	if (btusb_cmd(data, 0x0428, p, 17) != 0)
+		return -EIO;
+	if ((retval = btusb_wait(data, &data->sco_done)))
+		return retval;
+	if (data->sco_handle == BTUSB_HANDLE_NONE)
+		return -ECONNREFUSED;
+	if ((retval = usb_set_interface(data->udev, 1, BTUSB_SCO_ALT)))
+		return retval;
+	if ((tx = usb_alloc_urb(BTUSB_MAX_ISOC_FRAMES, GFP_KERNEL)) == NULL) {
+		retval = -ENOMEM;
+		goto out;
+	}
+	data->sco_len = 0;
+	data->sco_rx = 0;
+	data->isoc_running = 1;
+	for (i = 0; i < BTUSB_ISOC_URBS; i++) {
+		if ((retval = btusb_submit_isoc(data, data->isoc_urb[i],
+		    data->isoc_buf[i])))
+			goto stop;
+	}
+	/* the host's voice: a descending pattern, one packet at a time */
+	for (; sent < BTUSB_SCO_PKTS; sent++) {
+		pkt[0] = (unsigned char)data->sco_handle;
+		pkt[1] = (unsigned char)(data->sco_handle >> 8);
+		pkt[2] = BTUSB_SCO_LEN;
+		for (k = 0; k < BTUSB_SCO_LEN; k++)
+			pkt[3 + k] = (unsigned char)(0xff - sent *
+			    BTUSB_SCO_LEN - k);
+		if ((retval = btusb_sco_tx(data, tx, pkt)))
+			goto stop;
+	}
+	for (k = 0; k < BTUSB_WAIT_MS && data->sco_rx < BTUSB_SCO_PKTS; k++)
+		msleep(1);
+	if (data->sco_rx < BTUSB_SCO_PKTS)
+		retval = -ETIMEDOUT;
+stop:
+	data->isoc_running = 0;
+	for (i = 0; i < BTUSB_ISOC_URBS; i++)
+		usb_kill_urb(data->isoc_urb[i]);
+	usb_free_urb(tx);
+	dev_info(data->intf, "hci0: SCO link, handle 0x%04x, alt %d: "
+	    "%u SCO packets in, %d out", data->sco_handle, BTUSB_SCO_ALT,
+	    data->sco_rx, sent);
+out:
+	usb_set_interface(data->udev, 1, 0);
+	btusb_disconnect_link(data, data->sco_handle);
+	return retval;
+}
+
 /* The controller's setup and a connection, as at hci_dev_open. */
 static int btusb_setup(struct btusb *data)
 {
@@ -342,7 +569,6 @@ static int btusb_setup(struct btusb *data)
 		0x18, 0xcc,		/* DM1 DH1 DM3 DH3 DM5 DH5 */
 		0x01, 0x00, 0x00, 0x00, 0x01  /* R1, clock offset, role sw */
 	};
-	unsigned char disc[3];
 	const unsigned char *a;
 	int retval;
 
@@ -381,12 +607,9 @@ static int btusb_setup(struct btusb *data)
 	retval = btusb_l2cap(data);
 	if (retval == 0)
 		dev_info(data->intf, "hci0: L2CAP SDP channel configured");
-	disc[0] = (unsigned char)data->handle;
-	disc[1] = (unsigned char)(data->handle >> 8);
-	disc[2] = 0x13;			/* Remote User Terminated */
-	data->disc_done = 0;
-	if (btusb_cmd(data, 0x0406, disc, 3) == 0)
-		btusb_wait(data, &data->disc_done);
+	if (retval == 0 && data->isoc)	/* a voice link where it can */
+		retval = btusb_sco(data);
+	btusb_disconnect_link(data, data->handle);
 	return retval;
 }
 
@@ -425,6 +648,12 @@ fail:
 
 static void btusb_free(struct btusb *data)
 {
+	int i;
+
+	for (i = 0; i < BTUSB_ISOC_URBS; i++) {
+		usb_free_urb(data->isoc_urb[i]);
+		kfree(data->isoc_buf[i]);
+	}
 	usb_free_urb(data->intr_urb);
 	usb_free_urb(data->bulk_urb);
 	kfree(data->intr_buf);
@@ -476,6 +705,42 @@ static struct usb_class_driver btusb_class = {
 	.mode =		S_IFCHR | S_IRUSR | S_IWUSR,
 	.minor_base =	BTUSB_MINOR_BASE,
 };
+
+/* The isochronous endpoints of alt BTUSB_SCO_ALT (btusb_probe keeps
+ * isoc_rx_ep and isoc_tx_ep) and the IN URBs' buffers. */
+static int btusb_isoc_eps(struct btusb *data)
+{
+	struct usb_host_interface *alt;
+	struct usb_endpoint_descriptor *ep;
+	unsigned a;
+	int i;
+
+	data->isoc_in = data->isoc_out = -1;
+	for (a = 0; a < data->isoc->num_altsetting; a++) {
+		alt = &data->isoc->altsetting[a];
+		if (alt->desc.bAlternateSetting != BTUSB_SCO_ALT)
+			continue;
+		for (i = 0; i < alt->desc.bNumEndpoints; i++) {
+			ep = &alt->endpoint[i].desc;
+			if ((ep->bmAttributes & 3) != USB_ENDPOINT_XFER_ISOC)
+				continue;
+			if (ep->bEndpointAddress & USB_DIR_IN) {
+				data->isoc_in = ep->bEndpointAddress;
+				data->isoc_size = ep->wMaxPacketSize;
+			} else
+				data->isoc_out = ep->bEndpointAddress;
+		}
+	}
+	for (i = 0; i < BTUSB_ISOC_URBS; i++) {
+		data->isoc_urb[i] = usb_alloc_urb(BTUSB_MAX_ISOC_FRAMES,
+		    GFP_KERNEL);
+		data->isoc_buf[i] = kmalloc((size_t)(BTUSB_MAX_ISOC_FRAMES *
+		    (data->isoc_size > 0 ? data->isoc_size : 1)), GFP_KERNEL);
+		if (!data->isoc_urb[i] || !data->isoc_buf[i])
+			return -ENOMEM;
+	}
+	return 0;
+}
 
 static int btusb_probe(struct usb_interface *intf,
 		       const struct usb_device_id *id)
@@ -540,6 +805,10 @@ static int btusb_probe(struct usb_interface *intf,
 	if (data->isoc && usb_driver_claim_interface(btusb_drv(), data->isoc,
 	    data) != 0)
 		data->isoc = NULL;
+	if (data->isoc && (retval = btusb_isoc_eps(data)) != 0) {
+		usb_driver_release_interface(btusb_drv(), data->isoc);
+		goto fail;
+	}
 	usb_set_intfdata(intf, data);
 	retval = usb_register_dev(intf, &btusb_class);
 	if (retval) {

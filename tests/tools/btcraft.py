@@ -10,7 +10,8 @@ the first event's completion with other bytes: commands of Part E 7.1
 and 7.8, events of 7.7 (Connection Complete after Accept Connection
 Request and Create Connection in both orders, Disconnection Complete,
 Inquiry, Authentication, Encryption Change, remote features and version,
-LE Connection Complete) with PLEN parameter bytes (zeros), so that a
+LE Connection Complete, Synchronous Connection Complete after Setup and
+Accept Synchronous Connection, both, and their Enhanced forms) with PLEN parameter bytes (zeros), so that a
 short event (11) and a long one (254) are both tried.
 """
 import struct
@@ -62,7 +63,9 @@ pairs = [(0x0405, 13, None), (0x0409, 7, 0x03), (0x0409, 7, None),
          (0x0405, 13, 0x03), (0x0406, 3, None), (0x0405, 13, 0x05),
          (0x0401, 5, 0x01), (0x041b, 2, 0x0b), (0x041d, 2, 0x0c),
          (0x0411, 2, 0x06), (0x0413, 3, 0x08), (0x200d, 25, (0x3e, 1)),
-         (0x0419, 10, 0x07), (0x0c03, 0, 0x0e)]
+         (0x0419, 10, 0x07), (0x0c03, 0, 0x0e), (0x0428, 17, 0x2c),
+         (0x0429, 21, 0x2c), (0x0428, 17, None), (0x0429, 21, 0x2c),
+         (0x043d, 59, 0x2c), (0x043e, 63, 0x2c)]
 out = list(recs[:cmd])
 later = 0
 for op, n, ev in pairs:

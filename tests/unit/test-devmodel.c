@@ -612,6 +612,71 @@ test_bluetooth_hci(void **state)
 	dm_destroy(dm);
 }
 
+/* The Bluetooth controller's SCO link (Part E 7.1.26, 7.7.35; Part B
+ * 2.1.1): Setup Synchronous Connection on the ACL link, then SCO
+ * packets in wMaxPacketSize pieces on isochronous IN 3 of interface 1's
+ * alt setting, none in alt 0. */
+static void
+test_bluetooth_sco(void **state)
+{
+	struct usb_devmodel *dm = enumerated("bluetooth", NULL, 9);
+	uint8_t		 ev[64], cmd[20], in[64];
+	static const uint8_t create[16] = { 0x05, 0x04, 0x0d, 0x66, 0x55,
+		0x44, 0x33, 0x22, 0x11, 0x18, 0xcc, 0x01, 0x00, 0x00, 0x00,
+		0x01 },
+	    sync[20] = { 0x28, 0x04, 0x11, 0x0b, 0x00, 0x40, 0x1f, 0x00,
+		0x00, 0x40, 0x1f, 0x00, 0x00, 0x07, 0x00, 0x60, 0x00, 0x00,
+		0x07, 0x00 };
+	int		 i;
+
+	(void)state;
+	/* no ACL link yet: Unknown Connection ID */
+	memcpy(cmd, sync, sizeof sync);
+	assert_int_equal(ctrl(dm, 9, USB_TYPE_CLASS, 0, 0, 0, 20, cmd), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 6);
+	assert_memory_equal(ev, "\x0f\x04\x02\x01\x28\x04", 6);
+	memcpy(cmd, create, sizeof create);
+	assert_int_equal(ctrl(dm, 9, USB_TYPE_CLASS, 0, 0, 0, 16, cmd), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 6);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 13);
+	memcpy(cmd, sync, sizeof sync);
+	assert_int_equal(ctrl(dm, 9, USB_TYPE_CLASS, 0, 0, 0, 20, cmd), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 6);
+	assert_memory_equal(ev, "\x0f\x04\x00\x01\x28\x04", 6);
+	/* Synchronous Connection Complete: handle 0x000c, the peer, SCO,
+	 * 48-byte packets, CVSD */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 1, ev, 64), 19);
+	assert_int_equal(ev[0], 0x2c);
+	assert_int_equal(ev[2], 0x00);
+	assert_int_equal(get_le16(ev + 3), 0x000c);
+	assert_memory_equal(ev + 5, create + 3, 6);
+	assert_int_equal(ev[11], 0x00);
+	assert_int_equal(get_le16(ev + 14), 48);
+	assert_int_equal(ev[18], 0x02);
+	/* alt 0: no bandwidth, nothing */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 3, in, 17), 0);
+	assert_int_equal(ctrl(dm, 9, RT_INTF_OUT, USB_REQ_SET_INTERFACE, 2,
+	    1, 0, NULL), 0);
+	/* alt 2: an SCO packet (header, 48 bytes) in three 17-byte
+	 * packets, the next one right after */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 3, in, 17), 17);
+	assert_memory_equal(in, "\x0c\x00\x30\x00\x01", 5);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 3, in, 17), 17);
+	assert_int_equal(in[0], 14);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 3, in, 17), 17);
+	assert_int_equal(in[16], 47);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 3, in, 17), 17);
+	assert_memory_equal(in, "\x0c\x00\x30\x30", 4);
+	/* the host's SCO is taken */
+	for (i = 0; i < 17; i++)
+		in[i] = (uint8_t)i;
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 9, 3, in, 17), DM_ACK);
+	assert_int_equal(ctrl(dm, 9, RT_INTF_OUT, USB_REQ_SET_INTERFACE, 0,
+	    1, 0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 9, 3, in, 17), 0);
+	dm_destroy(dm);
+}
+
 /* The UAC 2.0 speaker: clock and feature unit requests (UAC 2.0 5.2). */
 static void
 test_speaker_uac2(void **state)
@@ -1126,6 +1191,7 @@ main(void)
 		cmocka_unit_test(test_serial_acm),
 		cmocka_unit_test(test_speaker_uac2),
 		cmocka_unit_test(test_bluetooth_hci),
+		cmocka_unit_test(test_bluetooth_sco),
 		cmocka_unit_test(test_keyboard_typing),
 		cmocka_unit_test(test_disk_commands),
 		cmocka_unit_test(test_disk_write_read),
