@@ -2,14 +2,18 @@
 # tests/e2e/class-at.sh - AT commands in bulk data (decode/dec-at.c)
 # against tshark 4.0's heuristic AT dissector (packet-at.c, usb.bulk):
 # the records it takes (-Y at), their at.role and at.data (the stream,
-# none where usbmon cut the data short of urb_len), on capgen's modem
-# scenario (commands and answers, lower-case "at", a NUL-padded command,
+# none where usbmon cut the data short of urb_len), and every at.* field
+# tshark has (the commands: at.command, at.cmd, at.cmd.type,
+# at.command_line_prefix, at.parameters, at.parameter,
+# at.unknown_parameter, at.data_part, and the parameters of the commands
+# packet-at.c knows: at.csq.rssi, at.cme_error, at.cops.*, ...), on
+# capgen's modem scenario (commands of each type, several on a line,
+# answers and unsolicited results, lower-case "at", a NUL-padded command,
 # binary PPP) and on the real usb-storage capture whose WRITE/READ data
-# happens to start with "AT" (tshark takes it before usbms).  The
-# commands' own fields (at.command, at.cmd, ...) are not decoded.
+# happens to start with "AT" (tshark takes it before usbms).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 9
+plan 20
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 if [ ! -x "$CAPGEN" ]; then
@@ -44,3 +48,39 @@ check_eq "frame $f: tshark has no scsi.request_frame" "" \
 check_eq "frame $f: nor urbscope" "" \
     "$("$US" read "$S" -Y "frame.number == $f" -T fields \
     -e scsi.request_frame 2>/dev/null)"
+
+# every field tshark's AT dissector has, but its expert notes
+tshark -G fields 2>/dev/null | awk -F'\t' '$1 == "F" && $5 == "at" &&
+    $3 !~ /^at\.expert\./ { print $3 }' >"$TMP/fields"
+"$US" -G fields 2>/dev/null | cut -f1 >"$TMP/known"
+check_eq "urbscope knows all $(wc -l <"$TMP/fields") at.* fields" "" \
+    "$(grep -vxF -f "$TMP/known" "$TMP/fields")"
+# field by field, in three groups (-e at most 64 times)
+: >"$TMP/err"
+for cap in "$M" "$S"; do
+	b=$(basename "$cap")
+	for g in 0 1 2; do
+		e=$(awk -v g=$g 'NR % 3 == g { printf " -e %s", $0 }' \
+		    "$TMP/fields")
+		# shellcheck disable=SC2086
+		tshark -r "$cap" -Y at -T fields -E header=y -e frame.number \
+		    $e >"$TMP/ts" 2>/dev/null
+		# shellcheck disable=SC2086
+		"$US" read "$cap" -Y at -T fields -E header=y \
+		    -e frame.number $e >"$TMP/us" 2>>"$TMP/err"
+		check_diff "$b: at.* fields group $g as tshark's" \
+		    "$TMP/ts" "$TMP/us"
+	done
+done
+check "at.* fields: no sanitizer report" no_sanitizer_report "$TMP/err"
+# the capture has commands of each type: set, read, test, action
+check_eq "modem: tshark sees set, read, test and action commands" 4 \
+    "$(tshark -r "$M" -Y 'at.role == 2' -T fields -e at.cmd.type \
+    2>/dev/null | tr ',' '\n' | sort -u | grep -cxE \
+    '0x000d|0x003d|0x003f|0x3d3f')"
+check_eq "modem: -Y at.csq.rssi as tshark's" \
+    "$(tshark -r "$M" -Y at.csq.rssi 2>/dev/null | wc -l)" \
+    "$("$US" read "$M" -Y at.csq.rssi 2>/dev/null | wc -l)"
+check_eq "modem: -Y 'at.cmd.type == 0x3d3f' as tshark's" \
+    "$(tshark -r "$M" -Y 'at.cmd.type == 0x3d3f' 2>/dev/null | wc -l)" \
+    "$("$US" read "$M" -Y 'at.cmd.type == 0x3d3f' 2>/dev/null | wc -l)"
