@@ -1,8 +1,9 @@
 /*
  * decode/dec-at.c - AT commands (ITU-T V.250, 3GPP TS 27.007) in USB
- * bulk data, found and parsed as Wireshark 4.0's AT dissector does
- * (epan/dissectors/packet-at.c, registered in the "usb.bulk" heuristic
- * table, tried before the class dissector of the endpoint): data that
+ * data, found and parsed as Wireshark 4.0's AT dissector does
+ * (epan/dissectors/packet-at.c, registered in the "usb.bulk" and
+ * "usb.control" heuristic tables, tried before the class dissector on
+ * bulk data and on the answer to a class or vendor request): data that
  * starts with "\r\n", "\r\r\n" or "AT" and is all printable ASCII, CR and
  * LF, or such text of more than 4 characters followed by NUL padding only.
  *

@@ -1,19 +1,20 @@
 #!/bin/sh
-# tests/e2e/class-at.sh - AT commands in bulk data (decode/dec-at.c)
-# against tshark 4.0's heuristic AT dissector (packet-at.c, usb.bulk):
-# the records it takes (-Y at), their at.role and at.data (the stream,
-# none where usbmon cut the data short of urb_len), and every at.* field
-# tshark has (the commands: at.command, at.cmd, at.cmd.type,
-# at.command_line_prefix, at.parameters, at.parameter,
+# tests/e2e/class-at.sh - AT commands in USB data (decode/dec-at.c)
+# against tshark 4.0's heuristic AT dissector (packet-at.c, usb.bulk and
+# usb.control): the records it takes (-Y at), their at.role and at.data
+# (the stream, none where usbmon cut the data short of urb_len), and
+# every at.* field tshark has (the commands: at.command, at.cmd,
+# at.cmd.type, at.command_line_prefix, at.parameters, at.parameter,
 # at.unknown_parameter, at.data_part, and the parameters of the commands
 # packet-at.c knows: at.csq.rssi, at.cme_error, at.cops.*, ...), on
 # capgen's modem scenario (commands of each type, several on a line,
 # answers and unsolicited results, lower-case "at", a NUL-padded command,
-# binary PPP) and on the real usb-storage capture whose WRITE/READ data
-# happens to start with "AT" (tshark takes it before usbms).
+# binary PPP, AT in the answers to class and vendor control requests)
+# and on the real usb-storage capture whose WRITE/READ data happens to
+# start with "AT" (tshark takes it before usbms).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 20
+plan 22
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 if [ ! -x "$CAPGEN" ]; then
@@ -78,6 +79,11 @@ check_eq "modem: tshark sees set, read, test and action commands" 4 \
     "$(tshark -r "$M" -Y 'at.role == 2' -T fields -e at.cmd.type \
     2>/dev/null | tr ',' '\n' | sort -u | grep -cxE \
     '0x000d|0x003d|0x003f|0x3d3f')"
+n=$(tshark -r "$M" -Y 'at && usb.transfer_type == 2' 2>/dev/null | wc -l)
+check_eq "modem: tshark's AT in $n answers to control requests, as urbscope" \
+    "$n" "$("$US" read "$M" -Y 'at && usb.transfer_type == 2' 2>/dev/null |
+    wc -l)"
+check "modem: some control answers are AT" test "$n" -gt 0
 check_eq "modem: -Y at.csq.rssi as tshark's" \
     "$(tshark -r "$M" -Y at.csq.rssi 2>/dev/null | wc -l)" \
     "$("$US" read "$M" -Y at.csq.rssi 2>/dev/null | wc -l)"

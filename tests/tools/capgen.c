@@ -3517,6 +3517,17 @@ scn_modem(struct gen *g)
 			modem_in(g, &rd, modem_talk[i].in,
 			    strlen(modem_talk[i].in));
 	}
+	/* the same over the control pipe (CDC 1.2 6.2.1, 6.2.2): Wireshark
+	 * looks for AT in the answer to a class or vendor request, not in
+	 * a request's data (it reads the setup bytes first) */
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_OUT, 0x00, 0, 0, 8 },
+	    (const uint8_t *)"AT+CSQ\r\n", 8);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_IN, 0x01, 0, 0, 64 },
+	    (const uint8_t *)"\r\n+CSQ: 20,99\r\n\r\nOK\r\n", 21);
+	ctrl(g, &d, &(struct greq){ 0xc1, 0x01, 0, 0, 64 },
+	    (const uint8_t *)"AT+CGMI\r\0\0", 10);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_IN, 0x01, 0, 0, 64 },
+	    (const uint8_t *)"\r\n\x01", 3);
 	/* unsolicited: an incoming call, a waiting one, an indicator */
 	modem_in(g, &rd, MODEM_STR("\r\nRING\r\n\r\n+CLIP: \"+15551234\","
 	    "145,,,\"Alice\",0\r\n"));
