@@ -495,6 +495,7 @@ enum at_how {
 
 struct at_cmd {
 	const char			*name;
+	const char			*long_name;
 	uint8_t				 how;	/* enum at_how */
 	uint8_t				 ndte;
 	uint8_t				 ndce;
@@ -602,53 +603,98 @@ static const struct dec_field *const p_cmux[] = {
 #define OTHER(how)	how, 0, 0, 0, NULL, NULL, NULL
 
 static const struct at_cmd at_cmds[] = {
-	{ "+CCWA", BOTH(p_ccwa_dte, p_ccwa_dce) },
-	{ "+CFUN", BOTH(p_cfun, p_cfun) },
-	{ "+CGDCONT", AT_MORE, N(p_cgdcont), N(p_cgdcont), 0, NULL, p_cgdcont,
+	{ "+CCWA", "Call Waiting Notification",
+	  BOTH(p_ccwa_dte, p_ccwa_dce) },
+	{ "+CFUN", "Set Phone Functionality",
+	  BOTH(p_cfun, p_cfun) },
+	{ "+CGDCONT", "PDP context define",
+	  AT_MORE, N(p_cgdcont), N(p_cgdcont), 0, NULL, p_cgdcont,
 	  p_cgdcont },
-	{ "+CGMI", DCE(p_cgmi) },
-	{ "+CGMM", DCE(p_cgmm) },
-	{ "+CGMR", DCE(p_cgmr) },
-	{ "+CGSN", NONE },
-	{ "+CHLD", OTHER(AT_CHLD) },
-	{ "+CHUP", NONE },
-	{ "+CIEV", OTHER(AT_CIEV) },
-	{ "+CIMI", DCE(p_cimi) },
-	{ "^CIMI", DCE(p_cimi) },
-	{ "+CIND", DCE(p_ind) },
-	{ "+CLAC", NONE },
-	{ "+CLCC", DCE(p_clcc) },
-	{ "+CLIP", BOTH(p_clip_dte, p_clip_dce) },
-	{ "+CME ERROR", OTHER(AT_CME) },
-	{ "+CMEE", BOTH(p_cmee, p_cmee) },
-	{ "+CMER", DTE(p_cmer) },
-	{ "+CMGL", PART(p_cmgl_dte, p_cmgl_dce, 3, &f_cmgl_pdu) },
-	{ "+CMGR", PART(p_cmgr_dte, p_cmgr_dce, 2, &f_cmgr_pdu) },
-	{ "+CMUX", OTHER(AT_CMUX) },
-	{ "+CNUM", DCE(p_cnum) },
-	{ "+COPS", BOTH(p_cops, p_cops) },
-	{ "+CPIN", BOTH(p_cpin_dte, p_cpin_dce) },
-	{ "+CPMS", BOTH(p_cpms_dte, p_cpms_dce) },
-	{ "+CSCS", BOTH(p_cscs, p_cscs) },
-	{ "+CSIM", OTHER(AT_CSIM) },
-	{ "+CSQ", DCE(p_csq) },
-	{ "+CSUPI", NONE },
-	{ "+GMI", DCE(p_gmi) },
-	{ "+GMM", DCE(p_gmm) },
-	{ "+GMR", DCE(p_gmr) },
-	{ "+GSN", NONE },
-	{ "+VTS", DTE(p_vts) },
-	{ "+ZPAS", DCE(p_zpas) },
-	{ "+ZUSIM", DCE(p_zusim) },
-	{ "ERROR", NONE },
-	{ "RING", NONE },
-	{ "OK", NONE },
-	{ "D", OTHER(AT_TEXT) },
-	{ "A", NONE },
-	{ "E0", NONE },
-	{ "E1", NONE },
-	{ "I", NONE },
-	{ NULL, OTHER(AT_TEXT) }	/* an unknown command */
+	{ "+CGMI", "Request manufacturer identification",
+	  DCE(p_cgmi) },
+	{ "+CGMM", "Request model identification",
+	  DCE(p_cgmm) },
+	{ "+CGMR", "Request revision identification",
+	  DCE(p_cgmr) },
+	{ "+CGSN", "Request Product Serial Number Identification (ESN/IMEI)",
+	  NONE },
+	{ "+CHLD", "Call Hold and Multiparty Handling",
+	  OTHER(AT_CHLD) },
+	{ "+CHUP", "Call Hang-up",
+	  NONE },
+	{ "+CIEV", "Indicator Events Reporting",
+	  OTHER(AT_CIEV) },
+	{ "+CIMI", "Request International Mobile Subscriber Identity (IMSI)",
+	  DCE(p_cimi) },
+	{ "^CIMI", "Request International Mobile Subscriber Identity (IMSI)",
+	  DCE(p_cimi) },
+	{ "+CIND", "Phone Indicators",
+	  DCE(p_ind) },
+	{ "+CLAC", "List All Available AT Commands",
+	  NONE },
+	{ "+CLCC", "Current Calls",
+	  DCE(p_clcc) },
+	{ "+CLIP", "Calling Line Identification Notification",
+	  BOTH(p_clip_dte, p_clip_dce) },
+	{ "+CME ERROR", "Mobile Termination Error Result Code",
+	  OTHER(AT_CME) },
+	{ "+CMEE", "Mobile Equipment Error",
+	  BOTH(p_cmee, p_cmee) },
+	{ "+CMER", "Event Reporting Activation/Deactivation",
+	  DTE(p_cmer) },
+	{ "+CMGL", "List SMS messages",
+	  PART(p_cmgl_dte, p_cmgl_dce, 3, &f_cmgl_pdu) },
+	{ "+CMGR", "Read SMS message",
+	  PART(p_cmgr_dte, p_cmgr_dce, 2, &f_cmgr_pdu) },
+	{ "+CMUX", "Multiplexing mode",
+	  OTHER(AT_CMUX) },
+	{ "+CNUM", "Subscriber Number Information",
+	  DCE(p_cnum) },
+	{ "+COPS", "Reading Network Operator",
+	  BOTH(p_cops, p_cops) },
+	{ "+CPIN", "Enter SIM PIN",
+	  BOTH(p_cpin_dte, p_cpin_dce) },
+	{ "+CPMS", "Preferred Message Storage",
+	  BOTH(p_cpms_dte, p_cpms_dce) },
+	{ "+CSCS", "Select TE Character Set",
+	  BOTH(p_cscs, p_cscs) },
+	{ "+CSIM", "Generic SIM access",
+	  OTHER(AT_CSIM) },
+	{ "+CSQ", "Signal Quality",
+	  DCE(p_csq) },
+	{ "+CSUPI", "Request 5G subscription permanent identifier",
+	  NONE },
+	{ "+GMI", "Request manufacturer identification",
+	  DCE(p_gmi) },
+	{ "+GMM", "Request model identification",
+	  DCE(p_gmm) },
+	{ "+GMR", "Request revision identification",
+	  DCE(p_gmr) },
+	{ "+GSN", "Request Product Serial Number Identification (ESN/IMEI)",
+	  NONE },
+	{ "+VTS", "DTMF and tone generation",
+	  DTE(p_vts) },
+	{ "+ZPAS", "Check Card Status",
+	  DCE(p_zpas) },
+	{ "+ZUSIM", "Check USIM Card Type",
+	  DCE(p_zusim) },
+	{ "ERROR", "ERROR",
+	  NONE },
+	{ "RING", "Incoming Call Indication",
+	  NONE },
+	{ "OK", "OK",
+	  NONE },
+	{ "D", "Dial",
+	  OTHER(AT_TEXT) },
+	{ "A", "Call Answer",
+	  NONE },
+	{ "E0", "Disable Echo",
+	  NONE },
+	{ "E1", "Enable Echo",
+	  NONE },
+	{ "I", "Product Identification Information",
+	  NONE },
+	{ NULL, NULL, OTHER(AT_TEXT) }	/* an unknown command */
 };
 
 /* The text of p[0..n) being parsed: its characters in upper case (as
@@ -713,13 +759,32 @@ at_node(const struct at_text *x, const struct dec_field *f, size_t off,
 }
 
 /* A node of field f over p[off..off+len): its text or its number. */
-static void
+static struct dec_node *
 at_field(const struct at_text *x, const struct dec_field *f, size_t off,
     size_t len)
 {
-	if (f != NULL)
-		at_node(x, f, off, len, f->kind == DK_STRING ? 0 :
-		    at_uint(x, off, len));
+	if (f == NULL)
+		return NULL;
+	return at_node(x, f, off, len, f->kind == DK_STRING ? 0 :
+	    at_uint(x, off, len));
+}
+
+/* What +CPIN's code says: READY (compared over the code's length, case
+ * blind), else the password the MT waits for. */
+static const char *
+at_cpin_note(const struct at_text *x, size_t off, size_t len)
+{
+	static const char ready[] = "READY";
+	size_t	 i;
+
+	for (i = 0; i < len && i < sizeof ready - 1; i++) {
+		if (at_c(x, off + i) != ready[i])
+			break;
+	}
+	if (i == len)
+		return "MT is not pending for any password";
+	return dec_tree_printf(x->t, "MT is waiting %.*s to be given",
+	    (int)len, (const char *)x->p + off);
 }
 
 /* Parameter num of command c (dissect_*_parameter): 1 when decoded, 0
@@ -728,9 +793,10 @@ static int
 at_param(struct at_text *x, const struct at_cmd *c, uint16_t type,
     unsigned num, size_t off, size_t len, uint32_t *data)
 {
+	struct dec_node	*n;
 	size_t	 i;
 	uint32_t v;
-	int	 dte_set = x->role == AT_ROLE_DTE && type == AT_ACTION;
+	int	 ch, dte_set = x->role == AT_ROLE_DTE && type == AT_ACTION;
 	int	 dce_answer = x->role == AT_ROLE_DCE && type == AT_RESPONSE;
 
 	switch (c->how) {
@@ -739,8 +805,8 @@ at_param(struct at_text *x, const struct at_cmd *c, uint16_t type,
 			return 0;
 		/* a verbose message when anything but digits and blanks */
 		for (i = 0; i < len; i++) {
-			if ((at_c(x, off + i) < '0' ||
-			    at_c(x, off + i) > '9') && at_c(x, off + i) != ' ') {
+			ch = at_c(x, off + i);
+			if ((ch < '0' || ch > '9') && ch != ' ') {
 				at_field(x, &f_cme_verbose, off, len);
 				return 1;
 			}
@@ -811,7 +877,9 @@ at_param(struct at_text *x, const struct at_cmd *c, uint16_t type,
 		return 1;
 	}
 	if (dce_answer && num < c->ndce) {
-		at_field(x, c->dce[num], off, len);
+		n = at_field(x, c->dce[num], off, len);
+		if (n != NULL && n->f == &f_cpin_code)
+			n->note = at_cpin_note(x, off, len);
 		if (c->pdu != NULL && num == c->part)
 			x->pdu = c->pdu;
 		return 1;
@@ -870,7 +938,7 @@ static size_t
 at_command(struct at_text *x, size_t off, unsigned no)
 {
 	struct dec_tree		*t = x->t;
-	struct dec_node		*item = NULL, *params = NULL;
+	struct dec_node		*item = NULL, *params = NULL, *n;
 	const struct at_cmd	*c = NULL;
 	size_t			 i = 0, at, base, pl, first, last;
 	uint16_t		 type = 0;
@@ -931,8 +999,10 @@ at_command(struct at_text *x, size_t off, unsigned no)
 			if (at_prefix(x, base, c->name))
 				break;
 		}
-		at_node(x, &f_cmd, base, c->name != NULL ?
+		n = at_node(x, &f_cmd, base, c->name != NULL ?
 		    strlen(c->name) : i, 0);
+		if (n != NULL)
+			n->note = c->name != NULL ? c->long_name : "Unknown";
 	}
 	if (item != NULL && x->t == t)
 		item->str = at_label(x, item->str, c, base, i);

@@ -14,7 +14,7 @@
 # start with "AT" (tshark takes it before usbms).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 22
+plan 23
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 if [ ! -x "$CAPGEN" ]; then
@@ -84,6 +84,14 @@ check_eq "modem: tshark's AT in $n answers to control requests, as urbscope" \
     "$n" "$("$US" read "$M" -Y 'at && usb.transfer_type == 2' 2>/dev/null |
     wc -l)"
 check "modem: some control answers are AT" test "$n" -gt 0
+# -V: a command's name (Signal Quality), what +CPIN's code says (the
+# text unquoted as tshark shows it)
+tshark -r "$M" -Y at -V 2>/dev/null |
+    sed -n 's/^ *\(Command\|Code\): /\1: /p' >"$TMP/ts"
+"$US" read "$M" -Y at -V 2>/dev/null |
+    sed -n 's/^ *\(Command\|Code\): "\(.*\)"\( (.*)\)\{0,1\}$/\1: \2\3/p' \
+    >"$TMP/us"
+check_diff "modem: -V names the commands as tshark" "$TMP/ts" "$TMP/us"
 check_eq "modem: -Y at.csq.rssi as tshark's" \
     "$(tshark -r "$M" -Y at.csq.rssi 2>/dev/null | wc -l)" \
     "$("$US" read "$M" -Y at.csq.rssi 2>/dev/null | wc -l)"
