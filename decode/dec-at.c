@@ -8,7 +8,8 @@
  * LF, or such text of more than 4 characters followed by NUL padding only.
  *
  * What is shown is the protocol (at), its generated at.role (the DTE, 2,
- * the host, sent it; the DCE, 1, the modem, answered), the stream
+ * the host, sent it; the DCE, 1, the modem, answered: the record's
+ * usb.src, as packet-at.c reads pinfo->p2p_dir), the stream
  * (at.data) and its commands one after the other (at.command): the
  * command line prefix "AT" of the DTE's first command, the command's
  * name (at.cmd, matched on packet-at.c's table by prefix, case blind),
@@ -1140,8 +1141,10 @@ dec_at_tree(const struct urb_rec *r, struct dec_tree *t)
 
 	dec_tree_add(t, &f_at, DB_DATA, 0, r->data_len, 0);
 	t->depth++;
-	/* (the direction: sent by the host is the DTE's) */
-	x.role = (r->epnum & 0x80) ? AT_ROLE_DCE : AT_ROLE_DTE;
+	/* (the direction the record travels, as usb.src says: a submit
+	 * is the host's, the DTE's, a completion the device's, the DCE's,
+	 * even where it carries OUT data as macOS's do) */
+	x.role = r->type == 'S' ? AT_ROLE_DTE : AT_ROLE_DCE;
 	dec_tree_add(t, &f_role, DB_NONE, 0, 0, (uint64_t)x.role);
 	/* the stream and its commands; when the capture has less than the
 	 * transfer's bytes, tshark stops at the reported length it cannot

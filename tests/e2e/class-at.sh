@@ -9,12 +9,13 @@
 # packet-at.c knows: at.csq.rssi, at.cme_error, at.cops.*, ...), on
 # capgen's modem scenario (commands of each type, several on a line,
 # answers and unsolicited results, lower-case "at", a NUL-padded command,
-# binary PPP, AT in the answers to class and vendor control requests)
-# and on the real usb-storage capture whose WRITE/READ data happens to
+# binary PPP, AT in the answers to class and vendor control requests;
+# written as usbmon and as USBPcap), on capgen's darwin-modem (macOS) and
+# on the real usb-storage capture whose WRITE/READ data happens to
 # start with "AT" (tshark takes it before usbms).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 23
+plan 35
 
 CAPGEN=${CAPGEN:-build/tools/capgen}
 if [ ! -x "$CAPGEN" ]; then
@@ -23,12 +24,18 @@ fi
 M=$TMP/modem.pcap
 "$CAPGEN" modem -F pcap -w "$M"
 check "capgen modem writes a capture" test -s "$M"
+# the same as USBPcap writes it, and a macOS capture, whose OUT data
+# is on the completions: the DCE's to tshark (its usb.src is the device)
+W=$TMP/modem-usbpcap.pcap
+"$CAPGEN" modem -L 249 -F pcap -w "$W"
+D=$TMP/darwin-modem.pcapng
+"$CAPGEN" darwin-modem -w "$D"
 S=$LINUX61/qemu-usb-storage.pcap
 
 if ! command -v tshark >/dev/null 2>&1; then
 	skip_rest "AT against tshark" "tshark is not installed"
 fi
-for cap in "$M" "$S"; do
+for cap in "$M" "$S" "$W" "$D"; do
 	b=$(basename "$cap")
 	tshark -r "$cap" -Y at -T fields -e frame.number -e at.role \
 	    -e at.data >"$TMP/ts" 2>/dev/null
@@ -58,7 +65,7 @@ check_eq "urbscope knows all $(wc -l <"$TMP/fields") at.* fields" "" \
     "$(grep -vxF -f "$TMP/known" "$TMP/fields")"
 # field by field, in three groups (-e at most 64 times)
 : >"$TMP/err"
-for cap in "$M" "$S"; do
+for cap in "$M" "$S" "$W" "$D"; do
 	b=$(basename "$cap")
 	for g in 0 1 2; do
 		e=$(awk -v g=$g 'NR % 3 == g { printf " -e %s", $0 }' \

@@ -3093,6 +3093,38 @@ scn_darwin_out(struct gen *g)
 	}
 }
 
+/* AT commands to a modem and its answers on macOS, the OUT data on the
+ * completions as macOS captures carry it. */
+static void
+scn_darwin_modem(struct gen *g)
+{
+	static const char *const talk[] = {
+		"AT+CSQ\r", "\r\n+CSQ: 20,99\r\n\r\nOK\r\n",
+		"AT+CMEE=1;+COPS?\r", "\r\n+COPS: 0,0,\"net\",7\r\n",
+		"ATI\r", "\r\n+CME ERROR: 3\r\n"
+	};
+	uint64_t	 id = MAC_ID0;
+	uint32_t	 i, n;
+
+	mac_enum(g, &id);
+	for (i = 0; i < sizeof talk / sizeof talk[0]; i++) {
+		n = (uint32_t)strlen(talk[i]);
+		if (i % 2 == 0) {
+			mac_emit(g, id += 0x100, 0, 0x02, 2, n, 0, NULL, 0, 0);
+			gen_wait(g, 200, 900);
+			mac_emit(g, id, 1, 0x02, 2, n, 0,
+			    (const uint8_t *)talk[i], n, 0);
+		} else {
+			mac_emit(g, id += 0x100, 0, 0x82, 2, 512, 0, NULL, 0,
+			    0);
+			gen_wait(g, 200, 900);
+			mac_emit(g, id, 1, 0x82, 2, n, 0,
+			    (const uint8_t *)talk[i], n, 0);
+		}
+		gen_wait(g, 50, 90);
+	}
+}
+
 static void
 scn_darwin(struct gen *g)
 {
@@ -3591,6 +3623,9 @@ static const struct scenario {
 	  266 },
 	{ "darwin-out", scn_darwin_out, 0, "XHC20",
 	  "macOS XHC20: bulk OUT data on the completions (\"testusb\")",
+	  266 },
+	{ "darwin-modem", scn_darwin_modem, 0, "XHC20",
+	  "macOS XHC20: AT commands (on the OUT completions) and answers",
 	  266 },
 	{ NULL, NULL, 0, NULL, NULL, 0 }
 };
