@@ -101,8 +101,9 @@ void		 dec_cdc_subclass(const struct dec_info *info,
 void		 dec_tree_leftover(const struct urb_rec *r, struct dec_tree *t);
 
 /* dec-at.c: is p[0..n) AT command text as Wireshark's heuristic AT
- * dissector (packet-at.c, usb.bulk) takes it?  1 or 0.  dec_at_tree adds
- * the at node of bulk record r. */
+ * dissector (packet-at.c, usb.bulk and usb.control) takes it?  1 or 0.
+ * dec_at_tree adds the at node of record r (bulk data, or the answer to
+ * a class or vendor request) with its commands. */
 int		 dec_at_heuristic(const uint8_t *p, size_t n);
 void		 dec_at_tree(const struct urb_rec *r, struct dec_tree *t);
 

@@ -730,8 +730,12 @@ dec_record_tree(const struct urb_rec *r, const struct dec_info *info,
 		return;
 	}
 	/* Wireshark tries its usb.bulk heuristics (AT commands) before
-	 * the endpoint's class dissector */
-	if (r->xfer_type == XFER_BULK && dec_at_heuristic(r->data,
+	 * the endpoint's class dissector, and its usb.control ones on the
+	 * answer to a class or vendor request it saw (try_dissect_next_
+	 * protocol from dissect_usb_setup_response) */
+	if ((r->xfer_type == XFER_BULK || (r->xfer_type == XFER_CTRL &&
+	    r->type == 'C' && (info->flags & DI_SETUP) &&
+	    SETUP_TYPE(&info->setup) != 0)) && dec_at_heuristic(r->data,
 	    r->data_len)) {
 		dec_at_tree(r, t);
 		return;

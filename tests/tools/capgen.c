@@ -3093,6 +3093,38 @@ scn_darwin_out(struct gen *g)
 	}
 }
 
+/* AT commands to a modem and its answers on macOS, the OUT data on the
+ * completions as macOS captures carry it. */
+static void
+scn_darwin_modem(struct gen *g)
+{
+	static const char *const talk[] = {
+		"AT+CSQ\r", "\r\n+CSQ: 20,99\r\n\r\nOK\r\n",
+		"AT+CMEE=1;+COPS?\r", "\r\n+COPS: 0,0,\"net\",7\r\n",
+		"ATI\r", "\r\n+CME ERROR: 3\r\n"
+	};
+	uint64_t	 id = MAC_ID0;
+	uint32_t	 i, n;
+
+	mac_enum(g, &id);
+	for (i = 0; i < sizeof talk / sizeof talk[0]; i++) {
+		n = (uint32_t)strlen(talk[i]);
+		if (i % 2 == 0) {
+			mac_emit(g, id += 0x100, 0, 0x02, 2, n, 0, NULL, 0, 0);
+			gen_wait(g, 200, 900);
+			mac_emit(g, id, 1, 0x02, 2, n, 0,
+			    (const uint8_t *)talk[i], n, 0);
+		} else {
+			mac_emit(g, id += 0x100, 0, 0x82, 2, 512, 0, NULL, 0,
+			    0);
+			gen_wait(g, 200, 900);
+			mac_emit(g, id, 1, 0x82, 2, n, 0,
+			    (const uint8_t *)talk[i], n, 0);
+		}
+		gen_wait(g, 50, 90);
+	}
+}
+
 static void
 scn_darwin(struct gen *g)
 {
@@ -3361,6 +3393,115 @@ modem_in(struct gen *g, struct gurb *rd, const char *s, size_t n)
 #define MODEM_STR(s)	(s), sizeof (s) - 1
 
 /*
+ * Commands of 3GPP TS 27.007 and their answers, of each type (set '=',
+ * read '?', test "=?", action), several on a line, with quoted and
+ * bracketed parameters, the ones Wireshark's AT dissector decodes and
+ * some it does not know; then the corners of its parser: more or fewer
+ * parameters than a command has, a response where a command is due,
+ * blanks, no CR, unbalanced brackets, out-of-range indicators, an SMS
+ * PDU on the line after +CMGL and +CMGR; NULL: no answer.
+ */
+static const struct {
+	const char	*out;
+	const char	*in;
+} modem_talk[] = {
+	{ "AT+CMEE=1\r", "\r\nOK\r\n" },
+	{ "AT+CMEE?\r", "\r\n+CMEE: 1\r\n\r\nOK\r\n" },
+	{ "AT+CMEE=?\r", "\r\n+CMEE: (0-2)\r\n\r\nOK\r\n" },
+	{ "AT+CSQ=?\r", "\r\n+CSQ: (0-31,99),(0-7,99)\r\n\r\nOK\r\n" },
+	{ "AT+csq\r", "\r\n+CSQ: 31,0\r\n\r\nOK\r\n" },
+	{ "AT+CFUN=1,0\r", "\r\nOK\r\n" },
+	{ "AT+CFUN?\r", "\r\n+CFUN: 1\r\n\r\nOK\r\n" },
+	{ "AT+CPIN=\"1234\"\r",
+	  "\r\n+CME ERROR: SIM PIN not needed\r\n" },
+	{ "AT+CPIN=\"12345678\",\"4321\"\r", "\r\n+CME ERROR: 3\r\n" },
+	{ "AT+CSCS=\"UTF-8\"\r", "\r\nOK\r\n" },
+	{ "AT+CSCS?\r", "\r\n+CSCS: \"UTF-8\"\r\n\r\nOK\r\n" },
+	{ "AT+COPS=0,2\r", "\r\nOK\r\n" },
+	{ "AT+COPS?\r",
+	  "\r\n+COPS: 0,0,\"urbscope net, 5G\",7\r\n\r\nOK\r\n" },
+	{ "AT+CGMI;+CGMM;+CGMR\r",
+	  "\r\n+CGMI: urbscope\r\n\r\n+CGMM: Synthetic AT Modem\r\n"
+	  "\r\n+CGMR: 1.0,2026\r\n\r\nOK\r\n" },
+	{ "AT+GMI\r", "\r\n+GMI: urbscope\r\n\r\nOK\r\n" },
+	{ "AT+CPMS=\"SM\",\"SM\",\"ME\"\r",
+	  "\r\n+CPMS: 3,30,3,30,0,100\r\n\r\nOK\r\n" },
+	{ "AT+CMER=3,0,0,1\r", "\r\nOK\r\n" },
+	{ "AT+CIND?\r", "\r\n+CIND: 1,5,0\r\n\r\nOK\r\n" },
+	{ "AT+CLIP=1\r", "\r\nOK\r\n" },
+	{ "AT+CCWA=1,1,1\r", "\r\nOK\r\n" },
+	{ "AT+CNUM\r",
+	  "\r\n+CNUM: \"Me\",\"+15550000\",145,,4\r\n\r\nOK\r\n" },
+	{ "AT+CLCC\r",
+	  "\r\n+CLCC: 1,1,4,0,0,\"+15551234\",145,\"Alice\"\r\n\r\nOK\r\n" },
+	{ "ATA\r", "\r\nOK\r\n" },
+	{ "AT+VTS=5;+VTS=\"12\",300\r", "\r\nOK\r\n" },
+	{ "AT+CHUP\r", "\r\nOK\r\n" },
+	{ "\r\nATE1 Q0\r", "\r\nOK\r\n" },	/* text before "AT" */
+	{ "AT+CREG=2\r", "\r\nOK\r\n" },	/* not in the table */
+	{ "AT+CREG?\r",
+	  "\r\n+CREG: 2,1,\"00C3\",\"0A2B\"\r\n\r\nOK\r\n" },
+	{ "AT+ZPAS?\r",
+	  "\r\n+ZPAS: \"LTE\",\"PS_ONLY\"\r\n\r\nOK\r\n" },
+	{ "AT+CSQ=1\r", "\r\nERROR\r\n" },	/* no such parameter */
+	{ "AT+CMER=3,0,0,1,0,9\r", NULL },
+	{ "AT+CGDCONT=1,\"IP\",\"internet\",\"10.0.0.1\",0,1,7\r",
+	  "\r\n+CGDCONT: 1,\"IP\",\"internet\",\"\",0,0\r\n\r\nOK\r\n" },
+	{ "AT+CGDCONT=2,\"IP\",\"a\",\"\",0,0,1,2\r",
+	  "\r\n+CGDCONT: 1,\"IP\",\"a\",\"\",0,0,0,1\r\n\r\nOK\r\n" },
+	{ "AT+CGDCONT: 1,2\r", "\r\n+CGDCONT=3\r\n" },
+	{ "AT+CGDCONT?\r",
+	  "\r\n+CGDCONT: 1,\"IPV6\",\"web\"\r\n\r\nOK\r\n" },
+	{ "AT+CSUPI=1\r", "\r\n+CSUPI: 1\r\n\r\nOK\r\n" },
+	{ "AT+CHLD=2\r", "\r\n+CHLD: (0,1,1x,2,2x,3,4)\r\n\r\nOK\r\n" },
+	{ "AT+CHLD=1x\r", "\r\n+CIMI: 001010123456789\r\n\r\nOK\r\n" },
+	{ "AT+CMUX=0,0,5,31\r", "\r\n+CMUX: 0,,5,31\r\n\r\nOK\r\n" },
+	{ "AT+CSIM=10,\"A0A4000002\"\r",
+	  "\r\n+CSIM: 4,\"9F1A\"\r\n\r\nOK\r\n" },
+	{ "AT+CHLD=2x;+CHLD=5x;+CHLD=?\r",
+	  "\r\n+CIEV: 25,1\r\n\r\n+CIEV: 0,1\r\n" },
+	{ "AT+CHLD=2x\r", "\r\n^CIMI: 001010123456789\r\n\r\nOK\r\n" },
+	{ "AT+CMUX=1,0,5,31,10,3,30,10,2,7\r",
+	  "\r\n+CMUX: (0,1),(0),(1-5),(10-100),(1-255),(0-100),(2-255),(1"
+	  "-255),(1-7)\r\n\r\nOK\r\n" },
+	{ "AT+CMUX=?;+CLIP?;+CLIP=?\r",
+	  "\r\n+CLIP: 1,2\r\n\r\nOK\r\n" },
+	{ "AT+CMGL=\"ALL\"\r",
+	  "\r\n+CMGL: 1,\"REC READ\",\"Alice\",24\r\n07911326040000F0040B"
+	  "911346610089F60000208062917314080CC8F71D14969741F977FD07\r\n+C"
+	  "MGL: 2,\"STO UNSENT\",,3\r\nABC\r\n\r\nOK\r\n" },
+	{ "AT+CXYZ=\"a;b\",(1,2),3;+CSQ\r",
+	  "\r\n+CXYZ: 1),2,\"x,y\"\r\n\r\nOK\r\n" },
+	{ "\r\nat+cmee=2\r",
+	  "\r\n+CPIN: SIM PIN\r\n\r\n+CME ERROR: 3 \r\n" },
+	{ "AT+CSQ", "\r\n+CSQ: 5,5" },
+	{ "AT+CSQ\r\n",
+	  "\r\n+CSQ:\t7 ,  3\r\nANSWERED\r\n+CME ERROR:\r\n" },
+	{ "AT+CGSN;+GSN;+CLAC;E1\r",
+	  "\r\n+CGSN: 12345\r\n\r\n+GMM: x,y,z\r\n\r\n+GMR: 1\r\n" },
+	{ "AT+CIND=?\r",
+	  "\r\n+CIND: (\"call\",(0,1)),(\"signal\",(0-5))\r\n\r\nRING\r\n" },
+	{ "AT+ZUSIM=?\r",
+	  "\r\n+ZUSIM: 1\r\n\r\n+ZPAS: \"GSM\",\"CS_PS\",9\r\n" },
+	{ "AT+CCWA=1,1,1,9\r",
+	  "\r\n+CLCC: 1,0,0,0,0,\"+1\",129,\"A\",1,9\r\n\r\n+CNUM: ,\"+1"
+	  "\",129,4,0,1,9\r\n" },
+	{ "AT+CFUN=5,2,1\r",
+	  "\r\n+CCWA: \"+1\",145,1,\"B\",0,\"sub\",128,1,9\r\n" },
+	{ "AT+CPMS=\"SM\",\"SM\",\"SM\",\"X\"\r",
+	  "\r\n+CPMS: 1,2,3,4,5,6,7\r\n\r\n+COPS: 1,2,\"op\",3,4\r\n" },
+	{ "AT+VTS=1,2,3\r",
+	  "\r\n+CSCS: \"GSM\",1\r\n\r\n+CPIN: READY,1\r\n" },
+	{ "AT+CMER=1;+CSQ=1,2\r",
+	  "\r\n+CSIM: 4,\"9000\",1\r\n\r\n+CMUX: 0,1,5\r\n" },
+	{ "AT+CMGR=1,1,2\r", "\r\n+CMGR: 1,\"+1\",5,1,2\r\n\r\n" },
+	{ "AT+CSQ=99999999999\r", "\r\n+CSQ: 99999999999,-1\r\n" },
+	{ "AT+CMGR=1\r",
+	  "\r\n+CMGR: 0,,24\r\n07911326040000F0040B911346610089F600002080"
+	  "62917314080CC8F71D14969741F977FD07\r\n\r\nOK\r\n" },
+};
+
+/*
  * cdc-acm probes the modem and opens the tty (SET_LINE_CODING, DTR and
  * RTS); a program sends commands and reads the answers, some of which
  * Wireshark's AT heuristic takes and some not: lower-case "at", a
@@ -3375,6 +3516,7 @@ scn_modem(struct gen *g)
 	struct ghub	 h;
 	struct gdev	 d;
 	struct gurb	 rd;
+	size_t		 i;
 
 	hub_start_quiet(g, &h, 1, 1);
 	hub_connect(g, &h, 1, &modem, &d);
@@ -3401,6 +3543,28 @@ scn_modem(struct gen *g)
 	modem_in(g, &rd, MODEM_STR("\r\r\n+CPIN: READY\r\n\r\nOK\r\n"));
 	modem_out(g, &d, MODEM_STR("AT+COPS=?\r"));
 	modem_in(g, &rd, MODEM_STR("\r\n+CME ERROR: 30\r\n"));
+	for (i = 0; i < sizeof modem_talk / sizeof modem_talk[0]; i++) {
+		modem_out(g, &d, modem_talk[i].out, strlen(modem_talk[i].out));
+		if (modem_talk[i].in != NULL)
+			modem_in(g, &rd, modem_talk[i].in,
+			    strlen(modem_talk[i].in));
+	}
+	/* the same over the control pipe (CDC 1.2 6.2.1, 6.2.2): Wireshark
+	 * looks for AT in the answer to a class or vendor request, not in
+	 * a request's data (it reads the setup bytes first) */
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_OUT, 0x00, 0, 0, 8 },
+	    (const uint8_t *)"AT+CSQ\r\n", 8);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_IN, 0x01, 0, 0, 64 },
+	    (const uint8_t *)"\r\n+CSQ: 20,99\r\n\r\nOK\r\n", 21);
+	ctrl(g, &d, &(struct greq){ 0xc1, 0x01, 0, 0, 64 },
+	    (const uint8_t *)"AT+CGMI\r\0\0", 10);
+	ctrl(g, &d, &(struct greq){ RT_CLS_INTF_IN, 0x01, 0, 0, 64 },
+	    (const uint8_t *)"\r\n\x01", 3);
+	/* unsolicited: an incoming call, a waiting one, an indicator */
+	modem_in(g, &rd, MODEM_STR("\r\nRING\r\n\r\n+CLIP: \"+15551234\","
+	    "145,,,\"Alice\",0\r\n"));
+	modem_in(g, &rd, MODEM_STR("\r\n+CCWA: \"+15555678\",145,1,\"Bob\""
+	    "\r\n\r\n+CIEV: 2,1\r\n"));
 	modem_out(g, &d, MODEM_STR("ATD*99#\r"));
 	modem_in(g, &rd, MODEM_STR("\r\nCONNECT 115200\r\n"));
 	modem_out(g, &d, ppp, sizeof ppp);
@@ -3459,6 +3623,9 @@ static const struct scenario {
 	  266 },
 	{ "darwin-out", scn_darwin_out, 0, "XHC20",
 	  "macOS XHC20: bulk OUT data on the completions (\"testusb\")",
+	  266 },
+	{ "darwin-modem", scn_darwin_modem, 0, "XHC20",
+	  "macOS XHC20: AT commands (on the OUT completions) and answers",
 	  266 },
 	{ NULL, NULL, 0, NULL, NULL, 0 }
 };
