@@ -193,24 +193,37 @@ gz_fill(struct cap_in *in)
 }
 
 /*
- * Map a regular file of size bytes whole, unless it is compressed (those
- * are read through the decoder): 1 if mapped, 0 to read it instead.
+ * On the first seek, a regular uncompressed file of CAP_IN_SIZE or more
+ * is mapped whole (mmap(2)): jumping about costs no read then.  A reader
+ * that only goes forward keeps read(2) into one buffer: in a virtual
+ * machine the mapping's page faults, TLB misses and MADV_DONTNEED's
+ * shootdowns made `read FILE` twice as slow as the copy (make bench,
+ * 1M records: 0.37 s against 0.16 s, best of 5, interleaved).  The
+ * buffer read so far is kept until close: a record taken before the
+ * seek stays readable.  1 if mapped.
  */
 static int
-in_map(struct cap_in *in, int fd, size_t size)
+in_map(struct cap_in *in)
 {
+	struct stat	 st;
 	uint8_t		*p;
+	size_t		 size;
 
-	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);
+	if (in->mapped || in->gz != NULL || in->fd == -1 ||
+	    fstat(in->fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+	    st.st_size < CAP_IN_SIZE || (uint64_t)st.st_size > SIZE_MAX)
+		return 0;
+	size = (size_t)st.st_size;
+	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE, in->fd, 0);
 	if (p == MAP_FAILED)
 		return 0;
-	if (gz_kind(p, size) >= 0) {
-		munmap(p, size);
-		return 0;
-	}
 	(void)madvise(p, size, MADV_SEQUENTIAL);
+	in->spare = in->buf;
 	in->buf = p;
 	in->size = in->end = size;
+	in->base = 0;
+	in->pos = 0;
+	in->dropped = 0;
 	in->eof = 1;
 	in->mapped = 1;
 	return 1;
@@ -253,13 +266,6 @@ cap_in_open(struct cap_in *in, const char *path)
 	else if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -UE_OPEN;
 	/* a small file needs no 1 MiB (a compressed one gets it back) */
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
-	    st.st_size >= CAP_IN_SIZE && (uint64_t)st.st_size <= SIZE_MAX &&
-	    in_map(in, fd, (size_t)st.st_size)) {
-		in->fd = fd;
-		in->own_fd = fd != STDIN_FILENO;
-		return 0;
-	}
 	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
 	    st.st_size < CAP_IN_SIZE) {
 		size = CAP_IN_MIN;
@@ -310,6 +316,7 @@ cap_in_close(struct cap_in *in)
 		munmap(in->buf, in->size);
 	else
 		free(in->buf);
+	free(in->spare);
 	memset(in, 0, sizeof *in);
 	in->fd = -1;
 }
@@ -347,6 +354,34 @@ in_drop(struct cap_in *in)
 		    MADV_DONTNEED);
 		in->dropped = upto;
 	}
+}
+
+/*
+ * At the end of a regular file: did it shrink below what was read (cut or
+ * rewritten by another program)?  Then it is an error, as SIGBUS is for a
+ * mapping, not a quiet end.
+ */
+static int
+in_shrank(struct cap_in *in)
+{
+	struct stat	 st;
+
+	if (in->gz != NULL || in->fd == -1 || fstat(in->fd, &st) != 0 ||
+	    !S_ISREG(st.st_mode) || st.st_size < 0 ||
+	    (uint64_t)st.st_size >= in->base + in->end)
+		return 0;
+	in->err = ESTALE;
+	in->shrank = 1;
+	return 1;
+}
+
+const char *
+cap_in_strerror(const struct cap_in *in)
+{
+	if (in->shrank)
+		return "the input file shrank while it was being read "
+		    "(truncated or rewritten by another program)";
+	return strerror(in->err);
 }
 
 long
@@ -393,6 +428,8 @@ cap_in_peek_more(struct cap_in *in, size_t n, const uint8_t **p)
 			return -UE_IO;
 		if (got == 0) {
 			in->eof = 1;
+			if (in_shrank(in))
+				return -UE_IO;
 			break;
 		}
 		in->end += (size_t)got;
@@ -415,7 +452,7 @@ cap_in_skip(struct cap_in *in, size_t n)
 int
 cap_in_seek(struct cap_in *in, uint64_t off)
 {
-	if (in->mapped) {
+	if (in->mapped || in_map(in)) {
 		if (off > in->end)
 			return -UE_IO;
 		in->pos = (size_t)off;

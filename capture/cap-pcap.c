@@ -177,7 +177,7 @@ pcap_open(struct cap_source *src)
 
 	if ((n = cap_in_peek(&src->in, PCAP_FILE_HDR, &p)) < 0)
 		return cap_error(src, (int)n, 0, 0, "read error: %s",
-		    strerror(src->in.err));
+		    cap_in_strerror(&src->in));
 	if (n < PCAP_FILE_HDR || !pcap_magic(p, &rd->be, &rd->nsec))
 		return cap_error(src, UE_TRUNCATED, 0, 0, "the file ends "
 		    "inside the %d-byte pcap file header (%ld bytes)",
@@ -241,7 +241,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 	recno = src->recno + 1;
 	if ((n = cap_in_peek(&src->in, PCAP_REC_HDR, &p)) < 0)
 		return cap_error(src, (int)n, recno, off, "read error: %s",
-		    strerror(src->in.err));
+		    cap_in_strerror(&src->in));
 	if (n == 0)
 		return CAP_END;
 	if (n < PCAP_REC_HDR)
@@ -263,7 +263,7 @@ pcap_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		    rd->darwin ? "macOS USB" : "usbmon");
 	if ((n = cap_in_peek(&src->in, PCAP_REC_HDR + caplen, &p)) < 0)
 		return cap_error(src, (int)n, recno, off, "read error: %s",
-		    strerror(src->in.err));
+		    cap_in_strerror(&src->in));
 	if ((size_t)n < PCAP_REC_HDR + caplen)
 		return cap_error(src, UE_TRUNCATED, recno, off, "the file "
 		    "ends inside the record (%ld of %" PRIu32 " bytes)",

@@ -262,7 +262,7 @@ ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
 	recno = src->recno + 1;
 	if ((n = cap_in_peek(&src->in, 12, p)) < 0)
 		return cap_error(src, (int)n, recno, off, "read error: %s",
-		    strerror(src->in.err));
+		    cap_in_strerror(&src->in));
 	if (n == 0)
 		return 0;
 	if (n < 4 || (n < 8 && get_le32(*p) != NG_SHB))
@@ -297,7 +297,7 @@ ng_block(struct cap_source *src, const uint8_t **p, uint32_t *type,
 		    ng_block_name(*type), *blen);
 	if ((n = cap_in_peek(&src->in, *blen, p)) < 0)
 		return cap_error(src, (int)n, recno, off, "read error: %s",
-		    strerror(src->in.err));
+		    cap_in_strerror(&src->in));
 	if ((size_t)n < *blen)
 		return cap_error(src, UE_TRUNCATED, *type == NG_SHB ? 0 :
 		    recno, off, "the file "

@@ -89,7 +89,7 @@ text_line(struct cap_source *src, const char **line, size_t *len,
 		if ((n = cap_in_peek(&src->in, want, &p)) < 0)
 			return cap_error(src, (int)n, src->recno + 1,
 			    cap_in_offset(&src->in), "read error: %s",
-			    strerror(src->in.err));
+			    cap_in_strerror(&src->in));
 		avail = src->in.end - src->in.pos;
 		if (avail == 0)
 			return 0;

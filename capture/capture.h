@@ -54,24 +54,30 @@ struct cap_in {
 	/* a gzip or zstd file: buf holds the decompressed bytes, and
 	 * offsets are in that (cap-in.c); NULL for any other input */
 	struct cap_gz	*gz;
-	/* a large uncompressed regular file is mapped whole: buf is the
-	 * mapping, end its size, and nothing is read or copied; the pages
-	 * of buf[0..dropped) were read and given back (cap-in.c) */
+	/* a large uncompressed regular file, once seeked, is mapped
+	 * whole: buf is the mapping, end its size, and nothing is read or
+	 * copied; the pages of buf[0..dropped) were read and given back;
+	 * spare is the buffer read before (cap-in.c) */
 	int		 mapped;
 	size_t		 dropped;
+	uint8_t		*spare;
+	int		 shrank;	/* the file got shorter under us */
 };
 
 /*
  * Open path ("-" = standard input).  Returns 0 or -UE_OPEN (errno kept).
- * A regular file of 1 MiB or more is mapped (mmap(2)) with the size it has
- * when opened: bytes appended later are not seen, and a file truncated
- * while it is read raises SIGBUS (cap_in_sigbus() makes that a message).
+ * A regular file of 1 MiB or more is mapped (mmap(2)) on its first seek
+ * (cap_in_seek), with the size it has then: bytes appended later are not
+ * seen, and a file truncated while it is read raises SIGBUS
+ * (cap_in_sigbus() makes that a message).  Read forward only, it is read.
  * A gzip file (magic 1f 8b, as Wireshark's .pcap.gz and .pcapng.gz) or a
  * Zstandard one (28 b5 2f fd, .zst) is read decompressed, transparently;
  * it cannot seek.
  */
 int		 cap_in_open(struct cap_in *in, const char *path);
 void		 cap_in_close(struct cap_in *in);
+/* What a read error was, as text: strerror(err), or that the file shrank. */
+const char	*cap_in_strerror(const struct cap_in *in);
 /*
  * Make n bytes available at *p without consuming them.  Returns the number
  * available (n, or fewer at end of input), or -UE_IO.  Grows the buffer

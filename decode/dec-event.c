@@ -286,15 +286,13 @@ ev_put_num(const struct drv_event *ev, const struct ev_field *f,
 		break;
 	case EV_HEX:
 	case EV_HEX2:
-		sb_puts(b, "0x");
-		sb_hex(b, (uint64_t)v, f->type == EV_HEX2 ? 2 : 1);
+		sb_hex0x(b, (uint64_t)v, f->type == EV_HEX2 ? 2 : 1);
 		break;
 	case EV_NAMED:
 		if ((name = dec_name_find(f->names, (uint32_t)v)) != NULL)
 			sb_puts(b, name);
 		else {
-			sb_puts(b, "0x");
-			sb_hex(b, (uint64_t)v, 1);
+			sb_hex0x(b, (uint64_t)v, 1);
 		}
 		break;
 	default:

@@ -794,12 +794,10 @@ node_raw(const struct urb_rec *r, const struct dec_node *n, struct sbuf *b)
 		/* tshark prints the field's width: 0xffff in a u8 is 0xff */
 		v = n->f->width > 0 && n->f->width < 8 ?
 		    n->value & ((1ULL << (8 * n->f->width)) - 1) : n->value;
-		sb_puts(b, "0x");
-		sb_hex(b, v, n->f->width ? n->f->width * 2 : 2);
+		sb_hex0x(b, v, n->f->width ? n->f->width * 2 : 2);
 		break;
 	case DK_BCD:
-		sb_puts(b, "0x");
-		sb_hex(b, n->value, 4);
+		sb_hex0x(b, n->value, 4);
 		break;
 	case DK_INT:
 		sb_i64(b, (int64_t)n->value);
@@ -913,7 +911,7 @@ dec_fmt_verbose(struct dec_fmt *f, const struct urb_rec *r,
 				return;
 			d = b->s + b->len;
 			put_spaces(d, w);
-			memcpy(d + w, n->f->name, k);
+			dec_copy(d + w, n->f->name, k);
 			memcpy(d + w + k, ": ", 2);
 			b->len += w + k + 2;
 			if (n->f->kind == DK_BYTES && n->len > 16) {
@@ -1128,7 +1126,7 @@ dec_fmt_json(struct dec_fmt *f, const struct urb_rec *r,
 		d = b->s + b->len;
 		d[0] = ',';
 		d[1] = '"';
-		memcpy(d + 2, t->node[i].f->abbrev, alen[i]);
+		dec_copy(d + 2, t->node[i].f->abbrev, alen[i]);
 		d[alen[i] + 2] = '"';
 		d[alen[i] + 3] = ':';
 		b->len += (size_t)alen[i] + 4;

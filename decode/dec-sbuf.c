@@ -7,6 +7,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "decode.h"
 
@@ -134,30 +137,47 @@ sb_u64w(struct sbuf *b, uint64_t v, int width)
 	sb_putn(b, p, (size_t)(e - p));
 }
 
-void
-sb_hex(struct sbuf *b, uint64_t v, int digits)
+/* v in hex, at least digits of them, after the prefix of plen bytes. */
+static inline void
+hex_put(struct sbuf *b, uint64_t v, int digits, const char *prefix,
+    size_t plen)
 {
-	static const char hx[] = "0123456789abcdef";
-	uint64_t t;
 	char	*d;
-	int	 n = 1;
+	int	 n;
 
-	for (t = v >> 4; t != 0; t >>= 4)
-		n++;
+	/* the digits v needs: its highest set bit, not a loop */
+	n = v == 0 ? 1 : (64 - __builtin_clzll(v) + 3) / 4;
 	if (digits > 32)
 		digits = 32;
 	if (n < digits)
 		n = digits;
-	if (!sb_reserve(b, (size_t)n))
+	if (!sb_reserve(b, plen + (size_t)n))
 		return;
-	/* the digits from the last, straight into place */
+	memcpy(b->s + b->len, prefix, plen);
+	b->len += plen;
+	/* the digits from the last, straight into place, a byte at a time */
 	d = b->s + b->len + n;
 	b->len += (size_t)n;
 	*d = '\0';
-	while (n-- > 0) {
-		*--d = hx[v & 15];
-		v >>= 4;
+	for (; n >= 2; n -= 2) {
+		d -= 2;
+		memcpy(d, sb_hexpairs + 2 * (v & 0xff), 2);
+		v >>= 8;
 	}
+	if (n == 1)
+		d[-1] = sb_hexpairs[2 * (v & 15) + 1];
+}
+
+void
+sb_hex(struct sbuf *b, uint64_t v, int digits)
+{
+	hex_put(b, v, digits, "", 0);
+}
+
+void
+sb_hex0x(struct sbuf *b, uint64_t v, int digits)
+{
+	hex_put(b, v, digits, "0x", 2);
 }
 
 void
@@ -210,6 +230,19 @@ const char sb_hexpairs[513] =
     "e0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff";
 
 /* p[0..n) as 2n lowercase hex digits, no separators. */
+#if defined(__SSE2__)
+/* Sixteen nibbles (0 to 15) as their lowercase hex digits. */
+static inline __m128i
+hex_digits(__m128i x)
+{
+	__m128i	 past9;
+
+	past9 = _mm_and_si128(_mm_cmpgt_epi8(x, _mm_set1_epi8(9)),
+	    _mm_set1_epi8('a' - '0' - 10));
+	return _mm_add_epi8(_mm_add_epi8(x, _mm_set1_epi8('0')), past9);
+}
+#endif
+
 void
 sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n)
 {
@@ -219,8 +252,22 @@ sb_hexbytes(struct sbuf *b, const uint8_t *p, size_t n)
 	if (!sb_reserve(b, 2 * n))
 		return;
 	d = b->s + b->len;
-	/* four bytes a store where the host's order allows */
 	i = 0;
+#if defined(__SSE2__)
+	/* sixteen bytes a step: each nibble plus '0', plus 39 more past 9 */
+	for (; i + 16 <= n; i += 16) {
+		__m128i	 v, lo, hi, nib = _mm_set1_epi8(0x0f);
+
+		v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+		hi = _mm_and_si128(_mm_srli_epi16(v, 4), nib);
+		lo = _mm_and_si128(v, nib);
+		_mm_storeu_si128((__m128i *)(void *)(d + 2 * i),
+		    hex_digits(_mm_unpacklo_epi8(hi, lo)));
+		_mm_storeu_si128((__m128i *)(void *)(d + 2 * i + 16),
+		    hex_digits(_mm_unpackhi_epi8(hi, lo)));
+	}
+#endif
+	/* four bytes a store where the host's order allows */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (; i + 4 <= n; i += 4) {
 		uint16_t	 h[4];

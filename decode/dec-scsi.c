@@ -512,8 +512,8 @@ dec_scsi_cdb_tree(const uint8_t *cdb, size_t n, uint32_t off,
 	if (n == 0)
 		return;
 	op = cdb[0];
-	dec_tree_push(t, dec_tree_printf(t, "SCSI CDB %s", op_title(op, tmp)),
-	    DB_DATA, off, (uint32_t)n);
+	dec_tree_push(t, dec_tree_cat(t, "SCSI CDB ", op_title(op, tmp),
+	    (char *)NULL), DB_DATA, off, (uint32_t)n);
 	dec_tree_add(t, &f_lun, DB_NONE, 0, 0, cmd->lun);
 	dec_tree_add(t, &f_cmdset, DB_NONE, 0, 0, cmd->devtype);
 	be(&c, &f_opcode, 0, 1);
@@ -637,8 +637,8 @@ dec_scsi_status_tree(const struct dec_scsi_cmd *cmd, int status,
 	char		 tmp[24];
 	uint8_t		 depth = t->depth;
 
-	dec_tree_push(t, dec_tree_printf(t, "SCSI Response (%s)",
-	    op_title(cmd->cdb[0], tmp)), DB_NONE, 0, 0);
+	dec_tree_push(t, dec_tree_cat(t, "SCSI Response (",
+	    op_title(cmd->cdb[0], tmp), ")", (char *)NULL), DB_NONE, 0, 0);
 	common(&c, cmd, 1);
 	if (dt_ns >= 0)
 		dec_tree_add(t, &f_time, DB_NONE, 0, 0, (uint64_t)dt_ns);
@@ -783,8 +783,9 @@ dec_scsi_data_tree(const uint8_t *p, size_t n, uint32_t off,
 	size_t		 i;
 	uint8_t		 op = cmd->cdb[0], depth = t->depth;
 
-	dec_tree_push(t, dec_tree_printf(t, "SCSI Payload (%s %s Data)",
-	    op_title(op, tmp), in ? "Response" : "Request"), DB_DATA, off,
+	dec_tree_push(t, dec_tree_cat(t, "SCSI Payload (",
+	    op_title(op, tmp), in ? " Response Data)" : " Request Data)",
+	    (char *)NULL), DB_DATA, off,
 	    (uint32_t)n);
 	common(&c, cmd, 1);
 	switch (in ? op : -1) {

@@ -107,6 +107,37 @@ dec_tree_strdup(struct dec_tree *t, const char *s, size_t n)
 }
 
 const char *
+dec_tree_cat(struct dec_tree *t, ...)
+{
+	va_list		 ap;
+	const char	*s;
+	size_t		 k, len = 0;
+	char		*p;
+
+	if (t->arena == NULL || t->arena_used >= t->arena_size) {
+		t->overflow = 1;
+		return NULL;
+	}
+	p = t->arena + t->arena_used;
+	va_start(ap, t);
+	while ((s = va_arg(ap, const char *)) != NULL) {
+		k = strlen(s);
+		if (k >= t->arena_size - t->arena_used - len) {
+			va_end(ap);
+			*p = '\0';
+			t->overflow = 1;
+			return NULL;
+		}
+		memcpy(p + len, s, k);
+		len += k;
+	}
+	va_end(ap);
+	p[len] = '\0';
+	t->arena_used += len + 1;
+	return p;
+}
+
+const char *
 dec_tree_printf(struct dec_tree *t, const char *fmt, ...)
 {
 	va_list	 ap;
@@ -156,8 +187,7 @@ node_number(const struct dec_node *n, struct sbuf *b)
 
 	switch (f->kind) {
 	case DK_HEX:
-		sb_puts(b, "0x");
-		sb_hex(b, n->value, f->width != 0 ? f->width * 2 : 2);
+		sb_hex0x(b, n->value, f->width != 0 ? f->width * 2 : 2);
 		break;
 	case DK_BCD:
 		sb_hex(b, n->value >> 8 & 0xff, 1);
@@ -179,8 +209,7 @@ node_number(const struct dec_node *n, struct sbuf *b)
 			sb_putc(b, (char)n->value);
 			sb_putc(b, '\'');
 		} else {
-			sb_puts(b, "0x");
-			sb_hex(b, n->value, 2);
+			sb_hex0x(b, n->value, 2);
 		}
 		break;
 	case DK_TIME:

@@ -919,6 +919,10 @@ struct dec_node	*dec_tree_add_bits(struct dec_tree *t,
 char		*dec_tree_alloc(struct dec_tree *t, size_t n);
 /* Copy s (n bytes) into the arena; NULL when full. */
 const char	*dec_tree_strdup(struct dec_tree *t, const char *s, size_t n);
+/* The strings up to a NULL one, joined in the arena: a label without
+ * printf's cost, for the hot paths; NULL when full. */
+const char	*dec_tree_cat(struct dec_tree *t, ...)
+		     __attribute__((sentinel));
 /* printf into the arena; NULL when full. */
 const char	*dec_tree_printf(struct dec_tree *t, const char *fmt, ...)
 		     __attribute__((format(printf, 2, 3)));
@@ -1315,6 +1319,8 @@ void		 sb_i64(struct sbuf *b, int64_t v);
 /* v right-aligned in width columns */
 void		 sb_u64w(struct sbuf *b, uint64_t v, int width);
 void		 sb_hex(struct sbuf *b, uint64_t v, int digits);
+/* The same after "0x". */
+void		 sb_hex0x(struct sbuf *b, uint64_t v, int digits);
 /* seconds.micros (or nanos) of a ns count: "12.000251" */
 void		 sb_secs(struct sbuf *b, int64_t ns, int decimals);
 /* JSON string literal, quoted and escaped */
@@ -1344,22 +1350,22 @@ sb_reserve(struct sbuf *b, size_t n)
 	return !b->oom;
 }
 
+/*
+ * n bytes from s to d; short pieces without a call to memcpy (gcc makes
+ * a loop over the bytes one): two copies of 16, 8 or 4 bytes that overlap
+ * in the middle.
+ */
 static inline void
-sb_putn(struct sbuf *b, const char *s, size_t n)
+dec_copy(char *d, const char *s, size_t n)
 {
-	char	*d;
 	size_t	 i;
 
-	if (!sb_reserve(b, n))
-		return;
-	d = b->s + b->len;
-	/*
-	 * Short pieces without a call to memcpy (gcc makes a loop over the
-	 * bytes one): two copies of 8 or 4 bytes that overlap in the middle.
-	 */
 	if (n >= 8 && n <= 16) {
 		memcpy(d, s, 8);
 		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n > 16 && n <= 32) {
+		memcpy(d, s, 16);
+		memcpy(d + n - 16, s + n - 16, 16);
 	} else if (n >= 4 && n < 8) {
 		memcpy(d, s, 4);
 		memcpy(d + n - 4, s + n - 4, 4);
@@ -1368,6 +1374,14 @@ sb_putn(struct sbuf *b, const char *s, size_t n)
 			d[i] = s[i];
 	} else
 		memcpy(d, s, n);
+}
+
+static inline void
+sb_putn(struct sbuf *b, const char *s, size_t n)
+{
+	if (!sb_reserve(b, n))
+		return;
+	dec_copy(b->s + b->len, s, n);
 	b->len += n;
 	b->s[b->len] = '\0';
 }

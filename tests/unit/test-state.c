@@ -924,6 +924,52 @@ test_sbuf_fast_paths(void **state)
 	sb_free(&b);
 }
 
+/* sb_hexbytes and sb_hex against a digit-at-a-time reference, at every
+ * length around the 16-byte and 4-byte steps and every byte value. */
+static void
+test_hex_paths(void **state)
+{
+	static const char hx[] = "0123456789abcdef";
+	uint8_t		 p[300];
+	char		 want[2 * sizeof p + 1];
+	struct sbuf	 b = { 0 };
+	uint64_t	 v;
+	size_t		 n, i;
+	int		 k;
+
+	(void)state;
+	for (i = 0; i < sizeof p; i++)
+		p[i] = (uint8_t)(i * 7 + 3);
+	for (n = 0; n < 50; n++) {
+		for (i = 0; i < n; i++) {
+			want[2 * i] = hx[p[i] >> 4];
+			want[2 * i + 1] = hx[p[i] & 15];
+		}
+		want[2 * n] = '\0';
+		b.len = 0;
+		sb_hexbytes(&b, p, n);
+		assert_string_equal(b.s != NULL ? b.s : "", want);
+	}
+	b.len = 0;
+	sb_hexbytes(&b, p, sizeof p);
+	for (i = 0; i < sizeof p; i++)
+		assert_true(b.s[2 * i] == hx[p[i] >> 4] &&
+		    b.s[2 * i + 1] == hx[p[i] & 15]);
+	for (k = 0; k < 64; k++) {
+		v = (uint64_t)0x8f1e2d3c4b5a6978ULL >> k;
+		b.len = 0;
+		sb_hex(&b, v, 1);
+		snprintf(want, sizeof want, "%llx", (unsigned long long)v);
+		assert_string_equal(b.s, want);
+		b.len = 0;
+		sb_hex(&b, v, 17);
+		snprintf(want, sizeof want, "%017llx", (unsigned long long)v);
+		assert_string_equal(b.s, want);
+		assert_int_equal(b.len, 17);
+	}
+	sb_free(&b);
+}
+
 /* -V's hex dump: offsets widen past 64 KiB, every line alike. */
 static void
 test_hexdump_offsets(void **state)
@@ -973,6 +1019,7 @@ main(void)
 		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_cut_said_once),
 		cmocka_unit_test(test_hexdump_offsets),
+		cmocka_unit_test(test_hex_paths),
 		cmocka_unit_test(test_sbuf_fast_paths),
 	};
 
