@@ -1703,18 +1703,21 @@ link_learn_cmd(const struct urb_rec *r, struct dec_cls_state *st)
 }
 
 /* The names in advertising data p[0..n) of the device at a (the
- * Shortened and Complete Local Name entries; the last one wins). */
+ * Shortened and Complete Local Name entries; the last one wins); the
+ * state is changed (copied when shared) only for a name. */
 static void
-adv_names(struct dec_bt_cmds *cm, const uint8_t *a, const uint8_t *p,
+adv_names(struct dec_cls_state *st, const uint8_t *a, const uint8_t *p,
     size_t n, uint64_t frame)
 {
+	struct dec_bt_cmds *cm;
 	size_t	 i, l;
 
 	for (i = 0; i + 1 < n && p[i] != 0; i += l + 1) {
 		l = p[i];
 		if (i + 1 + l > n)
 			break;
-		if (p[i + 1] == 0x08 || p[i + 1] == 0x09)
+		if ((p[i + 1] == 0x08 || p[i + 1] == 0x09) &&
+		    (cm = cmds_own(st)) != NULL)
 			dev_name(cm, a, p + i + 2, l - 1, frame);
 	}
 }
@@ -1807,8 +1810,7 @@ link_learn_evt(const struct urb_rec *r, const uint8_t *p, size_t n,
 		dlen = p[off + 8];
 		if (off + 9 + dlen > n)
 			break;
-		if (dlen > 0 && (cm = cmds_own(st)) != NULL)
-			adv_names(cm, p + off + 2, p + off + 9, dlen, frame);
+		adv_names(st, p + off + 2, p + off + 9, dlen, frame);
 		off += 9 + dlen + 1;
 	}
 }
