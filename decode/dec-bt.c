@@ -22,9 +22,14 @@
  * number: 0 commands, 1 events, 2 ACL, 3 SCO), packet-bthci_cmd.c
  * (bthci_cmd.*), packet-bthci_evt.c (bthci_evt.*), packet-bthci_acl.c,
  * packet-bthci_sco.c, packet-btl2cap.c (btl2cap.*) and the advertising
- * data of packet-btcommon.c (btcommon.eir_ad.*).  What else Wireshark
- * learns across packets (the frame a command was answered in, the
- * addresses of a connection) is not kept.
+ * data of packet-btcommon.c (btcommon.eir_ad.*).  What Wireshark learns
+ * across packets is kept as its one pass has it: the command an event
+ * answers (bthci_evt.command_in_frame), and of each connection handle the
+ * frame that connected it, both ends' addresses, names and roles and its
+ * mode (bthci_acl.connect_in, .src.*, .dst.*, .mode: bluetooth_data_t's
+ * tables, filled by packet-bthci_evt.c and packet-bthci_cmd.c).
+ * bthci_acl.disconnect_in is never shown: one pass sees an ACL packet of
+ * a connection only before its Disconnection Complete.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -243,6 +248,15 @@ static const struct dec_name bc_flags[] = {
 	{ 0, NULL }
 };
 
+/* packet-bluetooth.h's roles (bthci_acl.src.role) and Part E 7.7.20's
+ * modes (bthci_acl.mode; -1 none known) */
+static const struct dec_name acl_roles[] = {
+	{ 0, "Unknown" }, { 1, "Master" }, { 2, "Slave" }, { 0, NULL }
+};
+static const struct dec_name acl_modes[] = {
+	{ 0, "Active Mode" }, { 1, "Hold Mode" }, { 2, "Sniff Mode" },
+	{ 3, "Park Mode" }, { 0xffffffff, "Unknown" }, { 0, NULL }
+};
 static const struct dec_name hci_usb_requests[] = {
 	{ 0x00, "Primary Controller Function" },
 	{ 0x2b, "AMP Controller Function" },
@@ -581,6 +595,26 @@ F(f_acl_pb, "PB Flag", "bthci_acl.pb_flag", DK_UINT, 2, pb_flags, 0x3000);
 F(f_acl_bc, "BC Flag", "bthci_acl.bc_flag", DK_UINT, 2, bc_flags, 0xc000);
 F(f_acl_len, "Data Total Length", "bthci_acl.length", DK_UINT, 2, NULL, 0);
 F(f_acl_data, "Data", "bthci_acl.data", DK_LABEL, 0, NULL, 0);
+/* what bthci_acl shows of the connection (packet-bthci_acl.c) */
+F(f_acl_conn_in, "Connect in frame", "bthci_acl.connect_in", DK_UINT, 4,
+    NULL, 0);
+F(f_acl_src_addr, "Source BD_ADDR", "bthci_acl.src.bd_addr", DK_STRING, 6,
+    NULL, 0);
+F(f_acl_src_name, "Source Device Name", "bthci_acl.src.name", DK_STRING, 0,
+    NULL, 0);
+F(f_acl_src_role, "Source Role", "bthci_acl.src.role", DK_UINT, 4,
+    acl_roles, 0);
+F(f_acl_dst_addr, "Destination BD_ADDR", "bthci_acl.dst.bd_addr", DK_STRING,
+    6, NULL, 0);
+F(f_acl_dst_name, "Destination Device Name", "bthci_acl.dst.name",
+    DK_STRING, 0, NULL, 0);
+F(f_acl_dst_role, "Destination Role", "bthci_acl.dst.role", DK_UINT, 4,
+    acl_roles, 0);
+F(f_acl_role_in, "Last Role Change in Frame",
+    "bthci_acl.last_change_in_frame.role", DK_UINT, 4, NULL, 0);
+F(f_acl_mode, "Current Mode", "bthci_acl.mode", DK_INT, 4, acl_modes, 0);
+F(f_acl_mode_in, "Last Mode Change in Frame",
+    "bthci_acl.last_change_in_frame.mode", DK_UINT, 4, NULL, 0);
 F(f_sco_handle, "Connection Handle", "bthci_sco.chandle", DK_HEX, 2, NULL,
     0x0fff);
 F(f_sco_status, "Packet Status", "bthci_sco.packet_status", DK_UINT, 2,
@@ -1160,8 +1194,115 @@ l2cap_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
 /* ------------------------------------------------------------------------
  * ACL and SCO data packets (Part E 5.4.2, 5.4.3).
  */
+
+/* The connection of handle h, or NULL. */
+static const struct dec_bt_link *
+link_find(const struct dec_bt_cmds *cm, uint16_t h)
+{
+	size_t	 i;
+
+	for (i = 0; i < DEC_BT_LINKS; i++)
+		if (cm->link[i].conn_frame != 0 && cm->link[i].handle == h)
+			return &cm->link[i];
+	return NULL;
+}
+
+/* What is known of the device at BD_ADDR a, or NULL. */
+static const struct dec_bt_dev *
+dev_find(const struct dec_bt_cmds *cm, const uint8_t a[6])
+{
+	size_t	 i;
+
+	for (i = 0; i < DEC_BT_DEVS; i++)
+		if (cm->dev[i].frame != 0 && memcmp(cm->dev[i].addr, a, 6) == 0)
+			return &cm->dev[i];
+	return NULL;
+}
+
+/* One end of an ACL packet: BD_ADDR a (NULL: unknown, 00:00:00:00:00:00),
+ * its name and role. */
 static void
-acl_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
+acl_end(struct dec_tree *t, const struct dec_field *const f[3],
+    const uint8_t *a, const char *name, uint32_t role)
+{
+	static const uint8_t none[6];
+	struct dec_node	*nd;
+
+	if (a == NULL)
+		a = none;
+	nd = dec_tree_add(t, f[0], DB_NONE, 0, 0, 0);
+	if (nd != NULL) {
+		nd->str = dec_tree_printf(t, "%02x:%02x:%02x:%02x:%02x:%02x",
+		    a[5], a[4], a[3], a[2], a[1], a[0]);
+		nd->flags |= DN_PLAIN;
+	}
+	nd = dec_tree_add(t, f[1], DB_NONE, 0, 0, 0);
+	if (nd != NULL)
+		nd->str = dec_tree_strdup(t, name, strlen(name));
+	dec_tree_add(t, f[2], DB_NONE, 0, 0, role);
+}
+
+/*
+ * What bthci_acl shows of the connection of the ACL packet with header
+ * hdr in record r (packet-bthci_acl.c, one pass): the frame that
+ * connected its handle while it is connected, the two ends (the local
+ * controller's and the remote's addresses, names and roles, source first:
+ * the host's packets are sent, the controller's received) and the mode.
+ */
+static void
+acl_links(const struct dec_cls_arg *a, uint32_t hdr, struct dec_tree *t)
+{
+	static const struct dec_field *const src[3] = {
+		&f_acl_src_addr, &f_acl_src_name, &f_acl_src_role,
+	}, *const dst[3] = {
+		&f_acl_dst_addr, &f_acl_dst_name, &f_acl_dst_role,
+	};
+	const struct dec_bt_cmds *cm;
+	const struct dec_bt_link *l;
+	const struct dec_bt_dev *d = NULL;
+	const uint8_t	*ra = NULL, *la;
+	const char	*rname = "", *lname;
+	uint64_t	 frame = urb_frame(a->r);
+	uint32_t	 rrole = 0, lrole = 0;
+	int		 in = urb_is_in(a->r);
+
+	if (a->st == NULL || (cm = a->st->bt_cmds) == NULL)
+		cm = NULL;
+	l = cm != NULL ? link_find(cm, (uint16_t)(hdr & 0x0fff)) : NULL;
+	if (l != NULL && l->conn_frame < frame && (l->disc_frame == 0 ||
+	    l->disc_frame > frame))
+		dec_tree_add(t, &f_acl_conn_in, DB_NONE, 0, 0, l->conn_frame);
+	if (l != NULL) {
+		ra = l->addr;
+		if ((d = dev_find(cm, ra)) != NULL && d->has_name)
+			rname = d->name;
+		/* the remote's role; the local one is the other */
+		if (d != NULL && (d->role == 1 || d->role == 2)) {
+			rrole = d->role;
+			lrole = 3 - d->role;
+		}
+	}
+	la = cm != NULL && cm->has_local ? cm->local : NULL;
+	lname = cm != NULL ? cm->local_name : "";
+	if (in) {
+		acl_end(t, src, ra, rname, rrole);
+		acl_end(t, dst, la, lname, lrole);
+	} else {
+		acl_end(t, src, la, lname, lrole);
+		acl_end(t, dst, ra, rname, rrole);
+	}
+	if (d != NULL && d->role_frame != 0)
+		dec_tree_add(t, &f_acl_role_in, DB_NONE, 0, 0, d->role_frame);
+	dec_tree_add(t, &f_acl_mode, DB_NONE, 0, 0, l != NULL &&
+	    l->mode_frame != 0 ? (uint64_t)(int64_t)l->mode :
+	    (uint64_t)(int64_t)-1);
+	if (l != NULL && l->mode_frame != 0)
+		dec_tree_add(t, &f_acl_mode_in, DB_NONE, 0, 0, l->mode_frame);
+}
+
+static void
+acl_tree(const struct dec_cls_arg *a, const uint8_t *p, size_t n,
+    uint32_t base, struct dec_tree *t)
 {
 	struct dec_cur	 c = { t, p, n, base, 0 };
 	uint32_t	 hdr = 0, len = 0;
@@ -1181,6 +1322,8 @@ acl_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
 	if (!c.cut && len > 0)
 		dec_tree_add(t, &f_acl_data, DB_DATA, base + 4,
 		    (uint32_t)(n - 4), 0);
+	if (n >= 4)
+		acl_links(a, hdr, t);
 	t->depth--;
 	/* L2CAP starts in a packet that is no continuing fragment */
 	if (!c.cut && len > 0 && ((hdr >> 12) & 3) != 1)
@@ -1296,6 +1439,8 @@ cmds_own(struct dec_cls_state *st)
 	return g;
 }
 
+static void	 link_learn_cmd(const struct urb_rec *, struct dec_cls_state *);
+
 /* An HCI command sent (its submit): the slot of its opcode, else the
  * oldest one, remembers it. */
 static void
@@ -1325,6 +1470,7 @@ cmd_learn(const struct urb_rec *r, struct dec_cls_state *st)
 	c->pend_frame = 0;
 	c->pend_ts = 0;
 	c->resp_frame = 0;
+	link_learn_cmd(r, st);
 }
 
 /* The commands an event p[0..n) may answer, as Wireshark's bthci_evt
@@ -1424,6 +1570,251 @@ evt_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
 	}
 }
 
+/* The slot of the connection of handle h, else a free one, else the
+ * oldest one (a disconnected one first), emptied. */
+static struct dec_bt_link *
+link_slot(struct dec_bt_cmds *cm, uint16_t h)
+{
+	struct dec_bt_link *l, *old = NULL;
+	size_t		 i;
+
+	for (i = 0; i < DEC_BT_LINKS; i++) {
+		l = &cm->link[i];
+		if (l->conn_frame != 0 && l->handle == h)
+			return l;
+		if (old == NULL || (l->conn_frame == 0 && old->conn_frame != 0) ||
+		    ((l->conn_frame == 0) == (old->conn_frame == 0) &&
+		    ((l->disc_frame != 0 && old->disc_frame == 0) ||
+		    ((l->disc_frame != 0) == (old->disc_frame != 0) &&
+		    l->conn_frame < old->conn_frame))))
+			old = l;
+	}
+	memset(old, 0, sizeof *old);
+	old->handle = h;
+	return old;
+}
+
+/* The device at BD_ADDR a, else a free slot, else the one changed
+ * longest ago that no connection's remote is, for it. */
+static struct dec_bt_dev *
+dev_slot(struct dec_bt_cmds *cm, const uint8_t a[6], uint64_t frame)
+{
+	struct dec_bt_dev *d, *old = NULL;
+	size_t		 i, k;
+	int		 linked, old_linked = 1;
+
+	for (i = 0; i < DEC_BT_DEVS; i++) {
+		d = &cm->dev[i];
+		if (d->frame != 0 && memcmp(d->addr, a, 6) == 0)
+			goto out;
+		for (linked = 0, k = 0; d->frame != 0 && k < DEC_BT_LINKS;
+		    k++)
+			if (cm->link[k].conn_frame != 0 &&
+			    cm->link[k].disc_frame == 0 &&
+			    memcmp(cm->link[k].addr, d->addr, 6) == 0)
+				linked = 1;
+		if (old == NULL || (!linked && old_linked) ||
+		    (linked == old_linked && d->frame < old->frame)) {
+			old = d;
+			old_linked = linked;
+		}
+	}
+	d = old;
+	memset(d, 0, sizeof *d);
+	memcpy(d->addr, a, 6);
+out:
+	d->frame = frame;
+	return d;
+}
+
+/* The connection of the handle at h (an event's), to change, or NULL
+ * when none is known. */
+static struct dec_bt_link *
+link_own(struct dec_cls_state *st, const uint8_t *h)
+{
+	struct dec_bt_cmds *cm;
+	uint16_t	 handle = get_le16(h) & 0x0fff;
+
+	if (st->bt_cmds == NULL || link_find(st->bt_cmds, handle) == NULL ||
+	    (cm = cmds_own(st)) == NULL)
+		return NULL;
+	return link_slot(cm, handle);
+}
+
+/* Role r of the remote at a (packet-bluetooth.h's 1 master, 2 slave, 0
+ * unknown) from frame on. */
+static void
+dev_role(struct dec_bt_cmds *cm, const uint8_t *a, uint8_t r, uint64_t frame)
+{
+	struct dec_bt_dev *d = dev_slot(cm, a, frame);
+
+	d->role = r;
+	d->role_frame = frame;
+}
+
+/* Name p[0..n) (to its first NUL) into dst, DEC_BT_NAME + 1 bytes. */
+static void
+name_copy(char *dst, const uint8_t *p, size_t n)
+{
+	const uint8_t	*z;
+
+	if (n > DEC_BT_NAME)
+		n = DEC_BT_NAME;
+	if ((z = memchr(p, 0, n)) != NULL)
+		n = (size_t)(z - p);
+	memcpy(dst, p, n);
+	dst[n] = '\0';
+}
+
+static void
+dev_name(struct dec_bt_cmds *cm, const uint8_t *a, const uint8_t *p,
+    size_t n, uint64_t frame)
+{
+	struct dec_bt_dev *d = dev_slot(cm, a, frame);
+
+	name_copy(d->name, p, n);
+	d->has_name = 1;
+}
+
+/* A controller's answer to a role a command or event gives: 0x00 the
+ * local device is (becomes) master, so the remote is slave; 0x01 the
+ * other way (Part E 7.1.8, 7.7.18). */
+static uint8_t
+remote_role(uint8_t r)
+{
+	return r == 0 ? 2 : r == 1 ? 1 : 0;
+}
+
+/* A command that tells the remote's role (packet-bthci_cmd.c): Create
+ * Connection makes the remote a slave, Accept Connection Request gives
+ * the role. */
+static void
+link_learn_cmd(const struct urb_rec *r, struct dec_cls_state *st)
+{
+	const uint8_t	*p = r->data;
+	struct dec_bt_cmds *cm;
+	uint16_t	 op = get_le16(p);
+
+	if (op == 0x0405 && r->data_len >= 16 && (cm = cmds_own(st)) != NULL)
+		dev_role(cm, p + 3, 2, urb_frame(r));
+	else if (op == 0x0409 && r->data_len >= 10 &&
+	    (cm = cmds_own(st)) != NULL)
+		dev_role(cm, p + 3, remote_role(p[9]), urb_frame(r));
+}
+
+/* The names in advertising data p[0..n) of the device at a (the
+ * Shortened and Complete Local Name entries; the last one wins); the
+ * state is changed (copied when shared) only for a name. */
+static void
+adv_names(struct dec_cls_state *st, const uint8_t *a, const uint8_t *p,
+    size_t n, uint64_t frame)
+{
+	struct dec_bt_cmds *cm;
+	size_t	 i, l;
+
+	for (i = 0; i + 1 < n && p[i] != 0; i += l + 1) {
+		l = p[i];
+		if (i + 1 + l > n)
+			break;
+		if ((p[i + 1] == 0x08 || p[i + 1] == 0x09) &&
+		    (cm = cmds_own(st)) != NULL)
+			dev_name(cm, a, p + i + 2, l - 1, frame);
+	}
+}
+
+/* What an event p[0..n) in record r tells of the connections, as
+ * packet-bthci_evt.c keeps it (each when its status is success): the
+ * local address (Read BD_ADDR) and name (Read Local Name), a connection
+ * opened (Connection Complete, mode active; LE Connection Complete) or
+ * closed (Disconnection Complete), a remote's role (Role Change) and
+ * name (Remote Name Request Complete, advertising reports), a mode
+ * (Mode Change).  An event shorter than where Wireshark keeps it keeps
+ * nothing. */
+static void
+link_learn_evt(const struct urb_rec *r, const uint8_t *p, size_t n,
+    struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *cm;
+	struct dec_bt_link *l;
+	uint64_t	 frame = urb_frame(r);
+	uint16_t	 op;
+	size_t		 off, i, nrep, dlen;
+
+	if (n < 3 || (size_t)p[1] + 2 > n)
+		return;
+	n = (size_t)p[1] + 2;
+	switch (p[0]) {
+	case 0x0e:		/* Command Complete */
+		if (n < 6 || p[5] != 0)
+			return;
+		op = get_le16(p + 3);
+		if (op == 0x1009 && n >= 12 && (cm = cmds_own(st)) != NULL) {
+			memcpy(cm->local, p + 6, 6);
+			cm->has_local = 1;
+		} else if (op == 0x0c14 && n >= 6 + 248 &&
+		    (cm = cmds_own(st)) != NULL)
+			name_copy(cm->local_name, p + 6, 248);
+		return;
+	case 0x03:		/* Connection Complete (7.7.3) */
+		if (n < 11 || p[2] != 0 || (cm = cmds_own(st)) == NULL)
+			return;
+		l = link_slot(cm, get_le16(p + 3) & 0x0fff);
+		memset(l, 0, sizeof *l);
+		l->handle = get_le16(p + 3) & 0x0fff;
+		l->conn_frame = frame;
+		memcpy(l->addr, p + 5, 6);
+		l->mode = 0;
+		l->mode_frame = frame;
+		return;
+	case 0x05:		/* Disconnection Complete (7.7.5) */
+		if (n < 6 || p[2] != 0 || (l = link_own(st, p + 3)) == NULL)
+			return;
+		if (l->conn_frame < frame && l->disc_frame == 0)
+			l->disc_frame = frame;
+		return;
+	case 0x07:		/* Remote Name Request Complete (7.7.7) */
+		if (n < 9 + 248 || p[2] != 0 || (cm = cmds_own(st)) == NULL)
+			return;
+		dev_name(cm, p + 3, p + 9, 248, frame);
+		return;
+	case 0x12:		/* Role Change (7.7.18) */
+		if (n < 10 || p[2] != 0 || (cm = cmds_own(st)) == NULL)
+			return;
+		dev_role(cm, p + 3, remote_role(p[9]), frame);
+		return;
+	case 0x14:		/* Mode Change (7.7.20) */
+		if (n < 8 || p[2] != 0 || (l = link_own(st, p + 3)) == NULL)
+			return;
+		l->mode = (int8_t)p[5];
+		l->mode_frame = frame;
+		return;
+	case 0x3e:		/* LE Meta (7.7.65) */
+		break;
+	default:
+		return;
+	}
+	if (p[2] == 0x01) {	/* LE Connection Complete (7.7.65.1) */
+		if (n < 21 || p[3] != 0 || (cm = cmds_own(st)) == NULL)
+			return;
+		/* Wireshark keeps no mode for it: a handle's mode stays */
+		l = link_slot(cm, get_le16(p + 4) & 0x0fff);
+		l->conn_frame = frame;
+		l->disc_frame = 0;
+		memcpy(l->addr, p + 8, 6);
+		return;
+	}
+	if (p[2] != 0x02 || n < 4)	/* LE Advertising Report (7.7.65.2) */
+		return;
+	nrep = p[3];
+	for (off = 4, i = 0; i < nrep && off + 9 <= n; i++) {
+		dlen = p[off + 8];
+		if (off + 9 + dlen > n)
+			break;
+		adv_names(st, p + off + 2, p + off + 9, dlen, frame);
+		off += 9 + dlen + 1;
+	}
+}
+
 /* The links evt_learn found for event record r, inside its tree. */
 static void
 evt_links(const struct dec_cls_arg *a, struct dec_tree *t)
@@ -1478,8 +1869,10 @@ bt_learn(const struct urb_rec *r, const struct dec_info *info,
 		if (*left > 0 && (f = frag_own(st, s, 1)) != NULL) {
 			f->total = (uint32_t)need;
 			frag_add(f, r);
-		} else if (ep == 1 && need == n)
+		} else if (ep == 1 && need == n) {
 			evt_learn(r, r->data, n, st);
+			link_learn_evt(r, r->data, n, st);
+		}
 		return;
 	}
 	if (n < *left) {
@@ -1492,8 +1885,10 @@ bt_learn(const struct urb_rec *r, const struct dec_info *info,
 	if (st->bt_part != DEC_BT_EXCESS && (f = frag_own(st, s, 0)) != NULL)
 		frag_add(f, r);
 	if (ep == 1 && st->bt_part == DEC_BT_LAST && f != NULL &&
-	    f->got == f->total && f->total <= DEC_BT_MAXPKT)
+	    f->got == f->total && f->total <= DEC_BT_MAXPKT) {
 		evt_learn(r, f->b, f->total, st);
+		link_learn_evt(r, f->b, f->total, st);
+	}
 }
 
 /* The packet whose last piece r is, reassembled, or NULL. */
@@ -1627,7 +2022,7 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 		if (ep == 1)
 			evt_tree(f->b, need, 0, t);
 		else
-			acl_tree(f->b, need, 0, t);
+			acl_tree(a, f->b, need, 0, t);
 		bt_copied(t, k, f->b, need);
 		if (ep == 1)
 			evt_links(a, t);
@@ -1648,7 +2043,7 @@ bt_tree(const struct dec_cls_arg *a, struct dec_tree *t)
 			evt_links(a, t);
 			break;
 		case 2:
-			acl_tree(p, n, 0, t);
+			acl_tree(a, p, n, 0, t);
 			break;
 		case 3:
 			sco_tree(p, n, 0, t);

@@ -1080,8 +1080,44 @@ struct dec_bt_cmd {
 	uint64_t	 resp_frame;	/* the event of a connection that
 					   answered it, 0: none */
 };
+/*
+ * Bluetooth: what Wireshark's bluetooth_data_t keeps of the connections
+ * for bthci_acl (packet-bthci_evt.c, packet-bthci_cmd.c), as one pass
+ * sees it: per connection handle the remote BD_ADDR, the frames of its
+ * Connection Complete and Disconnection Complete and its mode
+ * (chandle_to_bdaddr, chandle_sessions, chandle_to_mode); per remote
+ * BD_ADDR its role and name (bdaddr_to_role, bdaddr_to_name); the local
+ * BD_ADDR and name.  At most DEC_BT_LINKS handles and DEC_BT_DEVS
+ * addresses, the oldest forgotten; names of at most DEC_BT_NAME bytes
+ * (HCI's 248, Part E 7.3.12).
+ */
+#define DEC_BT_LINKS	8
+#define DEC_BT_DEVS	8
+#define DEC_BT_NAME	248
+struct dec_bt_link {
+	uint64_t	 conn_frame;	/* 0: the slot is free */
+	uint64_t	 disc_frame;	/* 0: not disconnected */
+	uint64_t	 mode_frame;	/* 0: no mode known */
+	uint16_t	 handle;
+	int8_t		 mode;
+	uint8_t		 addr[6];	/* as the event has it (LSB first) */
+};
+struct dec_bt_dev {
+	uint64_t	 frame;		/* last change, 0: the slot is free */
+	uint64_t	 role_frame;	/* 0: no role known */
+	uint8_t		 addr[6];
+	uint8_t		 role;		/* the remote's: 0 unknown, 1 master,
+					   2 slave */
+	uint8_t		 has_name;
+	char		 name[DEC_BT_NAME + 1];
+};
 struct dec_bt_cmds {
 	unsigned int	 refs;
+	struct dec_bt_link link[DEC_BT_LINKS];
+	struct dec_bt_dev dev[DEC_BT_DEVS];
+	uint8_t		 has_local;	/* Read BD_ADDR answered */
+	uint8_t		 local[6];
+	char		 local_name[DEC_BT_NAME + 1];
 	struct dec_bt_cmd c[DEC_BT_CMDS];
 	uint64_t	 ev_frame;
 	uint64_t	 cmd_frame;	/* bthci_evt.command_in_frame */

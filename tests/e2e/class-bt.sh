@@ -15,7 +15,7 @@
 # tshark's, and no bthci_sco.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 67
+plan 83
 
 "$US" sim bluetooth -w "$TMP/bt.pcapng" >"$TMP/sim.out" 2>"$TMP/sim.err"
 check "sim bluetooth runs to its end" test $? -eq 0
@@ -104,6 +104,30 @@ check "the compared fields include the HCI and L2CAP ones" \
     test ! -s "$TMP/missing"
 tshark_agree "bluetooth: every record" "$TMP/bt.pcap"
 
+# what bthci_acl shows of each ACL packet's connection (the frame of its
+# Connection Complete, the local and remote addresses, names and roles,
+# the mode), record by record as tshark's one pass gives them
+acl_links="bthci_acl.connect_in bthci_acl.src.bd_addr bthci_acl.src.name
+    bthci_acl.src.role bthci_acl.dst.bd_addr bthci_acl.dst.name
+    bthci_acl.dst.role bthci_acl.last_change_in_frame.role bthci_acl.mode
+    bthci_acl.last_change_in_frame.mode"
+links_agree() {	# FILE WHAT
+	set -- "$1" "$2" -e frame.number
+	for f in $acl_links; do
+		set -- "$@" -e "$f"
+	done
+	a=$1 w=$2
+	shift 2
+	tshark -r "$a" -T fields "$@" >"$TMP/ts.l" 2>/dev/null
+	"$US" read "$a" -T fields "$@" >"$TMP/us.l" 2>"$TMP/l.err"
+	check_diff "$w: tshark's bthci_acl connection fields" \
+	    "$TMP/ts.l" "$TMP/us.l"
+	check "$w: the ACL packets have them, no sanitizer report" \
+	    sh -c "grep -q '	[0-9]*	..:..:..:..:..:..	' '$TMP/ts.l' &&
+	    ! grep -q -E 'Sanitizer|runtime error' '$TMP/l.err'"
+}
+links_agree "$TMP/bt.pcap" "bluetooth"
+
 # SCO on isochronous: tshark hands it to no Bluetooth dissector; the
 # usb.iso.* fields record by record (usb.iso.numdesc left out: tshark 4.0
 # prints it twice on a 64-byte usbmon header, once from the extension)
@@ -177,6 +201,30 @@ if command -v python3 >/dev/null 2>&1; then
 		    sh -c "grep -q '	[0-9]' '$TMP/ts.c' &&
 		    ! grep -q -E 'Sanitizer|runtime error' '$TMP/c.err'"
 	done
+	# ACL packets among the events and commands that tell of their
+	# connections: local address and name, Connection Complete, Role
+	# Change, Mode Change, Remote Name Request Complete, LE Connection
+	# Complete, an advertising report's name, Disconnection Complete,
+	# Accept Connection Request
+	python3 tests/tools/btcraft.py "$TMP/bt.pcap" "$TMP/links.pcap" 0 \
+	    links
+	links_agree "$TMP/links.pcap" "crafted connections"
+	for f in bthci_acl.connect_in 'bthci_acl.src.role == 2' \
+	    'bthci_acl.dst.role == 1' 'bthci_acl.mode == 2' \
+	    'bthci_acl.mode == -1' 'bthci_acl.dst.name == "remote-a"' \
+	    'bthci_acl.src.name == "le-dev"' \
+	    'bthci_acl.src.bd_addr == 00:1b:dc:12:34:56' \
+	    'bthci_acl.dst.bd_addr == c0:89:ab:cd:ef:01' \
+	    bthci_acl.last_change_in_frame.role \
+	    'bthci_acl.last_change_in_frame.mode > 100'; do
+		t=$(tshark -r "$TMP/links.pcap" -Y "$f" 2>/dev/null | wc -l |
+		    tr -d ' ')
+		u=$("$US" read "$TMP/links.pcap" -Y "$f" 2>/dev/null | wc -l |
+		    tr -d ' ')
+		check_eq "crafted connections: -Y '$f': tshark's count" "$t" "$u"
+	done
+	check "crafted connections: the filters match something" \
+	    test "$t" -gt 0
 else
-	skip "crafted events against tshark" "python3 is not installed" 4
+	skip "crafted events against tshark" "python3 is not installed" 18
 fi

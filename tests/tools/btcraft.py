@@ -58,6 +58,75 @@ def make(tmpl, data, us_later):
     return bytes(r) + bytes(data)
 
 
+def acl(handle, inn, later):
+    """An ACL packet on handle (an L2CAP Information Request), in or out."""
+    d = struct.pack("<HHHHBBHH", handle | 0x2000, 10, 6, 1, 0x0a, 1, 2, 2)
+    return make(recs[acl_in if inn else acl_out], d, later)
+
+
+def ev(code, p, later):
+    return make(recs[evt], bytes([code, len(p)]) + p, later)
+
+
+def name(s):
+    return s.encode() + bytes(248 - len(s))
+
+
+if len(sys.argv) > 4 and sys.argv[4] == "links":
+    # ACL packets between the events and commands that tell bthci_acl
+    # of their connection: no connection yet, the local address and
+    # name, Connection Complete, Role Change, Mode Change, Remote Name
+    # Request Complete, LE Connection Complete, an advertising report's
+    # name, Disconnection Complete, Accept Connection Request and a
+    # second connection on the same handle
+    acl_in = acl_out = None
+    for i, r in enumerate(recs):
+        t, xt, ep, dlen = usb(r)
+        if acl_out is None and t == "S" and ep == 0x02 and dlen > 0:
+            acl_out = i
+        if acl_in is None and t == "C" and ep == 0x82 and dlen > 0:
+            acl_in = i
+    if acl_in is None or acl_out is None:
+        sys.exit("btcraft: no ACL data in " + src)
+    a = bytes([0x66, 0x55, 0x44, 0x33, 0x22, 0x11])
+    bb = bytes([0x01, 0xef, 0xcd, 0xab, 0x89, 0xc0])
+    loc = bytes([0x56, 0x34, 0x12, 0xdc, 0x1b, 0x00])
+    cc = lambda h, addr: bytes([0]) + struct.pack("<H", h) + addr + b"\x01\x00"
+    le = lambda h, addr: (bytes([1, 0]) + struct.pack("<H", h) +
+                          bytes([0, 0]) + addr + bytes(7))
+    seq = [
+        acl(0x001, True, 0),
+        ev(0x0e, b"\x01" + struct.pack("<H", 0x1009) + b"\x00" + loc, 0),
+        acl(0x001, False, 0),
+        ev(0x0e, b"\x01" + struct.pack("<H", 0x0c14) + b"\x00" +
+           name("urb-host"), 0),
+        ev(0x03, cc(0x001, a), 0),
+        acl(0x001, False, 0), acl(0x001, True, 0),
+        ev(0x12, b"\x00" + a + b"\x01", 0),
+        acl(0x001, False, 0), acl(0x001, True, 0),
+        ev(0x14, b"\x00" + struct.pack("<H", 0x001) + b"\x02" +
+           struct.pack("<H", 0x0800), 0),
+        acl(0x001, True, 0),
+        ev(0x07, b"\x00" + a + name("remote-a"), 0),
+        acl(0x001, False, 0),
+        ev(0x3e, le(0x002, bb), 0),
+        acl(0x002, True, 0), acl(0x001, True, 0),
+        ev(0x3e, b"\x02\x01\x00\x00" + bb + b"\x08\x07\x09le-dev\xc4", 0),
+        acl(0x002, False, 0),
+        ev(0x05, b"\x00" + struct.pack("<H", 0x001) + b"\x13", 0),
+        acl(0x001, False, 0), acl(0x002, True, 0),
+        make(recs[cmd], struct.pack("<HB", 0x0409, 7) + a + b"\x01", 0),
+        ev(0x03, cc(0x001, a), 0),
+        acl(0x001, True, 0),
+        ev(0x03, cc(0x003, bb), 0),
+        ev(0x14, b"\x00" + struct.pack("<H", 0x003) + b"\x01" +
+           struct.pack("<H", 0x0800), 0),
+        acl(0x003, False, 0), acl(0x002, True, 0),
+    ]
+    with open(dst, "wb") as f:
+        f.write(b[:24] + b"".join(list(recs[:cmd]) + seq))
+    sys.exit(0)
+
 # (opcode, its parameter bytes, the event: code, (0x3e, subevent), None)
 pairs = [(0x0405, 13, None), (0x0409, 7, 0x03), (0x0409, 7, None),
          (0x0405, 13, 0x03), (0x0406, 3, None), (0x0405, 13, 0x05),

@@ -57,17 +57,26 @@ piece(struct dec_cls_state *st, int ep, const uint8_t *p, size_t n,
 	return t.n;
 }
 
-/* The value of the first node named abbrev in the last tree, or -1. */
-static int64_t
-value_of(const char *abbrev)
+/* The first node named abbrev in the last tree, or NULL. */
+static const struct dec_node *
+node_of(const char *abbrev)
 {
 	size_t	 i;
 
 	for (i = 0; i < nnodes; i++)
 		if (nodes[i].f != NULL && nodes[i].f->abbrev != NULL &&
 		    strcmp(nodes[i].f->abbrev, abbrev) == 0)
-			return (int64_t)nodes[i].value;
-	return -1;
+			return &nodes[i];
+	return NULL;
+}
+
+/* Its value, or -1. */
+static int64_t
+value_of(const char *abbrev)
+{
+	const struct dec_node *n = node_of(abbrev);
+
+	return n != NULL ? (int64_t)n->value : -1;
 }
 
 /* An LE Advertising Report of 29 bytes in pieces of 16 and 13. */
@@ -163,6 +172,70 @@ test_garbage(void **state)
 	dec_cls_state_free(&st);
 }
 
+/* Its string, or NULL. */
+static const char *
+str_of(const char *abbrev)
+{
+	const struct dec_node *n = node_of(abbrev);
+
+	return n != NULL ? n->str : NULL;
+}
+
+/* The connections bthci_acl shows are bounded: more handles and more
+ * advertisers than the state keeps forget the oldest (a closed one
+ * first), never the remote of a connection still open; a copy of the state keeps what it saw. */
+static void
+test_links_bounded(void **state)
+{
+	struct dec_cls_state st, kept;
+	uint8_t		 cc[13] = { 0x03, 0x0b, 0x00, 0x01, 0x00,
+	    0x66, 0x55, 0x44, 0x33, 0x22, 0x11, 0x01, 0x00 };
+	uint8_t		 dc[6] = { 0x05, 0x04, 0x00, 0x01, 0x00, 0x13 };
+	uint8_t		 rep[29], acl[14] = { 0x01, 0x20, 0x0a, 0x00, 0x06,
+	    0x00, 0x01, 0x00, 0x0a, 0x01, 0x02, 0x00, 0x02, 0x00 };
+	uint64_t	 frame = 1;
+	int		 i;
+
+	(void)state;
+	memset(&st, 0, sizeof st);
+	piece(&st, 0x81, cc, sizeof cc, frame++);
+	memcpy(rep, adv, sizeof rep);
+	rep[7] = 0x11;			/* the connected device's name */
+	memcpy(rep + 6, cc + 5, 6);
+	piece(&st, 0x81, rep, sizeof rep, frame++);
+	dec_cls_state_copy(&kept, &st);
+	for (i = 0; i < 3 * DEC_BT_DEVS; i++) {
+		rep[6] = (uint8_t)(0x80 + i);	/* other advertisers */
+		rep[20] = (uint8_t)('a' + i);
+		piece(&st, 0x81, rep, sizeof rep, frame++);
+	}
+	for (i = 0; i < 3 * DEC_BT_LINKS; i++) {	/* other handles */
+		cc[3] = dc[3] = (uint8_t)(0x10 + i);
+		cc[5] = (uint8_t)i;
+		piece(&st, 0x81, cc, sizeof cc, frame++);
+		piece(&st, 0x81, dc, sizeof dc, frame++);
+	}
+	piece(&st, 0x82, acl, sizeof acl, frame++);
+	assert_int_equal(value_of("bthci_acl.connect_in"), 1);
+	assert_string_equal(str_of("bthci_acl.src.bd_addr"),
+	    "11:22:33:44:55:66");
+	assert_string_equal(str_of("bthci_acl.src.name"), "urb-sensor");
+	/* the newest handle is known too, disconnected */
+	acl[0] = (uint8_t)(0x10 + 3 * DEC_BT_LINKS - 1);
+	piece(&st, 0x82, acl, sizeof acl, frame);
+	assert_int_equal(value_of("bthci_acl.connect_in"), -1);
+	assert_string_equal(str_of("bthci_acl.src.bd_addr"),
+	    "11:22:33:44:55:17");
+	/* the copy saw the connection and its name only */
+	acl[0] = 0x01;
+	piece(&kept, 0x82, acl, sizeof acl, frame);
+	assert_int_equal(value_of("bthci_acl.connect_in"), 1);
+	assert_string_equal(str_of("bthci_acl.src.name"), "urb-sensor");
+	assert_ptr_not_equal(kept.bt_cmds, st.bt_cmds);
+	dec_cls_state_free(&kept);
+	dec_cls_state_free(&st);
+}
+
 int
 main(void)
 {
@@ -170,6 +243,7 @@ main(void)
 		cmocka_unit_test(test_copy_keeps_pieces),
 		cmocka_unit_test(test_long_acl),
 		cmocka_unit_test(test_garbage),
+		cmocka_unit_test(test_links_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
