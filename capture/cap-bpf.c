@@ -66,6 +66,7 @@ cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 #else /* HAVE_BPF */
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "capture/bpf/usbtrace.h"
@@ -143,6 +144,7 @@ struct tr_priv {
 	struct drv_event rule_ev[4];	/* what the last event broke */
 	size_t		 nrule, rule_at;
 	char		 func[160], driver[64], text[320];
+	struct cap_gfp	 gfp;		/* the kernel's gfp_t bits */
 };
 
 /* ------------------------------------------------------------------------
@@ -744,26 +746,33 @@ tr_record(void *ctx, void *data, size_t size)
  * Events.
  */
 
-/* The kernel's gfp_t (include/linux/gfp_types.h, 6.1 and after) as the
- * simulator's mem_flags (dec_gfp_flags); other values as they are. */
-static uint32_t
-gfp_to_sim(uint32_t gfp)
+/*
+ * The running kernel's gfp_t bits: its BTF's ___GFP_*_BIT enum (6.10 and
+ * after), else 6.1's layout (cap-gfp.c).
+ */
+static void
+gfp_from_btf(struct cap_gfp *g)
 {
-	static const struct {
-		uint32_t	 kernel, sim;
-	} map[] = {
-		{ 0xcc0, 0xd0 },	/* GFP_KERNEL */
-		{ 0xa20, 0x20 },	/* GFP_ATOMIC, with __GFP_ATOMIC */
-		{ 0x820, 0x20 },	/* GFP_ATOMIC, 6.4 and after */
-		{ 0xc00, 0x10 },	/* GFP_NOIO */
-	};
-	size_t	 i;
+	const struct btf_type *t;
+	const struct btf_enum *e;
+	struct btf	*btf;
+	uint32_t	 id, n;
+	int		 j;
 
-	for (i = 0; i < sizeof map / sizeof map[0]; i++) {
-		if (map[i].kernel == gfp)
-			return map[i].sim;
+	cap_gfp_init(g);
+	if ((btf = btf__load_vmlinux_btf()) == NULL)
+		return;
+	n = btf__type_cnt(btf);
+	for (id = 1; id < n && !g->learnt; id++) {
+		t = btf__type_by_id(btf, id);
+		if (t == NULL || !btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (j = 0; j < btf_vlen(t); j++)
+			(void)cap_gfp_learn(g, btf__name_by_offset(btf,
+			    e[j].name_off), e[j].val);
 	}
-	return gfp;
+	btf__free(btf);
 }
 
 /*
@@ -1003,7 +1012,7 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 {
 	const struct ut_record *u = &p->u;
 	const char	*gfp, *what;
-	char		 who[64], handler[160], hmod[64];
+	char		 who[64], handler[160], hmod[64], gfpname[128];
 
 	memset(ev, 0, sizeof *ev);
 	ev->ts_ns = p->ts;
@@ -1045,13 +1054,9 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 	case UT_SUBMIT:
 		ev->kind = DRV_SUBMIT;
 		ev->length = u->length;
-		ev->mem_flags = gfp_to_sim(u->mem_flags);
-		gfp = dec_name_find(dec_gfp_flags, ev->mem_flags);
-		if (gfp == NULL) {
-			snprintf(hmod, sizeof hmod, "mem_flags=%#x",
-			    u->mem_flags);
-			gfp = hmod;
-		}
+		ev->mem_flags = cap_gfp_to_sim(&tp->gfp, u->mem_flags);
+		cap_gfp_name(&tp->gfp, u->mem_flags, gfpname, sizeof gfpname);
+		gfp = gfpname;
 		snprintf(tp->text, sizeof tp->text, "usb_submit_urb "
 		    "urb=%016" PRIx64 " ep=%02x len=%u flags=%#x %s -> %d "
 		    "(%s)", ev->urb_id, ev->ep, ev->length, u->xfer_flags,
@@ -1266,6 +1271,7 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 		snprintf(why, len, "%s", ue_strerror(UE_NOMEM));
 		goto fail;
 	}
+	gfp_from_btf(&tp->gfp);
 	if (ksyms_load(&tp->ks) < 0) {
 		snprintf(why, len, "%s lists no symbol addresses (as root, "
 		    "kernel.kptr_restrict may hide them)", CAP_BPF_KALLSYMS);

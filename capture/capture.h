@@ -612,6 +612,26 @@ void		 cap_sink_abort(struct cap_sink *sink);
 int		 cap_sink_write_event(struct cap_sink *sink,
 		     const struct drv_event *ev);
 /*
+ * A running kernel's gfp_t (cap-gfp.c): the __GFP_ flag of each bit, from
+ * 6.1's layout (cap_gfp_init) or from the kernel's BTF enum, whose
+ * enumerators (___GFP_IO_BIT = 6, ...) cap_gfp_learn takes one at a time
+ * (1 if it was one of them).  cap_gfp_to_sim gives the simulator's
+ * mem_flags (core/usb.h: 0x10 may sleep, 0x20 high, 0x40 IO, 0x80 FS),
+ * cap_gfp_name what the kernel's %pGg prints ("GFP_NOIO|__GFP_NOWARN").
+ */
+#define CAP_GFP_BITS	32
+struct cap_gfp {
+	char		 name[CAP_GFP_BITS][24];	/* "IO"; "" none */
+	int		 learnt;	/* from the kernel's enum */
+};
+void		 cap_gfp_init(struct cap_gfp *g);
+int		 cap_gfp_learn(struct cap_gfp *g, const char *enumerator,
+		     long long val);
+uint32_t	 cap_gfp_to_sim(const struct cap_gfp *g, uint32_t gfp);
+void		 cap_gfp_name(const struct cap_gfp *g, uint32_t gfp, char *buf,
+		     size_t len);
+
+/*
  * The comment a pcapng writer puts on the 'S' record of the URB a
  * DRV_SUBMIT event submitted ("skel skel_write usb_submit_urb
  * GFP_KERNEL"), in buf (CAP_SUBMIT_COMMENT_MAX bytes are enough).  The

@@ -37,6 +37,7 @@ const struct dec_name dec_drv_kinds[] = {
 const struct dec_name dec_gfp_flags[] = {
 	{ 0x10, "GFP_NOIO" },
 	{ 0x20, "GFP_ATOMIC" },
+	{ 0x50, "GFP_NOFS" },
 	{ 0xd0, "GFP_KERNEL" },
 	{ 0, NULL }
 };
@@ -291,9 +292,8 @@ ev_put_num(const struct drv_event *ev, const struct ev_field *f,
 	case EV_NAMED:
 		if ((name = dec_name_find(f->names, (uint32_t)v)) != NULL)
 			sb_puts(b, name);
-		else {
+		else
 			sb_hex0x(b, (uint64_t)v, 1);
-		}
 		break;
 	default:
 		sb_u64(b, (uint64_t)v);

@@ -146,12 +146,14 @@ intf_get(struct dec_rules *r, const struct drv_event *ev)
 /*
  * May these mem_flags sleep?  The events' values are the simulator's
  * (GFP_KERNEL 0xd0, GFP_NOIO 0x10, GFP_ATOMIC 0x20: core/usb.h), which a
- * real kernel's source translates its own into.
+ * real kernel's source translates its own into (capture/cap-gfp.c): 0x10
+ * is 2.6's __GFP_WAIT, today's __GFP_DIRECT_RECLAIM, whatever else is
+ * set (gfpflags_allow_blocking, include/linux/gfp.h).
  */
 static int
 gfp_may_sleep(uint32_t mem)
 {
-	return mem == 0xd0 || mem == 0x10;
+	return (mem & 0x10) != 0;
 }
 
 /* Appends a rule event like ev (its device, interface, driver). */
@@ -214,7 +216,7 @@ on_submit(struct dec_rules *r, const struct drv_event *ev,
 {
 	const struct rule_intf *in;
 	struct rule_urb	*u;
-	const char	*d = intern(r, ev->driver), *ctx;
+	const char	*d = intern(r, ev->driver), *ctx, *mem;
 
 	if (ev->context != 0 && gfp_may_sleep(ev->mem_flags)) {
 		/* core/ctx.c's words for the contexts */
@@ -222,8 +224,9 @@ on_submit(struct dec_rules *r, const struct drv_event *ev,
 		    "timer" : "atomic (spinlock held)";
 		rule(r, ev, d, ev->func, "gfp-kernel-in-atomic", out, max, n,
 		    "usb_submit_urb with %s in %s context, where only "
-		    "GFP_ATOMIC may be used", dec_name_find(dec_gfp_flags,
-		    ev->mem_flags), ctx);
+		    "GFP_ATOMIC may be used", (mem = dec_name_find(
+		    dec_gfp_flags, ev->mem_flags)) != NULL ? mem :
+		    "mem_flags that may sleep", ctx);
 	}
 	u = urb_find(r, ev->urb_id);
 	if ((u != NULL && u->inflight) || ev->result == -16 /* EBUSY */)

@@ -1761,6 +1761,98 @@ test_cap_in(void **state)
 }
 
 /* ------------------------------------------------------------------------
+ * A kernel's gfp_t (cap-gfp.c).
+ */
+static const char *
+gfp_name(const struct cap_gfp *g, uint32_t v)
+{
+	static char	 buf[160];
+
+	cap_gfp_name(g, v, buf, sizeof buf);
+	return buf;
+}
+
+static void
+test_gfp(void **state)
+{
+	/* 6.12's enum, as its BTF has it (bpftool btf dump) */
+	static const char *const e612[] = {
+		"DMA", "HIGHMEM", "DMA32", "MOVABLE", "RECLAIMABLE", "HIGH",
+		"IO", "FS", "ZERO", "UNUSED", "DIRECT_RECLAIM",
+		"KSWAPD_RECLAIM", "WRITE", "NOWARN", "RETRY_MAYFAIL", "NOFAIL",
+		"NORETRY", "MEMALLOC", "COMP", "NOMEMALLOC", "HARDWALL",
+		"THISNODE", "ACCOUNT", "ZEROTAGS", "NO_OBJ_EXT", "LAST"
+	};
+	struct cap_gfp	 g;
+	char		 name[48], small[12];
+	size_t		 i;
+
+	(void)state;
+	/* 6.1's layout */
+	cap_gfp_init(&g);
+	assert_string_equal(gfp_name(&g, 0xcc0), "GFP_KERNEL");
+	assert_string_equal(gfp_name(&g, 0xa20), "GFP_ATOMIC");
+	assert_string_equal(gfp_name(&g, 0x820), "GFP_ATOMIC");
+	assert_string_equal(gfp_name(&g, 0xc00), "GFP_NOIO");
+	assert_string_equal(gfp_name(&g, 0xc40), "GFP_NOFS");
+	assert_string_equal(gfp_name(&g, 0x800), "GFP_NOWAIT");
+	assert_string_equal(gfp_name(&g, 0x2800), "GFP_NOWAIT|__GFP_NOWARN");
+	assert_string_equal(gfp_name(&g, 0x400cc0), "GFP_KERNEL_ACCOUNT");
+	assert_string_equal(gfp_name(&g, 0xdc0), "GFP_KERNEL|__GFP_ZERO");
+	assert_string_equal(gfp_name(&g, 0x2cc0 | 0x20),
+	    "GFP_KERNEL|__GFP_HIGH|__GFP_NOWARN");
+	assert_string_equal(gfp_name(&g, 0), "0");
+	assert_string_equal(gfp_name(&g, 0x80000400),
+	    "__GFP_DIRECT_RECLAIM|0x80000000");
+	assert_int_equal(cap_gfp_to_sim(&g, 0xcc0), 0xd0);
+	assert_int_equal(cap_gfp_to_sim(&g, 0x2cc0), 0xd0);
+	assert_int_equal(cap_gfp_to_sim(&g, 0xa20), 0x20);
+	assert_int_equal(cap_gfp_to_sim(&g, 0x820), 0x20);
+	assert_int_equal(cap_gfp_to_sim(&g, 0xc00), 0x10);
+	assert_int_equal(cap_gfp_to_sim(&g, 0xc40), 0x50);
+	assert_int_equal(cap_gfp_to_sim(&g, 0x2800), 0);
+	/* a name cut to the buffer, never past it */
+	cap_gfp_name(&g, 0x2cc0 | 0x100, small, sizeof small);
+	assert_int_equal(strlen(small), sizeof small - 1);
+
+	/* 6.12's enum: GFP_NOWAIT carries __GFP_NOWARN, bit 9 is free */
+	assert_int_equal(g.learnt, 0);
+	for (i = 0; i < sizeof e612 / sizeof e612[0]; i++) {
+		snprintf(name, sizeof name, "___GFP_%s_BIT", e612[i]);
+		assert_int_equal(cap_gfp_learn(&g, name, (long long)i),
+		    strcmp(e612[i], "LAST") != 0);
+	}
+	assert_int_equal(g.learnt, 1);
+	assert_string_equal(gfp_name(&g, 0x2800), "GFP_NOWAIT");
+	assert_string_equal(gfp_name(&g, 0x820), "GFP_ATOMIC");
+	assert_string_equal(gfp_name(&g, 0xa20), "GFP_ATOMIC|0x200");
+	assert_string_equal(gfp_name(&g, 0x1000cc0),
+	    "GFP_KERNEL|__GFP_NO_OBJ_EXT");
+	/* not gfp enumerators */
+	assert_int_equal(cap_gfp_learn(&g, "FORTIFY_FUNC_UNKNOWN", 16), 0);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_IO_BIT", 40), 0);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_IO_BIT", -1), 0);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP__BIT", 3), 0);
+
+	/* a kernel whose bits moved: names and mem_flags follow them */
+	cap_gfp_init(&g);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_DIRECT_RECLAIM_BIT", 3), 1);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_KSWAPD_RECLAIM_BIT", 4), 1);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_IO_BIT", 5), 1);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_FS_BIT", 6), 1);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_HIGH_BIT", 7), 1);
+	assert_int_equal(cap_gfp_learn(&g, "___GFP_NOWARN_BIT", 8), 1);
+	assert_string_equal(gfp_name(&g, 0x78), "GFP_KERNEL");
+	assert_int_equal(cap_gfp_to_sim(&g, 0x78), 0xd0);
+	assert_string_equal(gfp_name(&g, 0x90), "GFP_ATOMIC");
+	assert_int_equal(cap_gfp_to_sim(&g, 0x90), 0x20);
+	assert_string_equal(gfp_name(&g, 0x110), "GFP_NOWAIT");
+	assert_string_equal(gfp_name(&g, 0xcc0),
+	    "__GFP_FS|__GFP_HIGH|0x400|0x800");
+	assert_int_equal(cap_gfp_to_sim(&g, 0xcc0), 0xa0);
+}
+
+/* ------------------------------------------------------------------------
  * Bus-level packets (cap-usbll.c, dec-usbll.c).
  */
 
@@ -2014,6 +2106,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cap_in),
+		cmocka_unit_test(test_gfp),
 		cmocka_unit_test(test_pcap_roundtrip),
 		cmocka_unit_test(test_pcap_lengths),
 		cmocka_unit_test(test_pcap_189),

@@ -155,8 +155,10 @@ check(struct dec_rules *r, struct drv_event ev, char *buf, size_t size)
 static void
 test_sequences(void **state)
 {
-	struct dec_rules *r;
-	struct drv_event ev;
+	struct dec_rules *r, *r2;
+	struct drv_event ev, out[4];
+	struct cap_gfp	 g;
+	size_t		 n;
 	char	 b[200];
 
 	(void)state;
@@ -185,6 +187,20 @@ test_sequences(void **state)
 	ev.mem_flags = 0xd0;
 	assert_string_equal(check(r, ev, b, sizeof b),
 	    "gfp-kernel-in-atomic");
+	/* a kernel's GFP_NOFS | __GFP_NOWARN (0x2c40) may sleep too: said,
+	 * by its name; its GFP_NOWAIT (0x2800) may not */
+	cap_gfp_init(&g);
+	assert_non_null(r2 = dec_rules_new());
+	ev = event(DRV_SUBMIT, 0xb100, 0, 1);
+	ev.mem_flags = cap_gfp_to_sim(&g, 0x2c40);
+	n = dec_rules_check(r2, &ev, out, 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(out[0].rule, "gfp-kernel-in-atomic");
+	assert_non_null(strstr(out[0].text, "with GFP_NOFS in interrupt"));
+	ev = event(DRV_SUBMIT, 0xb200, 0, 1);
+	ev.mem_flags = cap_gfp_to_sim(&g, 0x2800);
+	assert_string_equal(check(r2, ev, b, sizeof b), "");
+	dec_rules_free(r2);
 	/* and from a task, fine */
 	ev = event(DRV_SUBMIT, 0xc000, 0, 0);
 	ev.mem_flags = 0xd0;
