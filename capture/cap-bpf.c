@@ -18,8 +18,8 @@
  * symbols with their modules): func "usb_stor_msg_common+0x1c2", driver
  * "usb_storage".  A module loaded during the capture is read by a thread
  * of its own (ksreader_run), never by the capture loop, which goes on
- * reading usbmon meanwhile.  BPF stamps CLOCK_MONOTONIC (bpf_ktime_get_ns); usbmon
- * stamps the real-time clock in microseconds (ktime_get_real_ts64 in
+ * reading usbmon meanwhile.  BPF stamps CLOCK_MONOTONIC
+ * (bpf_ktime_get_ns); usbmon stamps the real-time clock in microseconds (ktime_get_real_ts64 in
  * drivers/usb/mon/mon_bin.c), so events are moved by the offset between
  * the two clocks measured at open.  A submit's event is stamped at the
  * call's entry but known only at its return, after usbmon's 'S' record:
