@@ -162,6 +162,7 @@ struct tr_priv {
 	struct ksyms	 ks;
 	struct ksreader	 rd;
 	int		 rd_started;
+	int		 no_fentry;	/* URBSCOPE_BPF_NOFENTRY */
 	int64_t		 mono_to_real;
 	struct pend	**q;		/* sorted by (ts, ord, seq) */
 	size_t		 nq, qsize;
@@ -1439,32 +1440,36 @@ static const struct cap_source_ops cap_bpf_ops = {
  * The probe points, by the events they make: a function another kernel
  * inlined, renamed or made notrace or static loses its events, not the
  * capture.  The giveback is needed (the context of every call inside a
- * completion is told by it).  The programs of an event go together: an
- * entry without its return would keep its records forever.
+ * completion is told by it): where its fentry and fexit cannot be
+ * attached (arm64 before 6.2), a kprobe and kretprobe pair is.  The
+ * programs of an event go together: an entry without its return would
+ * keep its records forever.
  */
 static const struct tr_point {
 	const char	*event;
 	const char	*prog[3];
 	int		 needed;
+	const char	*alt[3];	/* where prog cannot be attached */
 } tr_points[] = {
-	{ "submit", { "submit_entry", "submit_return" }, 0 },
-	{ "giveback", { "giveback_entry", "giveback_return" }, 1 },
-	{ "kill", { "kill_entry" }, 0 },
-	{ "unlink", { "unlink_entry", "unlink_return" }, 0 },
-	{ "poison", { "poison_entry" }, 0 },
-	{ "probe", { "probe_entry", "probe_return" }, 0 },
-	{ "disconnect", { "unbind_entry", "unbind_return" }, 0 },
+	{ "submit", { "submit_entry", "submit_return" }, 0, { NULL } },
+	{ "giveback", { "giveback_entry", "giveback_return" }, 1,
+	    { "giveback_kprobe", "giveback_kretprobe" } },
+	{ "kill", { "kill_entry" }, 0, { NULL } },
+	{ "unlink", { "unlink_entry", "unlink_return" }, 0, { NULL } },
+	{ "poison", { "poison_entry" }, 0, { NULL } },
+	{ "probe", { "probe_entry", "probe_return" }, 0, { NULL } },
+	{ "disconnect", { "unbind_entry", "unbind_return" }, 0, { NULL } },
 	/* without them the disconnect is sent at the unbind's return */
-	{ "disconnect's moment", { "enable_entry" }, 0 },
-	{ "disconnect's moment", { "set_interface_entry" }, 0 },
+	{ "disconnect's moment", { "enable_entry" }, 0, { NULL } },
+	{ "disconnect's moment", { "set_interface_entry" }, 0, { NULL } },
 	{ "register_dev", { "register_dev_entry", "register_dev_return" },
-	    0 },
-	{ "deregister_dev", { "deregister_dev_entry" }, 0 },
-	{ "register", { "register_entry" }, 0 },
-	{ "deregister", { "deregister_entry" }, 0 },
-	{ "match", { "match_entry", "match_return" }, 0 },
-	{ "match's id table entry", { "match_id_return" }, 0 },
-	{ "open", { "open_entry", "open_return" }, 0 },
+	    0, { NULL } },
+	{ "deregister_dev", { "deregister_dev_entry" }, 0, { NULL } },
+	{ "register", { "register_entry" }, 0, { NULL } },
+	{ "deregister", { "deregister_entry" }, 0, { NULL } },
+	{ "match", { "match_entry", "match_return" }, 0, { NULL } },
+	{ "match's id table entry", { "match_id_return" }, 0, { NULL } },
+	{ "open", { "open_entry", "open_return" }, 0, { NULL } },
 };
 
 /* The kernel function a program is on: its section's "kprobe/NAME". */
@@ -1514,62 +1519,98 @@ prog_attach(struct bpf_program *prog, struct bpf_link **link)
 		*link = bpf_program__attach_kprobe(prog, ret, fn);
 	} else
 		*link = bpf_program__attach(prog);
-	return *link != NULL ? 0 : -errno;
+	return *link != NULL ? 0 : -(errno != 0 ? errno : EINVAL);
+}
+
+/* The skeleton's index of program name; prog_cnt when there is none. */
+static size_t
+prog_index(const struct bpf_object_skeleton *sk, const char *name)
+{
+	size_t	 k;
+
+	for (k = 0; k < (size_t)sk->prog_cnt; k++)
+		if (strcmp(sk->progs[k].name, name) == 0)
+			break;
+	return k;
+}
+
+/*
+ * Attach the programs of one event (names, NULL-ended in n at most): 0,
+ * or errno with *fn the function that failed and none left attached.  A
+ * program not loaded (turned off before the load) fails with ENOTSUP.
+ */
+static int
+group_attach(struct tr_priv *tp, const char *const *names, size_t n,
+    const char **fn)
+{
+	const struct bpf_object_skeleton *sk = tp->skel->skeleton;
+	struct bpf_program *prog;
+	size_t		 j, k;
+	int		 bad = 0, rc;
+
+	for (j = 0; j < n && names[j] != NULL && !bad; j++) {
+		if ((k = prog_index(sk, names[j])) == (size_t)sk->prog_cnt)
+			continue;
+		prog = *sk->progs[k].prog;
+		*fn = prog_func(prog);
+		cap_bpf_log[0] = '\0';
+		if (!bpf_program__autoload(prog))
+			bad = ENOTSUP;
+		else if ((rc = prog_attach(prog, sk->progs[k].link)) != 0)
+			bad = -rc;
+	}
+	/* the event's other programs go too */
+	for (j = 0; bad && j < n && names[j] != NULL; j++) {
+		if ((k = prog_index(sk, names[j])) == (size_t)sk->prog_cnt)
+			continue;
+		bpf_link__destroy(*sk->progs[k].link);
+		*sk->progs[k].link = NULL;
+	}
+	return bad;
 }
 
 /*
  * Attach every program, by tr_points: the events whose functions cannot
  * be traced are named in missing ("open (usb_open: No such file or
- * directory, not in /proc/kallsyms), ..."); -errno when the giveback's
- * cannot (libbpf's words in why), else 0.
+ * directory, not in /proc/kallsyms), ..."), an event traced by its
+ * fallback in alt; -errno when the giveback cannot be traced either way
+ * (libbpf's words in why), else 0.
  */
 static int
-tr_attach(struct tr_priv *tp, char *missing, size_t mlen, char *why,
-    size_t len)
+tr_attach(struct tr_priv *tp, char *missing, size_t mlen, char *alt,
+    size_t alen, char *why, size_t len)
 {
-	const struct bpf_object_skeleton *sk = tp->skel->skeleton;
 	const struct tr_point *pt;
-	struct bpf_program *prog;
-	size_t		 i, j, k, at = 0;
-	int		 err, bad;
-	const char	*fn = "";
+	size_t		 i, at = 0;
+	int		 bad, abad;
+	const char	*fn = "", *afn = "";
+	char		 reason[160];
 
-	missing[0] = '\0';
+	missing[0] = alt[0] = '\0';
 	for (i = 0; i < nitems(tr_points); i++) {
 		pt = &tr_points[i];
-		for (bad = 0, j = 0; j < nitems(pt->prog) && pt->prog[j] !=
-		    NULL && !bad; j++) {
-			for (k = 0; k < (size_t)sk->prog_cnt; k++)
-				if (strcmp(sk->progs[k].name, pt->prog[j]) == 0)
-					break;
-			if (k == (size_t)sk->prog_cnt)
-				continue;
-			prog = *sk->progs[k].prog;
-			fn = prog_func(prog);
-			cap_bpf_log[0] = '\0';
-			if ((err = prog_attach(prog, sk->progs[k].link)) != 0)
-				bad = -err;
-		}
-		if (!bad)
+		if ((bad = group_attach(tp, pt->prog, nitems(pt->prog),
+		    &fn)) == 0)
 			continue;
-		/* the event's other programs go too */
-		for (j = 0; j < nitems(pt->prog) && pt->prog[j] != NULL; j++)
-			for (k = 0; k < (size_t)sk->prog_cnt; k++)
-				if (strcmp(sk->progs[k].name, pt->prog[j]) ==
-				    0) {
-					bpf_link__destroy(*sk->progs[k].link);
-					*sk->progs[k].link = NULL;
-				}
+		snprintf(reason, sizeof reason, "%s", bad == ENOTSUP &&
+		    tp->no_fentry ? "turned off by URBSCOPE_BPF_NOFENTRY" :
+		    strerror(bad));
+		if (pt->alt[0] != NULL && (abad = group_attach(tp, pt->alt,
+		    nitems(pt->alt), &afn)) == 0) {
+			snprintf(alt, alen, "%s traced by a kprobe pair on %s "
+			    "(its fentry: %s)", pt->event, afn, reason);
+			continue;
+		}
 		if (pt->needed) {
 			snprintf(why, len, "cannot trace %s (%s): %s%s%s", fn,
-			    pt->event, strerror(bad), cap_bpf_log[0] ? ": " :
-			    "", cap_bpf_log);
+			    pt->event, reason, cap_bpf_log[0] ? ": " : "",
+			    cap_bpf_log);
 			return -bad;
 		}
 		if (at < mlen)
 			at += (size_t)snprintf(missing + at, mlen - at,
 			    "%s%s (%s: %s%s)", at > 0 ? ", " : "", pt->event,
-			    fn, strerror(bad), ksyms_addr(&tp->ks, fn) == 0 ||
+			    fn, reason, ksyms_addr(&tp->ks, fn) == 0 ||
 			    func_absent(fn) ? ", not in /proc/kallsyms: "
 			    "inlined or renamed in this kernel" : "");
 	}
@@ -1603,7 +1644,7 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	struct tr_priv	*tp;
 	size_t		 hdr = (sizeof *src + 15) & ~(size_t)15;
 	uint64_t	 lo, hi;
-	char		 missing[512];
+	char		 missing[512], alt[256];
 	int		 err;
 
 	*out = NULL;
@@ -1642,6 +1683,14 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	tp->skel->rodata->unbind_hi = hi;
 	tp->skel->rodata->probe_device = ksyms_addr(&tp->ks,
 	    "usb_probe_device");
+	/* for tests: the giveback as where fentry cannot be attached */
+	tp->no_fentry = getenv("URBSCOPE_BPF_NOFENTRY") != NULL;
+	if (tp->no_fentry) {
+		bpf_program__set_autoload(tp->skel->progs.giveback_entry,
+		    false);
+		bpf_program__set_autoload(tp->skel->progs.giveback_return,
+		    false);
+	}
 	if ((err = usbtrace__load(tp->skel)) != 0) {
 		if (err == -EPERM || err == -EACCES)
 			snprintf(why, len, "bpf() refused: %s (a container "
@@ -1653,7 +1702,8 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 			    "", cap_bpf_log);
 		goto fail;
 	}
-	if (tr_attach(tp, missing, sizeof missing, why, len) < 0)
+	if (tr_attach(tp, missing, sizeof missing, alt, sizeof alt, why,
+	    len) < 0)
 		goto fail;
 	tp->rb = ring_buffer__new(bpf_map__fd(tp->skel->maps.events),
 	    tr_record, tp, NULL);
@@ -1672,7 +1722,9 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	why[0] = '\0';
 	if (missing[0] != '\0')
 		snprintf(why, len, "not traced on this kernel: %s; the rest "
-		    "is", missing);
+		    "is%s%s", missing, alt[0] != '\0' ? ", the " : "", alt);
+	else if (alt[0] != '\0')
+		snprintf(why, len, "%s", alt);
 	*out = src;
 	return 0;
 
@@ -1686,9 +1738,38 @@ fail:
 	return -UE_NOTSUP;
 }
 
+/*
+ * The hits a kprobe's kernel side skipped (another kprobe's handler
+ * running on the CPU: kprobe_running, kernel/kprobes.c), from the link's
+ * info: struct bpf_link_info's perf_event.kprobe.missed, Linux 6.7 and
+ * later (include/uapi/linux/bpf.h), laid out here for older headers.  0
+ * where the kernel does not say.
+ */
+static uint64_t
+link_kprobe_missed(const struct bpf_link *link)
+{
+	struct {
+		uint32_t	 type, id, prog_id, pad;
+		uint32_t	 pe_type, pe_pad;	/* perf_event */
+		uint64_t	 func_name;		/* .kprobe */
+		uint32_t	 name_len, offset;
+		uint64_t	 addr, missed, cookie;
+		uint64_t	 rest[4];
+	} info;
+	uint32_t	 ilen = sizeof info;
+
+	memset(&info, 0, sizeof info);
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &ilen) != 0 ||
+	    info.type != 7 /* BPF_LINK_TYPE_PERF_EVENT */ ||
+	    (info.pe_type != 3 && info.pe_type != 4))	/* [RET]KPROBE */
+		return 0;
+	return info.missed;
+}
+
 int
 cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 {
+	const struct bpf_object_skeleton *sk;
 	struct tr_priv		*tp;
 	struct bpf_program	*prog;
 	struct bpf_prog_info	 info;
@@ -1708,6 +1789,10 @@ cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 		    &ilen) == 0)
 			st->missed += info.recursion_misses;
 	}
+	sk = tp->skel->skeleton;
+	for (i = 0; i < sk->prog_cnt; i++)
+		if (*sk->progs[i].link != NULL)
+			st->missed += link_kprobe_missed(*sk->progs[i].link);
 	if ((ncpu = libbpf_num_possible_cpus()) <= 0 ||
 	    (v = calloc((size_t)ncpu, sizeof *v)) == NULL)
 		return 0;

@@ -11,7 +11,8 @@
 # under `capture -i usbmon0 --drivers` (overhead-plain.*, overhead-traced.*:
 # the capture, its stderr, the workload's seconds from /proc/uptime);
 # check-drivers.py counts the usbmon C records of each and prints URBs/s.
-# Then a capture told that two probe points are missing (missing.*).
+# Then a capture told that two probe points are missing (missing.*), and
+# one whose giveback is traced by kprobes (fallback.*).
 # Last, `urbscope tui -i usbmon0 --drivers` in tmux (tui-drivers.txt).
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -90,19 +91,32 @@ if usb_settle; then
 	overhead traced --drivers
 fi
 
+# traced_read NAME VAR=VALUE: capture --drivers with VAR in its
+# environment while the disk is read (NAME.pcapng, .err, .rc).
+traced_read() {
+	env "$2" urbscope capture -i usbmon0 --drivers -w "$1.pcapng" \
+	    2>"$1.err" &
+	tcap=$!
+	started "$1.err"
+	dd if=/dev/sda of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
+	sleep 0.5
+	stop_pid $tcap INT >"$1.rc"
+	cp "$1.pcapng" "$1.err" "$1.rc" /share/
+}
+
 # A probe point missing: the tracer told that usb_open and usb_poison_urb
 # are not in this kernel (URBSCOPE_BPF_ABSENT, for tests: their kprobes
 # go to a name no kernel has).  The capture goes on, traces the rest and
 # says once which events it cannot trace and why (missing.*).
 say "PHASE missing"
-URBSCOPE_BPF_ABSENT=usb_open,usb_poison_urb urbscope capture -i usbmon0 \
-    --drivers -w missing.pcapng 2>missing.err &
-mcap=$!
-started missing.err
-dd if=/dev/sda of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
-sleep 0.5
-stop_pid $mcap INT >missing.rc
-cp missing.pcapng missing.err missing.rc /share/
+traced_read missing URBSCOPE_BPF_ABSENT=usb_open,usb_poison_urb
+
+# The giveback where fentry and fexit cannot be attached (arm64 before
+# 6.2): URBSCOPE_BPF_NOFENTRY, for tests, leaves them unloaded, and the
+# kprobe and kretprobe pair on __usb_hcd_giveback_urb traces it
+# (fallback.*).
+say "PHASE fallback"
+traced_read fallback URBSCOPE_BPF_NOFENTRY=1
 
 # The live TUI with --drivers, in a tmux pane: its status bar counts the
 # events the tracer lost beside usbmon's drops (tui-drivers.txt, the
