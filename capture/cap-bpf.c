@@ -16,8 +16,10 @@
  *
  * Callers are symbolised with /proc/kallsyms (a sorted table of text
  * symbols with their modules): func "usb_stor_msg_common+0x1c2", driver
- * "usb_storage".  BPF stamps CLOCK_MONOTONIC (bpf_ktime_get_ns); usbmon
- * stamps the real-time clock in microseconds (ktime_get_real_ts64 in
+ * "usb_storage".  A module loaded during the capture is read by a thread
+ * of its own (ksreader_run), never by the capture loop, which goes on
+ * reading usbmon meanwhile.  BPF stamps CLOCK_MONOTONIC
+ * (bpf_ktime_get_ns); usbmon stamps the real-time clock in microseconds (ktime_get_real_ts64 in
  * drivers/usb/mon/mon_bin.c), so events are moved by the offset between
  * the two clocks measured at open.  A submit's event is stamped at the
  * call's entry but known only at its return, after usbmon's 'S' record:
@@ -28,11 +30,14 @@
  * Built without clang, bpftool or libbpf, cap_bpf_open says so and the
  * capture goes on with usbmon alone.
  */
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,9 +85,11 @@ cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 /* An address this far into a vmlinux symbol, or outside every module,
  * is in code loaded after the table was read (a module): the table is
  * read again when /proc/modules changed, looked at every
- * CAP_BPF_RELOAD_S at most. */
+ * CAP_BPF_RELOAD_S at most; an event naming such an address waits for
+ * that CAP_BPF_KS_WAIT_S at most. */
 #define CAP_BPF_FAR		0x10000
 #define CAP_BPF_RELOAD_S	0.1
+#define CAP_BPF_KS_WAIT_S	10.0
 
 /* include/linux/usb.h: usb_pipeendpoint, usb_pipein */
 #define PIPE_EP(p)	(((p) >> 15) & 0xf)
@@ -111,6 +118,28 @@ struct ksyms {
 	char		*modtext;	/* /proc/modules as read */
 };
 
+/*
+ * The thread that reads /proc/kallsyms again: about a second under QEMU's
+ * TCG for 6.12's 170,000 symbols, during which usbmon's ring, unread,
+ * overflows.  The capture loop asks (want) and goes on; the thread reads
+ * /proc/modules and, when a module came or went, /proc/kallsyms, and
+ * leaves the new table in fresh, which the loop takes in place of its
+ * own.  Reads are numbered: an event waits until a read begun after it
+ * asked has ended (done).  The thread reads the loop's table (the
+ * modules to compare, those gone to keep) only while no fresh table waits,
+ * and the loop replaces its table only when one does.
+ */
+struct ksreader {
+	pthread_t	 thr;
+	pthread_mutex_t	 mu;
+	pthread_cond_t	 ask;		/* to the thread: want, stop */
+	pthread_cond_t	 ended;		/* from it: done */
+	uint64_t	 want, cur, done;	/* cur: the read going on, 0 */
+	int		 stop;
+	int		 has_fresh;
+	struct ksyms	 fresh;
+};
+
 /* A record or an event waiting for its turn. */
 struct pend {
 	int64_t		 ts;
@@ -118,6 +147,8 @@ struct pend {
 	uint64_t	 seq;
 	int		 what;		/* CAP_URB, CAP_EVENT */
 	int		 claimed;	/* a submit and its 'S' paired */
+	uint64_t	 ks_read;	/* the kallsyms read it waits for, 0 */
+	double		 ks_since;	/* since when */
 	struct urb_rec	 r;
 	uint8_t		*copy;		/* r's iso, data and comments */
 	char		 cmt[CAP_SUBMIT_COMMENT_MAX];
@@ -130,7 +161,9 @@ struct tr_priv {
 	struct usbtrace	*skel;
 	struct ring_buffer *rb;
 	struct ksyms	 ks;
-	double		 ks_loaded;	/* cap_clock_s() when read */
+	struct ksreader	 rd;
+	int		 rd_started;
+	int		 no_fentry;	/* URBSCOPE_BPF_NOFENTRY */
 	int64_t		 mono_to_real;
 	struct pend	**q;		/* sorted by (ts, ord, seq) */
 	size_t		 nq, qsize;
@@ -345,23 +378,38 @@ ksyms_find(const struct ksyms *ks, uint64_t addr)
 	return &ks->sym[lo];
 }
 
+/* 1 when the table names addr as it is (0: nothing to name), 0 when addr
+ * is in code loaded after the table was read. */
+static int
+ksyms_knows(const struct ksyms *ks, uint64_t addr)
+{
+	const struct ksym *s;
+
+	return addr == 0 || ((s = ksyms_find(ks, addr)) != NULL &&
+	    (s->mod != 0 || addr - s->addr < CAP_BPF_FAR));
+}
+
 /*
  * The caller of the traced function: the return address at entry, or when
  * a kretprobe put its trampoline there, the first frame of the stack
- * outside the traced function (whose name is fn).
+ * outside the traced function (whose name is fn).  *unknown is set when
+ * an address looked at is in code loaded after the table was read.
  */
 static uint64_t
 ksyms_caller(const struct ksyms *ks, const struct ut_record *u,
-    const char *fn)
+    const char *fn, int *unknown)
 {
 	const struct ksym *s;
 	const char	*name;
 	size_t		 i;
 
+	*unknown = !ksyms_knows(ks, u->caller);
 	s = ksyms_find(ks, u->caller);
 	if (s == NULL || strstr(ks->str + s->name, "trampoline") == NULL)
 		return u->caller;
 	for (i = 0; i < UT_STACK && u->stack[i] != 0; i++) {
+		if (!ksyms_knows(ks, u->stack[i]))
+			*unknown = 1;
 		/* not in kallsyms: no trampoline, the caller unnamed */
 		if ((s = ksyms_find(ks, u->stack[i])) == NULL)
 			return u->stack[i];
@@ -472,12 +520,15 @@ cap_bpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* A file of /sys, under URBSCOPE_SYSROOT's tree where tests put one. */
 static int
 path_exists(const char *path)
 {
+	char		 p[512];
 	struct stat	 sb;
 
-	return stat(path, &sb) == 0;
+	snprintf(p, sizeof p, "%s%s", cap_live_root(), path);
+	return stat(p, &sb) == 0;
 }
 
 static int
@@ -492,8 +543,10 @@ cap_bpf_preflight(char *why, size_t len)
 		return -1;
 	}
 	if (!path_exists("/sys/kernel/btf/vmlinux")) {
-		snprintf(why, len, "the kernel has no BTF "
-		    "(/sys/kernel/btf/vmlinux: CONFIG_DEBUG_INFO_BTF)");
+		snprintf(why, len, "this kernel has no BTF "
+		    "(/sys/kernel/btf/vmlinux is missing): tracing the USB "
+		    "core needs a kernel built with CONFIG_DEBUG_INFO_BTF=y, "
+		    "as Debian's, Ubuntu's and Fedora's are");
 		return -1;
 	}
 	if ((f = fopen("/sys/kernel/security/lockdown", "r")) != NULL) {
@@ -705,6 +758,8 @@ pend_urb(const struct urb_rec *r)
 	return p;
 }
 
+static int	tr_ready(struct tr_priv *, struct pend *, int);
+
 /* ring_buffer__poll's callback: one ut_record. */
 static int
 tr_record(void *ctx, void *data, size_t size)
@@ -735,6 +790,9 @@ tr_record(void *ctx, void *data, size_t size)
 	p->ord = 1;
 	p->ts = (int64_t)p->u.ts_ns + tp->mono_to_real;
 	tp->events++;
+	/* a module new to the table: its read begins now, not when the
+	 * event's turn comes */
+	(void)tr_ready(tp, p, 0);
 	if ((rc = q_add(tp, p)) < 0) {
 		tp->err = -rc;
 		return -1;
@@ -833,47 +891,214 @@ ksyms_keep_gone(struct ksyms *nks, const struct ksyms *old)
 		qsort(nks->sym, nks->n, sizeof *nks->sym, ksym_cmp);
 }
 
-/* Read /proc/kallsyms again when addr falls outside what it held. */
-static void
-tr_ksyms_fresh(struct tr_priv *tp, uint64_t addr)
+/* The traced function whose caller an event names; NULL: none. */
+static const char *
+tr_traced(uint32_t kind)
 {
-	const struct ksym *s;
-	struct ksyms	 ks;
-	double		 now;
-	char		*mods;
-	int		 same;
-
-	if (addr == 0 || ((s = ksyms_find(&tp->ks, addr)) != NULL &&
-	    (s->mod != 0 || addr - s->addr < CAP_BPF_FAR)))
-		return;
-	if ((now = cap_clock_s()) - tp->ks_loaded < CAP_BPF_RELOAD_S)
-		return;
-	tp->ks_loaded = now;
-	/* no module came or went: the table has what there is */
-	mods = read_proc(CAP_BPF_MODULES);
-	same = mods != NULL && tp->ks.modtext != NULL &&
-	    strcmp(mods, tp->ks.modtext) == 0;
-	free(mods);
-	if (!same && ksyms_load(&ks) == 0) {
-		ksyms_keep_gone(&ks, &tp->ks);
-		ksyms_free(&tp->ks);
-		tp->ks = ks;
+	switch (kind) {
+	case UT_SUBMIT:
+		return "usb_submit_urb";
+	case UT_UNLINK:
+		return "usb_unlink_urb";
+	case UT_POISON:
+		return "usb_poison_urb";
+	case UT_KILL:
+		return "usb_kill_urb";
+	case UT_REGISTER_DEV:
+		return "usb_register_dev";
+	case UT_DEREGISTER_DEV:
+		return "usb_deregister_dev";
 	}
+	return NULL;
 }
 
-/* The function that called fn (the traced one) into tp->func, its module
- * into mod: kallsyms read again first if the stack names a new one. */
-static void
-tr_caller(struct tr_priv *tp, const struct ut_record *u, const char *fn,
-    char *mod, size_t modlen)
+/* 1 when the table names every address event u shows: its caller, and a
+ * giveback's completion handler. */
+static int
+ksyms_names(const struct ksyms *ks, const struct ut_record *u)
 {
-	size_t	 i;
+	const char	*fn;
+	int		 unknown = 0;
 
-	tr_ksyms_fresh(tp, u->caller);
-	for (i = 0; i < UT_STACK; i++)
-		tr_ksyms_fresh(tp, u->stack[i]);
-	ksyms_name(&tp->ks, ksyms_caller(&tp->ks, u, fn), tp->func,
-	    sizeof tp->func, mod, modlen);
+	if (u->kind == UT_GIVEBACK)
+		return ksyms_knows(ks, u->complete);
+	if ((fn = tr_traced(u->kind)) != NULL)
+		(void)ksyms_caller(ks, u, fn, &unknown);
+	return !unknown;
+}
+
+/* The function that called the traced one into tp->func, its module
+ * into mod. */
+static void
+tr_caller(struct tr_priv *tp, const struct ut_record *u, char *mod,
+    size_t modlen)
+{
+	const char	*fn = tr_traced(u->kind);
+	int		 unknown;
+
+	ksyms_name(&tp->ks, fn != NULL ? ksyms_caller(&tp->ks, u, fn,
+	    &unknown) : 0, tp->func, sizeof tp->func, mod, modlen);
+}
+
+/* ------------------------------------------------------------------------
+ * The kallsyms reader (struct ksreader).
+ */
+static void *
+ksreader_run(void *arg)
+{
+	struct tr_priv	*tp = arg;
+	struct ksreader	*rd = &tp->rd;
+	struct ksyms	 ks;
+	double		 last = 0, now;
+	uint64_t	 n;
+	char		*mods;
+	int		 fresh, nice;
+
+	/* the capture loop first, when both want the CPU */
+	errno = 0;
+	nice = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+	if (errno == 0)
+		(void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid),
+		    nice + 5);
+	pthread_mutex_lock(&rd->mu);
+	for (;;) {
+		while (!rd->stop && (rd->want <= rd->done || rd->has_fresh))
+			pthread_cond_wait(&rd->ask, &rd->mu);
+		if (rd->stop)
+			break;
+		n = rd->cur = rd->want;
+		pthread_mutex_unlock(&rd->mu);
+		if ((now = cap_clock_s()) - last < CAP_BPF_RELOAD_S)
+			usleep((useconds_t)((CAP_BPF_RELOAD_S - (now - last)) *
+			    1e6));
+		last = cap_clock_s();
+		/* no module came or went: the table has what there is */
+		mods = read_proc(CAP_BPF_MODULES);
+		fresh = !(mods != NULL && tp->ks.modtext != NULL &&
+		    strcmp(mods, tp->ks.modtext) == 0) && ksyms_load(&ks) == 0;
+		free(mods);
+		if (fresh)
+			ksyms_keep_gone(&ks, &tp->ks);
+		pthread_mutex_lock(&rd->mu);
+		if (fresh) {
+			rd->fresh = ks;
+			rd->has_fresh = 1;
+		}
+		rd->done = n;
+		rd->cur = 0;
+		pthread_cond_broadcast(&rd->ended);
+	}
+	pthread_mutex_unlock(&rd->mu);
+	return NULL;
+}
+
+static int
+ksreader_start(struct tr_priv *tp)
+{
+	struct ksreader	*rd = &tp->rd;
+	int		 rc;
+
+	pthread_mutex_init(&rd->mu, NULL);
+	pthread_cond_init(&rd->ask, NULL);
+	pthread_cond_init(&rd->ended, NULL);
+	if ((rc = pthread_create(&rd->thr, NULL, ksreader_run, tp)) != 0) {
+		pthread_cond_destroy(&rd->ended);
+		pthread_cond_destroy(&rd->ask);
+		pthread_mutex_destroy(&rd->mu);
+		return rc;
+	}
+	tp->rd_started = 1;
+	return 0;
+}
+
+static void
+ksreader_stop(struct tr_priv *tp)
+{
+	struct ksreader	*rd = &tp->rd;
+
+	if (!tp->rd_started)
+		return;
+	pthread_mutex_lock(&rd->mu);
+	rd->stop = 1;
+	pthread_cond_signal(&rd->ask);
+	pthread_mutex_unlock(&rd->mu);
+	pthread_join(rd->thr, NULL);
+	if (rd->has_fresh)
+		ksyms_free(&rd->fresh);
+	pthread_cond_destroy(&rd->ended);
+	pthread_cond_destroy(&rd->ask);
+	pthread_mutex_destroy(&rd->mu);
+	tp->rd_started = 0;
+}
+
+/* The reader's new table in place of the loop's (rd->mu held). */
+static void
+ksreader_take(struct tr_priv *tp, struct ksyms *old)
+{
+	struct ksreader	*rd = &tp->rd;
+
+	memset(old, 0, sizeof *old);
+	if (!rd->has_fresh)
+		return;
+	*old = tp->ks;
+	tp->ks = rd->fresh;
+	rd->has_fresh = 0;
+	pthread_cond_signal(&rd->ask);
+}
+
+/*
+ * 1 when p may be handed out: a record, an event whose addresses the
+ * table names, or one that has waited for a read of kallsyms begun after
+ * it asked (or CAP_BPF_KS_WAIT_S).  0: it waits, and what comes after it
+ * with it, while the capture loop reads usbmon on.  With block, wait for
+ * the read here (nothing more comes from usbmon).
+ */
+static int
+tr_ready(struct tr_priv *tp, struct pend *p, int block)
+{
+	struct ksreader	*rd = &tp->rd;
+	struct ksyms	 old;
+	struct timespec	 until;
+	double		 now;
+	int		 ready;
+
+	if (p->what != CAP_EVENT || (p->ks_read == 0 &&
+	    ksyms_names(&tp->ks, &p->u)))
+		return 1;
+	now = cap_clock_s();
+	pthread_mutex_lock(&rd->mu);
+	ksreader_take(tp, &old);
+	if (p->ks_read == 0) {
+		if (ksyms_names(&tp->ks, &p->u)) {
+			pthread_mutex_unlock(&rd->mu);
+			ksyms_free(&old);
+			return 1;
+		}
+		/* a read that begins from now on */
+		p->ks_read = (rd->cur != 0 ? rd->cur : rd->done) + 1;
+		p->ks_since = now;
+		if (rd->want < p->ks_read) {
+			rd->want = p->ks_read;
+			pthread_cond_signal(&rd->ask);
+		}
+	}
+	while (block && rd->done < p->ks_read && (now = cap_clock_s()) -
+	    p->ks_since < CAP_BPF_KS_WAIT_S) {
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100 * 1000000L;
+		if (until.tv_nsec >= 1000000000L) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&rd->ended, &rd->mu, &until);
+	}
+	ready = rd->done >= p->ks_read ||
+	    now - p->ks_since >= CAP_BPF_KS_WAIT_S;
+	if (ready && old.n == 0)
+		ksreader_take(tp, &old);
+	pthread_mutex_unlock(&rd->mu);
+	ksyms_free(&old);
+	return ready;
 }
 
 /*
@@ -888,7 +1113,6 @@ tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
     const char *who)
 {
 	const struct ut_record *u = &p->u;
-	const char	*fn = "usb_register_dev";
 	char		 mod[64];
 	int		 n;
 
@@ -919,12 +1143,10 @@ tr_intf_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev,
 			    u->minor, who);
 		break;
 	default:
-		if (u->kind == UT_DEREGISTER_DEV)
-			fn = "usb_deregister_dev";
 		ev->kind = u->kind == UT_REGISTER_DEV ? DRV_REGISTER_DEV :
 		    DRV_DEREGISTER_DEV;
 		/* the caller: the driver's probe or disconnect */
-		tr_caller(tp, u, fn, mod, sizeof mod);
+		tr_caller(tp, u, mod, sizeof mod);
 		ev->func = tp->func[0] != '\0' ? tp->func : NULL;
 		/* core/file.c's words */
 		if (u->kind == UT_REGISTER_DEV)
@@ -1046,10 +1268,7 @@ tr_event(struct tr_priv *tp, const struct pend *p, struct drv_event *ev)
 
 	ev->urb_id = u->urb;
 	ev->ep = (uint8_t)(PIPE_EP(u->pipe) | PIPE_IN(u->pipe));
-	tr_ksyms_fresh(tp, u->complete);
-	tr_caller(tp, u, u->kind == UT_SUBMIT ? "usb_submit_urb" :
-	    u->kind == UT_UNLINK ? "usb_unlink_urb" : u->kind == UT_POISON ?
-	    "usb_poison_urb" : "usb_kill_urb", tp->driver, sizeof tp->driver);
+	tr_caller(tp, u, tp->driver, sizeof tp->driver);
 	switch (u->kind) {
 	case UT_SUBMIT:
 		ev->kind = DRV_SUBMIT;
@@ -1128,8 +1347,11 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 		if (tp->err != 0)
 			return cap_error(src, tp->err, src->recno + 1, 0,
 			    "tracing the USB core: %s", ue_strerror(tp->err));
+		/* an event from a module loaded since the table was read
+		 * waits for the reader's new one, while usbmon is read on */
 		if (tp->nq > 0 && (tp->flush || tp->ended ||
-		    tp->q[0]->ts <= tp->newest - CAP_BPF_HOLD_NS)) {
+		    tp->q[0]->ts <= tp->newest - CAP_BPF_HOLD_NS) &&
+		    tr_ready(tp, tp->q[0], tp->ended)) {
 			p = tp->out = tp->q[0];
 			q_remove(tp, 0);
 			if (p->what == CAP_EVENT) {
@@ -1187,6 +1409,7 @@ tr_close(struct cap_source *src)
 	free(tp->q);
 	ring_buffer__free(tp->rb);
 	usbtrace__destroy(tp->skel);
+	ksreader_stop(tp);
 	ksyms_free(&tp->ks);
 	dec_rules_free(tp->rules);
 	cap_close(tp->live);
@@ -1218,6 +1441,187 @@ static const struct cap_source_ops cap_bpf_ops = {
 	.stats = tr_stats,
 };
 
+/*
+ * The probe points, by the events they make: a function another kernel
+ * inlined, renamed or made notrace or static loses its events, not the
+ * capture.  The giveback is needed (the context of every call inside a
+ * completion is told by it): where its fentry and fexit cannot be
+ * attached (arm64 before 6.2), a kprobe and kretprobe pair is.  The
+ * programs of an event go together: an entry without its return would
+ * keep its records forever.
+ */
+static const struct tr_point {
+	const char	*event;
+	const char	*prog[3];
+	int		 needed;
+	const char	*alt[3];	/* where prog cannot be attached */
+} tr_points[] = {
+	{ "submit", { "submit_entry", "submit_return" }, 0, { NULL } },
+	{ "giveback", { "giveback_entry", "giveback_return" }, 1,
+	    { "giveback_kprobe", "giveback_kretprobe" } },
+	{ "kill", { "kill_entry" }, 0, { NULL } },
+	{ "unlink", { "unlink_entry", "unlink_return" }, 0, { NULL } },
+	{ "poison", { "poison_entry" }, 0, { NULL } },
+	{ "probe", { "probe_entry", "probe_return" }, 0, { NULL } },
+	{ "disconnect", { "unbind_entry", "unbind_return" }, 0, { NULL } },
+	/* without them the disconnect is sent at the unbind's return */
+	{ "disconnect's moment", { "enable_entry" }, 0, { NULL } },
+	{ "disconnect's moment", { "set_interface_entry" }, 0, { NULL } },
+	{ "register_dev", { "register_dev_entry", "register_dev_return" },
+	    0, { NULL } },
+	{ "deregister_dev", { "deregister_dev_entry" }, 0, { NULL } },
+	{ "register", { "register_entry" }, 0, { NULL } },
+	{ "deregister", { "deregister_entry" }, 0, { NULL } },
+	{ "match", { "match_entry", "match_return" }, 0, { NULL } },
+	{ "match's id table entry", { "match_id_return" }, 0, { NULL } },
+	{ "open", { "open_entry", "open_return" }, 0, { NULL } },
+};
+
+/* The kernel function a program is on: its section's "kprobe/NAME". */
+static const char *
+prog_func(const struct bpf_program *prog)
+{
+	const char	*sec = bpf_program__section_name(prog);
+	const char	*slash = strchr(sec, '/');
+
+	return slash != NULL ? slash + 1 : sec;
+}
+
+/*
+ * For tests: URBSCOPE_BPF_ABSENT="fn,fn" makes the kernel functions named
+ * there look absent, as in a kernel that inlined them: their kprobes go
+ * to a name no kernel has, so the kernel refuses them as it would.
+ */
+static int
+func_absent(const char *fn)
+{
+	const char	*e = getenv("URBSCOPE_BPF_ABSENT"), *p;
+	size_t		 n = strlen(fn);
+
+	for (p = e; p != NULL && *p != '\0'; p += strcspn(p, ",")) {
+		p += *p == ',';
+		if (strncmp(p, fn, n) == 0 && (p[n] == ',' || p[n] == '\0'))
+			return 1;
+	}
+	return 0;
+}
+
+/* Attach one program; 0 or -errno with libbpf's link. */
+static int
+prog_attach(struct bpf_program *prog, struct bpf_link **link)
+{
+	const char	*sec = bpf_program__section_name(prog);
+	const char	*fn = prog_func(prog);
+	char		 absent[96];
+	int		 ret = strncmp(sec, "kretprobe/", 10) == 0;
+
+	if (strncmp(sec, "kprobe/", 7) == 0 || ret) {
+		if (func_absent(fn)) {
+			snprintf(absent, sizeof absent, "urbscope_absent_%s",
+			    fn);
+			fn = absent;
+		}
+		*link = bpf_program__attach_kprobe(prog, ret, fn);
+	} else
+		*link = bpf_program__attach(prog);
+	return *link != NULL ? 0 : -(errno != 0 ? errno : EINVAL);
+}
+
+/* The skeleton's index of program name; prog_cnt when there is none. */
+static size_t
+prog_index(const struct bpf_object_skeleton *sk, const char *name)
+{
+	size_t	 k;
+
+	for (k = 0; k < (size_t)sk->prog_cnt; k++)
+		if (strcmp(sk->progs[k].name, name) == 0)
+			break;
+	return k;
+}
+
+/*
+ * Attach the programs of one event (names, NULL-ended in n at most): 0,
+ * or errno with *fn the function that failed and none left attached.  A
+ * program not loaded (turned off before the load) fails with ENOTSUP.
+ */
+static int
+group_attach(struct tr_priv *tp, const char *const *names, size_t n,
+    const char **fn)
+{
+	const struct bpf_object_skeleton *sk = tp->skel->skeleton;
+	struct bpf_program *prog;
+	size_t		 j, k;
+	int		 bad = 0, rc;
+
+	for (j = 0; j < n && names[j] != NULL && !bad; j++) {
+		if ((k = prog_index(sk, names[j])) == (size_t)sk->prog_cnt)
+			continue;
+		prog = *sk->progs[k].prog;
+		*fn = prog_func(prog);
+		cap_bpf_log[0] = '\0';
+		if (!bpf_program__autoload(prog))
+			bad = ENOTSUP;
+		else if ((rc = prog_attach(prog, sk->progs[k].link)) != 0)
+			bad = -rc;
+	}
+	/* the event's other programs go too */
+	for (j = 0; bad && j < n && names[j] != NULL; j++) {
+		if ((k = prog_index(sk, names[j])) == (size_t)sk->prog_cnt)
+			continue;
+		bpf_link__destroy(*sk->progs[k].link);
+		*sk->progs[k].link = NULL;
+	}
+	return bad;
+}
+
+/*
+ * Attach every program, by tr_points: the events whose functions cannot
+ * be traced are named in missing ("open (usb_open: No such file or
+ * directory, not in /proc/kallsyms), ..."), an event traced by its
+ * fallback in alt; -errno when the giveback cannot be traced either way
+ * (libbpf's words in why), else 0.
+ */
+static int
+tr_attach(struct tr_priv *tp, char *missing, size_t mlen, char *alt,
+    size_t alen, char *why, size_t len)
+{
+	const struct tr_point *pt;
+	size_t		 i, at = 0;
+	int		 bad, abad;
+	const char	*fn = "", *afn = "";
+	char		 reason[160];
+
+	missing[0] = alt[0] = '\0';
+	for (i = 0; i < nitems(tr_points); i++) {
+		pt = &tr_points[i];
+		if ((bad = group_attach(tp, pt->prog, nitems(pt->prog),
+		    &fn)) == 0)
+			continue;
+		snprintf(reason, sizeof reason, "%s", bad == ENOTSUP &&
+		    tp->no_fentry ? "turned off by URBSCOPE_BPF_NOFENTRY" :
+		    strerror(bad));
+		if (pt->alt[0] != NULL && (abad = group_attach(tp, pt->alt,
+		    nitems(pt->alt), &afn)) == 0) {
+			snprintf(alt, alen, "%s traced by a kprobe pair on %s "
+			    "(its fentry: %s)", pt->event, afn, reason);
+			continue;
+		}
+		if (pt->needed) {
+			snprintf(why, len, "cannot trace %s (%s): %s%s%s", fn,
+			    pt->event, reason, cap_bpf_log[0] ? ": " : "",
+			    cap_bpf_log);
+			return -bad;
+		}
+		if (at < mlen)
+			at += (size_t)snprintf(missing + at, mlen - at,
+			    "%s%s (%s: %s%s)", at > 0 ? ", " : "", pt->event,
+			    fn, reason, ksyms_addr(&tp->ks, fn) == 0 ||
+			    func_absent(fn) ? ", not in /proc/kallsyms: "
+			    "inlined or renamed in this kernel" : "");
+	}
+	return 0;
+}
+
 /* CLOCK_REALTIME - CLOCK_MONOTONIC, from the closest of a few reads. */
 static int64_t
 clock_offset(void)
@@ -1245,12 +1649,8 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	struct tr_priv	*tp;
 	size_t		 hdr = (sizeof *src + 15) & ~(size_t)15;
 	uint64_t	 lo, hi;
-	size_t		 i;
+	char		 missing[512], alt[256];
 	int		 err;
-	struct {
-		const char		 *fn;
-		struct bpf_program	**prog;
-	} optional[6];
 
 	*out = NULL;
 	if (cap_bpf_preflight(why, len) < 0)
@@ -1266,7 +1666,6 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	src->in.fd = -1;
 	tp->live = live;
 	tp->bus = bus;
-	tp->ks_loaded = cap_clock_s();
 	if ((tp->rules = dec_rules_new()) == NULL) {
 		snprintf(why, len, "%s", ue_strerror(UE_NOMEM));
 		goto fail;
@@ -1284,27 +1683,20 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 		    strerror(errno));
 		goto fail;
 	}
-	optional[0].fn = optional[1].fn = "usb_device_match";
-	optional[0].prog = &tp->skel->progs.match_entry;
-	optional[1].prog = &tp->skel->progs.match_return;
-	optional[2].fn = "usb_match_id";
-	optional[2].prog = &tp->skel->progs.match_id_return;
-	optional[3].fn = optional[4].fn = "usb_open";
-	optional[3].prog = &tp->skel->progs.open_entry;
-	optional[4].prog = &tp->skel->progs.open_return;
-	optional[5].fn = "usb_poison_urb";
-	optional[5].prog = &tp->skel->progs.poison_entry;
 	unbind_text(&tp->ks, &lo, &hi);
 	tp->skel->rodata->preempt_rt = kernel_is_rt();
 	tp->skel->rodata->unbind_lo = lo;
 	tp->skel->rodata->unbind_hi = hi;
 	tp->skel->rodata->probe_device = ksyms_addr(&tp->ks,
 	    "usb_probe_device");
-	/* static functions another kernel may have inlined or renamed:
-	 * traced when they are there */
-	for (i = 0; i < nitems(optional); i++)
-		if (ksyms_addr(&tp->ks, optional[i].fn) == 0)
-			bpf_program__set_autoload(*optional[i].prog, false);
+	/* for tests: the giveback as where fentry cannot be attached */
+	tp->no_fentry = getenv("URBSCOPE_BPF_NOFENTRY") != NULL;
+	if (tp->no_fentry) {
+		bpf_program__set_autoload(tp->skel->progs.giveback_entry,
+		    false);
+		bpf_program__set_autoload(tp->skel->progs.giveback_return,
+		    false);
+	}
 	if ((err = usbtrace__load(tp->skel)) != 0) {
 		if (err == -EPERM || err == -EACCES)
 			snprintf(why, len, "bpf() refused: %s (a container "
@@ -1316,12 +1708,9 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 			    "", cap_bpf_log);
 		goto fail;
 	}
-	/* libbpf's message names the program and the function */
-	if ((err = usbtrace__attach(tp->skel)) != 0) {
-		snprintf(why, len, "cannot attach the kprobes: %s%s%s",
-		    strerror(-err), cap_bpf_log[0] ? ": " : "", cap_bpf_log);
+	if (tr_attach(tp, missing, sizeof missing, alt, sizeof alt, why,
+	    len) < 0)
 		goto fail;
-	}
 	tp->rb = ring_buffer__new(bpf_map__fd(tp->skel->maps.events),
 	    tr_record, tp, NULL);
 	if (tp->rb == NULL) {
@@ -1329,12 +1718,25 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 		    strerror(errno));
 		goto fail;
 	}
+	if ((err = ksreader_start(tp)) != 0) {
+		snprintf(why, len, "cannot start the thread that reads %s: "
+		    "%s", CAP_BPF_KALLSYMS, strerror(err));
+		goto fail;
+	}
 	tp->mono_to_real = clock_offset();
+	/* said once, and the rest traced */
+	why[0] = '\0';
+	if (missing[0] != '\0')
+		snprintf(why, len, "not traced on this kernel: %s; the rest "
+		    "is%s%s", missing, alt[0] != '\0' ? ", the " : "", alt);
+	else if (alt[0] != '\0')
+		snprintf(why, len, "%s", alt);
 	*out = src;
 	return 0;
 
 fail:
 	libbpf_set_print(NULL);
+	ring_buffer__free(tp->rb);
 	usbtrace__destroy(tp->skel);
 	ksyms_free(&tp->ks);
 	dec_rules_free(tp->rules);
@@ -1342,9 +1744,38 @@ fail:
 	return -UE_NOTSUP;
 }
 
+/*
+ * The hits a kprobe's kernel side skipped (another kprobe's handler
+ * running on the CPU: kprobe_running, kernel/kprobes.c), from the link's
+ * info: struct bpf_link_info's perf_event.kprobe.missed, Linux 6.7 and
+ * later (include/uapi/linux/bpf.h), laid out here for older headers.  0
+ * where the kernel does not say.
+ */
+static uint64_t
+link_kprobe_missed(const struct bpf_link *link)
+{
+	struct {
+		uint32_t	 type, id, prog_id, pad;
+		uint32_t	 pe_type, pe_pad;	/* perf_event */
+		uint64_t	 func_name;		/* .kprobe */
+		uint32_t	 name_len, offset;
+		uint64_t	 addr, missed, cookie;
+		uint64_t	 rest[4];
+	} info;
+	uint32_t	 ilen = sizeof info;
+
+	memset(&info, 0, sizeof info);
+	if (bpf_obj_get_info_by_fd(bpf_link__fd(link), &info, &ilen) != 0 ||
+	    info.type != 7 /* BPF_LINK_TYPE_PERF_EVENT */ ||
+	    (info.pe_type != 3 && info.pe_type != 4))	/* [RET]KPROBE */
+		return 0;
+	return info.missed;
+}
+
 int
 cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 {
+	const struct bpf_object_skeleton *sk;
 	struct tr_priv		*tp;
 	struct bpf_program	*prog;
 	struct bpf_prog_info	 info;
@@ -1364,6 +1795,10 @@ cap_bpf_stats(struct cap_source *src, struct cap_bpf_stats *st)
 		    &ilen) == 0)
 			st->missed += info.recursion_misses;
 	}
+	sk = tp->skel->skeleton;
+	for (i = 0; i < sk->prog_cnt; i++)
+		if (*sk->progs[i].link != NULL)
+			st->missed += link_kprobe_missed(*sk->progs[i].link);
 	if ((ncpu = libbpf_num_possible_cpus()) <= 0 ||
 	    (v = calloc((size_t)ncpu, sizeof *v)) == NULL)
 		return 0;

@@ -529,9 +529,13 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	}
 	/* before -Z: loading BPF programs needs root */
 	if (c.drivers) {
-		if (cap_bpf_open(c.src, bus, &traced, err, sizeof err) == 0)
+		if (cap_bpf_open(c.src, bus, &traced, err, sizeof err) ==
+		    0) {
 			c.src = traced;
-		else
+			/* the events a probe point missing here loses */
+			if (err[0] != '\0')
+				cmd_warnx("--drivers: %s", err);
+		} else
 			cmd_warnx("--drivers: %s; capturing usbmon alone", err);
 	}
 	c.rg.start_ns = cap_clock_ns(CLOCK_REALTIME);

@@ -1022,7 +1022,8 @@ tui_main(const char *name, int fast, int live, int drivers, char *err,
 	struct tui_model m;
 	struct loop	 lp;
 	struct tui_store *st = NULL;
-	char		 why[256];
+	char		 why[512];
+	struct cap_stats cs;
 	int		 status = 0;
 
 	setlocale(LC_ALL, "");
@@ -1061,10 +1062,13 @@ tui_main(const char *name, int fast, int live, int drivers, char *err,
 	s.dev_usbmon = s.live && cap_live_name(name) >= 0;
 	if (s.live)
 		tui_model_set_follow(&m, 1);
-	/* capture --drivers's warning, in one line */
-	if (why[0] != '\0')
-		snprintf(s.note, sizeof s.note, "--drivers: %.200s; usbmon "
-		    "alone", why);
+	/* capture --drivers's warning, in one line: why it could not
+	 * trace, or what it could not (the events counted: traced) */
+	if (why[0] != '\0') {
+		tui_store_stats(st, &cs);
+		snprintf(s.note, sizeof s.note, "--drivers: %.200s%s", why,
+		    cs.have_events ? "" : "; usbmon alone");
+	}
 	lp.s = &s;
 	lp.st = st;
 	lp.t0 = cap_clock_ns(CLOCK_MONOTONIC);
