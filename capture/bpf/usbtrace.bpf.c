@@ -95,12 +95,23 @@ struct usb_device_id {
 	unsigned long driver_info;
 } __attribute__((preserve_access_index));
 
-/* include/linux/usb.h: 6.1 and after (before 6.8 Debian's 6.1 has it
- * too) embed the struct device_driver, older kernels wrap it (drvwrap) */
+/* include/linux/usb.h: 6.8 and after, and the stable kernels that took
+ * that change (6.1.188, 6.6.157), embed the struct device_driver ... */
 struct usb_driver {
 	const char *name;
 	const struct usb_device_id *id_table;
 	struct device_driver driver;
+} __attribute__((preserve_access_index));
+
+/* ... older ones wrap it (struct usbdrv_wrap drvwrap): a CO-RE flavour,
+ * the part after the ___ ignored when matching the kernel's types */
+struct usbdrv_wrap {
+	struct device_driver driver;
+} __attribute__((preserve_access_index));
+
+struct usb_driver___drvwrap {
+	const struct usb_device_id *id_table;
+	struct usbdrv_wrap drvwrap;
 } __attribute__((preserve_access_index));
 
 /* include/linux/fs.h, include/linux/module.h */
@@ -874,6 +885,7 @@ int BPF_KPROBE(match_entry, struct device *dev, struct device_driver *drv)
 {
 	struct ut_record	*u;
 	struct usb_driver	*udrv;
+	struct usb_driver___drvwrap *odrv;
 	const char		*name;
 
 	if (probe_device != 0 && (__u64)BPF_CORE_READ(drv, probe) ==
@@ -886,11 +898,16 @@ int BPF_KPROBE(match_entry, struct device *dev, struct device_driver *drv)
 	name = BPF_CORE_READ(drv, name);
 	if (name != NULL)
 		bpf_probe_read_kernel_str(u->driver, sizeof u->driver, name);
-	/* to_usb_driver(drv): the id table */
+	/* to_usb_driver(drv): the id table, in either layout */
 	if (bpf_core_field_exists(struct usb_driver, driver)) {
 		udrv = (void *)((char *)drv - bpf_core_field_offset(struct
 		    usb_driver, driver));
 		u->complete = (__u64)BPF_CORE_READ(udrv, id_table);
+	} else if (bpf_core_field_exists(struct usb_driver___drvwrap,
+	    drvwrap)) {
+		odrv = (void *)((char *)drv - bpf_core_field_offset(struct
+		    usb_driver___drvwrap, drvwrap.driver));
+		u->complete = (__u64)BPF_CORE_READ(odrv, id_table);
 	}
 	pending_put(UT_MATCH, u);
 	return 0;

@@ -17,8 +17,9 @@ exported-PDU interface), in file order, and prints one "ok - " or
 - usbhid's resubmits from hid_irq_in are in irq context, usb-storage's
   submits from usb_stor_msg_common in task context, hid_start_in's from
   a task atomic (interrupts off) with GFP_ATOMIC;
-- usb-storage and usbhid probed an interface with result 0, and the
-  unbind of usb-storage is a disconnect;
+- usb-storage and usbhid probed an interface with result 0, their
+  matches name the id table entry (either layout of struct usb_driver),
+  and the unbind of usb-storage is a disconnect;
 - no event was lost and usbmon dropped nothing;
 - with usb_open and usb_poison_urb made absent for the tracer
   (URBSCOPE_BPF_ABSENT): the capture goes on, one stderr line names the
@@ -234,6 +235,19 @@ def main():
         report(len(ok) > 0, "drivers: %s probed with result 0 (%d "
                "interfaces; probes seen: %s)" % (drv, len(ok),
                                                  " ".join(seen)))
+    # bound through their id tables: each match says which entry, in
+    # either layout of struct usb_driver (drvwrap before 6.1.188); a
+    # "dynamic id" there is the tracer missing the table
+    bound = [e for e in evs if e["kind"] == "match" and
+             e.get("driver") in ("usb-storage", "usbhid") and
+             num(e.get("result")) == 0]
+    byentry = [e for e in bound if re.search(r": entry \d+ flags",
+                                             e.get("text", ""))]
+    report(len(bound) > 0 and len(byentry) == len(bound) and
+           set(e.get("driver") for e in bound) == {"usb-storage", "usbhid"},
+           "drivers: usb-storage's and usbhid's matches name their id "
+           "table entry: %d of %d" % (len(byentry), len(bound)),
+           [e.get("text", "") for e in bound][:4])
     disc = [e for e in evs if e["kind"] == "disconnect" and
             e.get("driver") == "usb-storage"]
     report(len(disc) > 0, "drivers: unbinding usb-storage is a disconnect "

@@ -7,8 +7,13 @@
 #   6.12     the newest linux-image-6.12.N+deb12-amd64 the package lists
 #            know (Debian 12's security suite);
 #   6.12-rt  the same kernel built with PREEMPT_RT
-#            (linux-image-6.12.N+deb12-rt-amd64).
-KERNELS_ALL="6.1 6.12 6.12-rt"
+#            (linux-image-6.12.N+deb12-rt-amd64);
+#   6.1-drvwrap  the newest 6.1 before 6.1.188, whose struct usb_driver
+#            still wraps its device_driver (drvwrap): the tracer's other
+#            layout (the drivers test only: KERNEL_TESTS_6_1_drvwrap).
+KERNELS_ALL="6.1 6.12 6.12-rt 6.1-drvwrap"
+# the parts run.sh runs on a kernel whose name (- and . as _) has a line
+KERNEL_TESTS_6_1_drvwrap=drivers
 
 # kernel_version KDIR [KERNEL]: the version of that kernel's image
 # package (e.g. 6.1.0-57-amd64, 6.12.118+deb12-rt-amd64); without package
@@ -24,6 +29,22 @@ kernel_version() {
 		pat='6\.1\.[0-9]*-[0-9]*-amd64' ;;
 	6.12)	pat='6\.12\.[0-9]*+deb12-amd64' ;;
 	6.12-rt) pat='6\.12\.[0-9]*+deb12-rt-amd64' ;;
+	6.1-drvwrap)
+		# the image packages of 6.1, newest first, to the first whose
+		# upstream version is below 6.1.188
+		for p in $(apt-cache pkgnames linux-image-6.1.0- 2>/dev/null |
+		    sed -n 's/^linux-image-\(6\.1\.0-[0-9]*-amd64\)$/\1/p' |
+		    sort -V -r); do
+			u=$(apt-cache show --no-all-versions "linux-image-$p" \
+			    2>/dev/null | sed -n 's/^Version: 6\.1\.\([0-9]*\).*/\1/p' |
+			    head -n 1)
+			if [ -n "$u" ] && [ "$u" -lt 188 ]; then
+				v=$p
+				break
+			fi
+		done
+		echo "$v"
+		return 0 ;;
 	*)	return 0 ;;
 	esac
 	# the newest image of that series apt can fetch, as apt sorts
