@@ -126,7 +126,12 @@ build/asan/%.o: %.c
 
 # The BPF object, compiled once (CO-RE: it runs on any kernel with BTF)
 # and embedded in cap-bpf.o as a skeleton.
-BPF_ARCH := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+# bpf_tracing.h's __TARGET_ARCH_*: the machine as the kernel's ARCH names
+# it (a 32-bit ARM userland, armv7l, is arm; aarch64 is arm64).
+UNAME_M	?= $(shell uname -m)
+BPF_ARCH := $(shell echo '$(UNAME_M)' | sed 's/x86_64/x86/;s/^i.86$$/x86/; \
+	    s/^arm.*/arm/;s/aarch64/arm64/;s/^ppc64.*/powerpc/;s/s390x/s390/; \
+	    s/riscv64/riscv/;s/loongarch64/loongarch/;s/^mips.*/mips/')
 BPF_INC	:= $(shell $(CC) -print-multiarch 2>/dev/null)
 build/bpf/usbtrace.bpf.o: capture/bpf/usbtrace.bpf.c capture/bpf/usbtrace.h
 	@mkdir -p $(@D)

@@ -3,7 +3,7 @@
 # project's, header dependencies are exact, one version string, install.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 23
+plan 27
 
 version=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile)
 check "the Makefile names a version" test -n "$version"
@@ -27,6 +27,15 @@ case " $line " in
 *" -O3 "*) notok "user CFLAGS replace -O3" ;;
 *) ok "user CFLAGS replace -O3" ;;
 esac
+
+# The BPF object's target architecture from uname -m, as the kernel's
+# ARCH names it (bpf_tracing.h's __TARGET_ARCH_*).
+for m in x86_64:x86 aarch64:arm64 armv7l:arm ppc64le:powerpc; do
+	a=$(make -nB UNAME_M="${m%%:*}" build/bpf/usbtrace.bpf.o 2>/dev/null |
+	    grep -o -- '-D__TARGET_ARCH_[a-z0-9_]*' | head -n 1)
+	check_eq "the BPF target of ${m%%:*} is ${m#*:}" \
+	    "-D__TARGET_ARCH_${m#*:}" "$a"
+done
 
 # Touching a header rebuilds its users only (make -W: as if touched).
 make urbscope >/dev/null 2>&1
