@@ -91,7 +91,8 @@ FOBJS	= $(SRCS:%.c=build/fuzz/obj/%.o)
 DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev \
 	     zlib1g-dev libzstd-dev clang libbpf-dev bpftool \
 	     usb.ids
-DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils xz-utils
+DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils xz-utils \
+	     linux-libc-dev-arm64-cross
 DEPS_FUZZ  = clang libclang-rt-dev
 
 .PHONY: all deps deps-build run test bench clean unit tools fuzz fuzz-replay \

@@ -316,8 +316,10 @@ record_urb(struct ut_record *u, struct urb *urb)
  * A task with interrupts off (spin_lock_irqsave, local_irq_disable) is
  * atomic: the probed function's flags are in the kprobe's registers (the
  * int3 frame, or what ftrace_regs_caller saved for a kprobe on ftrace),
- * X86_EFLAGS_IF (<asm/processor-flags.h>) clear.  Other architectures:
- * task or irq only.
+ * X86_EFLAGS_IF (<asm/processor-flags.h>) clear; on arm64 PSTATE's I bit
+ * (PSR_I_BIT, arch/arm64/include/uapi/asm/ptrace.h) set: IRQs masked
+ * (Debian's arm64 kernels do not mask by priority, pseudo-NMI off).
+ * Other architectures: task or irq only.
  *
  * On PREEMPT_RT spin_lock_irqsave on a spinlock_t leaves interrupts on:
  * it takes an rtmutex and enters an RCU read-side section
@@ -345,6 +347,11 @@ context_of(struct pt_regs *ctx, struct ut_record *u)
 		u->context = UT_CTX_ATOMIC;
 		return;
 	}
+#elif defined(__TARGET_ARCH_arm64)
+	if (((const struct user_pt_regs *)ctx)->pstate & PSR_I_BIT) {
+		u->context = UT_CTX_ATOMIC;
+		return;
+	}
 #else
 	(void)ctx;
 #endif
@@ -363,14 +370,26 @@ context_of(struct pt_regs *ctx, struct ut_record *u)
  * unwinder gives the real one back (unwind_recover_rethook in
  * arch/x86/kernel/unwind_orc.c), so the first frames of the kernel stack
  * go along and user space picks the first outside the traced function.
+ * On arm64 (and the other register-link machines) the return address is
+ * in the link register at entry, x30 (PT_REGS_RET).
  */
-static __always_inline void
-caller_of(struct pt_regs *ctx, struct ut_record *u)
+static __always_inline __u64
+return_address(struct pt_regs *ctx)
 {
 	__u64	 ra = 0;
 
+#if defined(__TARGET_ARCH_x86)
 	bpf_probe_read_kernel(&ra, sizeof ra, (void *)PT_REGS_SP(ctx));
-	u->caller = ra;
+#else
+	ra = PT_REGS_RET(ctx);
+#endif
+	return ra;
+}
+
+static __always_inline void
+caller_of(struct pt_regs *ctx, struct ut_record *u)
+{
+	u->caller = return_address(ctx);
 	bpf_get_stack(ctx, u->stack, sizeof u->stack, 0);
 	context_of(ctx, u);
 }
@@ -716,11 +735,11 @@ const volatile __u64 unbind_lo = 0, unbind_hi = 0;
 static __always_inline int
 from_unbind(struct pt_regs *ctx)
 {
-	__u64	 ra = 0;
+	__u64	 ra;
 
 	if (unbind_hi == 0)
 		return 0;
-	bpf_probe_read_kernel(&ra, sizeof ra, (void *)PT_REGS_SP(ctx));
+	ra = return_address(ctx);
 	return ra >= unbind_lo && ra < unbind_hi;
 }
 

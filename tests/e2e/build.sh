@@ -3,7 +3,7 @@
 # project's, header dependencies are exact, one version string, install.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 27
+plan 28
 
 version=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile)
 check "the Makefile names a version" test -n "$version"
@@ -36,6 +36,18 @@ for m in x86_64:x86 aarch64:arm64 armv7l:arm ppc64le:powerpc; do
 	check_eq "the BPF target of ${m%%:*} is ${m#*:}" \
 	    "-D__TARGET_ARCH_${m#*:}" "$a"
 done
+
+# The BPF object builds for arm64 too (its caller from x30, its "irqs
+# off" from PSTATE's I bit), with Debian's arm64 kernel headers.
+ARMINC=/usr/aarch64-linux-gnu/include
+if command -v clang >/dev/null 2>&1 && [ -f "$ARMINC/asm/ptrace.h" ]; then
+	check "the BPF object compiles for arm64" clang -target bpf \
+	    -D__TARGET_ARCH_arm64 -O2 -g -Wall -Werror -I"$ARMINC" \
+	    -c -o "$TMP/usbtrace-arm64.o" capture/bpf/usbtrace.bpf.c
+else
+	why="no clang or no $ARMINC (apt-get install clang"
+	skip "the BPF object for arm64" "$why linux-libc-dev-arm64-cross)"
+fi
 
 # Touching a header rebuilds its users only (make -W: as if touched).
 make urbscope >/dev/null 2>&1

@@ -154,7 +154,7 @@ one_kernel() {
 		else
 			guest "test-kernel drivers" "$n_drivers checks" "$dout" \
 			    --guest tests/kernel/guest-drivers.sh \
-			    --host tests/kernel/host.py --timeout 120
+			    --host tests/kernel/host.py --timeout 240
 			case $? in
 			0)	python3 tests/kernel/check-drivers.py "$dout" ./urbscope ||
 				    crc=1
