@@ -2052,6 +2052,8 @@ l2_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
 			return;
 		d = len >= 4 ? get_le16(c + 4) : 0;
 		s = len >= 4 ? get_le16(c + 6) : 0;
+		if (s == 0 || (c[0] != 0x02 && d == 0))
+			continue;	/* no channel of CID 0 */
 		switch (c[0]) {
 		case 0x02:
 			if ((cm = cmds_own(st)) == NULL)
