@@ -625,6 +625,9 @@ F(f_sco_data, "Data", "bthci_sco.data", DK_LABEL, 0, NULL, 0);
 
 /* L2CAP: the basic header (Vol 3 Part A 3.1) and signalling (4). */
 F(f_l2_len, "Length", "btl2cap.length", DK_UINT, 2, NULL, 0);
+/* CIDs from 0x0040 on: Wireshark's "Dynamically Allocated Channel" */
+F(f_l2_cid_dyn, "CID (Dynamically Allocated Channel)", "btl2cap.cid", DK_HEX,
+    2, NULL, 0);
 F(f_l2_cid, "CID", "btl2cap.cid", DK_HEX, 2, l2_cids, 0);
 F(f_l2_payload, "Payload", "btl2cap.payload", DK_BYTES, 0, NULL, 0);
 F(f_l2_command, "Command", "btl2cap.command", DK_LABEL, 0, NULL, 0);
@@ -634,7 +637,15 @@ F(f_l2_ident, "Command Identifier", "btl2cap.cmd_ident", DK_HEX, 1, NULL,
 F(f_l2_clen, "Command Length", "btl2cap.cmd_length", DK_UINT, 2, NULL, 0);
 F(f_l2_cdata, "Command Data", "btl2cap.cmd_data", DK_BYTES, 0, NULL, 0);
 F(f_l2_data, "Data", "btl2cap.data", DK_BYTES, 0, NULL, 0);	/* echo */
+/* a PSM from 0x1000 on (BTL2CAP_DYNAMIC_PSM_START) */
+F(f_l2_psm_dyn, "Dynamic PSM", "btl2cap.psm", DK_HEX, 2, NULL, 0);
 F(f_l2_psm, "PSM", "btl2cap.psm", DK_HEX, 2, l2_psms, 0);
+F(f_l2_conn_in, "Connect in frame", "btl2cap.connect_in", DK_UINT, 4, NULL,
+    0);
+F(f_l2_disc_in, "Disconnect in frame", "btl2cap.disconnect_in", DK_UINT, 4,
+    NULL, 0);
+F(f_l2_malformed, "Malformed Packet: BT L2CAP", "_ws.malformed", DK_LABEL,
+    0, NULL, 0);
 F(f_l2_scid, "Source CID", "btl2cap.scid", DK_HEX, 2, NULL, 0);
 F(f_l2_dcid, "Destination CID", "btl2cap.dcid", DK_HEX, 2, NULL, 0);
 F(f_l2_result, "Result", "btl2cap.result", DK_HEX, 2, l2_conn_results, 0);
@@ -1089,6 +1100,8 @@ l2_command(struct dec_cur *c, size_t off)
 {
 	static const struct dec_cur_row conn_req[] = {
 		{ 4, 2, &f_l2_psm, NULL }, { 6, 2, &f_l2_scid, NULL },
+	}, conn_req_dyn[] = {
+		{ 4, 2, &f_l2_psm_dyn, NULL }, { 6, 2, &f_l2_scid, NULL },
 	}, conn_rsp[] = {
 		{ 4, 2, &f_l2_dcid, NULL }, { 6, 2, &f_l2_scid, NULL },
 		{ 8, 2, &f_l2_result, NULL }, { 10, 2, &f_l2_status, NULL },
@@ -1105,8 +1118,23 @@ l2_command(struct dec_cur *c, size_t off)
 	uint32_t	 code, len, type = 0, result = 0;
 	char		 tmp[24];
 
-	if (off + 4 > c->n)
+	if (off + 4 > c->n) {
+		/* its header cut: what Wireshark reads before it throws */
+		n = dec_tree_add(t, &f_l2_command, DB_DATA, c->base +
+		    (uint32_t)off, (uint32_t)(c->n - off), 0);
+		if (n != NULL)
+			n->str = dec_tree_printf(t, "Command: %s",
+			    name_or(l2_codes, c->p[off], tmp));
+		t->depth++;
+		s.p += off;
+		s.n = c->n - off;
+		s.base += (uint32_t)off;
+		dec_cur_field(&s, &f_l2_code, 0, 1, NULL);
+		if (s.n >= 2)
+			dec_cur_field(&s, &f_l2_ident, 1, 1, NULL);
+		t->depth--;
 		return 0;
+	}
 	code = c->p[off];
 	len = get_le16(c->p + off + 2);
 	n = dec_tree_add(t, &f_l2_command, DB_DATA, c->base + (uint32_t)off,
@@ -1123,7 +1151,8 @@ l2_command(struct dec_cur *c, size_t off)
 	dec_cur_field(&s, &f_l2_clen, 2, 2, NULL);
 	switch (code) {
 	case 0x02:
-		dec_cur_rows(&s, conn_req, nitems(conn_req));
+		dec_cur_rows(&s, s.n >= 6 && get_le16(s.p + 4) >= 0x1000 ?
+		    conn_req_dyn : conn_req, nitems(conn_req));
 		break;
 	case 0x03:
 		dec_cur_rows(&s, conn_rsp, nitems(conn_rsp));
@@ -1166,13 +1195,153 @@ l2_command(struct dec_cur *c, size_t off)
 		break;
 	}
 	t->depth--;
-	if (s.cut)
+	if (s.cut) {
+		/* Wireshark throws there and adds no field that is cut */
+		while (t->n > 0 && (t->node[t->n - 1].flags & DN_CUT))
+			t->n--;
 		return 0;
+	}
 	return 4 + len;
 }
 
+/*
+ * The latest channel of ACL handle h opened by frame or before whose local
+ * CID is l and whose remote CID is r (0: any; not both), left out if it
+ * was disconnected before frame when open is set; -1 if none.
+ */
+static int
+chan_find(const struct dec_bt_cmds *cm, uint16_t h, uint16_t l, uint16_t r,
+    uint64_t frame, int open)
+{
+	const struct dec_bt_chan *ch;
+	int		 i, best = -1;
+
+	for (i = 0; i < DEC_BT_CHANS; i++) {
+		ch = &cm->chan[i];
+		if (ch->conn_frame == 0 || ch->conn_frame > frame ||
+		    ch->handle != h || (l != 0 && ch->local != l) ||
+		    (r != 0 && ch->remote != r) ||
+		    (open && ch->disc_frame != 0 && ch->disc_frame < frame))
+			continue;
+		if (best < 0 || ch->conn_frame > cm->chan[best].conn_frame)
+			best = i;
+	}
+	return best;
+}
+
+/* A channel's PSM, as a Connection Request names it. */
 static void
-l2cap_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
+chan_psm(struct dec_tree *t, const struct dec_bt_chan *ch)
+{
+	dec_tree_add(t, ch->psm >= 0x1000 ? &f_l2_psm_dyn : &f_l2_psm,
+	    DB_NONE, 0, 0, ch->psm);
+}
+
+/*
+ * The parameter bytes signalling command code needs (Vol 3 Part A 4):
+ * Wireshark's btl2cap reads them whatever the command's length says, and
+ * an Echo's data too (tshark 4.0 marks an Echo with none malformed).
+ */
+static size_t
+l2_cmd_min(uint8_t code)
+{
+	switch (code) {
+	case 0x01:
+	case 0x0a:
+		return 2;
+	case 0x02:
+	case 0x04:
+	case 0x06:
+	case 0x07:
+	case 0x0b:
+		return 4;
+	case 0x03:
+		return 8;
+	case 0x05:
+		return 6;
+	case 0x08:
+	case 0x09:
+		return 1;
+	}
+	return 0;
+}
+
+/* Whether the signalling commands of L2CAP frame p[0..n) end inside one
+ * (tshark's "[Malformed Packet: BT L2CAP]"). */
+static int
+l2_malformed(const uint8_t *p, size_t n)
+{
+	size_t	 off, len, have;
+	uint16_t cid;
+
+	if (n < 4)
+		return 0;
+	cid = get_le16(p + 2);
+	if (cid != 0x0001 && cid != 0x0005)
+		return 0;
+	for (off = 4; off < n; off += 4 + len) {
+		if (off + 4 > n)
+			return 1;
+		len = get_le16(p + off + 2);
+		have = n - off - 4 < len ? n - off - 4 : len;
+		if (cid == 0x0001 && have < l2_cmd_min(p[off]))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * What btl2cap shows of the channels on ACL handle h in record a->r (one
+ * pass): on a data frame of a dynamic channel (CID 0x0040 on) the frame of
+ * the Connection Request that opened it and its PSM; on a Disconnection
+ * Request or Response its PSM and that frame; on a received Connection
+ * Request a "Disconnect in frame" of 0, as tshark 4.0 shows it.
+ */
+static void
+l2_chan_tree(const struct dec_cls_arg *a, uint16_t h, uint16_t cid,
+    const uint8_t *c, size_t n, struct dec_tree *t)
+{
+	const struct dec_bt_cmds *cm;
+	const struct dec_bt_chan *ch;
+	uint64_t	 frame = urb_frame(a->r);
+	uint16_t	 d, s;
+	int		 in = urb_is_in(a->r), i;
+
+	if (cid == 0x0001 && n >= 4 && c[0] == 0x02 && in) {
+		dec_tree_add(t, &f_l2_disc_in, DB_NONE, 0, 0, 0);
+		return;
+	}
+	if (a->st == NULL || (cm = a->st->bt_cmds) == NULL)
+		return;
+	if (cid >= 0x0040) {
+		i = chan_find(cm, h, in ? cid : 0, in ? 0 : cid, frame, 1);
+		if (i < 0)
+			return;
+		ch = &cm->chan[i];
+		dec_tree_add(t, &f_l2_conn_in, DB_NONE, 0, 0, ch->conn_frame);
+		chan_psm(t, ch);
+		return;
+	}
+	if (cid != 0x0001 || n < 8 || (c[0] != 0x06 && c[0] != 0x07))
+		return;
+	/* a request sent and the response received name the remote's CID
+	 * first; the other two the local one */
+	d = get_le16(c + 4);
+	s = get_le16(c + 6);
+	if ((c[0] == 0x06) == !in)
+		i = chan_find(cm, h, s, d, frame, 0);
+	else
+		i = chan_find(cm, h, d, s, frame, 0);
+	if (i < 0 || d == 0 || s == 0)
+		return;
+	ch = &cm->chan[i];
+	chan_psm(t, ch);
+	dec_tree_add(t, &f_l2_conn_in, DB_NONE, 0, 0, ch->conn_frame);
+}
+
+static void
+l2cap_tree(const struct dec_cls_arg *a, uint16_t h, const uint8_t *p,
+    size_t n, uint32_t base, struct dec_tree *t)
 {
 	struct dec_cur	 c = { t, p, n, base, 0 };
 	uint32_t	 len = 0, cid = 0;
@@ -1181,13 +1350,16 @@ l2cap_tree(const uint8_t *p, size_t n, uint32_t base, struct dec_tree *t)
 	proto_push(t, &f_l2cap, base, (uint32_t)n, NULL);
 	t->node[t->n - 1].str = NULL;
 	dec_cur_field(&c, &f_l2_len, 0, 2, &len);
-	dec_cur_field(&c, &f_l2_cid, 2, 2, &cid);
+	dec_cur_field(&c, n >= 4 && get_le16(p + 2) >= 0x0040 ?
+	    &f_l2_cid_dyn : &f_l2_cid, 2, 2, &cid);
 	if (!c.cut && (cid == 0x0001 || cid == 0x0005)) {
 		for (off = 4; off < n && (k = l2_command(&c, off)) > 0;
 		    off += k)
-			;
-	} else if (!c.cut)
+			l2_chan_tree(a, h, (uint16_t)cid, p + off, k, t);
+	} else if (!c.cut) {
+		l2_chan_tree(a, h, (uint16_t)cid, NULL, 0, t);
 		dec_cur_rest(&c, &f_l2_payload, 4);
+	}
 	t->depth--;
 }
 
@@ -1306,6 +1478,7 @@ acl_tree(const struct dec_cls_arg *a, const uint8_t *p, size_t n,
 {
 	struct dec_cur	 c = { t, p, n, base, 0 };
 	uint32_t	 hdr = 0, len = 0;
+	int		 bad;
 
 	proto_push(t, &f_acl, base, (uint32_t)n, NULL);
 	t->node[t->n - 1].str = NULL;
@@ -1322,12 +1495,18 @@ acl_tree(const struct dec_cls_arg *a, const uint8_t *p, size_t n,
 	if (!c.cut && len > 0)
 		dec_tree_add(t, &f_acl_data, DB_DATA, base + 4,
 		    (uint32_t)(n - 4), 0);
-	if (n >= 4)
+	/* L2CAP starts in a packet that is no continuing fragment; when
+	 * Wireshark's btl2cap throws, bthci_acl adds no more */
+	bad = !c.cut && len > 0 && ((hdr >> 12) & 3) != 1 &&
+	    l2_malformed(p + 4, n - 4);
+	if (n >= 4 && !bad)
 		acl_links(a, hdr, t);
 	t->depth--;
-	/* L2CAP starts in a packet that is no continuing fragment */
 	if (!c.cut && len > 0 && ((hdr >> 12) & 3) != 1)
-		l2cap_tree(p + 4, n - 4, base + 4, t);
+		l2cap_tree(a, (uint16_t)(hdr & 0x0fff), p + 4, n - 4,
+		    base + 4, t);
+	if (bad)
+		dec_tree_add(t, &f_l2_malformed, DB_NONE, 0, 0, 0);
 }
 
 static void
@@ -1842,6 +2021,85 @@ evt_links(const struct dec_cls_arg *a, struct dec_tree *t)
 	t->depth--;
 }
 
+/*
+ * The channels the signalling commands of ACL packet p[0..n) (its header
+ * first) in record r open, answer and close (Wireshark's btl2cap:
+ * dissect_connrequest, dissect_connresponse, dissect_disconnrequest):
+ * a Connection Request opens one with its PSM and the requester's CID, a
+ * successful Connection Response gives it the other end's CID, a
+ * Disconnection Request closes it.
+ */
+static void
+l2_learn(const struct urb_rec *r, const uint8_t *p, size_t n,
+    struct dec_cls_state *st)
+{
+	struct dec_bt_cmds *cm;
+	struct dec_bt_chan *ch;
+	const uint8_t	*c;
+	uint64_t	 frame = urb_frame(r);
+	size_t		 off, len, i, old;
+	uint16_t	 h, d, s;
+	int		 in = urb_is_in(r), k;
+
+	if (n < 12 || ((get_le16(p) >> 12) & 3) == 1 ||
+	    get_le16(p + 6) != 0x0001)
+		return;
+	h = get_le16(p) & 0x0fff;
+	for (off = 8; off + 4 <= n; off += 4 + len) {
+		c = p + off;
+		len = get_le16(c + 2);
+		if (off + 4 + len > n || len < l2_cmd_min(c[0]))
+			return;
+		d = len >= 4 ? get_le16(c + 4) : 0;
+		s = len >= 4 ? get_le16(c + 6) : 0;
+		if (s == 0 || (c[0] != 0x02 && d == 0))
+			continue;	/* no channel of CID 0 */
+		switch (c[0]) {
+		case 0x02:
+			if ((cm = cmds_own(st)) == NULL)
+				return;
+			for (i = old = 0; i < DEC_BT_CHANS; i++) {
+				if (cm->chan[i].conn_frame == 0)
+					break;
+				if (cm->chan[i].conn_frame <
+				    cm->chan[old].conn_frame)
+					old = i;
+			}
+			ch = &cm->chan[i < DEC_BT_CHANS ? i : old];
+			memset(ch, 0, sizeof *ch);
+			ch->conn_frame = frame;
+			ch->handle = h;
+			ch->psm = d;
+			if (in)
+				ch->remote = s;
+			else
+				ch->local = s;
+			break;
+		case 0x03:
+			/* d: the answerer's CID, s: the requester's */
+			if (get_le16(c + 8) != 0 || st->bt_cmds == NULL ||
+			    (k = chan_find(st->bt_cmds, h, in ? s : 0,
+			    in ? 0 : s, frame, 1)) < 0 ||
+			    (cm = cmds_own(st)) == NULL)
+				break;
+			if (in)
+				cm->chan[k].remote = d;
+			else
+				cm->chan[k].local = d;
+			break;
+		case 0x06:
+			/* d: the receiver's CID, s: the sender's */
+			if (st->bt_cmds == NULL ||
+			    (k = chan_find(st->bt_cmds, h, in ? d : s,
+			    in ? s : d, frame, 1)) < 0 ||
+			    (cm = cmds_own(st)) == NULL)
+				break;
+			cm->chan[k].disc_frame = frame;
+			break;
+		}
+	}
+}
+
 /* Which piece of a split packet r is (hci_usb's fragment_info), and its
  * bytes kept for the last one; the commands and what events answer. */
 static void
@@ -1872,7 +2130,8 @@ bt_learn(const struct urb_rec *r, const struct dec_info *info,
 		} else if (ep == 1 && need == n) {
 			evt_learn(r, r->data, n, st);
 			link_learn_evt(r, r->data, n, st);
-		}
+		} else if (need == n)
+			l2_learn(r, r->data, n, st);
 		return;
 	}
 	if (n < *left) {
@@ -1888,7 +2147,9 @@ bt_learn(const struct urb_rec *r, const struct dec_info *info,
 	    f->got == f->total && f->total <= DEC_BT_MAXPKT) {
 		evt_learn(r, f->b, f->total, st);
 		link_learn_evt(r, f->b, f->total, st);
-	}
+	} else if (st->bt_part == DEC_BT_LAST && f != NULL &&
+	    f->got == f->total && f->total <= DEC_BT_MAXPKT)
+		l2_learn(r, f->b, f->total, st);
 }
 
 /* The packet whose last piece r is, reassembled, or NULL. */

@@ -1111,8 +1111,25 @@ struct dec_bt_dev {
 	uint8_t		 has_name;
 	char		 name[DEC_BT_NAME + 1];
 };
+/*
+ * Bluetooth: the L2CAP channels Connection Requests opened, as
+ * Wireshark's btl2cap keeps them in one pass (cid_to_psm_table): per ACL
+ * handle the PSM, the frames of the request and of the Disconnection
+ * Request, the local and the remote CID (0: not known yet).  At most
+ * DEC_BT_CHANS, the oldest forgotten.
+ */
+#define DEC_BT_CHANS	16
+struct dec_bt_chan {
+	uint64_t	 conn_frame;	/* 0: the slot is free */
+	uint64_t	 disc_frame;	/* 0: not disconnected */
+	uint16_t	 handle;
+	uint16_t	 psm;
+	uint16_t	 local;
+	uint16_t	 remote;
+};
 struct dec_bt_cmds {
 	unsigned int	 refs;
+	struct dec_bt_chan chan[DEC_BT_CHANS];
 	struct dec_bt_link link[DEC_BT_LINKS];
 	struct dec_bt_dev dev[DEC_BT_DEVS];
 	uint8_t		 has_local;	/* Read BD_ADDR answered */
