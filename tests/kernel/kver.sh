@@ -11,9 +11,45 @@
 #   6.1-drvwrap  the newest 6.1 before 6.1.188, whose struct usb_driver
 #            still wraps its device_driver (drvwrap): the tracer's other
 #            layout (the drivers test only: KERNEL_TESTS_6_1_drvwrap).
-KERNELS_ALL="6.1 6.12 6.12-rt 6.1-drvwrap"
+#   7        the newest 7.x of Debian 13's backports (trixie-backports:
+#            linux-binary-, linux-modules- and linux-base-7.N+deb13-amd64,
+#            under /usr/lib/modules), through apt_private below; no kmod
+#            test there (its kbuild tools need Debian 13's C library).
+KERNELS_ALL="6.1 6.12 6.12-rt 6.1-drvwrap 7"
 # the parts run.sh runs on a kernel whose name (- and . as _) has a line
 KERNEL_TESTS_6_1_drvwrap=drivers
+KERNEL_TESTS_7="main drivers"
+
+# apt_private KDIR: a private apt configuration for another suite of the
+# archive this machine uses (the URI of its own apt sources; the system's
+# setup untouched), its package lists in KDIR/apt, updated once a day.
+# Sets APT_PRIVATE to the options apt-get and apt-cache take for it;
+# returns 1 when it cannot be set up.
+apt_private() {
+	mkdir -p "$1/apt" || return 1
+	ad=$(cd "$1/apt" && pwd) || return 1
+	: >"$ad/sources.list"
+	APT_PRIVATE="-o Dir::Etc::SourceList=$ad/sources.list
+	    -o Dir::Etc::SourceParts=$ad/sources.list.d
+	    -o Dir::State::Lists=$ad/lists -o Dir::Cache=$ad/cache
+	    -o APT::Architectures=amd64 -o APT::Sandbox::User=root"
+	if [ -n "$(find "$ad/lists" -maxdepth 1 -name '*Packages*' \
+	    -mtime -1 2>/dev/null)" ]; then
+		return 0
+	fi
+	uri=$(sed -n 's/^URIs:[[:space:]]*//p' \
+	    /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
+	[ -n "$uri" ] || uri=$(sed -n \
+	    's/^deb[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' \
+	    /etc/apt/sources.list 2>/dev/null | head -n 1)
+	[ -n "$uri" ] || return 1
+	mkdir -p "$ad/sources.list.d" "$ad/lists/partial" \
+	    "$ad/cache/archives/partial" || return 1
+	printf 'Types: deb\nURIs: %s\nSuites: trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+	    "$uri" >"$ad/sources.list.d/private.sources"
+	# shellcheck disable=SC2086
+	apt-get -q $APT_PRIVATE update >"$ad/update.log" 2>&1
+}
 
 # kernel_version KDIR [KERNEL]: the version of that kernel's image
 # package (e.g. 6.1.0-57-amd64, 6.12.118+deb12-rt-amd64); without package
@@ -29,6 +65,17 @@ kernel_version() {
 		pat='6\.1\.[0-9]*-[0-9]*-amd64' ;;
 	6.12)	pat='6\.12\.[0-9]*+deb12-amd64' ;;
 	6.12-rt) pat='6\.12\.[0-9]*+deb12-rt-amd64' ;;
+	7)
+		apt_private "$1" || return 0
+		# shellcheck disable=SC2086
+		v=$(apt-cache $APT_PRIVATE pkgnames linux-binary-7 2>/dev/null |
+		    sed -n 's/^linux-binary-\(7\.[0-9.]*+deb13-amd64\)$/\1/p' |
+		    sort -V | tail -n 1)
+		[ -n "$v" ] || v=$(ls "$1" 2>/dev/null |
+		    sed -n 's/^\(7\.[0-9.]*+deb13-amd64\)$/\1/p' |
+		    sort -V | tail -n 1)
+		echo "$v"
+		return 0 ;;
 	6.1-drvwrap)
 		# the image packages of 6.1, newest first, to the first whose
 		# upstream version is below 6.1.188

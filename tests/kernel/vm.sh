@@ -98,7 +98,37 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
     [ ! -d "$kroot/lib/modules/$kver/kernel/fs/configfs" ]; }; then
 	mkdir -p "$kdir/dl" || exit 1
 	rm -rf "$kroot"
-	deb=$(ls "$kdir"/dl/linux-image-"$kver"_*.deb 2>/dev/null | head -n 1)
+	rm -rf "$kroot.tmp"
+	mkdir -p "$kroot.tmp" || exit 1
+	m=./lib/modules/$kver
+	# Debian 13's 7.x: three packages of another suite (kver.sh's
+	# apt_private), everything under /usr/lib/modules/KVER, the kernel
+	# as vmlinuz there; unpacked as the one image package of 6.x is
+	split=
+	case $kver in *+deb13-*) split=1 ;; esac
+	if [ -n "$split" ]; then
+		m=./usr/lib/modules/$kver
+		apt_private "$kdir" ||
+		    unavailable "no apt source to take $kver from"
+		for p in binary base modules; do
+			ls "$kdir"/dl/linux-$p-"$kver"_*.deb >/dev/null 2>&1 &&
+			    continue
+			# shellcheck disable=SC2086
+			(cd "$kdir/dl" && apt-get download -q $APT_PRIVATE \
+			    "linux-$p-$kver") >"$kdir/dl/download.log" 2>&1 ||
+			    unavailable "apt-get download linux-$p-$kver" \
+			    "failed: $(tail -n 1 "$kdir/dl/download.log")"
+		done
+		dpkg-deb --fsys-tarfile "$kdir"/dl/linux-binary-"$kver"_*.deb |
+		    (cd "$kroot.tmp" && tar -x "$m/vmlinuz") &&
+		    dpkg-deb --fsys-tarfile "$kdir"/dl/linux-base-"$kver"_*.deb |
+		    (cd "$kroot.tmp" && tar -x --wildcards "$m/modules.*") ||
+		    unavailable "cannot unpack linux-binary/base-$kver"
+		deb=$(ls "$kdir"/dl/linux-modules-"$kver"_*.deb | head -n 1)
+	else
+		deb=$(ls "$kdir"/dl/linux-image-"$kver"_*.deb 2>/dev/null |
+		    head -n 1)
+	fi
 	if [ -z "$deb" ]; then
 		(cd "$kdir/dl" && apt-get download -q "linux-image-$kver") \
 		    >"$kdir/dl/download.log" 2>&1 ||
@@ -106,16 +136,15 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
 		    "$(tail -n 1 "$kdir/dl/download.log")"
 		deb=$(ls "$kdir"/dl/linux-image-"$kver"_*.deb | head -n 1)
 	fi
-	rm -rf "$kroot.tmp"
-	mkdir -p "$kroot.tmp" || exit 1
-	m=./lib/modules/$kver
 	# fscache is a module of its own before 6.12 (merged into netfs
 	# there); tar fails on a pattern that matches nothing
 	fscache=
 	case $kver in 6.1.*) fscache=$m/kernel/fs/fscache/* ;; esac
+	boot="./boot/vmlinuz-* $m/modules.*"
+	[ -n "$split" ] && boot=
 	# shellcheck disable=SC2086
 	dpkg-deb --fsys-tarfile "$deb" | (cd "$kroot.tmp" && tar -x \
-	    --wildcards "./boot/vmlinuz-*" "$m/modules.*" \
+	    --wildcards $boot \
 	    "$m/kernel/drivers/usb/*" "$m/kernel/drivers/hid/*" \
 	    "$m/kernel/drivers/input/*" "$m/kernel/drivers/scsi/*" \
 	    "$m/kernel/drivers/virtio/*" "$m/kernel/net/9p/*" \
@@ -125,6 +154,13 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
 	    "$m/kernel/crypto/*" "$m/kernel/sound/*" \
 	    "$m/kernel/drivers/net/*" "$m/kernel/drivers/media/*") ||
 	    unavailable "cannot unpack $deb"
+	if [ -n "$split" ]; then
+		mkdir -p "$kroot.tmp/boot" "$kroot.tmp/lib/modules" &&
+		    mv "$kroot.tmp/$m/vmlinuz" "$kroot.tmp/boot/vmlinuz-$kver" &&
+		    mv "$kroot.tmp/$m" "$kroot.tmp/lib/modules/$kver" &&
+		    rm -rf "$kroot.tmp/usr" ||
+		    unavailable "cannot lay out $kver as /boot and /lib/modules"
+	fi
 	# 6.12 and after ship the modules xz-compressed (.ko.xz), which
 	# busybox's insmod cannot load: decompress them, and depmod names
 	# the .ko files
@@ -135,6 +171,8 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
 	    unavailable "depmod failed"
 	mv "$kroot.tmp" "$kroot" || exit 1
 	rm -f "$deb"
+	[ -n "$split" ] && rm -f "$kdir"/dl/linux-binary-"$kver"_*.deb \
+	    "$kdir"/dl/linux-base-"$kver"_*.deb
 fi
 flock -u 9
 exec 9>&-
