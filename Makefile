@@ -262,5 +262,8 @@ clean:
 test-kernel: urbscope
 	@sh tests/kernel/run.sh
 
-# The header dependencies the compiler wrote (none before the first build).
--include $(shell find build -name '*.d' 2>/dev/null)
+# The header dependencies the compiler wrote (none before the first build):
+# files only, and not among the kernels tests/kernel unpacks (tens of
+# thousands of files, and apt's sources.list.d there is a directory).
+-include $(shell find build -path build/kernel -prune -o -type f \
+	   -name '*.d' -print 2>/dev/null)
