@@ -38,6 +38,46 @@ gfp_bit(const struct cap_gfp *g, const char *name)
 	return 0;
 }
 
+/*
+ * The masks of the flags the names and mem_flags are made of, once the
+ * bits are known, and include/linux/gfp_types.h's composites from them
+ * in mm/debug.c's order: not looked up again for every event.
+ */
+static void
+gfp_derive(struct cap_gfp *g)
+{
+	uint32_t reclaim, io = gfp_bit(g, "IO"), fs = gfp_bit(g, "FS");
+	uint32_t account = gfp_bit(g, "ACCOUNT");
+	int	 n = 0;
+
+	g->direct = gfp_bit(g, "DIRECT_RECLAIM");
+	g->kswapd = gfp_bit(g, "KSWAPD_RECLAIM");
+	g->high = gfp_bit(g, "HIGH");
+	g->io = io;
+	g->fs = fs;
+	reclaim = g->direct | g->kswapd;
+	g->comp[n].name = "GFP_KERNEL_ACCOUNT";
+	g->comp[n].mask = account == 0 ? 0 : reclaim | io | fs | account;
+	g->comp[n++].also = 0;
+	g->comp[n].name = "GFP_KERNEL";
+	g->comp[n].mask = reclaim | io | fs;
+	g->comp[n++].also = 0;
+	g->comp[n].name = "GFP_NOFS";
+	g->comp[n].mask = reclaim | io;
+	g->comp[n++].also = 0;
+	/* with __GFP_ATOMIC where the kernel has it (before 6.4) */
+	g->comp[n].name = "GFP_ATOMIC";
+	g->comp[n].mask = g->high | g->kswapd;
+	g->comp[n++].also = gfp_bit(g, "ATOMIC");
+	g->comp[n].name = "GFP_NOIO";
+	g->comp[n].mask = reclaim;
+	g->comp[n++].also = 0;
+	/* __GFP_NOWARN is part of it in the kernels with the enum */
+	g->comp[n].name = "GFP_NOWAIT";
+	g->comp[n].mask = g->kswapd | (g->learnt ? gfp_bit(g, "NOWARN") : 0);
+	g->comp[n++].also = 0;
+}
+
 void
 cap_gfp_init(struct cap_gfp *g)
 {
@@ -46,6 +86,7 @@ cap_gfp_init(struct cap_gfp *g)
 	memset(g, 0, sizeof *g);
 	for (i = 0; i < sizeof gfp61 / sizeof gfp61[0]; i++)
 		snprintf(g->name[i], sizeof g->name[i], "%s", gfp61[i]);
+	gfp_derive(g);
 }
 
 int
@@ -66,13 +107,14 @@ cap_gfp_learn(struct cap_gfp *g, const char *enumerator, long long val)
 		memset(g->name, 0, sizeof g->name);
 		g->learnt = 1;
 	}
-	if (strcmp(enumerator, "___GFP_UNUSED_BIT") == 0)
-		return 1;
-	n -= 7 + 4;
-	if (n >= sizeof g->name[0])
-		n = sizeof g->name[0] - 1;
-	memcpy(g->name[val], enumerator + 7, n);
-	g->name[val][n] = '\0';
+	if (strcmp(enumerator, "___GFP_UNUSED_BIT") != 0) {
+		n -= 7 + 4;
+		if (n >= sizeof g->name[0])
+			n = sizeof g->name[0] - 1;
+		memcpy(g->name[val], enumerator + 7, n);
+		g->name[val][n] = '\0';
+	}
+	gfp_derive(g);
 	return 1;
 }
 
@@ -81,13 +123,13 @@ cap_gfp_to_sim(const struct cap_gfp *g, uint32_t gfp)
 {
 	uint32_t sim = 0;
 
-	if (gfp & gfp_bit(g, "DIRECT_RECLAIM"))
+	if (gfp & g->direct)
 		sim |= 0x10;		/* may sleep: 2.6's __GFP_WAIT */
-	if (gfp & gfp_bit(g, "HIGH"))
+	if (gfp & g->high)
 		sim |= 0x20;
-	if (gfp & gfp_bit(g, "IO"))
+	if (gfp & g->io)
 		sim |= 0x40;
-	if (gfp & gfp_bit(g, "FS"))
+	if (gfp & g->fs)
 		sim |= 0x80;
 	return sim;
 }
@@ -95,49 +137,20 @@ cap_gfp_to_sim(const struct cap_gfp *g, uint32_t gfp)
 void
 cap_gfp_name(const struct cap_gfp *g, uint32_t gfp, char *buf, size_t len)
 {
-	struct {
-		const char	*name;
-		uint32_t	 mask;
-		uint32_t	 also;	/* taken too when set */
-	}		 comp[6];
-	uint32_t	 reclaim, left = gfp;
-	size_t		 k = 0, n = 0;
+	uint32_t	 left = gfp;
+	size_t		 k = 0;
 	int		 i;
-
-	/* include/linux/gfp_types.h's composites, in mm/debug.c's order */
-	reclaim = gfp_bit(g, "DIRECT_RECLAIM") | gfp_bit(g, "KSWAPD_RECLAIM");
-	comp[n].name = "GFP_KERNEL_ACCOUNT";
-	comp[n].mask = gfp_bit(g, "ACCOUNT") == 0 ? 0 : reclaim |
-	    gfp_bit(g, "IO") | gfp_bit(g, "FS") | gfp_bit(g, "ACCOUNT");
-	comp[n++].also = 0;
-	comp[n].name = "GFP_KERNEL";
-	comp[n].mask = reclaim | gfp_bit(g, "IO") | gfp_bit(g, "FS");
-	comp[n++].also = 0;
-	comp[n].name = "GFP_NOFS";
-	comp[n].mask = reclaim | gfp_bit(g, "IO");
-	comp[n++].also = 0;
-	/* with __GFP_ATOMIC where the kernel has it (before 6.4) */
-	comp[n].name = "GFP_ATOMIC";
-	comp[n].mask = gfp_bit(g, "HIGH") | gfp_bit(g, "KSWAPD_RECLAIM");
-	comp[n++].also = gfp_bit(g, "ATOMIC");
-	comp[n].name = "GFP_NOIO";
-	comp[n].mask = reclaim;
-	comp[n++].also = 0;
-	/* __GFP_NOWARN is part of it in the kernels with the enum */
-	comp[n].name = "GFP_NOWAIT";
-	comp[n].mask = gfp_bit(g, "KSWAPD_RECLAIM") |
-	    (g->learnt ? gfp_bit(g, "NOWARN") : 0);
-	comp[n++].also = 0;
 
 	if (len == 0)
 		return;
 	buf[0] = '\0';
-	for (i = 0; i < (int)n; i++) {
-		if (comp[i].mask == 0 || (left & comp[i].mask) != comp[i].mask)
+	for (i = 0; i < CAP_GFP_COMP; i++) {
+		if (g->comp[i].mask == 0 ||
+		    (left & g->comp[i].mask) != g->comp[i].mask)
 			continue;
-		k += (size_t)snprintf(buf + k, k < len ? len - k : 0, "%s%s",
-		    k != 0 ? "|" : "", comp[i].name);
-		left &= ~(comp[i].mask | comp[i].also);
+		k += (size_t)snprintf(buf + k, len - k, "%s%s",
+		    k != 0 ? "|" : "", g->comp[i].name);
+		left &= ~(g->comp[i].mask | g->comp[i].also);
 		if (k >= len)
 			return;
 	}

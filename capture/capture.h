@@ -620,9 +620,18 @@ int		 cap_sink_write_event(struct cap_sink *sink,
  * cap_gfp_name what the kernel's %pGg prints ("GFP_NOIO|__GFP_NOWARN").
  */
 #define CAP_GFP_BITS	32
+#define CAP_GFP_COMP	6
 struct cap_gfp {
 	char		 name[CAP_GFP_BITS][24];	/* "IO"; "" none */
 	int		 learnt;	/* from the kernel's enum */
+	/* derived from name[] (cap-gfp.c): the flags' masks, the
+	 * composite names (GFP_KERNEL, ...) in the kernel's order */
+	uint32_t	 direct, kswapd, high, io, fs;
+	struct {
+		const char	*name;
+		uint32_t	 mask;
+		uint32_t	 also;	/* taken too when set */
+	}		 comp[CAP_GFP_COMP];
 };
 void		 cap_gfp_init(struct cap_gfp *g);
 int		 cap_gfp_learn(struct cap_gfp *g, const char *enumerator,
