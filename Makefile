@@ -92,6 +92,7 @@ DEPS_BUILD = gcc make pkg-config libpcap-dev libncurses-dev libusb-1.0-0-dev \
 	     zlib1g-dev libzstd-dev clang libbpf-dev bpftool \
 	     usb.ids
 DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-static cpio usbutils xz-utils \
+	     qemu-system-arm gcc-aarch64-linux-gnu \
 	     linux-libc-dev-arm64-cross
 DEPS_FUZZ  = clang libclang-rt-dev
 
@@ -133,11 +134,14 @@ UNAME_M	?= $(shell uname -m)
 BPF_ARCH := $(shell echo '$(UNAME_M)' | sed 's/x86_64/x86/;s/^i.86$$/x86/; \
 	    s/^arm.*/arm/;s/aarch64/arm64/;s/^ppc64.*/powerpc/;s/s390x/s390/; \
 	    s/riscv64/riscv/;s/loongarch64/loongarch/;s/^mips.*/mips/')
+# A cross build (tests/kernel/cross.sh) names the target's root, whose
+# usr/include/TRIPLET/asm the BPF object includes: BPF_SYSROOT=DIR.
 BPF_INC	:= $(shell $(CC) -print-multiarch 2>/dev/null)
+BPF_SYSROOT ?=
 build/bpf/usbtrace.bpf.o: capture/bpf/usbtrace.bpf.c capture/bpf/usbtrace.h
 	@mkdir -p $(@D)
 	$(BPF_CLANG) -target bpf -D__TARGET_ARCH_$(BPF_ARCH) -O2 -g -Wall \
-	    $(BPF_INC:%=-I/usr/include/%) -c -o $@ $<
+	    $(BPF_INC:%=-I$(BPF_SYSROOT)/usr/include/%) -c -o $@ $<
 build/bpf/usbtrace.skel.h: build/bpf/usbtrace.bpf.o
 	$(BPFTOOL) gen skeleton $< name usbtrace >$@.tmp && mv $@.tmp $@
 ifeq ($(HAVE_BPF),1)

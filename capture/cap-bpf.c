@@ -163,7 +163,7 @@ struct tr_priv {
 	struct ksyms	 ks;
 	struct ksreader	 rd;
 	int		 rd_started;
-	int		 no_fentry;	/* URBSCOPE_BPF_NOFENTRY */
+	const char	*no_fentry;	/* why the giveback's fentry is off */
 	int64_t		 mono_to_real;
 	struct pend	**q;		/* sorted by (ts, ord, seq) */
 	size_t		 nq, qsize;
@@ -809,16 +809,15 @@ tr_record(void *ctx, void *data, size_t size)
  * after), else 6.1's layout (cap-gfp.c).
  */
 static void
-gfp_from_btf(struct cap_gfp *g)
+gfp_from_btf(struct cap_gfp *g, const struct btf *btf)
 {
 	const struct btf_type *t;
 	const struct btf_enum *e;
-	struct btf	*btf;
 	uint32_t	 id, n;
 	int		 j;
 
 	cap_gfp_init(g);
-	if ((btf = btf__load_vmlinux_btf()) == NULL)
+	if (btf == NULL)
 		return;
 	n = btf__type_cnt(btf);
 	for (id = 1; id < n && !g->learnt; id++) {
@@ -830,7 +829,6 @@ gfp_from_btf(struct cap_gfp *g)
 			(void)cap_gfp_learn(g, btf__name_by_offset(btf,
 			    e[j].name_off), e[j].val);
 	}
-	btf__free(btf);
 }
 
 /*
@@ -1362,6 +1360,11 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 				return CAP_EVENT;
 			}
 			*r = p->r;
+			/* given back, whether or not its giveback was
+			 * traced (a kprobe pair misses the one that runs
+			 * inside another probe's handler) */
+			if (r->type == 'C' || r->type == 'E')
+				dec_rules_urb_done(tp->rules, r->id);
 			return CAP_URB;
 		}
 		tp->flush = 0;
@@ -1487,15 +1490,11 @@ prog_func(const struct bpf_program *prog)
 	return slash != NULL ? slash + 1 : sec;
 }
 
-/*
- * For tests: URBSCOPE_BPF_ABSENT="fn,fn" makes the kernel functions named
- * there look absent, as in a kernel that inlined them: their kprobes go
- * to a name no kernel has, so the kernel refuses them as it would.
- */
+/* 1 when the environment variable var lists fn ("fn,fn"). */
 static int
-func_absent(const char *fn)
+env_lists(const char *var, const char *fn)
 {
-	const char	*e = getenv("URBSCOPE_BPF_ABSENT"), *p;
+	const char	*e = getenv(var), *p;
 	size_t		 n = strlen(fn);
 
 	for (p = e; p != NULL && *p != '\0'; p += strcspn(p, ",")) {
@@ -1504,6 +1503,42 @@ func_absent(const char *fn)
 			return 1;
 	}
 	return 0;
+}
+
+/*
+ * For tests: URBSCOPE_BPF_ABSENT="fn,fn" makes the kernel functions named
+ * there look absent, as in a kernel that inlined them: their kprobes go
+ * to a name no kernel has, so the kernel refuses them as it would.
+ */
+static int
+func_absent(const char *fn)
+{
+	return env_lists("URBSCOPE_BPF_ABSENT", fn);
+}
+
+/*
+ * 1 when the kernel's BTF describes function fn of module mod (or of
+ * vmlinux, where mod is built in), or when there is no BTF to ask (the
+ * load then says so).  A fentry program needs its function's BTF when it
+ * is loaded: without it the whole object would fail to load.  For tests,
+ * URBSCOPE_BPF_NOBTF="fn,fn" hides the functions named there.
+ */
+static int
+func_in_btf(struct btf *vm, const char *mod, const char *fn)
+{
+	struct btf	*m;
+	int		 found;
+
+	if (env_lists("URBSCOPE_BPF_NOBTF", fn))
+		return 0;
+	if (vm == NULL)
+		return 1;
+	found = btf__find_by_name_kind(vm, fn, BTF_KIND_FUNC) > 0;
+	if (!found && (m = btf__load_module_btf(mod, vm)) != NULL) {
+		found = btf__find_by_name_kind(m, fn, BTF_KIND_FUNC) > 0;
+		btf__free(m);
+	}
+	return found;
 }
 
 /* Attach one program; 0 or -errno with libbpf's link. */
@@ -1543,6 +1578,14 @@ prog_index(const struct bpf_object_skeleton *sk, const char *name)
  * Attach the programs of one event (names, NULL-ended in n at most): 0,
  * or errno with *fn the function that failed and none left attached.  A
  * program not loaded (turned off before the load) fails with ENOTSUP.
+ *
+ * The last first: the kretprobe before its kprobe.  Two probes on one
+ * address share an aggregate kprobe whose handlers run newest first
+ * (add_new_kprobe, kernel/kprobes.c), and the kretprobe's handler points
+ * the return address at its trampoline (arch_rethook_prepare): the
+ * entry's program, run before it, reads the real one.  On arm64 that
+ * matters: the return address is only in x30 there, the caller's frame
+ * not yet pushed, so the stack cannot give it back as x86's unwinder does.
  */
 static int
 group_attach(struct tr_priv *tp, const char *const *names, size_t n,
@@ -1553,7 +1596,9 @@ group_attach(struct tr_priv *tp, const char *const *names, size_t n,
 	size_t		 j, k;
 	int		 bad = 0, rc;
 
-	for (j = 0; j < n && names[j] != NULL && !bad; j++) {
+	for (j = 0; j < n && names[j] != NULL; j++)
+		;
+	while (j-- > 0 && !bad) {
 		if ((k = prog_index(sk, names[j])) == (size_t)sk->prog_cnt)
 			continue;
 		prog = *sk->progs[k].prog;
@@ -1597,9 +1642,13 @@ tr_attach(struct tr_priv *tp, char *missing, size_t mlen, char *alt,
 		if ((bad = group_attach(tp, pt->prog, nitems(pt->prog),
 		    &fn)) == 0)
 			continue;
+		/* ENOTSUPP (524, include/linux/errno.h) is the kernel's own,
+		 * unknown to the C library: bpf_trampoline_update without
+		 * an arch_prepare_bpf_trampoline */
 		snprintf(reason, sizeof reason, "%s", bad == ENOTSUP &&
-		    tp->no_fentry ? "turned off by URBSCOPE_BPF_NOFENTRY" :
-		    strerror(bad));
+		    tp->no_fentry != NULL ? tp->no_fentry :
+		    bad == 524 ? "not supported by this kernel (ENOTSUPP: "
+		    "no DYNAMIC_FTRACE_WITH_DIRECT_CALLS)" : strerror(bad));
 		if (pt->alt[0] != NULL && (abad = group_attach(tp, pt->alt,
 		    nitems(pt->alt), &afn)) == 0) {
 			snprintf(alt, alen, "%s traced by a kprobe pair on %s "
@@ -1647,6 +1696,7 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 {
 	struct cap_source *src;
 	struct tr_priv	*tp;
+	struct btf	*vm = NULL;
 	size_t		 hdr = (sizeof *src + 15) & ~(size_t)15;
 	uint64_t	 lo, hi;
 	char		 missing[512], alt[256];
@@ -1670,7 +1720,8 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 		snprintf(why, len, "%s", ue_strerror(UE_NOMEM));
 		goto fail;
 	}
-	gfp_from_btf(&tp->gfp);
+	vm = btf__load_vmlinux_btf();
+	gfp_from_btf(&tp->gfp, vm);
 	if (ksyms_load(&tp->ks) < 0) {
 		snprintf(why, len, "%s lists no symbol addresses (as root, "
 		    "kernel.kptr_restrict may hide them)", CAP_BPF_KALLSYMS);
@@ -1689,9 +1740,15 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	tp->skel->rodata->unbind_hi = hi;
 	tp->skel->rodata->probe_device = ksyms_addr(&tp->ks,
 	    "usb_probe_device");
-	/* for tests: the giveback as where fentry cannot be attached */
-	tp->no_fentry = getenv("URBSCOPE_BPF_NOFENTRY") != NULL;
-	if (tp->no_fentry) {
+	/* the giveback's fentry off where its function has no BTF (the
+	 * kprobe pair then), and for tests as where it cannot be attached */
+	if (getenv("URBSCOPE_BPF_NOFENTRY") != NULL)
+		tp->no_fentry = "turned off by URBSCOPE_BPF_NOFENTRY";
+	else if (!func_in_btf(vm, "usbcore", "__usb_hcd_giveback_urb"))
+		tp->no_fentry = "not in the kernel's BTF";
+	btf__free(vm);
+	vm = NULL;
+	if (tp->no_fentry != NULL) {
 		bpf_program__set_autoload(tp->skel->progs.giveback_entry,
 		    false);
 		bpf_program__set_autoload(tp->skel->progs.giveback_return,
@@ -1735,6 +1792,7 @@ cap_bpf_open(struct cap_source *live, int bus, struct cap_source **out,
 	return 0;
 
 fail:
+	btf__free(vm);
 	libbpf_set_print(NULL);
 	ring_buffer__free(tp->rb);
 	usbtrace__destroy(tp->skel);

@@ -298,6 +298,20 @@ on_disconnect(struct dec_rules *r, const struct drv_event *ev,
 	in->intfdata = 0;
 }
 
+/*
+ * The URB's usbmon C or E record: no longer in flight, whether or not its
+ * giveback event came (a tracer may miss one; usbmon_urb_complete runs in
+ * the same __usb_hcd_giveback_urb, before the completion handler).
+ */
+void
+dec_rules_urb_done(struct dec_rules *r, uint64_t urb_id)
+{
+	struct rule_urb	*u;
+
+	if ((u = urb_find(r, urb_id)) != NULL)
+		u->inflight = 0;
+}
+
 size_t
 dec_rules_check(struct dec_rules *r, const struct drv_event *ev,
     struct drv_event *out, size_t max)

@@ -713,6 +713,7 @@ void		 dec_event_encode(const struct drv_event *ev, struct sbuf *b);
 struct dec_rules;
 struct dec_rules *dec_rules_new(void);
 void		 dec_rules_free(struct dec_rules *r);
+void		 dec_rules_urb_done(struct dec_rules *r, uint64_t urb_id);
 size_t		 dec_rules_check(struct dec_rules *r,
 		     const struct drv_event *ev, struct drv_event *out,
 		     size_t max);

@@ -290,10 +290,24 @@ record_start(__u32 kind)
 	return u;
 }
 
+/*
+ * Records go into the ring without waking its reader: cap-bpf.c drains
+ * it as it reads usbmon, never sleeping on it.  A wakeup is an irq_work,
+ * raised by a self-IPI (arm64, x86's APIC) that the CPU takes as soon as
+ * a kretprobe's handler runs with interrupts on; softirqs run on that
+ * interrupt's exit, and a root hub's giveback, raised during the
+ * usb_submit_urb just returning (rh_call_control), then hits its kprobe
+ * inside this kretprobe's handler: skipped by the kprobe layer
+ * (kprobe_running), on every root hub URB where the giveback is traced by
+ * kprobes.
+ */
+#define UT_RB_FLAGS	BPF_RB_NO_WAKEUP
+
 static __always_inline void
 record_send(const struct ut_record *u)
 {
-	if (bpf_ringbuf_output(&events, (void *)u, sizeof *u, 0) != 0)
+	if (bpf_ringbuf_output(&events, (void *)u, sizeof *u, UT_RB_FLAGS) !=
+	    0)
 		count_lost();
 }
 
@@ -534,7 +548,7 @@ giveback_enter(struct urb *urb)
 		if ((u->xfer_flags & URB_SHORT_NOT_OK) && u->result == 0 &&
 		    u->length < BPF_CORE_READ(urb, transfer_buffer_length))
 			u->result = -121;	/* -EREMOTEIO */
-		bpf_ringbuf_submit(u, 0);
+		bpf_ringbuf_submit(u, UT_RB_FLAGS);
 	}
 	if ((d = gb_depth_slot(1)) != NULL)
 		(*d)++;

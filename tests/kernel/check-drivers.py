@@ -132,7 +132,7 @@ def main():
 
     err = rd("traced.err")
     rc = rd("traced.rc").strip()
-    report(rc == "exit 0" and "--drivers:" not in err and
+    report(rc == "exit 0" and "--drivers:" not in without_fallback(err) and
            "traced with eBPF" in err,
            "drivers: capture --drivers traced and stopped on SIGINT (%s)" %
            (rc or "no exit status"), err.splitlines())
@@ -188,10 +188,19 @@ def main():
             elif len(miss) < 10:
                 miss.append("%s %s id %#x: no giveback event" % (
                     x.type, x.addr(), x.id))
-    report(ns > 0 and ss == ns and cc == nc,
+    # Where fentry cannot be attached the giveback's kprobe pair skips a
+    # giveback that runs inside another probe's handler (an interrupt's
+    # softirq; uncounted before Linux 6.7): 99 in 100 there.  The rules
+    # see every C/E record, so the misses make no rule either way: the
+    # in-tree drivers break none.
+    rules = [e.get("text", "") for e in evs if e["kind"] == "rule"]
+    report(ns > 0 and ss == ns and
+           (cc * 100 >= nc * 99 if no_fentry() else cc == nc) and
+           not rules,
            "drivers: usbmon records with their call traced: S after a "
-           "submit %d of %d, C/E after a giveback %d of %d" %
-           (ss, ns, cc, nc), miss)
+           "submit %d of %d, C/E after a giveback %d of %d%s; %d rules "
+           "broken" % (ss, ns, cc, nc, " (the giveback's kprobe pair)"
+                       if no_fentry() else "", len(rules)), miss + rules[:5])
 
     # the context: usbhid resubmits from its completion handler
     # (hid_irq_in, in the giveback's softirq), usb-storage from its thread
@@ -294,8 +303,9 @@ def capture_files(share, name, what):
 
 def check_missing(share):
     """The capture told that usb_open and usb_poison_urb are absent
-    (URBSCOPE_BPF_ABSENT): it goes on, says once which events it cannot
-    trace and why, and traces the rest."""
+    (URBSCOPE_BPF_ABSENT) and __usb_hcd_giveback_urb not in the BTF
+    (URBSCOPE_BPF_NOBTF): it goes on, says once which events it cannot
+    trace and why, and traces the rest, the giveback by its kprobes."""
     got = capture_files(share, "missing", "probe points absent")
     if got is None:
         return
@@ -307,9 +317,12 @@ def check_missing(share):
                      r"poison \(usb_poison_urb: [^)]+, not in /proc/kallsyms"
                      r": inlined or renamed in this kernel\), open \(usb_open"
                      r": [^)]+, not in /proc/kallsyms: inlined or renamed in "
-                     r"this kernel\); the rest is$", said[0]) is not None,
-           "drivers: probe points absent (usb_open, usb_poison_urb): the "
-           "capture goes on (%s) and one line says which events and why" %
+                     r"this kernel\); the rest is, the giveback traced by a "
+                     r"kprobe pair on __usb_hcd_giveback_urb \(its fentry: "
+                     r"not in the kernel's BTF\)$", said[0]) is not None,
+           "drivers: probe points absent (usb_open, usb_poison_urb; the "
+           "giveback's BTF): the capture goes on (%s) and one line says "
+           "which events and why" %
            (rc or "no exit status"), err.splitlines())
     items = read_items(os.path.join(share, "missing.pcapng"))
     n, matched, _, bad = submits_matched(items)
@@ -321,6 +334,28 @@ def check_missing(share):
            "drivers: probe points absent: the rest traced (submits matched "
            "by their S record %d of %d, %d givebacks, %s lost)" %
            (matched, n, gb, m.group(2) if m else "?"), bad)
+
+
+# arm64 before 6.2 cannot attach fentry (no
+# DYNAMIC_FTRACE_WITH_DIRECT_CALLS): the giveback is traced by its kprobe
+# pair there, and each capture says so once.
+FALLBACK_SAID = ("giveback traced by a kprobe pair on __usb_hcd_giveback_urb "
+                 "(its fentry: not supported by this kernel (ENOTSUPP: no "
+                 "DYNAMIC_FTRACE_WITH_DIRECT_CALLS))")
+
+
+def no_fentry():
+    m = re.match(r"arm64-(\d+)\.(\d+)", os.environ.get("KERNEL", ""))
+    return m is not None and (int(m.group(1)), int(m.group(2))) < (6, 2)
+
+
+def without_fallback(err):
+    """err without the line saying the giveback is traced by kprobes,
+    where the kernel cannot attach fentry (and only there)."""
+    if not no_fentry():
+        return err
+    return "\n".join(ln for ln in err.splitlines()
+                     if ln != "urbscope: --drivers: " + FALLBACK_SAID)
 
 
 def check_fallback(share):
@@ -422,7 +457,7 @@ def check_overhead(share):
     err = traced[2]
     m = re.search(r"(\d+) driver events traced, (\d+) lost", err)
     report(plain[0] > 0 and traced[0] > 0 and m is not None and
-           m.group(2) == "0" and "--drivers:" not in err,
+           m.group(2) == "0" and "--drivers:" not in without_fallback(err),
            "drivers: overhead: the read traced with no event lost (%s "
            "events, %s lost)" % (m.group(1) if m else "?",
                                  m.group(2) if m else "?"),

@@ -91,25 +91,31 @@ if usb_settle; then
 	overhead traced --drivers
 fi
 
-# traced_read NAME VAR=VALUE: capture --drivers with VAR in its
+# traced_read NAME VAR=VALUE...: capture --drivers with VARs in its
 # environment while the disk is read (NAME.pcapng, .err, .rc).
 traced_read() {
-	env "$2" urbscope capture -i usbmon0 --drivers -w "$1.pcapng" \
-	    2>"$1.err" &
+	tn=$1
+	shift
+	env "$@" urbscope capture -i usbmon0 --drivers -w "$tn.pcapng" \
+	    2>"$tn.err" &
 	tcap=$!
-	started "$1.err"
+	started "$tn.err"
 	dd if=/dev/sda of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
 	sleep 0.5
-	stop_pid $tcap INT >"$1.rc"
-	cp "$1.pcapng" "$1.err" "$1.rc" /share/
+	stop_pid $tcap INT >"$tn.rc"
+	cp "$tn.pcapng" "$tn.err" "$tn.rc" /share/
 }
 
 # A probe point missing: the tracer told that usb_open and usb_poison_urb
 # are not in this kernel (URBSCOPE_BPF_ABSENT, for tests: their kprobes
-# go to a name no kernel has).  The capture goes on, traces the rest and
-# says once which events it cannot trace and why (missing.*).
+# go to a name no kernel has), and that the kernel's BTF does not describe
+# __usb_hcd_giveback_urb (URBSCOPE_BPF_NOBTF: its fentry, which would
+# fail the whole load, is not loaded; its kprobe pair traces it).  The
+# capture goes on, traces the rest and says once which events it cannot
+# trace and why, and how the giveback is traced (missing.*).
 say "PHASE missing"
-traced_read missing URBSCOPE_BPF_ABSENT=usb_open,usb_poison_urb
+traced_read missing URBSCOPE_BPF_ABSENT=usb_open,usb_poison_urb \
+    URBSCOPE_BPF_NOBTF=__usb_hcd_giveback_urb
 
 # The giveback where fentry and fexit cannot be attached (arm64 before
 # 6.2): URBSCOPE_BPF_NOFENTRY, for tests, leaves them unloaded, and the

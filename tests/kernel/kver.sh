@@ -15,27 +15,62 @@
 #            linux-binary-, linux-modules- and linux-base-7.N+deb13-amd64,
 #            under /usr/lib/modules), through apt_private below; no kmod
 #            test there (its kbuild tools need Debian 13's C library).
-KERNELS_ALL="6.1 6.12 6.12-rt 6.1-drvwrap 7"
+#   arm64-6.1, arm64-6.12  Debian 12's arm64 kernels (linux-image-arm64,
+#            linux-image-6.12.N+deb12-arm64) under qemu-system-aarch64,
+#            with urbscope cross-built for arm64 (tests/kernel/cross.sh);
+#            on 6.1 fentry cannot be attached (no
+#            DYNAMIC_FTRACE_WITH_DIRECT_CALLS): the giveback's kprobes.
+#            No kmod test there (the modules are not cross-built).
+KERNELS_ALL="6.1 6.12 6.12-rt 6.1-drvwrap 7 arm64-6.1 arm64-6.12"
 # the parts run.sh runs on a kernel whose name (- and . as _) has a line
 KERNEL_TESTS_6_1_drvwrap=drivers
 KERNEL_TESTS_7="main drivers"
+KERNEL_TESTS_arm64_6_1="main drivers"
+KERNEL_TESTS_arm64_6_12="main drivers"
 
-# apt_private KDIR: a private apt configuration for another suite of the
-# archive this machine uses (the URI of its own apt sources; the system's
-# setup untouched), its package lists in KDIR/apt, updated once a day.
-# Sets APT_PRIVATE to the options apt-get and apt-cache take for it;
-# returns 1 when it cannot be set up.
+# kernel_arch [KERNEL]: the Debian architecture of that kernel
+kernel_arch() {
+	case ${1:-${KERNEL:-6.1}} in
+	arm64-*) echo arm64 ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# apt_private KDIR [arm64]: a private apt configuration for another suite
+# of the archive this machine uses (the URI of its own apt sources; the
+# system's setup untouched), its package lists in KDIR/apt, updated once a
+# day.  With arm64: the machine's own suites for arm64 instead, in
+# KDIR/apt-arm64 (the system's dpkg knows nothing of that architecture:
+# apt-get download only).  Sets APT_PRIVATE to the options apt-get and
+# apt-cache take for it; returns 1 when it cannot be set up.
 apt_private() {
-	mkdir -p "$1/apt" || return 1
-	ad=$(cd "$1/apt" && pwd) || return 1
-	: >"$ad/sources.list"
+	pa=amd64
+	pd=$1/apt
+	[ "${2:-}" = arm64 ] && pa=arm64 pd=$1/apt-arm64
+	mkdir -p "$pd" || return 1
+	ad=$(cd "$pd" && pwd) || return 1
 	APT_PRIVATE="-o Dir::Etc::SourceList=$ad/sources.list
 	    -o Dir::Etc::SourceParts=$ad/sources.list.d
 	    -o Dir::State::Lists=$ad/lists -o Dir::Cache=$ad/cache
-	    -o APT::Architectures=amd64 -o APT::Sandbox::User=root"
+	    -o APT::Architectures=$pa -o APT::Architecture=$pa
+	    -o Dir::State::status=/dev/null -o APT::Sandbox::User=root"
 	if [ -n "$(find "$ad/lists" -maxdepth 1 -name '*Packages*' \
 	    -mtime -1 2>/dev/null)" ]; then
 		return 0
+	fi
+	mkdir -p "$ad/sources.list.d" "$ad/lists/partial" \
+	    "$ad/cache/archives/partial" || return 1
+	: >"$ad/sources.list"
+	if [ "$pa" = arm64 ]; then
+		# the machine's own sources, as they are
+		cat /etc/apt/sources.list >"$ad/sources.list" 2>/dev/null
+		for f in /etc/apt/sources.list.d/*.sources \
+		    /etc/apt/sources.list.d/*.list; do
+			[ -f "$f" ] && cp "$f" "$ad/sources.list.d/"
+		done
+		# shellcheck disable=SC2086
+		apt-get -q $APT_PRIVATE update >"$ad/update.log" 2>&1
+		return
 	fi
 	uri=$(sed -n 's/^URIs:[[:space:]]*//p' \
 	    /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n 1)
@@ -43,8 +78,6 @@ apt_private() {
 	    's/^deb[[:space:]]\{1,\}\([^[:space:]]*\).*/\1/p' \
 	    /etc/apt/sources.list 2>/dev/null | head -n 1)
 	[ -n "$uri" ] || return 1
-	mkdir -p "$ad/sources.list.d" "$ad/lists/partial" \
-	    "$ad/cache/archives/partial" || return 1
 	printf 'Types: deb\nURIs: %s\nSuites: trixie-backports\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 	    "$uri" >"$ad/sources.list.d/private.sources"
 	# shellcheck disable=SC2086
@@ -64,6 +97,26 @@ kernel_version() {
 		    head -n 1)
 		pat='6\.1\.[0-9]*-[0-9]*-amd64' ;;
 	6.12)	pat='6\.12\.[0-9]*+deb12-amd64' ;;
+	arm64-6.1 | arm64-6.12)
+		apt_private "$1" arm64 || return 0
+		if [ "${2:-$KERNEL}" = arm64-6.1 ]; then
+			# shellcheck disable=SC2086
+			v=$(apt-cache $APT_PRIVATE depends linux-image-arm64 \
+			    2>/dev/null | sed -n \
+			    's/.*Depends: linux-image-\([0-9].*-arm64\)$/\1/p' |
+			    head -n 1)
+			pat='6\.1\.[0-9]*-[0-9]*-arm64'
+		else
+			pat='6\.12\.[0-9]*+deb12-arm64'
+			# shellcheck disable=SC2086
+			v=$(apt-cache $APT_PRIVATE pkgnames linux-image-6 \
+			    2>/dev/null | sed -n "s/^linux-image-\\($pat\\)\$/\\1/p" |
+			    sort -V | tail -n 1)
+		fi
+		[ -n "$v" ] || v=$(ls "$1" 2>/dev/null |
+		    sed -n "s/^\\($pat\\)\$/\\1/p" | sort -V | tail -n 1)
+		echo "$v"
+		return 0 ;;
 	6.12-rt) pat='6\.12\.[0-9]*+deb12-rt-amd64' ;;
 	7)
 		apt_private "$1" || return 0

@@ -214,7 +214,7 @@ summary() {
 	sub=$(grep 'submit events matched by the next usbmon S record' "$2" |
 	    sed -n 's/.*URB id: \([0-9]*\) of \([0-9]*\) .*/\1\/\2/p' |
 	    head -n 1)
-	gb=$(sed -n 's/.*C\/E after a giveback \([0-9]*\) of \([0-9]*\)$/\1\/\2/p' \
+	gb=$(sed -n 's/.*C\/E after a giveback \([0-9]*\) of \([0-9]*\).*/\1\/\2/p' \
 	    "$2" | head -n 1)
 	lost=$(sed -n 's/.*drivers: lost events 0 (\([^)]*\)).*/\1/p' "$2" |
 	    head -n 1)

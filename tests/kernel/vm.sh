@@ -66,21 +66,46 @@ unavailable() {
 	exit 77
 }
 
-command -v qemu-system-x86_64 >/dev/null ||
-    unavailable "no qemu-system-x86_64 (apt-get install qemu-system-x86)"
-bios=/usr/share/qemu/qboot.rom
-[ -f "$bios" ] || unavailable "no $bios (qemu-system-x86 package)"
-# The guest has no C library, so busybox must be the static build.
+# The kernel: the one KERNEL names (tests/kernel/kver.sh: 6.1, Debian's
+# current linux-image-amd64, by default; 6.12; 6.12-rt; 7; arm64-6.1 and
+# arm64-6.12), fetched once into build/kernel/ and unpacked without
+# installing it.  Only the kernel and the module trees the guest needs are
+# kept.
+. tests/kernel/kver.sh
+arch=$(kernel_arch)
+# The guest has no C library, so busybox must be the static build (the
+# host's depmod too).
 busybox=$(command -v busybox)
 [ -n "$busybox" ] && ! ldd "$busybox" >/dev/null 2>&1 ||
     unavailable "no static busybox (apt-get install busybox-static)"
-[ -x ./urbscope ] || unavailable "no ./urbscope: run make first"
-
-# The kernel: the one KERNEL names (tests/kernel/kver.sh: 6.1, Debian's
-# current linux-image-amd64, by default; 6.12; 6.12-rt), fetched once into
-# build/kernel/ and unpacked without installing it.  Only the kernel and the
-# module trees the guest needs are kept.
-. tests/kernel/kver.sh
+if [ "$arch" = arm64 ]; then
+	# the virt board's PCI bus takes the EHCI and the 9p share; the
+	# guest's programs are arm64 builds (tests/kernel/cross.sh)
+	qemu=qemu-system-aarch64
+	command -v "$qemu" >/dev/null ||
+	    unavailable "no $qemu (apt-get install qemu-system-arm)"
+	sysroot=$(sh tests/kernel/cross.sh) || {
+		rc=$?
+		[ "$rc" -eq 77 ] && exit 77
+		exit 1
+	}
+	gbusybox=$sysroot/bin/busybox
+	urbscope=build/kernel/arm64/src/urbscope
+	machine="-machine virt -cpu cortex-a72 -m 1024"
+	console=ttyAMA0
+else
+	qemu=qemu-system-x86_64
+	command -v "$qemu" >/dev/null ||
+	    unavailable "no $qemu (apt-get install qemu-system-x86)"
+	bios=/usr/share/qemu/qboot.rom
+	[ -f "$bios" ] || unavailable "no $bios (qemu-system-x86 package)"
+	sysroot=
+	gbusybox=$busybox
+	urbscope=./urbscope
+	machine="-machine pc -m 512 -bios $bios"
+	console=ttyS0
+fi
+[ -x "$urbscope" ] || unavailable "no $urbscope: run make first"
 kver=$(kernel_version "$kdir")
 [ -n "$kver" ] || unavailable "cannot tell the version of kernel" \
     "${KERNEL:-6.1} (apt-get update?)"
@@ -130,7 +155,13 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
 		    head -n 1)
 	fi
 	if [ -z "$deb" ]; then
-		(cd "$kdir/dl" && apt-get download -q "linux-image-$kver") \
+		# arm64's from the private configuration of that architecture
+		APT_PRIVATE=
+		[ "$arch" = arm64 ] && { apt_private "$kdir" arm64 ||
+		    unavailable "no apt source for arm64 packages"; }
+		# shellcheck disable=SC2086
+		(cd "$kdir/dl" && apt-get download -q $APT_PRIVATE \
+		    "linux-image-$kver") \
 		    >"$kdir/dl/download.log" 2>&1 ||
 		    unavailable "apt-get download linux-image-$kver failed:" \
 		    "$(tail -n 1 "$kdir/dl/download.log")"
@@ -206,7 +237,7 @@ ird=$out/initramfs
 mkdir -p "$ird/bin" "$ird/sbin" "$ird/usr/bin" "$ird/usr/share/hwdata" \
     "$ird/usr/share/misc" "$ird/lib/modules/$kver" "$ird/proc" "$ird/sys" \
     "$ird/dev" "$ird/tmp" "$ird/share" "$ird/etc" || exit 1
-cp "$busybox" "$ird/bin/busybox" || exit 1
+cp "$gbusybox" "$ird/bin/busybox" || exit 1
 for m in $mods; do
 	# built into this kernel (virtio_pci is, in 6.12): nothing to load
 	grep -qE "/$m\.ko\$" "$kroot/lib/modules/$kver/modules.builtin" &&
@@ -227,25 +258,53 @@ if [ -n "$extra" ]; then
 fi
 "$busybox" depmod -b "$ird" "$kver" || exit 1
 
-# copybin FILE DEST: FILE and the shared libraries ldd lists.
+# copybin FILE DEST: FILE and the shared libraries ldd lists (an arm64
+# FILE's: those its ELF header needs, found in the sysroot, and theirs).
 copybin() {
 	cp "$1" "$ird$2" || exit 1
+	if [ -n "$sysroot" ]; then
+		crosslibs "$1"
+		return
+	fi
 	ldd "$1" 2>/dev/null | sed -n 's/.*=> \(\/[^ ]*\).*/\1/p;
 	    s/^[[:space:]]*\(\/[^ ]*\) (.*/\1/p' | while read -r lib; do
 		mkdir -p "$ird$(dirname "$lib")"
 		cp -L "$lib" "$ird$lib"
 	done
 }
-copybin ./urbscope /usr/bin/urbscope
+# crosslibs FILE: the interpreter and the libraries FILE needs, from the
+# sysroot to the same places in the initramfs, and theirs in turn.
+crosslibs() {
+	interp=$(readelf -l "$1" | sed -n 's/.*interpreter: \(\/[^]]*\)].*/\1/p')
+	if [ -n "$interp" ] && [ ! -e "$ird$interp" ]; then
+		mkdir -p "$ird$(dirname "$interp")"
+		cp -L "$sysroot$interp" "$ird$interp" || exit 1
+	fi
+	for lib in $(readelf -d "$1" |
+	    sed -n 's/.*(NEEDED).*\[\(.*\)\]$/\1/p'); do
+		for d in /lib/aarch64-linux-gnu /usr/lib/aarch64-linux-gnu; do
+			[ -e "$sysroot$d/$lib" ] || continue
+			[ -e "$ird$d/$lib" ] && break
+			mkdir -p "$ird$d"
+			cp -L "$sysroot$d/$lib" "$ird$d/$lib" || exit 1
+			crosslibs "$sysroot$d/$lib"
+			break
+		done
+	done
+}
+copybin "$urbscope" /usr/bin/urbscope
 # the class devices' traffic that busybox cannot make (classes-tool.c)
 if [ "$devices" = classes ] || [ "$devices" = gadget ]; then
-	${CC:-cc} -O2 -o "$out/classes-tool" tests/kernel/classes-tool.c -lm ||
+	gcc=${CC:-cc}
+	[ -n "$sysroot" ] && gcc="aarch64-linux-gnu-gcc --sysroot=$sysroot"
+	$gcc -O2 -o "$out/classes-tool" tests/kernel/classes-tool.c -lm ||
 	    exit 1
 	copybin "$out/classes-tool" /usr/bin/classes-tool
 	usbdevices=$(command -v usb-devices)
 	[ -n "$usbdevices" ] && cp "$usbdevices" "$ird/usr/bin/"
 fi
 lsusb=$(command -v lsusb)
+[ -n "$sysroot" ] && lsusb=$sysroot/usr/bin/lsusb
 [ -n "$lsusb" ] && copybin "$lsusb" /usr/bin/lsusb
 for ids in /usr/share/hwdata/usb.ids /usr/share/misc/usb.ids; do
 	[ -f "$ids" ] && cp "$ids" "$ird$ids"
@@ -254,6 +313,7 @@ done
 # panes and clients may name, and the C.UTF-8 locale (tmux wants UTF-8).
 # Without tmux on the host the guest skips that test.
 tmux=$(command -v tmux)
+[ -n "$sysroot" ] && [ -n "$tmux" ] && tmux=$sysroot/usr/bin/tmux
 if [ -n "$tmux" ]; then
 	copybin "$tmux" /usr/bin/tmux
 	for d in /etc/terminfo /lib/terminfo /usr/share/terminfo; do
@@ -338,10 +398,10 @@ elif [ "$usb" = 1 ] && [ "$devices" = storage ]; then
 fi
 start=$(date +%s)
 # shellcheck disable=SC2086
-timeout -s KILL "$timeout" qemu-system-x86_64 -display none -nodefaults \
-    -no-reboot -machine pc -accel tcg -m 512 -smp 1 -bios "$bios" \
+timeout -s KILL "$timeout" $qemu -display none -nodefaults \
+    -no-reboot $machine -accel tcg -smp 1 \
     -kernel "$kroot/boot/vmlinuz-$kver" -initrd initramfs.cpio.gz \
-    -append "console=ttyS0 loglevel=4 log_buf_len=1M panic=-1 rdinit=/init" \
+    -append "console=$console loglevel=4 log_buf_len=1M panic=-1 rdinit=/init" \
     -serial file:console.log \
     -qmp unix:qmp.sock,server=on,wait=off \
     -fsdev local,id=fs0,path=share,security_model=none \
