@@ -250,7 +250,8 @@ def check_rules(share, cap, probes):
         print("# kmod: driver rules not checked: the capture ran without "
               "--drivers (./urbscope built without eBPF)")
         return
-    report("traced with eBPF" in err and "--drivers:" not in err,
+    report("traced with eBPF" in err and
+           "--drivers:" not in check_drivers.without_fallback(err),
            "kmod: capture --drivers traced the USB core",
            err.splitlines())
     try:

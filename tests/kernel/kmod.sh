@@ -5,7 +5,11 @@
 # and the common tree and linux-kbuild package its Depends name, of the
 # same version, are fetched with apt-get download into build/kernel/dl,
 # unpacked once into build/kernel/headers-KVER and kept there.  KERNEL
-# (tests/kernel/kver.sh) says which kernel.  See tests/kernel/README.md.
+# (tests/kernel/kver.sh) says which kernel.  An arm64 kernel's modules are
+# cross-built (gcc-aarch64-linux-gnu): its headers and their common tree
+# come from kver.sh's arm64 apt configuration, the kbuild tools, which
+# run on this machine, from its own apt as amd64 packages of the same
+# version.  See tests/kernel/README.md.
 #
 #   kmod.sh [OUTDIR]        (default build/kernel/modules)
 #
@@ -29,6 +33,15 @@ kver=$(kernel_version "$kdir")
 [ -n "$kver" ] || unavailable "cannot tell the version of kernel" \
     "${KERNEL:-6.1} (apt-get update?)"
 command -v make >/dev/null || unavailable "no make"
+arch=$(kernel_arch)
+# the arm64 packages' apt options (the kbuild tools are this machine's)
+APT_PRIVATE=
+cross=
+if [ "$arch" = arm64 ]; then
+	cross=aarch64-linux-gnu-
+	apt_private "$kdir" arm64 ||
+	    unavailable "no apt source for arm64 packages"
+fi
 
 hroot=$kdir/headers-$kver
 ksrc=$hroot/usr/src/linux-headers-$kver
@@ -41,7 +54,8 @@ if [ ! -f "$hroot/.unpacked" ] ||
 	# The image's exact version: the headers and kbuild must be the
 	# same build (linux-kbuild-6.1 also has older versions in the
 	# archive).
-	ver=$(apt-cache show "linux-headers-$kver" 2>/dev/null |
+	# shellcheck disable=SC2086
+	ver=$(apt-cache $APT_PRIVATE show "linux-headers-$kver" 2>/dev/null |
 	    sed -n 's/^Version: //p' | head -n 1)
 	[ -n "$ver" ] || unavailable "no linux-headers-$kver in the package" \
 	    "lists (apt-get update?)"
@@ -49,7 +63,9 @@ if [ ! -f "$hroot/.unpacked" ] ||
 	# their names differ by version and flavour: linux-kbuild-6.1 and
 	# linux-headers-6.1.0-57-common, linux-kbuild-6.12.118+deb12 and
 	# linux-headers-6.12.118+deb12-common-rt
-	deps=$(apt-cache show "linux-headers-$kver=$ver" 2>/dev/null |
+	# shellcheck disable=SC2086
+	deps=$(apt-cache $APT_PRIVATE show "linux-headers-$kver=$ver" \
+	    2>/dev/null |
 	    sed -n 's/^Depends: //p' | head -n 1 | tr ',' '\n' |
 	    sed 's/^ *//; s/[ |].*//')
 	kb=$(echo "$deps" | grep '^linux-kbuild-' | head -n 1)
@@ -59,7 +75,10 @@ if [ ! -f "$hroot/.unpacked" ] ||
 	    "linux-kbuild-* or linux-headers-*-common: $deps"
 	for p in "linux-headers-$kver" "$common" "$kb"; do
 		ls "$kdir/dl/${p}_${ver}_"*.deb >/dev/null 2>&1 && continue
-		(cd "$kdir/dl" && apt-get download -q "$p=$ver") \
+		o=$APT_PRIVATE
+		[ "$p" = "$kb" ] && o=
+		# shellcheck disable=SC2086
+		(cd "$kdir/dl" && apt-get download -q $o "$p=$ver") \
 		    >"$kdir/dl/headers.log" 2>&1 ||
 		    unavailable "apt-get download $p=$ver failed:" \
 		    "$(tail -n 1 "$kdir/dl/headers.log")"
@@ -87,8 +106,9 @@ exec 9>&-
 
 # the compiler Debian built the kernel with (gcc-N), as the headers name it
 cc=$(sed -n 's/^CC = .*)gcc-\([0-9]*\)$/gcc-\1/p' "$ksrc/.kernelvariables")
-command -v "${cc:-gcc}" >/dev/null ||
-    unavailable "no ${cc:-gcc}, the kernel's compiler (apt-get install $cc)"
+command -v "$cross${cc:-gcc}" >/dev/null ||
+    unavailable "no $cross${cc:-gcc}, the kernel's compiler (apt-get" \
+    "install $( [ -n "$cross" ] && echo gcc-aarch64-linux-gnu || echo "$cc"))"
 
 # Kbuild writes next to the sources: build in a copy.
 rm -rf "$out"
@@ -99,6 +119,7 @@ cp tests/kernel/modules/*.c tests/kernel/modules/Kbuild "$out/" || exit 1
 # are built without it
 set --
 command -v pahole >/dev/null || set -- CONFIG_DEBUG_INFO_BTF_MODULES=
+[ -n "$cross" ] && set -- "$@" ARCH=arm64 CROSS_COMPILE="$cross"
 if ! make -C "$ksrc" M="$out" "$@" modules >"$out/build.log" 2>&1; then
 	echo "kmod.sh: the build failed:" >&2
 	tail -n 30 "$out/build.log" >&2

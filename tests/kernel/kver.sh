@@ -20,13 +20,13 @@
 #            with urbscope cross-built for arm64 (tests/kernel/cross.sh);
 #            on 6.1 fentry cannot be attached (no
 #            DYNAMIC_FTRACE_WITH_DIRECT_CALLS): the giveback's kprobes.
-#            No kmod test there (the modules are not cross-built).
+#            The kmod test with the modules cross-built (kmod.sh).
 KERNELS_ALL="6.1 6.12 6.12-rt 6.1-drvwrap 7 arm64-6.1 arm64-6.12"
 # the parts run.sh runs on a kernel whose name (- and . as _) has a line
 KERNEL_TESTS_6_1_drvwrap=drivers
 KERNEL_TESTS_7="main drivers"
-KERNEL_TESTS_arm64_6_1="main drivers"
-KERNEL_TESTS_arm64_6_12="main drivers"
+
+
 
 # kernel_arch [KERNEL]: the Debian architecture of that kernel
 kernel_arch() {

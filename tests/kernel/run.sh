@@ -2,7 +2,8 @@
 # tests/kernel/run.sh - `make test-kernel`: capture with urbscope inside a
 # real Linux guest under QEMU and compare with the kernel's own records
 # (see tests/kernel/README.md), on each kernel of the matrix
-# (tests/kernel/kver.sh: Debian 12's 6.1, 6.12 and 6.12 PREEMPT_RT, amd64;
+# (tests/kernel/kver.sh: Debian 12's 6.1, 6.12 and 6.12 PREEMPT_RT, 6.1.187, 7.x,
+# all amd64, and arm64 6.1 and 6.12;
 # KERNELS="6.1 6.12-rt" runs some of them).  Prints "ok - " / "not ok - "
 # lines, each named with its kernel ("ok - [6.12.118+deb12-amd64] ..."),
 # then one summary line per kernel:

@@ -81,7 +81,7 @@ busybox=$(command -v busybox)
 if [ "$arch" = arm64 ]; then
 	# the virt board's PCI bus takes the EHCI and the 9p share; the
 	# guest's programs are arm64 builds (tests/kernel/cross.sh)
-	qemu=qemu-system-aarch64
+	qemu="qemu-system-aarch64"
 	command -v "$qemu" >/dev/null ||
 	    unavailable "no $qemu (apt-get install qemu-system-arm)"
 	sysroot=$(sh tests/kernel/cross.sh) || {
@@ -94,7 +94,7 @@ if [ "$arch" = arm64 ]; then
 	machine="-machine virt -cpu cortex-a72 -m 1024"
 	console=ttyAMA0
 else
-	qemu=qemu-system-x86_64
+	qemu="qemu-system-x86_64"
 	command -v "$qemu" >/dev/null ||
 	    unavailable "no $qemu (apt-get install qemu-system-x86)"
 	bios=/usr/share/qemu/qboot.rom
