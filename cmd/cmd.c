@@ -19,6 +19,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_convert_entry,
 	&cmd_extract_entry,
 	&cmd_sim_entry,
+	&cmd_serve_entry,
 	&cmd_capture_entry,
 	&cmd_devices_entry,
 	&cmd_tui_entry,

@@ -50,6 +50,7 @@ extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_convert_entry;
 extern const struct cmd_entry cmd_extract_entry;
 extern const struct cmd_entry cmd_sim_entry;
+extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_capture_entry;
 extern const struct cmd_entry cmd_devices_entry;
 extern const struct cmd_entry cmd_tui_entry;

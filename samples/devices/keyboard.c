@@ -3,7 +3,8 @@
  * (interface 3/1/1, interrupt IN 0x81, 8-byte reports every 8 ms at most)
  * that types the text given as args: each character is a press report and
  * then a release report, KB_STEP_MS apart, starting KB_START_MS after the
- * host configures it.  Class requests: GET_REPORT, GET_IDLE,
+ * host configures it (args "@MS:text": MS milliseconds after, so that a
+ * real host served over USB/IP has its reader ready).  Class requests: GET_REPORT, GET_IDLE,
  * GET_PROTOCOL, SET_REPORT (the LED output report), SET_IDLE,
  * SET_PROTOCOL (HID 1.11 7.2).  With a non-zero idle rate the current
  * report repeats every idle * 4 ms; with 0 (what Linux sets) it is sent
@@ -28,6 +29,7 @@ struct keyboard {
 	int		 pending;	/* report not yet sent */
 	uint64_t	 now_ns;	/* the last tick */
 	uint64_t	 next_ns;	/* next report change, 0 = idle */
+	uint64_t	 start_ms;	/* typing starts after configuration */
 	uint64_t	 repeat_ns;	/* next idle repeat, 0 = none */
 	uint8_t		 idle;		/* 4 ms units, 0 = only on change */
 	uint8_t		 protocol;	/* 0 boot, 1 report */
@@ -165,6 +167,14 @@ kb_init(struct usb_devmodel *dm, const char *args)
 	struct keyboard	*kb = dm->priv;
 	size_t		 i, n = 0;
 
+	kb->start_ms = KB_START_MS;
+	if (args != NULL && args[0] == '@') {
+		for (kb->start_ms = 0, i = 1; args[i] >= '0' && args[i] <= '9' &&
+		    kb->start_ms < 3600000; i++)
+			kb->start_ms = kb->start_ms * 10 + (uint64_t)(args[i] -
+			    '0');
+		args += args[i] == ':' ? i + 1 : i;
+	}
 	/* Only what can be typed; the rest is skipped. */
 	for (i = 0; args != NULL && args[i] != '\0' && n < KB_SCRIPT_MAX;
 	    i++) {
@@ -184,7 +194,7 @@ kb_set_config(struct usb_devmodel *dm, int value)
 	kb->pending = 0;
 	kb->next_ns = 0;
 	if (value != 0 && kb->script[kb->pos] != '\0')
-		kb->next_ns = kb->now_ns + KB_START_MS * SIM_MS;
+		kb->next_ns = kb->now_ns + kb->start_ms * SIM_MS;
 }
 
 /* The next report of the script: a press, or the release after one. */

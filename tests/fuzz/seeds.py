@@ -7,6 +7,9 @@ repository's samples: python3 tests/fuzz/seeds.py OUTDIR.
   fuzz-desc      setup + answer of every GET_DESCRIPTOR in the pcap samples
   fuzz-filter    filter expressions (the documented ones) + record values
   fuzz-scenario  the scenario files and one with every command
+  fuzz-usbip     USB/IP command streams: a disk's enumeration and SCSI
+                 INQUIRY, a keyboard's interrupt URB unlinked, an
+                 isochronous OUT to the speaker
 """
 import glob
 import os
@@ -122,3 +125,34 @@ unload usb-skeleton
 unplug 2
 profile modern
 """)
+
+
+def usbip_submit(seq, ep, dirin, length, setup=b"\0" * 8, data=b"",
+                 flags=0, packets=()):
+    h = struct.pack(">IIIII", 1, seq, 0x10002, 1 if dirin else 0, ep)
+    h += struct.pack(">IIiii", flags, length, 0,
+                     len(packets) if packets else 0, 0) + setup
+    iso = b"".join(struct.pack(">IIII", o, n, 0, 0) for o, n in packets)
+    return h + data + iso
+
+
+def usbip_unlink(seq, which):
+    return struct.pack(">IIIIII", 2, seq, 0x10002, 0, 0, which) + b"\0" * 24
+
+
+cbw = struct.pack("<IIIBBB", 0x43425355, 7, 36, 0x80, 0, 6) + \
+    bytes([0x12, 0, 0, 0, 36, 0]) + b"\0" * 10
+put("fuzz-usbip", "disk-inquiry", b"\0" +
+    usbip_submit(1, 0, 1, 18, bytes([0x80, 6, 0, 1, 0, 0, 18, 0])) +
+    usbip_submit(2, 0, 0, 0, bytes([0, 9, 1, 0, 0, 0, 0, 0])) +
+    usbip_submit(3, 2, 0, 31, data=cbw) +
+    usbip_submit(4, 1, 1, 36) + usbip_submit(5, 1, 1, 13))
+put("fuzz-usbip", "keyboard-unlink", b"\1" +
+    usbip_submit(1, 0, 0, 0, bytes([0, 9, 1, 0, 0, 0, 0, 0])) +
+    usbip_submit(2, 1, 1, 8) + usbip_unlink(3, 2) +
+    usbip_submit(4, 1, 1, 8, flags=1))
+put("fuzz-usbip", "speaker-iso", b"\5" +
+    usbip_submit(1, 0, 0, 0, bytes([0, 9, 1, 0, 0, 0, 0, 0])) +
+    usbip_submit(2, 0, 0, 0, bytes([1, 11, 1, 0, 1, 0, 0, 0])) +
+    usbip_submit(3, 1, 0, 96, data=bytes(range(96)),
+                 packets=((0, 48), (48, 48))))

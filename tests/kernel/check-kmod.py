@@ -29,7 +29,6 @@ poison at rmmod, the GET_STATUS after disconnect), the driver_data
 before and after each disconnect, usb_register_dev's minor_base and node
 name, and each module's usb_deregister.
 """
-import importlib.util
 import os
 import re
 import subprocess
@@ -37,13 +36,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from check import read_pcapng, report, results  # noqa: E402
+from check import (load_check_drivers, read_pcapng, report,  # noqa: E402
+                   results)
 
 # check-drivers.py's reader of usbmon records and driver events in order
-_spec = importlib.util.spec_from_file_location(
-    "check_drivers", os.path.join(HERE, "check-drivers.py"))
-check_drivers = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(check_drivers)
+check_drivers = load_check_drivers()
 
 # The tags of the drivers' CBWs (guest-kmod.sh's cbw).
 TAGS = {"urbskel": b"skel", "urbbuggy": b"bugy"}

@@ -10,6 +10,7 @@ Our capture is parsed here independently of urbscope (pcapng/pcap with the
 so a bug in urbscope's reader cannot hide one in its writer; urbscope's
 own reading is checked separately.
 """
+import importlib.util
 import os
 import re
 import struct
@@ -20,6 +21,18 @@ SYNTH_ID_BASE = 0x7379736673000000      # CAP_SYNTH_ID in capture/capture.h
 SYNTH_ID_MASK = 0xffffffffff000000
 XFER_CHAR = {0: "Z", 1: "I", 2: "C", 3: "B"}
 results = []
+
+
+def load_check_drivers():
+    """check-drivers.py (its name has a dash) as a module: its reader of
+    usbmon records and driver events, for check-kmod.py and
+    check-serve.py."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    spec = importlib.util.spec_from_file_location(
+        "check_drivers", os.path.join(here, "check-drivers.py"))
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
 
 
 def report(ok, name, details=()):

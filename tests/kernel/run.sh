@@ -14,12 +14,13 @@
 # test (guest-test.sh, check.py); the test of capture --drivers
 # (guest-drivers.sh, check-drivers.py); the test of our own kernel modules
 # (kmod.sh, guest-kmod.sh, check-kmod.py; "skip - ... kmod: REASON"
-# without the kernel's headers).  KERNEL_TEST=main, drivers or kmod runs
-# only that one.
+# without the kernel's headers); the test of devices served over USB/IP
+# (guest-serve.sh, check-serve.py).  KERNEL_TEST=main, drivers, kmod or
+# serve runs only that one.
 cd "$(dirname "$0")/../.." || exit 1
 base=${KERNEL_TEST_OUT:-build/kernel/run}
 base=${base%/}
-tests=${KERNEL_TEST:-main drivers kmod}
+tests=${KERNEL_TEST:-main drivers kmod serve}
 . tests/kernel/kver.sh
 kernels=${KERNELS:-$KERNELS_ALL}
 
@@ -29,6 +30,7 @@ kernels=${KERNELS:-$KERNELS_ALL}
 n_main=33
 n_drivers=24
 n_kmod=46
+n_serve=6
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
 kernel_tests() {
@@ -48,6 +50,7 @@ checks() {
 	case $* in *main*) c=$((c + n_main)) ;; esac
 	case $* in *drivers*) c=$((c + n_drivers)) ;; esac
 	case $* in *kmod*) c=$((c + n_kmod)) ;; esac
+	case $* in *serve*) c=$((c + n_serve)) ;; esac
 	echo "$c"
 }
 total=0
@@ -165,6 +168,25 @@ one_kernel() {
 			1)	crc=1 ;;
 			esac
 		fi
+	esac
+
+	# urbscope serve -A: the disk and keyboard models over USB/IP to
+	# the guest's own vhci-hcd (guest-serve.sh, check-serve.py)
+	case $tests in *serve*)
+		start=$(date +%s)
+		sopts=
+		ldd ./urbscope 2>/dev/null | grep -q libbpf && sopts=--drivers
+		guest serve "$n_serve checks" "$out-serve" \
+		    --guest tests/kernel/guest-serve.sh --devices serve \
+		    --timeout 150 --env "CAPTURE_OPTS=$sopts"
+		case $? in
+		0)	python3 tests/kernel/check-serve.py "$out-serve" \
+			    ./urbscope || crc=1
+			echo "# serve: $(($(date +%s) - start)) s" \
+			    "(guest $(cat "$out-serve/seconds") s); files in" \
+			    "$out-serve" ;;
+		1)	crc=1 ;;
+		esac
 	esac
 
 	case $tests in *kmod*)

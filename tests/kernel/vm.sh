@@ -13,7 +13,9 @@
 # kernel's own gadget stack (the virtual device controllers dummy_hcd and
 # usbip-vudc with vhci-hcd, libcomposite, the UAC2, MIDI, ACM and UVC
 # functions, configfs) and the host drivers that bind to those functions
-# (snd-usb-audio, cdc-acm, uvcvideo); the default set is
+# (snd-usb-audio, cdc-acm, uvcvideo); --devices serve boots with no QEMU
+# USB device and vhci-hcd, for devices served over USB/IP from inside the
+# guest (urbscope serve -A); the default set is
 # "storage" (the disk, keyboard and tablet).  --module puts
 # a module of our own (tests/kernel/kmod.sh builds them) into the guest's
 # /lib/modules/KVER/extra/, for insmod or modprobe.
@@ -54,8 +56,9 @@ if [ $# -ne 1 ]; then
 	exit 2
 fi
 case $devices in
-storage | classes | gadget) ;;
-*) echo "vm.sh: --devices storage, classes or gadget, not $devices" >&2
+storage | classes | gadget | serve) ;;
+*) echo "vm.sh: --devices storage, classes, gadget or serve, not" \
+	"$devices" >&2
 	exit 2 ;;
 esac
 out=$1
@@ -223,6 +226,7 @@ mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 [ "$devices" = gadget ] && mods="$mods configfs dummy_hcd libcomposite
 	usb_f_uac2 usb_f_midi usb_f_acm usb_f_uvc snd-usb-audio cdc-acm
 	uvcvideo usbip-vudc vhci-hcd"
+[ "$devices" = serve ] && mods="$mods vhci-hcd"
 # OUTDIR is removed first: refuse anything but an empty directory or an
 # earlier run's.
 if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.vm.sh" ] &&

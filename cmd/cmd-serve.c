@@ -1,0 +1,612 @@
+/*
+ * cmd/cmd-serve.c - `urbscope serve [-a ADDRESS] [-p PORT] MODEL[:ARGS]...`:
+ * the device models served over USB/IP (hcd/usbip.c), so that a real
+ * Linux kernel attaches them with vhci-hcd (`usbip attach -r HOST -b
+ * 1-1`) and its own drivers bind to them.  The models are the
+ * simulator's (`urbscope sim`'s "plug PORT MODEL ARGS"); model N is bus
+ * id 1-N.
+ *
+ * One thread, poll(2): the listening socket and the connections.  A
+ * connection asks for the device list (and is closed after the answer,
+ * as usbipd does) or imports one device and then carries its URBs.  A
+ * malformed message closes that connection with a line on stderr; the
+ * others go on.  SIGINT and SIGTERM stop the server.
+ */
+#include <sys/socket.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "hcd/usbip.h"
+#include "hcd/machine.h"
+#include "cmd.h"
+
+#define SERVE_MAX_DEVS	16
+#define SERVE_MAX_CONNS	32
+
+/* usbip_common.h: the status of an OP_REP_* */
+#define ST_OK		0
+#define ST_NA		1		/* no such device */
+#define ST_DEV_BUSY	2		/* already imported */
+
+struct conn {
+	int		 fd;
+	int		 imported;	/* then dev carries URBs */
+	int		 closing;	/* close once out is written */
+	struct usbip_dev *dev;
+	uint8_t		*in;
+	size_t		 inlen, incap;
+	struct sbuf	 out;
+	char		 peer[64];
+};
+
+struct server {
+	struct usbip_dev *dev[SERVE_MAX_DEVS];
+	struct conn	*owner[SERVE_MAX_DEVS];
+	int		 vport[SERVE_MAX_DEVS];	/* --attach: vhci's port */
+	int		 ndev;
+	struct conn	 conn[SERVE_MAX_CONNS];
+	int		 nconn;
+	uint64_t	 urbs;		/* URBs carried */
+};
+
+static volatile sig_atomic_t serve_stop;
+
+/* A vhci port one of our devices took (its status may not say so yet). */
+static int
+vhci_port_taken(const struct server *sv, int port)
+{
+	int	 i;
+
+	for (i = 0; i < sv->ndev; i++)
+		if (sv->vport[i] == port)
+			return 1;
+	return 0;
+}
+
+static void
+serve_signal(int sig)
+{
+	(void)sig;
+	serve_stop = 1;
+}
+
+static uint64_t
+now_ns(void)
+{
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void
+serve_usage(FILE *f)
+{
+	const struct sim_catalog *cat = sim_catalog();
+	const struct usb_devmodel_ops *const *m;
+
+	fprintf(f, "usage: urbscope serve [-a ADDRESS] [-p PORT] [-A] "
+	    "MODEL[:ARGS]...\n"
+	    "Serve device models over USB/IP (protocol 1.1.1): a Linux "
+	    "machine\nattaches them with vhci-hcd ('usbip attach -r HOST -b "
+	    "1-1') and its\nown drivers bind to them.  Model N is bus id 1-N; "
+	    "ARGS as the\nscenarios' 'plug PORT MODEL ARGS' takes them "
+	    "(disk:8M, keyboard:hello).\nModels:");
+	for (m = cat != NULL ? cat->models : NULL; m != NULL && *m != NULL;
+	    m++)
+		fprintf(f, " %s", (*m)->name);
+	fprintf(f, ".\n\n"
+	    "  -a ADDRESS    listen there (default 127.0.0.1; 0.0.0.0 or ::\n"
+	    "                for every address: anyone who reaches the port\n"
+	    "                can attach the devices)\n"
+	    "  -p PORT       the TCP port (default %d, usbipd's)\n"
+	    "  -A, --attach  attach the devices to this machine's own\n"
+	    "                vhci-hcd too (root; modprobe vhci-hcd), as\n"
+	    "                'usbip attach' would; detached on exit\n",
+	    USBIP_PORT);
+}
+
+/*
+ * --attach: device d attached to this machine's own vhci-hcd, as `usbip
+ * attach` would but through a socket pair (vhci takes any stream socket:
+ * attach_store in drivers/usb/usbip/vhci_sysfs.c), on the first free
+ * high-speed port of its status file.  The connection's end goes into
+ * the server; the port number into *port.  0, or -1 after saying why.
+ */
+#define VHCI_DIR	"/sys/devices/platform/vhci_hcd.0"
+#define VDEV_ST_NULL	4		/* a free port (usbip_common.h) */
+
+static int
+vhci_attach(struct server *sv, int i, int *port)
+{
+	char		 line[256], hub[8], text[64];
+	unsigned int	 p, sta;
+	FILE		*f;
+	struct conn	*c;
+	int		 sp[2], fd, n, rc;
+
+	*port = -1;
+	if ((f = fopen(VHCI_DIR "/status", "r")) == NULL) {
+		cmd_warnx("serve: --attach: %s: %s (modprobe vhci-hcd)",
+		    VHCI_DIR "/status", strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f) != NULL)
+		if (sscanf(line, "%7s %u %u", hub, &p, &sta) == 3 &&
+		    strcmp(hub, "hs") == 0 && sta == VDEV_ST_NULL &&
+		    !vhci_port_taken(sv, (int)p)) {
+			*port = (int)p;
+			break;
+		}
+	fclose(f);
+	if (*port < 0) {
+		cmd_warnx("serve: --attach: no free high-speed port on "
+		    "vhci_hcd.0");
+		return -1;
+	}
+	if (sv->nconn == SERVE_MAX_CONNS ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp) < 0) {
+		cmd_warnx("serve: --attach: socketpair: %s", strerror(errno));
+		return -1;
+	}
+	/* port, socket, device id, USB_SPEED_HIGH */
+	n = snprintf(text, sizeof text, "%d %d %u 3", *port, sp[1],
+	    usbip_dev_devid(sv->dev[i]));
+	if ((fd = open(VHCI_DIR "/attach", O_WRONLY | O_CLOEXEC)) < 0 ||
+	    write(fd, text, (size_t)n) != n) {
+		rc = errno;
+		cmd_warnx("serve: --attach: %s: %s", VHCI_DIR "/attach",
+		    strerror(rc));
+		if (fd >= 0)
+			close(fd);
+		close(sp[0]);
+		close(sp[1]);
+		return -1;
+	}
+	close(fd);
+	close(sp[1]);		/* vhci holds its own reference */
+	(void)fcntl(sp[0], F_SETFL, fcntl(sp[0], F_GETFL) | O_NONBLOCK);
+	c = &sv->conn[sv->nconn++];
+	memset(c, 0, sizeof *c);
+	c->fd = sp[0];
+	c->imported = 1;
+	c->dev = sv->dev[i];
+	sv->owner[i] = c;
+	snprintf(c->peer, sizeof c->peer, "vhci_hcd.0 port %d", *port);
+	sv->vport[i] = *port;
+	return 0;
+}
+
+/* The ports --attach took, detached (vhci_sysfs.c detach_store). */
+static void
+vhci_detach(struct server *sv)
+{
+	char	 text[16];
+	int	 fd, i, n;
+
+	for (i = 0; i < sv->ndev; i++) {
+		if (sv->vport[i] < 0)
+			continue;
+		n = snprintf(text, sizeof text, "%d", sv->vport[i]);
+		if ((fd = open(VHCI_DIR "/detach", O_WRONLY | O_CLOEXEC)) >= 0) {
+			if (write(fd, text, (size_t)n) != n)
+				cmd_warnx("serve: detaching vhci_hcd.0 port "
+				    "%d: %s", sv->vport[i], strerror(errno));
+			close(fd);
+		}
+		sv->vport[i] = -1;
+	}
+}
+
+/* Listen on address:port; the socket, or -1 after saying why. */
+static int
+serve_listen(const char *address, const char *port)
+{
+	struct addrinfo	 hints, *res, *ai;
+	int		 fd = -1, on = 1, rc;
+
+	memset(&hints, 0, sizeof hints);
+	hints.ai_family = AF_UNSPEC;
+	hints.ai_socktype = SOCK_STREAM;
+	hints.ai_flags = AI_PASSIVE | AI_NUMERICSERV;
+	if ((rc = getaddrinfo(address, port, &hints, &res)) != 0) {
+		cmd_warnx("serve: %s port %s: %s", address, port,
+		    gai_strerror(rc));
+		return -1;
+	}
+	for (ai = res; ai != NULL; ai = ai->ai_next) {
+		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC,
+		    ai->ai_protocol);
+		if (fd < 0)
+			continue;
+		(void)setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+		if (bind(fd, ai->ai_addr, ai->ai_addrlen) == 0 &&
+		    listen(fd, 8) == 0)
+			break;
+		rc = errno;
+		close(fd);
+		fd = -1;
+		errno = rc;
+	}
+	freeaddrinfo(res);
+	if (fd < 0)
+		cmd_warnx("serve: cannot listen on %s port %s: %s", address,
+		    port, strerror(errno));
+	return fd;
+}
+
+static void
+conn_close(struct server *sv, struct conn *c, const char *why)
+{
+	struct conn	*last;
+	int		 i;
+
+	if (why != NULL)
+		cmd_warnx("serve: %s: %s", c->peer, why);
+	for (i = 0; i < sv->ndev; i++) {
+		if (sv->owner[i] != c)
+			continue;
+		/* the device stays, fresh for the next import */
+		usbip_dev_reset(sv->dev[i]);
+		dm_bus_reset(usbip_dev_model(sv->dev[i]));
+		sv->owner[i] = NULL;
+		fprintf(stderr, "urbscope: %s detached from %s\n",
+		    usbip_dev_busid(sv->dev[i]), c->peer);
+	}
+	close(c->fd);
+	free(c->in);
+	sb_free(&c->out);
+	/* the last connection moves into this slot, its devices with it */
+	last = &sv->conn[--sv->nconn];
+	if (c != last) {
+		*c = *last;
+		for (i = 0; i < sv->ndev; i++)
+			if (sv->owner[i] == last)
+				sv->owner[i] = c;
+	}
+}
+
+/* An OP_REP_* header onto out. */
+static void
+op_reply(struct sbuf *out, uint16_t code, uint32_t status)
+{
+	uint8_t	 h[USBIP_OP_HDR];
+
+	put_be16(h, USBIP_VERSION);
+	put_be16(h + 2, code);
+	put_be32(h + 4, status);
+	sb_putn(out, (const char *)h, sizeof h);
+}
+
+/*
+ * The messages c holds: bytes consumed, 0 when a message is not whole
+ * yet, -1 when the connection must go (why in *why).
+ */
+static ssize_t
+conn_message(struct server *sv, struct conn *c, const char **why)
+{
+	uint8_t		 info[USBIP_DEV_SIZE + 32 * USBIP_INTF_SIZE];
+	char		 busid[USBIP_BUSID_SIZE + 1];
+	struct usbip_cmd cmd;
+	uint16_t	 code;
+	int64_t		 extra;
+	size_t		 n;
+	int		 i;
+
+	if (c->imported) {
+		if (c->inlen < USBIP_HDR)
+			return 0;
+		if (usbip_parse_cmd(c->in, &cmd) != 0) {
+			*why = "not a USB/IP command (CMD_SUBMIT or "
+			    "CMD_UNLINK)";
+			return -1;
+		}
+		if ((extra = usbip_cmd_extra(&cmd)) < 0) {
+			*why = "a transfer longer than 16 MiB or more than "
+			    "1024 isochronous packets";
+			return -1;
+		}
+		if (c->inlen < USBIP_HDR + (size_t)extra)
+			return 0;
+		if (cmd.command == USBIP_CMD_UNLINK)
+			usbip_dev_unlink(c->dev, &cmd, &c->out);
+		else if (usbip_dev_submit(c->dev, &cmd, c->in + USBIP_HDR) !=
+		    0) {
+			*why = "an URB that cannot be queued (isochronous "
+			    "packets outside its buffer, or 4096 queued)";
+			return -1;
+		}
+		sv->urbs += cmd.command == USBIP_CMD_SUBMIT;
+		return USBIP_HDR + extra;
+	}
+	if (c->inlen < USBIP_OP_HDR)
+		return 0;
+	code = get_be16(c->in + 2);
+	switch (code) {
+	case OP_REQ_DEVLIST:
+		op_reply(&c->out, OP_REP_DEVLIST, ST_OK);
+		put_be32(info, (uint32_t)sv->ndev);
+		sb_putn(&c->out, (const char *)info, 4);
+		for (i = 0; i < sv->ndev; i++) {
+			n = usbip_dev_info(sv->dev[i], info, 1);
+			sb_putn(&c->out, (const char *)info, n);
+		}
+		c->closing = 1;
+		return USBIP_OP_HDR;
+	case OP_REQ_IMPORT:
+		if (c->inlen < USBIP_OP_HDR + USBIP_BUSID_SIZE)
+			return 0;
+		memcpy(busid, c->in + USBIP_OP_HDR, USBIP_BUSID_SIZE);
+		busid[USBIP_BUSID_SIZE] = '\0';
+		for (i = 0; i < sv->ndev; i++)
+			if (strcmp(busid, usbip_dev_busid(sv->dev[i])) == 0)
+				break;
+		if (i == sv->ndev || sv->owner[i] != NULL) {
+			op_reply(&c->out, OP_REP_IMPORT, i == sv->ndev ?
+			    ST_NA : ST_DEV_BUSY);
+			cmd_warnx("serve: %s asked for %s: %s", c->peer,
+			    busid, i == sv->ndev ? "no such device" :
+			    "already attached");
+			c->closing = 1;
+			return USBIP_OP_HDR + USBIP_BUSID_SIZE;
+		}
+		op_reply(&c->out, OP_REP_IMPORT, ST_OK);
+		n = usbip_dev_info(sv->dev[i], info, 0);
+		sb_putn(&c->out, (const char *)info, n);
+		c->imported = 1;
+		c->dev = sv->dev[i];
+		sv->owner[i] = c;
+		fprintf(stderr, "urbscope: %s attached by %s\n", busid,
+		    c->peer);
+		return USBIP_OP_HDR + USBIP_BUSID_SIZE;
+	}
+	*why = "not a USB/IP request (OP_REQ_DEVLIST or OP_REQ_IMPORT)";
+	return -1;
+}
+
+/* Read what c sent and act on it: 0, or -1 when c is gone. */
+static int
+conn_read(struct server *sv, struct conn *c)
+{
+	const char	*why = NULL;
+	ssize_t		 n, used;
+	size_t		 room;
+	uint8_t		*p;
+
+	/* room for 64 KiB more, the buffer doubled when short */
+	if (c->incap - c->inlen < 65536) {
+		room = c->incap * 2 > c->inlen + 65536 ? c->incap * 2 :
+		    c->inlen + 65536;
+		if ((p = realloc(c->in, room)) == NULL) {
+			conn_close(sv, c, "out of memory");
+			return -1;
+		}
+		c->in = p;
+		c->incap = room;
+	}
+	n = read(c->fd, c->in + c->inlen, c->incap - c->inlen);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	if (n <= 0) {
+		conn_close(sv, c, n < 0 ? strerror(errno) : c->imported ?
+		    NULL : "closed before its request was whole");
+		return -1;
+	}
+	c->inlen += (size_t)n;
+	while (!c->closing && (used = conn_message(sv, c, &why)) > 0) {
+		memmove(c->in, c->in + used, c->inlen - (size_t)used);
+		c->inlen -= (size_t)used;
+	}
+	if (why != NULL) {
+		conn_close(sv, c, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* Write what c has to say: 0, or -1 when c is gone. */
+static int
+conn_write(struct server *sv, struct conn *c)
+{
+	ssize_t	 n;
+
+	if (c->out.oom) {
+		conn_close(sv, c, "out of memory");
+		return -1;
+	}
+	while (c->out.len > 0) {
+		n = write(c->fd, c->out.s, c->out.len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			return 0;
+		if (n <= 0) {
+			conn_close(sv, c, strerror(errno));
+			return -1;
+		}
+		memmove(c->out.s, c->out.s + n, c->out.len - (size_t)n);
+		c->out.len -= (size_t)n;
+	}
+	if (c->closing) {
+		conn_close(sv, c, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+serve_accept(struct server *sv, int lfd)
+{
+	struct sockaddr_storage ss;
+	socklen_t	 sl = sizeof ss;
+	char		 host[48], port[8];
+	struct conn	*c;
+	int		 fd;
+
+	if ((fd = accept(lfd, (struct sockaddr *)&ss, &sl)) < 0)
+		return;
+	if (sv->nconn == SERVE_MAX_CONNS) {
+		cmd_warnx("serve: %d connections already; one refused",
+		    SERVE_MAX_CONNS);
+		close(fd);
+		return;
+	}
+	(void)fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	(void)fcntl(fd, F_SETFD, FD_CLOEXEC);
+	c = &sv->conn[sv->nconn++];
+	memset(c, 0, sizeof *c);
+	c->fd = fd;
+	if (getnameinfo((struct sockaddr *)&ss, sl, host, sizeof host, port,
+	    sizeof port, NI_NUMERICHOST | NI_NUMERICSERV) != 0)
+		snprintf(host, sizeof host, "?");
+	snprintf(c->peer, sizeof c->peer, "%s:%s", host, port);
+}
+
+static int
+serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
+{
+	struct server	*sv;
+	struct pollfd	 pfd[1 + SERVE_MAX_CONNS];
+	struct sigaction sa;
+	struct usb_devmodel *dm;
+	const char	*address = args_get(a, 'a');
+	const char	*port = args_get(a, 'p');
+	char		*name, *args;
+	int		 i, lfd, busy, vp, rc = EXIT_INPUT;
+
+	(void)ce;
+	if (a->argc > SERVE_MAX_DEVS) {
+		cmd_warnx("serve: %d devices at most", SERVE_MAX_DEVS);
+		return EXIT_USAGE;
+	}
+	if ((sv = calloc(1, sizeof *sv)) == NULL) {
+		cmd_warnx("out of memory");
+		return EXIT_INPUT;
+	}
+	for (i = 0; i < a->argc; i++) {
+		if ((name = strdup(a->argv[i])) == NULL) {
+			cmd_warnx("out of memory");
+			goto out;
+		}
+		sv->vport[i] = -1;
+		if ((args = strchr(name, ':')) != NULL)
+			*args++ = '\0';
+		if (sim_model_find(name) == NULL) {
+			cmd_warnx("serve: no device model '%s' (see urbscope "
+			    "serve --help)", name);
+			free(name);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		dm = dm_create(name, args != NULL ? args : "");
+		if (dm == NULL || (sv->dev[sv->ndev] = usbip_dev_new(dm, 1,
+		    i + 2, i + 1)) == NULL) {
+			cmd_warnx("serve: %s: cannot create it with '%s'",
+			    name, args != NULL ? args : "");
+			dm_destroy(dm);
+			free(name);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		sv->ndev++;
+		free(name);
+	}
+	if ((lfd = serve_listen(address != NULL ? address : "127.0.0.1",
+	    port != NULL ? port : "3240")) < 0)
+		goto out;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = serve_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	fprintf(stderr, "urbscope: serving over USB/IP on %s port %s:",
+	    address != NULL ? address : "127.0.0.1",
+	    port != NULL ? port : "3240");
+	for (i = 0; i < sv->ndev; i++)
+		fprintf(stderr, " %s %s", usbip_dev_busid(sv->dev[i]),
+		    usbip_dev_model(sv->dev[i])->ops->name);
+	fprintf(stderr, "\n");
+	for (i = 0; args_has(a, 'A') && i < sv->ndev; i++) {
+		if (vhci_attach(sv, i, &vp) != 0)
+			goto stop;
+		fprintf(stderr, "urbscope: %s attached to vhci_hcd.0 port "
+		    "%d\n", usbip_dev_busid(sv->dev[i]), vp);
+	}
+	rc = 0;
+	while (rc == 0 && !serve_stop) {
+		/* the attached devices run every millisecond */
+		busy = 0;
+		for (i = 0; i < sv->ndev; i++) {
+			if (sv->owner[i] == NULL)
+				continue;
+			busy = 1;
+			(void)usbip_dev_run(sv->dev[i], now_ns(),
+			    &sv->owner[i]->out);
+			if (usbip_dev_gone(sv->dev[i]))
+				sv->owner[i]->closing = 1;
+		}
+		pfd[0].fd = lfd;
+		pfd[0].events = POLLIN;
+		for (i = 0; i < sv->nconn; i++) {
+			pfd[1 + i].fd = sv->conn[i].fd;
+			pfd[1 + i].events = POLLIN | (sv->conn[i].out.len > 0 ||
+			    sv->conn[i].closing ? POLLOUT : 0);
+		}
+		if (poll(pfd, (nfds_t)(1 + sv->nconn), busy ? 1 : -1) < 0 &&
+		    errno != EINTR)
+			break;
+		/* newest first: a closed connection's slot takes the last */
+		for (i = sv->nconn - 1; i >= 0; i--) {
+			if (pfd[1 + i].revents & (POLLIN | POLLHUP | POLLERR) &&
+			    conn_read(sv, &sv->conn[i]) < 0)
+				continue;
+			if (sv->conn[i].out.len > 0 || sv->conn[i].closing)
+				(void)conn_write(sv, &sv->conn[i]);
+		}
+		if (pfd[0].revents & POLLIN)
+			serve_accept(sv, lfd);
+	}
+stop:
+	vhci_detach(sv);
+	while (sv->nconn > 0)
+		conn_close(sv, &sv->conn[sv->nconn - 1], NULL);
+	close(lfd);
+	fprintf(stderr, "urbscope: %llu URBs served\n",
+	    (unsigned long long)sv->urbs);
+	if (rc != 0)
+		rc = EXIT_INPUT;
+out:
+	for (i = 0; i < sv->ndev; i++)
+		usbip_dev_free(sv->dev[i]);
+	free(sv);
+	return rc;
+}
+
+static const struct option serve_longopts[] = {
+	{ "attach", no_argument, NULL, 'A' },
+	{ NULL, 0, NULL, 0 }
+};
+
+const struct cmd_entry cmd_serve_entry = {
+	.name = "serve",
+	.usage = "[-a ADDRESS] [-p PORT] [-A] MODEL[:ARGS]...",
+	.help = "serve device models over USB/IP to a real kernel's "
+	    "vhci-hcd",
+	.template = "Aa:p:",
+	.longopts = serve_longopts,
+	.lower = 1,
+	.upper = -1,
+	.missing = "which device models? (e.g. disk:8M keyboard)",
+	.extra = NULL,
+	.usage_fn = serve_usage,
+	.exec = serve_exec,
+};

@@ -1,0 +1,104 @@
+#!/bin/sh
+# tests/e2e/serve.sh - `urbscope serve`: device models over USB/IP, driven
+# by a client that speaks the protocol as Linux's usbip tool and
+# vhci-hcd do (tests/e2e/usbip-client.py): the device list; a disk
+# imported, enumerated, and a block written and read back through SCSI
+# over bulk-only transport; a STALL; an interrupt URB unlinked; a
+# keyboard's reports; the refusals (no such device, already attached,
+# garbage, a bad command) and a client gone mid-transfer, each leaving the
+# server serving the others; SIGINT.  A real kernel attaching these
+# devices is tests/kernel/guest-serve.sh.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+plan 21
+
+if ! command -v python3 >/dev/null 2>&1; then
+	skip_rest "serve" "no python3"
+fi
+client() {
+	python3 tests/e2e/usbip-client.py "$PORT" "$1" >"$TMP/$1.out" \
+	    2>"$TMP/$1.err"
+}
+
+# a port of our own (another test may run beside this one)
+PORT=$((20000 + $$ % 20000))
+"$US" serve -p "$PORT" disk:1M keyboard:@600000:x keyboard:ab \
+    2>"$TMP/serve.err" &
+SRV=$!
+i=0
+while ! grep -q "serving over USB/IP" "$TMP/serve.err" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+check "serve says where it listens and what" grep -qx \
+    "urbscope: serving over USB/IP on 127.0.0.1 port $PORT: 1-1 disk 1-2 keyboard 1-3 keyboard" \
+    "$TMP/serve.err"
+
+client devlist
+check "devlist: three devices, version 1.1.1" grep -qx \
+    "devlist: version 0x0111 code 0x0005 status 0, 3 devices" \
+    "$TMP/devlist.out"
+check "devlist: the disk's ids and its interface (08/06/50)" grep -qx \
+    "device 1-1 1209:0002 config 0, 1 interfaces: 08/06/50" \
+    "$TMP/devlist.out"
+check "devlist: the connection closed after the answer" grep -qx \
+    "devlist: then closed: True" "$TMP/devlist.out"
+
+client disk
+check "import 1-1: OP_REP_IMPORT status 0, bus 1 device 2, high speed" \
+    grep -qx "import 1-1: busid 1-1 devid 1-2 speed 3 1209:0002" \
+    "$TMP/disk.out"
+check "the disk's descriptors over USB/IP" grep -qx \
+    "GET_DESCRIPTOR config: status 0, 32 bytes (wTotalLength 32)" \
+    "$TMP/disk.out"
+check "SCSI INQUIRY over bulk-only transport" grep -qx \
+    "INQUIRY: 'urbscopeSimulated Disk  ', CSW status 0, tag True" \
+    "$TMP/disk.out"
+check "a block written and read back equal" grep -qx \
+    "READ(10) block 5: CSW status 0, equal True" "$TMP/disk.out"
+
+client stall
+check "a refused request: -EPIPE" grep -qx \
+    "GET_DESCRIPTOR 0x42: status -32" "$TMP/stall.out"
+check "the control endpoint works after the STALL" grep -qx \
+    "then GET_STATUS: status 0" "$TMP/stall.out"
+
+client unlink
+check "CMD_UNLINK of a pending URB: -ECONNRESET, no RET_SUBMIT" grep -qx \
+    "unlink of the pending interrupt IN: RET_UNLINK True, status -104" \
+    "$TMP/unlink.out"
+check "CMD_UNLINK of an URB not queued: status 0" grep -qx \
+    "unlink of nothing: RET_UNLINK True, status 0" "$TMP/unlink.out"
+
+client keys
+check "the keyboard's reports: a, released, b, released" grep -qx \
+    "reports: 0:0000040000000000 0:0000000000000000 0:0000050000000000 0:0000000000000000" \
+    "$TMP/keys.out"
+
+client nodev
+check "import of no such device: status 1 (ST_NA), closed" sh -c \
+    "grep -qx 'import 9-9: version 0x0111 code 0x0003 status 1' \
+    '$TMP/nodev.out' && grep -qx 'then closed: True' '$TMP/nodev.out'"
+client busy
+check "import of an attached device: status 2 (busy)" grep -qx \
+    "import 1-1: version 0x0111 code 0x0003 status 2" "$TMP/busy.out"
+client garbage
+check "garbage: closed, said on stderr" sh -c \
+    "grep -qx 'garbage: closed: True' '$TMP/garbage.out' &&
+    grep -q 'not a USB/IP request' '$TMP/serve.err'"
+client badcmd
+check "an unknown command after import: closed, said on stderr" sh -c \
+    "grep -qx 'command 7: closed: True' '$TMP/badcmd.out' &&
+    grep -q 'not a USB/IP command' '$TMP/serve.err'"
+client vanish
+client disk
+check "a client gone mid-transfer: the server serves the next" grep -qx \
+    "READ(10) block 5: CSW status 0, equal True" "$TMP/disk.out"
+
+kill -INT "$SRV"
+wait "$SRV"
+check_eq "SIGINT: exit 0" 0 $?
+# 12 (disk) + 2 (stall) + 2 (unlink) + 5 (keys) + 1 (vanish) + 12 (disk)
+check "the URBs served counted" grep -qx "urbscope: 34 URBs served" \
+    "$TMP/serve.err"
+check "no sanitizer report" no_sanitizer_report "$TMP/serve.err"

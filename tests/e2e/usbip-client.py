@@ -1,0 +1,232 @@
+#!/usr/bin/env python3
+"""tests/e2e/usbip-client.py PORT ACTION - a USB/IP client for
+tests/e2e/serve.sh, as Linux's usbip tool and vhci-hcd speak it
+(Documentation/usb/usbip_protocol.rst): each ACTION prints what it saw,
+one fact a line, for the shell test to compare.
+
+  devlist    OP_REQ_DEVLIST: the devices, their ids and interfaces
+  disk       import 1-1 (a disk): descriptors, configuration, SCSI
+             INQUIRY, a block written and read back (bulk-only transport)
+  stall      import 1-1: a request the device refuses (-EPIPE)
+  unlink     import 1-2 (a keyboard not typing yet): an interrupt IN
+             unlinked while pending, an unlink of nothing
+  keys       import 1-3 (a keyboard typing "ab"): its reports
+  nodev      import 9-9: refused
+  busy       import 1-1 twice: the second refused
+  garbage    an operation no server knows: the connection closed
+  badcmd     import 1-1, then a command no server takes: closed
+  vanish     import 1-2, submit an interrupt IN, close the socket
+"""
+import socket
+import struct
+import sys
+import time
+
+PORT = int(sys.argv[1])
+
+
+def recvn(s, n):
+    b = b""
+    while len(b) < n:
+        x = s.recv(n - len(b))
+        if not x:
+            raise EOFError("closed after %d of %d bytes" % (len(b), n))
+        b += x
+    return b
+
+
+def connect():
+    return socket.create_connection(("127.0.0.1", PORT), timeout=10)
+
+
+def op(s, code, extra=b""):
+    s.sendall(struct.pack(">HHI", 0x0111, code, 0) + extra)
+
+
+def imp(busid):
+    s = connect()
+    op(s, 0x8003, busid.encode().ljust(32, b"\0"))
+    ver, code, status = struct.unpack(">HHI", recvn(s, 8))
+    print("import %s: version %#06x code %#06x status %d" %
+          (busid, ver, code, status))
+    if status == 0:
+        d = recvn(s, 312)
+        print("import %s: busid %s devid %d-%d speed %d %04x:%04x" % (
+            busid, d[256:288].rstrip(b"\0").decode(),
+            *struct.unpack(">II", d[288:296]),
+            struct.unpack(">I", d[296:300])[0],
+            *struct.unpack(">HH", d[300:304])))
+    return s, status
+
+
+class Dev:
+    def __init__(self, s):
+        self.s = s
+        self.seq = 0
+        self.dirin = {}
+
+    def send(self, ep, dirin, length, setup=b"\0" * 8, data=b"", flags=0):
+        self.seq += 1
+        h = struct.pack(">IIIII", 1, self.seq, 0x10002, 1 if dirin else 0,
+                        ep)
+        h += struct.pack(">IIiii", flags, length, 0, 0, 0) + setup
+        self.s.sendall(h + data)
+        return self.seq
+
+    def reply(self):
+        r = recvn(self.s, 48)
+        cmd, seq = struct.unpack(">II", r[:8])
+        if cmd == 4:
+            return cmd, seq, struct.unpack(">i", r[20:24])[0], b""
+        st, act = struct.unpack(">iI", r[20:28])
+        return cmd, seq, st, recvn(self.s, act) if self.dirin.get(seq) \
+            else act
+
+    def xfer(self, ep, dirin, length, setup=b"\0" * 8, data=b"",
+             flags=0):
+        self.dirin = {self.seq + 1: dirin}
+        self.send(ep, dirin, length, setup, data, flags)
+        return self.reply()
+
+
+def ctrl(d, rt, req, val, idx, length, data=b""):
+    setup = struct.pack("<BBHHH", rt, req, val, idx, length)
+    return d.xfer(0, rt & 0x80 != 0, length, setup, data)
+
+
+def bot(d, tag, cdb, dirin, length, data=b""):
+    """A bulk-only transport command (USB MSC BOT 1.0): CBW, data, CSW."""
+    cbw = struct.pack("<IIIBBB", 0x43425355, tag, length,
+                      0x80 if dirin else 0, 0, len(cdb)) + \
+        cdb.ljust(16, b"\0")
+    r = d.xfer(2, False, 31, data=cbw)
+    assert r[2] == 0, "CBW status %d" % r[2]
+    got = b""
+    if length:
+        r = d.xfer(1, True, length) if dirin else \
+            d.xfer(2, False, length, data=data)
+        got = r[3] if dirin else b""
+    r = d.xfer(1, True, 13)
+    sig, rtag, resid, status = struct.unpack("<IIIB", r[3])
+    return got, status, rtag == tag
+
+
+def devlist():
+    s = connect()
+    op(s, 0x8005)
+    ver, code, status, n = struct.unpack(">HHII", recvn(s, 12))
+    print("devlist: version %#06x code %#06x status %d, %d devices" %
+          (ver, code, status, n))
+    for _ in range(n):
+        d = recvn(s, 312)
+        nif = d[311]
+        intf = recvn(s, 4 * nif)
+        print("device %s %04x:%04x config %d, %d interfaces: %s" % (
+            d[256:288].rstrip(b"\0").decode(),
+            *struct.unpack(">HH", d[300:304]), d[309], nif,
+            " ".join("%02x/%02x/%02x" % tuple(intf[4 * i:4 * i + 3])
+                     for i in range(nif))))
+    print("devlist: then closed: %s" % (s.recv(1) == b""))
+
+
+def disk():
+    s, st = imp("1-1")
+    d = Dev(s)
+    cmd, seq, st, desc = ctrl(d, 0x80, 6, 0x100, 0, 18)
+    print("GET_DESCRIPTOR device: status %d, %d bytes, %04x:%04x" % (
+        st, len(desc), *struct.unpack("<HH", desc[8:12])))
+    cmd, seq, st, cfg = ctrl(d, 0x80, 6, 0x200, 0, 255)
+    print("GET_DESCRIPTOR config: status %d, %d bytes (wTotalLength %d)" %
+          (st, len(cfg), struct.unpack("<H", cfg[2:4])[0]))
+    print("SET_CONFIGURATION 1: status %d" % ctrl(d, 0, 9, 1, 0, 0)[2])
+    got, status, tagok = bot(d, 1, bytes([0x12, 0, 0, 0, 36, 0]), True, 36)
+    print("INQUIRY: %r, CSW status %d, tag %s" % (got[8:32].decode(),
+                                                   status, tagok))
+    block = bytes((i * 7) & 0xff for i in range(512))
+    _, status, _ = bot(d, 2, bytes([0x2a, 0, 0, 0, 0, 5, 0, 0, 1, 0]),
+                       False, 512, block)
+    print("WRITE(10) block 5: CSW status %d" % status)
+    got, status, _ = bot(d, 3, bytes([0x28, 0, 0, 0, 0, 5, 0, 0, 1, 0]),
+                         True, 512)
+    print("READ(10) block 5: CSW status %d, equal %s" % (status,
+                                                         got == block))
+    s.close()
+
+
+def stall():
+    s, st = imp("1-1")
+    d = Dev(s)
+    # GET_DESCRIPTOR of type 0x42, which no device has
+    print("GET_DESCRIPTOR 0x42: status %d" %
+          ctrl(d, 0x80, 6, 0x4200, 0, 64)[2])
+    print("then GET_STATUS: status %d" % ctrl(d, 0x80, 0, 0, 0, 2)[2])
+    s.close()
+
+
+def unlink():
+    s, st = imp("1-2")
+    d = Dev(s)
+    print("SET_CONFIGURATION 1: status %d" % ctrl(d, 0, 9, 1, 0, 0)[2])
+    pending = d.send(1, True, 8)
+    time.sleep(0.1)
+    d.seq += 1
+    s.sendall(struct.pack(">IIIIII", 2, d.seq, 0x10002, 0, 0, pending) +
+              b"\0" * 24)
+    cmd, seq, st, _ = d.reply()
+    print("unlink of the pending interrupt IN: RET_UNLINK %s, status %d" %
+          (cmd == 4 and seq == d.seq, st))
+    d.seq += 1
+    s.sendall(struct.pack(">IIIIII", 2, d.seq, 0x10002, 0, 0, 999) +
+              b"\0" * 24)
+    cmd, seq, st, _ = d.reply()
+    print("unlink of nothing: RET_UNLINK %s, status %d" %
+          (cmd == 4 and seq == d.seq, st))
+    s.close()
+
+
+def keys():
+    s, st = imp("1-3")
+    d = Dev(s)
+    print("SET_CONFIGURATION 1: status %d" % ctrl(d, 0, 9, 1, 0, 0)[2])
+    reports = []
+    for _ in range(4):
+        cmd, seq, st, rep = d.xfer(1, True, 8)
+        reports.append("%d:%s" % (st, rep.hex()))
+    print("reports: %s" % " ".join(reports))
+    s.close()
+
+
+def refused(busid):
+    s, st = imp(busid)
+    print("then closed: %s" % (s.recv(1) == b""))
+
+
+def busy():
+    s, st = imp("1-1")
+    refused("1-1")
+    s.close()
+
+
+def garbage():
+    s = connect()
+    s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+    print("garbage: closed: %s" % (s.recv(1) == b""))
+
+
+def badcmd():
+    s, st = imp("1-1")
+    s.sendall(struct.pack(">IIIII", 7, 1, 0, 0, 0) + b"\0" * 28)
+    print("command 7: closed: %s" % (s.recv(1) == b""))
+
+
+def vanish():
+    s, st = imp("1-2")
+    d = Dev(s)
+    d.send(1, True, 8)
+    s.close()
+    print("vanished with an URB pending")
+
+
+{"devlist": devlist, "disk": disk, "stall": stall, "unlink": unlink,
+ "keys": keys, "nodev": lambda: refused("9-9"), "busy": busy,
+ "garbage": garbage, "badcmd": badcmd, "vanish": vanish}[sys.argv[2]]()

@@ -1,0 +1,121 @@
+#!/usr/bin/env python3
+"""tests/kernel/check-serve.py OUTDIR [URBSCOPE] - the checks of the
+USB/IP test (tests/kernel/guest-serve.sh): urbscope serve -A attached the
+disk and keyboard models to the guest's vhci-hcd, the kernel's
+usb-storage and usbhid bound to them and worked, usbmon (and, with
+--drivers, the traced USB core) saw it, and the devices went away when
+the server stopped.  Prints "ok - " / "not ok - " lines (N_SERVE in
+run.sh)."""
+import hashlib
+import os
+import re
+import struct
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from check import load_check_drivers, report, results  # noqa: E402
+
+check_drivers = load_check_drivers()
+
+# What the guest typed and wrote (guest-serve.sh).
+TEXT = "urbscope"
+# linux/input-event-codes.h KEY_*, by letter
+KEYS = {"a": 30, "b": 48, "c": 46, "d": 32, "e": 18, "f": 33, "g": 34,
+        "h": 35, "i": 23, "j": 36, "k": 37, "l": 38, "m": 50, "n": 49,
+        "o": 24, "p": 25, "q": 16, "r": 19, "s": 31, "t": 20, "u": 22,
+        "v": 47, "w": 17, "x": 45, "y": 21, "z": 44}
+
+
+def pattern():
+    return b"".join(b"served%09d\n" % i for i in range(16384))
+
+
+def main():
+    out = sys.argv[1]
+    us = sys.argv[2] if len(sys.argv) > 2 else "./urbscope"
+    share = os.path.join(out, "share")
+
+    def rd(name, mode="r"):
+        try:
+            with open(os.path.join(share, name), mode) as f:
+                return f.read()
+        except OSError:
+            return b"" if "b" in mode else ""
+
+    err = rd("serve.err")
+    said = err.splitlines()
+    att = [ln for ln in said if re.match(
+        r"urbscope: 1-[12] attached to vhci_hcd\.0 port \d+$", ln)]
+    det = [ln for ln in said if re.match(
+        r"urbscope: 1-[12] detached from vhci_hcd\.0 port \d+$", ln)]
+    m = re.search(r"urbscope: (\d+) URBs served$", err, re.M)
+    report(rd("serve.rc").strip() == "exit 0" and len(att) == 2 and
+           len(det) == 2 and m is not None and int(m.group(1)) > 0,
+           "serve: -A attached the disk and the keyboard to vhci_hcd, "
+           "served %s URBs, detached both on SIGINT (%s)" %
+           (m.group(1) if m else "?", rd("serve.rc").strip() or "no exit"),
+           said)
+
+    devs = rd("usb-devices.txt")
+    report(re.search(r"^\S+ 1209:0002 Simulated Disk$", devs, re.M) and
+           re.search(r"^\S+ 1209:0001 Boot Keyboard$", devs, re.M),
+           "serve: the kernel enumerated both over USB/IP (1209:0002 "
+           "Simulated Disk, 1209:0001 Boot Keyboard)", devs.splitlines())
+
+    md5 = rd("md5.txt").split()
+    want = hashlib.md5(pattern()).hexdigest()
+    report(len(md5) == 4 and md5[0] == want and md5[2] == want,
+           "serve: usb-storage on the served disk: 256 KiB written with "
+           "O_DIRECT, read back past the page cache, equal",
+           [rd("md5.txt"), rd("dd-write.txt"), rd("dd-read.txt")])
+
+    # struct input_event on a 64-bit kernel: timeval (16), type, code,
+    # value; EV_KEY (1) presses (value 1)
+    b = rd("keys.bin", "rb")
+    codes = [struct.unpack_from("<HHi", b, i + 16) for i in
+             range(0, len(b) - 23, 24)]
+    pressed = [c for t, c, v in codes if t == 1 and v == 1]
+    report(pressed == [KEYS[ch] for ch in TEXT],
+           "serve: usbhid on the served keyboard: its text '%s' as %d "
+           "evdev key presses, in order" % (TEXT, len(pressed)),
+           ["key codes %s, expected %s" % (pressed,
+                                             [KEYS[ch] for ch in TEXT])])
+
+    # the vhci bus in the capture: the served disk's data on the wire
+    path = os.path.join(share, "serve-cap.pcapng")
+    items = check_drivers.read_items(path) if os.path.exists(path) else []
+    urbs = [x for k, x in items if k == "urb" and not x.synthetic]
+    pat = pattern()
+    outs = sum(1 for x in urbs if x.type == "S" and x.xfer == 3 and
+               not x.dir_in and x.data and x.data[:15] in pat)
+    ins = sum(1 for x in urbs if x.type == "C" and x.xfer == 3 and
+              x.dir_in and x.data and x.data[:15] in pat)
+    keyrep = sum(1 for x in urbs if x.type == "C" and x.xfer == 1 and
+                 x.dir_in and len(x.data) == 8 and any(x.data[2:]))
+    evs = [x for k, x in items if k == "event"]
+    probes = sorted(set(e.get("driver", "-") for e in evs
+                        if e["kind"] == "probe" and
+                        e.get("result", "0") == "0"))
+    traced = "--drivers" in rd("serve-cap.err") or \
+        "traced with eBPF" in rd("serve-cap.err")
+    p = subprocess.run([us, "read", path], capture_output=True, text=True)
+    report(p.returncode == 0 and outs > 0 and ins > 0 and keyrep >= 8 and
+           (not traced or ("usb-storage" in probes and "usbhid" in probes)),
+           "serve: usbmon on the vhci bus: %d bulk OUT and %d bulk IN "
+           "transfers carrying the pattern, %d key reports; %s" %
+           (outs, ins, keyrep, "probes traced: %s" % ", ".join(probes)
+            if traced else "(no eBPF: probes not traced)"),
+           p.stderr.splitlines() + rd("serve-cap.err").splitlines())
+
+    after = rd("after-stop.txt")
+    report("/dev/sda still there" not in after and
+           not re.search(r"\d-\d:1\.0", after),
+           "serve: the server stopped, the devices are gone (no /dev/sda, "
+           "usb-storage bound to nothing)", after.splitlines())
+    return 0 if results and all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,80 @@
+# tests/kernel/guest-serve.sh - the guest half of the USB/IP test
+# (tests/kernel/run.sh, checked by check-serve.py): `urbscope serve -A`
+# serves the disk and keyboard models and attaches them to the guest's own
+# vhci-hcd, where the kernel's usb-storage and usbhid bind to them, while
+# `urbscope capture -i usbmon0` (with --drivers where CAPTURE_OPTS says)
+# records the vhci bus.  The disk: a pattern written with O_DIRECT and
+# read back; the keyboard: its text read as evdev key events.  Then the
+# server stops (SIGINT) and the devices go away.  No QEMU USB device in
+# this VM (vm.sh --no-usb): the only disk is the served one.
+mkdir -p /tmp/out
+cd /tmp/out || exit 1
+
+# wait_for CMD...: until CMD succeeds, 30 s at most
+wait_for() {
+	i=0
+	while ! "$@" >/dev/null 2>&1 && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$@" 2>/dev/null
+}
+
+load_usbmon || exit 1
+modprobe vhci-hcd && modprobe sd_mod && modprobe usb-storage &&
+    modprobe evdev && modprobe usbhid && modprobe hid-generic ||
+    say "modprobe failed"
+uname -r >/share/kernel.txt
+# shellcheck disable=SC2086
+urbscope capture -i usbmon0 $CAPTURE_OPTS -w serve-cap.pcapng \
+    2>serve-cap.err &
+cap=$!
+wait_for grep -q "capturing on" serve-cap.err
+say "capture started: $(head -n 2 serve-cap.err | tr '\n' ' ')"
+
+say "PHASE serve"
+# the keyboard types two seconds after it is configured: evdev's reader
+# is open by then
+urbscope serve -A disk:8M keyboard:@2000:urbscope 2>serve.err &
+srv=$!
+wait_for [ -b /dev/sda ] || say "no /dev/sda"
+kbd=$(wait_for input_node "urbscope Boot Keyboard" ||
+    wait_for input_node "Keyboard")
+say "disk and keyboard ($kbd) bound"
+cat "$kbd" >keys.bin &
+rdr=$!
+for d in /sys/bus/usb/devices/*; do
+	[ -f "$d/idVendor" ] || continue
+	echo "${d##*/} $(cat "$d/idVendor"):$(cat "$d/idProduct")" \
+	    "$(cat "$d/product" 2>/dev/null)"
+done >usb-devices.txt
+ls -l /sys/bus/usb/drivers/usb-storage/ /sys/bus/usb/drivers/usbhid/ \
+    >drivers.txt 2>&1
+
+say "PHASE disk"
+# 256 KiB of a pattern at 1 MiB, read back past the page cache
+awk 'BEGIN { for (i = 0; i < 16384; i++) printf "served%09d\n", i }' \
+    >pattern.bin
+dd if=pattern.bin of=/dev/sda bs=64k seek=16 oflag=direct 2>dd-write.txt
+echo 3 >/proc/sys/vm/drop_caches
+dd if=/dev/sda of=back.bin bs=64k skip=16 count=4 iflag=direct \
+    2>dd-read.txt
+md5sum pattern.bin back.bin >md5.txt
+# the first blocks as the model made them (its disk starts zeroed)
+dd if=/dev/sda bs=512 count=1 iflag=direct 2>/dev/null | md5sum \
+    >block0.txt
+
+say "PHASE keys"
+sleep 3
+kill "$rdr" 2>/dev/null
+
+say "PHASE stop"
+stop_pid $srv INT >serve.rc
+sleep 1
+ls /sys/bus/usb/drivers/usb-storage/ >after-stop.txt 2>&1
+[ -b /dev/sda ] && echo "/dev/sda still there" >>after-stop.txt
+stop_pid $cap INT >serve-cap.rc
+cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
+    keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
+    block0.txt after-stop.txt /share/
+say "PHASE done"
