@@ -52,6 +52,8 @@ struct server {
 	struct usbip_dev *dev[SERVE_MAX_DEVS];
 	struct conn	*owner[SERVE_MAX_DEVS];
 	int		 vport[SERVE_MAX_DEVS];	/* --attach: vhci's port */
+	struct dm_inject_spec inject[SERVE_MAX_DEVS];	/* -i, at import */
+	int		 has_inject[SERVE_MAX_DEVS];
 	int		 ndev;
 	struct conn	 conn[SERVE_MAX_CONNS];
 	int		 nconn;
@@ -59,6 +61,44 @@ struct server {
 };
 
 static volatile sig_atomic_t serve_stop;
+
+/* Device i's -i fault, armed (or done) as it is attached. */
+static void
+serve_arm(struct server *sv, int i)
+{
+	if (sv->has_inject[i])
+		dm_inject_spec(usbip_dev_model(sv->dev[i]), &sv->inject[i]);
+}
+
+/* -i "N FAULT ...": into sv's device N-1.  0, or -1 after saying why. */
+static int
+serve_inject_opt(struct server *sv, const char *arg)
+{
+	char	*copy, *w[16], *p, err[160];
+	int	 nw = 0, rc = -1;
+	long	 n;
+
+	if ((copy = strdup(arg)) == NULL) {
+		cmd_warnx("out of memory");
+		return -1;
+	}
+	for (p = strtok(copy, " \t"); p != NULL && nw < 16;
+	    p = strtok(NULL, " \t"))
+		w[nw++] = p;
+	n = nw > 0 ? strtol(w[0], &p, 10) : 0;
+	if (nw < 2 || *p != '\0' || n < 1 || n > sv->ndev)
+		cmd_warnx("serve: -i '%s': N FAULT ..., N a model's place "
+		    "(1-%d)", arg, sv->ndev);
+	else if (dm_inject_parse(w + 1, nw - 1, &sv->inject[n - 1], err,
+	    sizeof err) != 0)
+		cmd_warnx("serve: -i '%s': %s", arg, err);
+	else {
+		sv->has_inject[n - 1] = 1;
+		rc = 0;
+	}
+	free(copy);
+	return rc;
+}
 
 /* A vhci port one of our devices took (its status may not say so yet). */
 static int
@@ -94,8 +134,8 @@ serve_usage(FILE *f)
 	const struct sim_catalog *cat = sim_catalog();
 	const struct usb_devmodel_ops *const *m;
 
-	fprintf(f, "usage: urbscope serve [-a ADDRESS] [-p PORT] [-A] "
-	    "MODEL[:ARGS]...\n"
+	fprintf(f, "usage: urbscope serve [-a ADDRESS] [-p PORT] [-i INJECT]... "
+	    "[-A]\n                      MODEL[:ARGS]...\n"
 	    "Serve device models over USB/IP (protocol 1.1.1): a Linux "
 	    "machine\nattaches them with vhci-hcd ('usbip attach -r HOST -b "
 	    "1-1') and its\nown drivers bind to them.  Model N is bus id 1-N; "
@@ -109,6 +149,11 @@ serve_usage(FILE *f)
 	    "                for every address: anyone who reaches the port\n"
 	    "                can attach the devices)\n"
 	    "  -p PORT       the TCP port (default %d, usbipd's)\n"
+	    "  -i 'N FAULT [EP] [COUNT] [on TRIGGER VALUE [N]]'\n"
+	    "                a fault for model N, as the scenarios' inject\n"
+	    "                says it, armed each time the device is attached\n"
+	    "                (e.g. -i '1 stall 0x02 1 on scsi 0x28 3': STALL\n"
+	    "                the third READ(10)'s CBW)\n"
 	    "  -A, --attach  attach the devices to this machine's own\n"
 	    "                vhci-hcd too (root; modprobe vhci-hcd), as\n"
 	    "                'usbip attach' would; detached on exit\n",
@@ -181,6 +226,7 @@ vhci_attach(struct server *sv, int i, int *port)
 	c->imported = 1;
 	c->dev = sv->dev[i];
 	sv->owner[i] = c;
+	serve_arm(sv, i);
 	snprintf(c->peer, sizeof c->peer, "vhci_hcd.0 port %d", *port);
 	sv->vport[i] = *port;
 	return 0;
@@ -365,6 +411,7 @@ conn_message(struct server *sv, struct conn *c, const char **why)
 		c->imported = 1;
 		c->dev = sv->dev[i];
 		sv->owner[i] = c;
+		serve_arm(sv, i);
 		fprintf(stderr, "urbscope: %s attached by %s\n", busid,
 		    c->peer);
 		return USBIP_OP_HDR + USBIP_BUSID_SIZE;
@@ -520,6 +567,12 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		sv->ndev++;
 		free(name);
 	}
+	for (i = 0; i < (int)a->nopt; i++)
+		if (a->opt[i].ch == 'i' &&
+		    serve_inject_opt(sv, a->opt[i].arg) != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
 	if ((lfd = serve_listen(address != NULL ? address : "127.0.0.1",
 	    port != NULL ? port : "3240")) < 0)
 		goto out;
@@ -598,10 +651,10 @@ static const struct option serve_longopts[] = {
 
 const struct cmd_entry cmd_serve_entry = {
 	.name = "serve",
-	.usage = "[-a ADDRESS] [-p PORT] [-A] MODEL[:ARGS]...",
+	.usage = "[-a ADDRESS] [-p PORT] [-i INJECT]... [-A] MODEL[:ARGS]...",
 	.help = "serve device models over USB/IP to a real kernel's "
 	    "vhci-hcd",
-	.template = "Aa:p:",
+	.template = "Aa:i:p:",
 	.longopts = serve_longopts,
 	.lower = 1,
 	.upper = -1,

@@ -12,6 +12,7 @@
  * halted.  SET_ADDRESS takes effect after its status stage (USB 2.0
  * 9.4.6), as Linux's enumeration (hub.c hub_port_init) relies on.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,6 +206,154 @@ dm_bus_reset(struct usb_devmodel *dm)
 		dm->ops->reset(dm);
 }
 
+static const struct {
+	const char	*name;
+	enum dm_fault_kind kind;
+} dm_faults[] = {
+	{ "stall", DM_FAULT_STALL },
+	{ "babble", DM_FAULT_BABBLE },
+	{ "xacterr", DM_FAULT_XACTERR },
+	{ "disconnect", DM_FAULT_DISCONNECT },
+	{ "nak", DM_FAULT_NAK },
+};
+
+static const struct {
+	const char	*name;
+	enum dm_trigger_kind on;
+} dm_triggers[] = {
+	{ "request", DM_ON_REQUEST },
+	{ "scsi", DM_ON_SCSI },
+	{ "packet", DM_ON_PACKET },
+};
+
+/* A number (decimal or 0x hex) in [lo, hi] into *out: 0, or -1. */
+static int
+dm_number(const char *s, long lo, long hi, long *out)
+{
+	char	*end;
+	long	 v;
+
+	if (*s == '\0' || *s == '-')
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno != 0 || *end != '\0' || v < lo || v > hi)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+int
+dm_inject_parse(char *const *w, int nw, struct dm_inject_spec *s, char *err,
+    size_t errlen)
+{
+	size_t	 k;
+	int	 i, on = nw;
+	long	 v;
+
+	memset(s, 0, sizeof *s);
+	s->ep = -1;
+	s->count = 1;
+	s->nth = 1;
+	for (i = 0; i < nw; i++)
+		if (strcmp(w[i], "on") == 0 && on == nw)
+			on = i;
+	for (k = 0; k < nitems(dm_faults); k++)
+		if (nw > 0 && strcmp(dm_faults[k].name, w[0]) == 0)
+			break;
+	if (k == nitems(dm_faults)) {
+		snprintf(err, errlen, "no fault '%s' (stall, babble, xacterr, "
+		    "disconnect, nak)", nw > 0 ? w[0] : "");
+		return -1;
+	}
+	s->kind = dm_faults[k].kind;
+	if (on > 3) {
+		snprintf(err, errlen, "FAULT [EP] [COUNT] [on TRIGGER], not "
+		    "'%s'", w[3]);
+		return -1;
+	}
+	if (on > 1 && dm_number(w[1], 0, 0xff, &v) < 0) {
+		snprintf(err, errlen, "'%s' is not an endpoint address", w[1]);
+		return -1;
+	}
+	if (on > 1)
+		s->ep = (int)v;
+	if (on > 2 && dm_number(w[2], 0, 1000000, &v) < 0) {
+		snprintf(err, errlen, "'%s' is not a count", w[2]);
+		return -1;
+	}
+	if (on > 2)
+		s->count = (int)v;
+	if (on == nw)
+		return 0;
+	for (k = 0; k < nitems(dm_triggers); k++)
+		if (on + 1 < nw && strcmp(dm_triggers[k].name, w[on + 1]) == 0)
+			break;
+	if (k == nitems(dm_triggers) || on + 2 >= nw || on + 4 < nw) {
+		snprintf(err, errlen, "on request BREQUEST [N], on scsi "
+		    "OPCODE|any [N] or on packet EP [N]");
+		return -1;
+	}
+	s->on = dm_triggers[k].on;
+	if (s->on == DM_ON_SCSI && strcmp(w[on + 2], "any") == 0)
+		s->value = -1;
+	else if (dm_number(w[on + 2], 0, 0xff, &s->value) < 0) {
+		snprintf(err, errlen, "'%s' is not a %s", w[on + 2],
+		    s->on == DM_ON_REQUEST ? "bRequest" : s->on == DM_ON_SCSI ?
+		    "SCSI opcode" : "endpoint address");
+		return -1;
+	}
+	if (on + 3 < nw && dm_number(w[on + 3], 1, 1000000, &s->nth) < 0) {
+		snprintf(err, errlen, "'%s' is not a count (1 = the first)",
+		    w[on + 3]);
+		return -1;
+	}
+	/* the fault's endpoint: the trigger's when none is named */
+	if (s->ep == -1 && s->on == DM_ON_PACKET)
+		s->ep = (int)s->value;
+	return 0;
+}
+
+void
+dm_inject_spec(struct usb_devmodel *dm, const struct dm_inject_spec *s)
+{
+	dm->armed.on = DM_ON_NOW;
+	if (s->on == DM_ON_NOW) {
+		dm_inject(dm, s->kind, s->ep, s->count);
+		return;
+	}
+	dm->armed = *s;
+	dm->armed_seen = 0;
+}
+
+/* Does transaction (pid, epaddr, buf, len) meet the armed trigger? */
+static int
+dm_triggered(struct usb_devmodel *dm, int pid, int epaddr,
+    const uint8_t *buf, size_t len)
+{
+	const struct dm_inject_spec *s = &dm->armed;
+	int	 hit = 0;
+
+	switch (s->on) {
+	case DM_ON_NOW:
+		return 0;
+	case DM_ON_REQUEST:
+		hit = pid == DM_PID_SETUP && epaddr == 0 && len == 8 &&
+		    buf[1] == s->value;
+		break;
+	case DM_ON_SCSI:
+		/* a CBW: 31 bytes, "USBC", the CDB from byte 15 */
+		hit = pid == DM_PID_OUT && epaddr != 0 && len == 31 &&
+		    get_le32(buf) == 0x43425355 &&
+		    (s->value < 0 || buf[15] == s->value);
+		break;
+	case DM_ON_PACKET:
+		hit = epaddr == s->value;
+		break;
+	}
+	return hit && ++dm->armed_seen == s->nth;
+}
+
 void
 dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind, int ep,
     int count)
@@ -237,6 +386,7 @@ dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind, int ep,
 		break;
 	case DM_FAULT_BABBLE:
 	case DM_FAULT_XACTERR:
+	case DM_FAULT_NAK:
 		dm->fault = kind;
 		break;
 	}
@@ -662,6 +812,10 @@ dm_fault(struct usb_devmodel *dm, int pid, int epaddr)
 		dm->fault = DM_FAULT_NONE;
 		dm->gone = 1;
 		return DM_NODEV;
+	case DM_FAULT_NAK:
+		if (--dm->fault_count <= 0)
+			dm->fault = DM_FAULT_NONE;
+		return DM_NAK;
 	default:
 		return 0;
 	}
@@ -679,6 +833,14 @@ dm_transact(struct usb_devmodel *dm, int pid, int addr, int ep,
 	if (addr != dm->address)
 		return DM_XACTERR;	/* not for us: no answer */
 	epaddr = ep == 0 ? 0 : pid == DM_PID_IN ? (ep | USB_DIR_IN) : ep;
+	/* an armed fault goes off on the transaction that meets its
+	 * trigger */
+	if (dm->armed.on != DM_ON_NOW &&
+	    dm_triggered(dm, pid, epaddr, buf, len)) {
+		dm->armed.on = DM_ON_NOW;
+		dm_inject(dm, dm->armed.kind, dm->armed.ep,
+		    dm->armed.count);
+	}
 	if (dm->fault != DM_FAULT_NONE && dm->fault != DM_FAULT_STALL &&
 	    (r = dm_fault(dm, pid, epaddr)) != 0)
 		return r;

@@ -44,6 +44,30 @@ enum dm_fault_kind {
 	DM_FAULT_BABBLE,	/* the next IN returns babble */
 	DM_FAULT_XACTERR,	/* the next N transactions get no response */
 	DM_FAULT_DISCONNECT,	/* the device goes away mid-transfer */
+	DM_FAULT_NAK,		/* the next N transactions are NAKed */
+};
+
+/* What sets an injected fault off: the host's own traffic (dm_arm). */
+enum dm_trigger_kind {
+	DM_ON_NOW = 0,		/* at once: dm_inject */
+	DM_ON_REQUEST,		/* the Nth SETUP with bRequest value */
+	DM_ON_SCSI,		/* the Nth bulk-only CBW with opcode value
+				 * (-1: any), USB MSC BOT 5.1 */
+	DM_ON_PACKET,		/* the Nth transaction on endpoint value */
+};
+
+/*
+ * An injection as the scenarios' "inject PORT FAULT [EP] [COUNT] [on
+ * request|scsi|packet VALUE [N]]" says it (dm_inject_parse), for the
+ * simulator and for `urbscope serve` alike.
+ */
+struct dm_inject_spec {
+	enum dm_fault_kind kind;
+	int		 ep;		/* endpoint address, -1 = any */
+	int		 count;
+	enum dm_trigger_kind on;
+	long		 value;
+	long		 nth;		/* 1 = the first */
 };
 
 struct usb_devmodel;
@@ -108,6 +132,9 @@ struct usb_devmodel {
 	int		 fault_ep;	/* endpoint address, -1 = any */
 	int		 fault_count;
 	int		 gone;		/* disconnected by a fault */
+	/* a fault armed to go off at a trigger (on != DM_ON_NOW) */
+	struct dm_inject_spec armed;
+	long		 armed_seen;	/* trigger matches so far */
 	void		*priv;
 };
 
@@ -124,6 +151,19 @@ int		 dm_transact(struct usb_devmodel *dm, int pid, int addr,
 void		 dm_bus_reset(struct usb_devmodel *dm);
 void		 dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind,
 		     int ep, int count);
+/*
+ * The fault of s at once (s->on == DM_ON_NOW) or armed for the
+ * transaction that meets its trigger (it then goes off on that very
+ * transaction); one armed at a time, until it goes off.
+ */
+void		 dm_inject_spec(struct usb_devmodel *dm,
+		     const struct dm_inject_spec *s);
+/*
+ * The words after "inject PORT" (w[0] the fault, nw of them) into *s:
+ * 0, or -1 with the reason in err.
+ */
+int		 dm_inject_parse(char *const *w, int nw,
+		     struct dm_inject_spec *s, char *err, size_t errlen);
 
 /* For the models (samples/devices/): */
 /* Halt (or un-halt) an endpoint by address from inside a model (the BOT

@@ -87,9 +87,12 @@ int		 sim_machine_unplug(struct sim_machine *m, int bus, int port);
 /* The device enumerated on bus/port, or NULL. */
 struct usb_device *sim_machine_device(struct sim_machine *m, int bus,
 		     int port);
-/* Inject a fault into the model on bus/port (hcd/devmodel.h DM_FAULT_*). */
+/* Inject a fault into the model on bus/port, at once or armed
+ * (hcd/devmodel.h dm_inject_spec). */
 int		 sim_machine_inject(struct sim_machine *m, int bus, int port,
-		     int kind, int ep, int count);
+		     const struct dm_inject_spec *s);
+/* 1 when the model on bus/port has a fault armed, not gone off yet. */
+int		 sim_machine_armed(struct sim_machine *m, int bus, int port);
 
 /* ------------------------------------------------------------------------
  * Scenarios (hcd/sim-scenario.c): what happens, one command a line:

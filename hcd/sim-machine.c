@@ -170,8 +170,8 @@ sim_machine_device(struct sim_machine *m, int bus, int port)
 }
 
 int
-sim_machine_inject(struct sim_machine *m, int bus, int port, int kind,
-    int ep, int count)
+sim_machine_inject(struct sim_machine *m, int bus, int port,
+    const struct dm_inject_spec *s)
 {
 	struct emu_ehci	*e;
 	struct usb_devmodel *dm;
@@ -181,6 +181,18 @@ sim_machine_inject(struct sim_machine *m, int bus, int port, int kind,
 	/* Detach and re-attach would be a replug: ask the emulator. */
 	if ((dm = emu_ehci_port_device(e, port)) == NULL)
 		return -ENODEV;
-	dm_inject(dm, (enum dm_fault_kind)kind, ep, count);
+	dm_inject_spec(dm, s);
 	return 0;
+}
+
+int
+sim_machine_armed(struct sim_machine *m, int bus, int port)
+{
+	struct emu_ehci	*e;
+	struct usb_devmodel *dm;
+
+	if ((e = machine_emu(m, bus, port)) == NULL ||
+	    (dm = emu_ehci_port_device(e, port)) == NULL)
+		return 0;
+	return dm->armed.on != DM_ON_NOW;
 }

@@ -42,6 +42,7 @@ struct step {
 	long		 a, b, c;
 	char		*str;		/* model, driver or node */
 	char		*args;		/* model args, text to write */
+	struct dm_inject_spec inject;	/* ST_INJECT */
 };
 
 #define SETTLE_POLL_MS	10
@@ -64,6 +65,7 @@ struct sim_scenario {
 	struct sim_timer timer;
 	int		 waited_ms;	/* settle */
 	int		 fault_armed;	/* next I/O may fail: not an error */
+	int		 trigger_port;	/* a fault armed on a trigger there */
 	struct bulk_run	*bulk;		/* a bulk step in progress */
 	int		 ending;
 	uint32_t	 tag;		/* bulk-only transport tag */
@@ -296,16 +298,6 @@ sim_scenario_builtin(const char *name)
  */
 static const struct {
 	const char	*name;
-	enum dm_fault_kind kind;
-} faults[] = {
-	{ "stall", DM_FAULT_STALL },
-	{ "babble", DM_FAULT_BABBLE },
-	{ "xacterr", DM_FAULT_XACTERR },
-	{ "disconnect", DM_FAULT_DISCONNECT },
-};
-
-static const struct {
-	const char	*name;
 	enum step_kind	 kind;
 	int		 min, max;	/* words after the command */
 	const char	*usage;
@@ -314,7 +306,8 @@ static const struct {
 	{ "unplug", ST_UNPLUG, 1, 1, "unplug PORT" },
 	{ "settle", ST_SETTLE, 1, 1, "settle PORT" },
 	{ "wait", ST_WAIT, 1, 1, "wait MS" },
-	{ "inject", ST_INJECT, 2, 4, "inject PORT FAULT [EP] [COUNT]" },
+	{ "inject", ST_INJECT, 2, 8,
+	    "inject PORT FAULT [EP] [COUNT] [on TRIGGER VALUE [N]]" },
 	{ "disk-read", ST_DISK_READ, 3, 3, "disk-read PORT LBA BLOCKS" },
 	{ "disk-write", ST_DISK_WRITE, 3, 3, "disk-write PORT LBA BLOCKS" },
 	{ "bulk", ST_BULK, 2, 2, "bulk PORT BYTES" },
@@ -544,28 +537,8 @@ parse_line(struct step *st, char **w, int nw, char *err, size_t errlen)
 		}
 		return 0;
 	case ST_INJECT:
-		for (k = 0; k < sizeof faults / sizeof faults[0]; k++) {
-			if (strcmp(faults[k].name, w[2]) == 0)
-				break;
-		}
-		if (k == sizeof faults / sizeof faults[0]) {
-			snprintf(err, errlen, "no fault '%s' (stall, babble, "
-			    "xacterr, disconnect)", w[2]);
-			return -1;
-		}
-		st->a = faults[k].kind;
-		st->b = -1;
-		st->c = 1;
-		if (nw > 3 && parse_num(w[3], 0, 0xff, &st->b) < 0) {
-			snprintf(err, errlen, "'%s' is not an endpoint address",
-			    w[3]);
-			return -1;
-		}
-		if (nw > 4 && parse_num(w[4], 0, 1000000, &st->c) < 0) {
-			snprintf(err, errlen, "'%s' is not a count", w[4]);
-			return -1;
-		}
-		return 0;
+		return dm_inject_parse(w + 2, nw - 2, &st->inject, err,
+		    errlen);
 	case ST_DISK_READ:
 	case ST_DISK_WRITE:
 		if (parse_num(w[2], 0, 0x7fffffff, &st->a) < 0 ||
@@ -1214,6 +1187,10 @@ scenario_work(void *arg)
 	}
 	while (sc->cur < sc->nsteps) {
 		st = &sc->steps[sc->cur];
+		/* a fault armed on a trigger may go off in this step */
+		if (sc->trigger_port != 0 && sim_machine_armed(sc->m, 1,
+		    sc->trigger_port))
+			sc->fault_armed = 1;
 		switch (st->kind) {
 		case ST_PLUG:
 			rc = sim_machine_plug(sc->m, 1, st->port, st->str,
@@ -1250,11 +1227,13 @@ scenario_work(void *arg)
 			return;
 		case ST_INJECT:
 			rc = sim_machine_inject(sc->m, 1, st->port,
-			    (int)st->a, (int)st->b, (int)st->c);
+			    &st->inject);
 			if (rc != 0)
 				step_error(sc, st, "inject on port %d: %s",
 				    st->port, strerror(-rc));
 			sc->fault_armed = 1;
+			if (st->inject.on != DM_ON_NOW)
+				sc->trigger_port = st->port;
 			sc->cur++;
 			continue;
 		case ST_DISK_READ:

@@ -6,11 +6,12 @@
 # over bulk-only transport; a STALL; an interrupt URB unlinked; a
 # keyboard's reports; the refusals (no such device, already attached,
 # garbage, a bad command) and a client gone mid-transfer, each leaving the
-# server serving the others; SIGINT.  A real kernel attaching these
+# server serving the others; SIGINT; a fault armed on a trigger (-i: a
+# STALL on the second READ(10)'s CBW) and -i's refusals.  A real kernel attaching these
 # devices is tests/kernel/guest-serve.sh.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 21
+plan 26
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_rest "serve" "no python3"
@@ -102,3 +103,29 @@ check_eq "SIGINT: exit 0" 0 $?
 check "the URBs served counted" grep -qx "urbscope: 34 URBs served" \
     "$TMP/serve.err"
 check "no sanitizer report" no_sanitizer_report "$TMP/serve.err"
+
+# -i: a STALL armed on the second READ(10)'s CBW, as the scenarios' inject
+PORT=$((PORT + 1))
+"$US" serve -p "$PORT" -i '1 stall 0x02 1 on scsi 0x28 2' disk:1M \
+    2>"$TMP/serve2.err" &
+SRV=$!
+i=0
+while ! grep -q "serving over USB/IP" "$TMP/serve2.err" && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+client stallcbw
+check "-i: the first READ(10) goes through" grep -qx \
+    "READ(10) 1: CSW status 0, 512 bytes" "$TMP/stallcbw.out"
+check "-i: the second READ(10)'s CBW is STALLed (-EPIPE)" grep -qx \
+    "READ(10) 2: CBW status -32" "$TMP/stallcbw.out"
+check "-i: after CLEAR_FEATURE(ENDPOINT_HALT) the disk answers again" \
+    sh -c "grep -qx 'CLEAR_FEATURE ENDPOINT_HALT 0x02: status 0' \
+    '$TMP/stallcbw.out' &&
+    grep -qx 'READ(10) 3: CSW status 0, 512 bytes' '$TMP/stallcbw.out'"
+kill -INT "$SRV"
+wait "$SRV"
+check_eq "-i: SIGINT: exit 0" 0 $?
+"$US" serve -i '1 stall on scsi' disk:1M >"$TMP/out" 2>&1
+check "-i with a trigger but no opcode: exit 2, says the forms" sh -c \
+    "test $? -eq 2 && grep -q 'on scsi OPCODE|any' '$TMP/out'"

@@ -5,7 +5,7 @@
 # Linux's enumeration, and open in tshark.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 67
+plan 70
 
 check "sim --help exits 0" "$US" sim --help
 "$US" sim no-such-scenario >/dev/null 2>"$TMP/err"
@@ -191,3 +191,26 @@ check_eq "sim -w with -V is a usage error" 2 $?
 check_eq "sim -F without -w is a usage error" 2 $?
 "$US" sim >/dev/null 2>&1
 check_eq "sim without a scenario is a usage error" 2 $?
+
+# inject ... on TRIGGER: a STALL armed on the second READ(10)'s CBW goes
+# off there, not on the first; the storage driver recovers (bulk-only
+# reset, halts cleared) and reads on
+printf 'plug 1 disk 1M\nsettle 1\ninject 1 stall 0x02 1 on scsi 0x28 2\ndisk-read 1 0 1\ndisk-read 1 1 1\ndisk-read 1 2 1\n' \
+    >"$TMP/trig.scn"
+"$US" sim "$TMP/trig.scn" >"$TMP/trig.out" 2>"$TMP/trig.err"
+check_eq "inject on scsi: the scenario runs (exit 0)" 0 $?
+check "inject on scsi: one CBW STALLed, after one READ(10) went through" \
+    python3 -c '
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+cbw = [i for i, l in enumerate(lines) if " S bulk " in l and
+       "CBW" in l and "READ(10)" in l]
+pipe = [i for i, l in enumerate(lines) if " C bulk -EPIPE " in l]
+reset = [i for i, l in enumerate(lines) if "BULK_ONLY_RESET" in l]
+sys.exit(0 if len(pipe) == 1 and len(cbw) >= 3 and cbw[0] < pipe[0] and
+         cbw[1] < pipe[0] < cbw[2] and reset and reset[0] > pipe[0] else 1)
+' "$TMP/trig.out"
+printf 'plug 1 disk\ninject 1 stall 0x02 on scsi\n' >"$TMP/trig2.scn"
+"$US" sim "$TMP/trig2.scn" >/dev/null 2>"$TMP/trig2.err"
+check "inject with a trigger but no opcode: the line and the forms said" \
+    grep -q "trig2.scn:2: .*on scsi OPCODE|any" "$TMP/trig2.err"

@@ -16,6 +16,8 @@ one fact a line, for the shell test to compare.
   garbage    an operation no server knows: the connection closed
   badcmd     import 1-1, then a command no server takes: closed
   vanish     import 1-2, submit an interrupt IN, close the socket
+  stallcbw   import 1-1 (served with a STALL armed on the second
+             READ(10)'s CBW): two READ(10)s, the halt cleared, a third
 """
 import socket
 import struct
@@ -219,6 +221,24 @@ def badcmd():
     print("command 7: closed: %s" % (s.recv(1) == b""))
 
 
+def stallcbw():
+    s, st = imp("1-1")
+    d = Dev(s)
+    print("SET_CONFIGURATION 1: status %d" % ctrl(d, 0, 9, 1, 0, 0)[2])
+    read10 = bytes([0x28, 0, 0, 0, 0, 5, 0, 0, 1, 0])
+    got, status, _ = bot(d, 1, read10, True, 512)
+    print("READ(10) 1: CSW status %d, %d bytes" % (status, len(got)))
+    cbw = struct.pack("<IIIBBB", 0x43425355, 2, 512, 0x80, 0, 10) + \
+        read10.ljust(16, b"\0")
+    print("READ(10) 2: CBW status %d" % d.xfer(2, False, 31, data=cbw)[2])
+    # CLEAR_FEATURE(ENDPOINT_HALT) on 0x02 (USB 2.0 9.4.1)
+    print("CLEAR_FEATURE ENDPOINT_HALT 0x02: status %d" %
+          ctrl(d, 0x02, 1, 0, 0x02, 0)[2])
+    got, status, _ = bot(d, 3, read10, True, 512)
+    print("READ(10) 3: CSW status %d, %d bytes" % (status, len(got)))
+    s.close()
+
+
 def vanish():
     s, st = imp("1-2")
     d = Dev(s)
@@ -229,4 +249,5 @@ def vanish():
 
 {"devlist": devlist, "disk": disk, "stall": stall, "unlink": unlink,
  "keys": keys, "nodev": lambda: refused("9-9"), "busy": busy,
- "garbage": garbage, "badcmd": badcmd, "vanish": vanish}[sys.argv[2]]()
+ "garbage": garbage, "badcmd": badcmd, "vanish": vanish,
+ "stallcbw": stallcbw}[sys.argv[2]]()

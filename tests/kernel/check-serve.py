@@ -109,6 +109,50 @@ def main():
             if traced else "(no eBPF: probes not traced)"),
            p.stderr.splitlines() + rd("serve-cap.err").splitlines())
 
+    # the fault on cue: the second READ(10)'s CBW STALLed (-EPIPE on a
+    # 31-byte bulk OUT), then usb-storage's recovery: the halt cleared
+    # (usb_stor_clear_halt: CLEAR_FEATURE(ENDPOINT_HALT) on 0x02), the
+    # transport error handled by a reset (usb_stor_invoke_transport: the
+    # port reset, SET_FEATURE(PORT_RESET) on vhci's root hub; or the
+    # bulk-only reset, class request 0xff), and the data read back equal
+    # all the same
+    md5 = rd("md5-fault.txt").split()
+    ferr = rd("fault.err")
+    report(rd("fault.rc").strip() == "exit 0" and len(md5) == 4 and
+           md5[0] == want and md5[2] == want,
+           "serve -i: a STALL on the second READ(10)'s CBW, the data read "
+           "back equal through usb-storage's error handling",
+           ferr.splitlines() + [rd("md5-fault.txt"), rd("dd-read2.txt")])
+    stalled = [i for i, x in enumerate(urbs) if x.type == "C" and
+               x.xfer == 3 and not x.dir_in and x.status == -32]
+    cbws = [x for x in urbs if x.type == "S" and x.xfer == 3 and
+            not x.dir_in and len(x.data) == 31 and x.data[:4] == b"USBC"]
+    after_stall = urbs[stalled[0]:] if stalled else []
+    reset = any(x.type == "S" and x.xfer == 2 and
+                (x.setup[:2] == b"\x21\xff" or
+                 x.setup[:4] == b"\x23\x03\x04\x00")
+                for x in after_stall)
+    clear = any(x.type == "S" and x.xfer == 2 and x.setup[:4] ==
+                b"\x02\x01\x00\x00" and x.setup[4] == 0x02
+                for x in after_stall)
+    # with --drivers: usb-storage's own submit of the clear-halt traced
+    seq = [(k, x) for k, x in items if k == "event" or not x.synthetic]
+    at = next((i for i, (k, x) in enumerate(seq) if k == "urb" and
+               x.type == "C" and x.xfer == 3 and x.status == -32), None)
+    halt_sub = at is not None and any(
+        k == "event" and x["kind"] == "submit" and
+        x.get("func", "").startswith("usb_stor_") and
+        int(x.get("ep", "-1"), 0) == 0 for k, x in seq[at:at + 8])
+    report(len(stalled) == 1 and reset and clear and
+           (not traced or halt_sub),
+           "serve -i: usbmon saw %d STALLed CBW of %d, then "
+           "CLEAR_FEATURE(ENDPOINT_HALT 0x02) %s and a reset (port or "
+           "bulk-only) %s%s" %
+           (len(stalled), len(cbws), "sent" if clear else "missing",
+            "sent" if reset else "missing",
+            "; the clear-halt's submit traced in usb_stor_*" if halt_sub
+            else ""))
+
     after = rd("after-stop.txt")
     report("/dev/sda still there" not in after and
            not re.search(r"\d-\d:1\.0", after),

@@ -5,7 +5,10 @@
 # `urbscope capture -i usbmon0` (with --drivers where CAPTURE_OPTS says)
 # records the vhci bus.  The disk: a pattern written with O_DIRECT and
 # read back; the keyboard: its text read as evdev key events.  Then the
-# server stops (SIGINT) and the devices go away.  No QEMU USB device in
+# server stops (SIGINT) and the devices go away.  Then a fault on cue:
+# the disk served again with a STALL armed on the second READ(10)'s CBW
+# (-i), the pattern written and read back through usb-storage's error
+# handling (clear-halt, bulk-only reset, the command again).  No QEMU USB device in
 # this VM (vm.sh --no-usb): the only disk is the served one.
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -73,8 +76,23 @@ stop_pid $srv INT >serve.rc
 sleep 1
 ls /sys/bus/usb/drivers/usb-storage/ >after-stop.txt 2>&1
 [ -b /dev/sda ] && echo "/dev/sda still there" >>after-stop.txt
+
+say "PHASE fault"
+urbscope serve -A -i '1 stall 0x02 1 on scsi 0x28 2' disk:8M \
+    2>fault.err &
+srv=$!
+wait_for [ -b /dev/sda ] || say "no /dev/sda for the fault"
+dd if=pattern.bin of=/dev/sda bs=64k seek=16 oflag=direct 2>/dev/null
+echo 3 >/proc/sys/vm/drop_caches
+dd if=/dev/sda of=back2.bin bs=64k skip=16 count=4 iflag=direct \
+    2>dd-read2.txt
+md5sum pattern.bin back2.bin >md5-fault.txt
+stop_pid $srv INT >fault.rc
+sleep 1
+
 stop_pid $cap INT >serve-cap.rc
 cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
-    block0.txt after-stop.txt /share/
+    block0.txt after-stop.txt fault.err fault.rc md5-fault.txt \
+    dd-read2.txt /share/
 say "PHASE done"

@@ -1175,6 +1175,87 @@ test_inject(void **state)
 	dm_destroy(dm);
 }
 
+/* inject's words (dm_inject_parse), then faults armed on triggers. */
+#define WORDS(w)	((char *const *)(w))	/* string literals */
+static void
+test_inject_triggers(void **state)
+{
+	struct usb_devmodel *dm = enumerated("loopback", NULL, 6);
+	struct dm_inject_spec s;
+	uint8_t		 buf[512], cbw[31];
+	char		 err[160];
+	const char	*w1[] = { "stall", "0x02", "1", "on", "scsi", "0x28", "2" };
+	const char	*w2[] = { "xacterr", "on", "packet", "0x81", "3" };
+	const char	*w3[] = { "nak", "0x81", "2" };
+	const char	*w4[] = { "stall", "on", "scsi" };
+	const char	*w5[] = { "stall", "on", "tuesday", "1" };
+	const char	*w6[] = { "melt" };
+	const char	*w7[] = { "babble", "on", "request", "0x06" };
+
+	(void)state;
+	assert_int_equal(dm_inject_parse(WORDS(w1), 7, &s, err, sizeof err), 0);
+	assert_int_equal(s.kind, DM_FAULT_STALL);
+	assert_int_equal(s.ep, 0x02);
+	assert_int_equal(s.count, 1);
+	assert_int_equal(s.on, DM_ON_SCSI);
+	assert_int_equal(s.value, 0x28);
+	assert_int_equal(s.nth, 2);
+	/* on packet: the fault on the trigger's endpoint */
+	assert_int_equal(dm_inject_parse(WORDS(w2), 5, &s, err, sizeof err), 0);
+	assert_int_equal(s.ep, 0x81);
+	assert_int_equal(s.nth, 3);
+	assert_int_equal(dm_inject_parse(WORDS(w3), 3, &s, err, sizeof err), 0);
+	assert_int_equal(s.on, DM_ON_NOW);
+	assert_int_equal(s.count, 2);
+	assert_int_equal(dm_inject_parse(WORDS(w4), 3, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "on scsi OPCODE|any"));
+	assert_int_equal(dm_inject_parse(WORDS(w5), 4, &s, err, sizeof err), -1);
+	assert_int_equal(dm_inject_parse(WORDS(w6), 1, &s, err, sizeof err), -1);
+	assert_non_null(strstr(err, "no fault 'melt'"));
+
+	/* the third transaction on 0x81 gets no answer; the two before it
+	 * (data, then a NAK: nothing left) and the one after go on */
+	assert_int_equal(dm_inject_parse(WORDS(w2), 5, &s, err, sizeof err), 0);
+	s.count = 1;
+	dm_inject_spec(dm, &s);
+	memset(buf, 1, sizeof buf);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 8), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 8);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), DM_NAK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512),
+	    DM_XACTERR);
+	assert_int_equal(dm->armed.on, DM_ON_NOW);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 8), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 8);
+
+	/* the second CBW with READ(10) STALLs its pipe; a WRITE(10)'s and
+	 * the first READ(10)'s go on */
+	assert_int_equal(dm_inject_parse(WORDS(w1), 7, &s, err, sizeof err), 0);
+	dm_inject_spec(dm, &s);
+	memset(cbw, 0, sizeof cbw);
+	put_le32(cbw, 0x43425355);
+	cbw[15] = 0x2a;
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, cbw, 31), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 31);
+	cbw[15] = 0x28;
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, cbw, 31), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 31);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, cbw, 31),
+	    DM_STALL);
+	assert_int_equal(ctrl(dm, 6, RT_EP_OUT, USB_REQ_CLEAR_FEATURE,
+	    USB_ENDPOINT_HALT, 0x02, 0, NULL), 0);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, cbw, 31), DM_ACK);
+
+	/* a request's SETUP: babble on the next IN after GET_DESCRIPTOR */
+	assert_int_equal(dm_inject_parse(WORDS(w7), 4, &s, err, sizeof err), 0);
+	dm_inject_spec(dm, &s);
+	assert_int_equal(ctrl(dm, 6, RT_DEV_IN, USB_REQ_GET_CONFIGURATION, 0,
+	    0, 1, buf), 1);
+	assert_int_equal(ctrl(dm, 6, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
+	    USB_DT_DEVICE << 8, 0, 18, buf), DM_BABBLE);
+	dm_destroy(dm);
+}
+
 int
 main(void)
 {
@@ -1198,6 +1279,7 @@ main(void)
 		cmocka_unit_test(test_disk_bad_cbw),
 		cmocka_unit_test(test_disk_file),
 		cmocka_unit_test(test_inject),
+		cmocka_unit_test(test_inject_triggers),
 	};
 
 	sim_register(&sample_catalog);
