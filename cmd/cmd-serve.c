@@ -25,6 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture/capture.h"
 #include "hcd/usbip.h"
 #include "hcd/machine.h"
 #include "cmd.h"
@@ -58,9 +59,29 @@ struct server {
 	struct conn	 conn[SERVE_MAX_CONNS];
 	int		 nconn;
 	uint64_t	 urbs;		/* URBs carried */
+	struct cap_sink	*sink;		/* -w: the devices' side */
+	int		 sink_err;	/* said once */
 };
 
 static volatile sig_atomic_t serve_stop;
+
+/* -w: one record of a device's side, stamped now (usbip_dev_record). */
+static void
+serve_record(void *arg, struct urb_rec *r)
+{
+	struct server	*sv = arg;
+	struct timespec	 ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	r->ts_sec = ts.tv_sec;
+	r->ts_usec = (int32_t)(ts.tv_nsec / 1000);
+	r->ts_ns = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (sv->sink_err || cap_sink_write(sv->sink, r) == 0)
+		return;
+	cmd_warnx("serve: -w %s: %s; no more is written", sv->sink->path,
+	    sv->sink->err);
+	sv->sink_err = 1;
+}
 
 /* Device i's -i fault, armed (or done) as it is attached. */
 static void
@@ -135,7 +156,7 @@ serve_usage(FILE *f)
 	const struct usb_devmodel_ops *const *m;
 
 	fprintf(f, "usage: urbscope serve [-a ADDRESS] [-p PORT] [-i INJECT]... "
-	    "[-A]\n                      MODEL[:ARGS]...\n"
+	    "[-w FILE] [-A]\n                      MODEL[:ARGS]...\n"
 	    "Serve device models over USB/IP (protocol 1.1.1): a Linux "
 	    "machine\nattaches them with vhci-hcd ('usbip attach -r HOST -b "
 	    "1-1') and its\nown drivers bind to them.  Model N is bus id 1-N; "
@@ -149,6 +170,10 @@ serve_usage(FILE *f)
 	    "                for every address: anyone who reaches the port\n"
 	    "                can attach the devices)\n"
 	    "  -p PORT       the TCP port (default %d, usbipd's)\n"
+	    "  -w FILE       write what the devices see, as usbmon records\n"
+	    "                from their side (pcapng, or pcap or usbmon text\n"
+	    "                by the name's extension; URB ids the USB/IP\n"
+	    "                seqnums)\n"
 	    "  -i 'N FAULT [EP] [COUNT] [on TRIGGER VALUE [N]]'\n"
 	    "                a fault for model N, as the scenarios' inject\n"
 	    "                says it, armed each time the device is attached\n"
@@ -573,6 +598,21 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			rc = EXIT_USAGE;
 			goto out;
 		}
+	if (args_get(a, 'w') != NULL) {
+		struct cap_sink_opts o;
+		char	 err[512];
+
+		memset(&o, 0, sizeof o);
+		o.if_name = "usbip";
+		o.tsresol = 9;
+		if (cap_sink_open(args_get(a, 'w'), NULL, &o, &sv->sink, err,
+		    sizeof err) != 0) {
+			cmd_warnx("serve: %s", err);
+			goto out;
+		}
+		for (i = 0; i < sv->ndev; i++)
+			usbip_dev_record(sv->dev[i], serve_record, sv);
+	}
 	if ((lfd = serve_listen(address != NULL ? address : "127.0.0.1",
 	    port != NULL ? port : "3240")) < 0)
 		goto out;
@@ -640,6 +680,14 @@ stop:
 out:
 	for (i = 0; i < sv->ndev; i++)
 		usbip_dev_free(sv->dev[i]);
+	if (sv->sink != NULL) {
+		char	 err[512];
+
+		if (cap_sink_close(sv->sink, err, sizeof err) != 0) {
+			cmd_warnx("serve: %s", err);
+			rc = EXIT_INPUT;
+		}
+	}
 	free(sv);
 	return rc;
 }
@@ -651,10 +699,11 @@ static const struct option serve_longopts[] = {
 
 const struct cmd_entry cmd_serve_entry = {
 	.name = "serve",
-	.usage = "[-a ADDRESS] [-p PORT] [-i INJECT]... [-A] MODEL[:ARGS]...",
+	.usage = "[-a ADDRESS] [-p PORT] [-i INJECT]... [-w FILE] [-A] "
+	    "MODEL[:ARGS]...",
 	.help = "serve device models over USB/IP to a real kernel's "
 	    "vhci-hcd",
-	.template = "Aa:i:p:",
+	.template = "Aa:i:p:w:",
 	.longopts = serve_longopts,
 	.lower = 1,
 	.upper = -1,

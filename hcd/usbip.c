@@ -55,6 +55,9 @@ struct usbip_dev {
 	struct ip_urb	**q;
 	size_t		 nq, capq;
 	uint64_t	 tick_ns;	/* the model's next tick */
+	usbip_rec_fn	*rec;		/* usbip_dev_record */
+	void		*rec_arg;
+	struct urb_iso	 iso[USBIP_MAX_ISO];	/* a record's descriptors */
 };
 
 static int
@@ -146,6 +149,74 @@ struct usb_devmodel *
 usbip_dev_model(const struct usbip_dev *d)
 {
 	return d->dm;
+}
+
+void
+usbip_dev_record(struct usbip_dev *d, usbip_rec_fn *fn, void *arg)
+{
+	d->rec = fn;
+	d->rec_arg = arg;
+}
+
+/* usbmon's transfer types (XFER_*) by USB's (bmAttributes & 3) */
+static const uint8_t xfer_of_usb[4] = { XFER_CTRL, XFER_ISO, XFER_BULK,
+	XFER_INT };
+
+/* u as an 'S' or 'C' record of usbmon's, handed to the recorder. */
+static void
+record(struct usbip_dev *d, const struct ip_urb *u, int type, int32_t status)
+{
+	struct urb_rec	 r;
+	int		 in = u->c.direction == USBIP_DIR_IN;
+	int		 epaddr = (int)u->c.ep | (in ? USB_DIR_IN : 0);
+	int32_t		 i, n = u->iso != NULL ? u->c.npackets : 0;
+
+	if (d->rec == NULL)
+		return;
+	memset(&r, 0, sizeof r);
+	r.id = u->c.seqnum;
+	r.type = (uint8_t)type;
+	r.xfer_type = u->c.ep == 0 ? XFER_CTRL :
+	    xfer_of_usb[d->type[ep_index(epaddr)]];
+	r.epnum = (uint8_t)epaddr;
+	r.devnum = (uint8_t)d->devnum;
+	r.busnum = (uint16_t)d->busnum;
+	r.flag_setup = type == 'S' && u->c.ep == 0 ? 0 : '-';
+	if (r.flag_setup == 0)
+		memcpy(r.setup, u->c.setup, 8);
+	r.status = type == 'S' ? -EINPROGRESS : status;
+	r.len_urb = type == 'S' ? u->c.length : u->actual;
+	r.interval = u->c.interval;
+	r.start_frame = u->c.start_frame;
+	r.xfer_flags = u->c.flags;
+	/* the data that went: OUT at submission, IN at completion */
+	if (type == 'S' ? !in : in) {
+		r.data = u->buf;
+		r.data_len = type == 'S' ? u->c.length : u->actual;
+		/* an isochronous IN's: to the end of the last packet's
+		 * data (mon_bin_collate_isodesc, drivers/usb/mon/mon_bin.c) */
+		if (type == 'C' && n > 0)
+			r.data_len = 0;
+		for (i = 0; type == 'C' && i < n; i++)
+			if (u->iso[i].actual > 0 && u->iso[i].offset +
+			    u->iso[i].actual > r.data_len)
+				r.data_len = u->iso[i].offset +
+				    u->iso[i].actual;
+	}
+	r.flag_data = r.data_len > 0 ? 0 : type == 'S' ? (in ? '<' : 0) :
+	    (in ? 0 : '>');
+	for (i = 0; i < n; i++) {
+		d->iso[i].status = type == 'S' ? -EXDEV : u->iso[i].status;
+		d->iso[i].off = u->iso[i].offset;
+		d->iso[i].len = type == 'S' ? u->iso[i].length :
+		    u->iso[i].actual;
+		d->iso[i].usbd = 0;
+	}
+	r.iso = n > 0 ? d->iso : NULL;
+	r.niso = r.ndesc = (uint32_t)n;
+	r.iso_numdesc = n;
+	r.len_cap = (uint32_t)n * 16 + r.data_len;
+	d->rec(d->rec_arg, &r);
 }
 
 int
@@ -337,6 +408,7 @@ usbip_dev_submit(struct usbip_dev *d, const struct usbip_cmd *c,
 	if (dec_grow(&d->q, d->nq, &d->capq, sizeof *d->q) != 0)
 		goto fail;
 	d->q[d->nq++] = u;
+	record(d, u, 'S', 0);
 	return 0;
 fail:
 	urb_free(u);
@@ -354,6 +426,7 @@ usbip_dev_unlink(struct usbip_dev *d, const struct usbip_cmd *c,
 	for (i = 0; i < d->nq; i++) {
 		if (d->q[i]->c.seqnum != c->unlink_seqnum)
 			continue;
+		record(d, d->q[i], 'C', -ECONNRESET);
 		urb_free(d->q[i]);
 		memmove(d->q + i, d->q + i + 1, (d->nq - i - 1) *
 		    sizeof *d->q);
@@ -600,6 +673,7 @@ usbip_dev_run(struct usbip_dev *d, uint64_t now_ns, struct sbuf *out)
 			continue;
 		}
 		ret_submit(u, status, out);
+		record(d, u, 'C', status);
 		urb_free(u);
 		memmove(d->q + i, d->q + i + 1, (d->nq - i - 1) *
 		    sizeof *d->q);

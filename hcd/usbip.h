@@ -109,6 +109,16 @@ void		 usbip_dev_unlink(struct usbip_dev *d, const struct usbip_cmd *c,
  */
 size_t		 usbip_dev_run(struct usbip_dev *d, uint64_t now_ns,
 		     struct sbuf *out);
+/*
+ * What the device sees, as usbmon records from its side: an 'S' as each
+ * CMD_SUBMIT is queued, a 'C' as it is answered (or unlinked,
+ * -ECONNRESET), URB id the USB/IP seqnum, bus and device the served ones.
+ * fn fills the timestamp in; the record's data is valid during the call.
+ */
+typedef void	 usbip_rec_fn(void *arg, struct urb_rec *r);
+void		 usbip_dev_record(struct usbip_dev *d, usbip_rec_fn *fn,
+		     void *arg);
+
 /* The model went away (a disconnect fault): the connection must end. */
 int		 usbip_dev_gone(const struct usbip_dev *d);
 

@@ -7,11 +7,13 @@
 # keyboard's reports; the refusals (no such device, already attached,
 # garbage, a bad command) and a client gone mid-transfer, each leaving the
 # server serving the others; SIGINT; a fault armed on a trigger (-i: a
-# STALL on the second READ(10)'s CBW) and -i's refusals.  A real kernel attaching these
+# STALL on the second READ(10)'s CBW) and -i's refusals; -w, what the
+# devices saw, as usbmon records from their side, read back and held
+# against tshark.  A real kernel attaching these
 # devices is tests/kernel/guest-serve.sh.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 26
+plan 32
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_rest "serve" "no python3"
@@ -23,8 +25,8 @@ client() {
 
 # a port of our own (another test may run beside this one)
 PORT=$((20000 + $$ % 20000))
-"$US" serve -p "$PORT" disk:1M keyboard:@600000:x keyboard:ab \
-    2>"$TMP/serve.err" &
+"$US" serve -p "$PORT" -w "$TMP/dev.pcapng" disk:1M keyboard:@600000:x \
+    keyboard:ab 2>"$TMP/serve.err" &
 SRV=$!
 i=0
 while ! grep -q "serving over USB/IP" "$TMP/serve.err" && [ $i -lt 100 ]; do
@@ -99,10 +101,37 @@ check "a client gone mid-transfer: the server serves the next" grep -qx \
 kill -INT "$SRV"
 wait "$SRV"
 check_eq "SIGINT: exit 0" 0 $?
-# 12 (disk) + 2 (stall) + 2 (unlink) + 5 (keys) + 1 (vanish) + 12 (disk)
-check "the URBs served counted" grep -qx "urbscope: 34 URBs served" \
+# 12 (disk) + 2 (stall) + 2 (unlink) + 5 (keys) + 2 (vanish) + 12 (disk)
+check "the URBs served counted" grep -qx "urbscope: 35 URBs served" \
     "$TMP/serve.err"
 check "no sanitizer report" no_sanitizer_report "$TMP/serve.err"
+
+# -w: the devices' side.  An S for each of the 35 URBs, a C for each but
+# the one its client left pending (the unlinked one's: -ECONNRESET).
+"$US" read "$TMP/dev.pcapng" >"$TMP/dev.txt" 2>"$TMP/dev.err"
+check_eq "-w: the device's side reads back (exit 0)" 0 $?
+check_eq "-w: an S record for each URB served" 35 \
+    "$(grep -c ' S ' "$TMP/dev.txt")"
+check_eq "-w: a C record for each answered or unlinked" 34 \
+    "$(grep -c ' C ' "$TMP/dev.txt")"
+check "-w: the SCSI commands the client sent, decoded" sh -c \
+    "grep -q 'CBW tag 1 INQUIRY' '$TMP/dev.txt' &&
+    grep -q 'CSW tag 3 READ(10) passed' '$TMP/dev.txt' &&
+    grep -q 'C int  -ECONNRESET' '$TMP/dev.txt'"
+if command -v tshark >/dev/null 2>&1; then
+	f="-e usb.urb_id -e usb.urb_type -e usb.transfer_type"
+	f="$f -e usb.endpoint_address -e usb.device_address -e usb.urb_status"
+	f="$f -e usb.urb_len -e usb.data_len -e usb.bmRequestType"
+	# shellcheck disable=SC2086
+	tshark -r "$TMP/dev.pcapng" -T fields -E separator=/t $f \
+	    >"$TMP/ts.f" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$US" read "$TMP/dev.pcapng" -T fields $f >"$TMP/us.f" 2>/dev/null
+	check_diff "-w: tshark reads the same URBs, field by field" \
+	    "$TMP/ts.f" "$TMP/us.f"
+else
+	skip "-w: tshark reads the same URBs" "no tshark"
+fi
 
 # -i: a STALL armed on the second READ(10)'s CBW, as the scenarios' inject
 PORT=$((PORT + 1))

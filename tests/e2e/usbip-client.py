@@ -15,7 +15,8 @@ one fact a line, for the shell test to compare.
   busy       import 1-1 twice: the second refused
   garbage    an operation no server knows: the connection closed
   badcmd     import 1-1, then a command no server takes: closed
-  vanish     import 1-2, submit an interrupt IN, close the socket
+  vanish     import 1-2, configure it, submit an interrupt IN (NAKed:
+             pending), close the socket
   stallcbw   import 1-1 (served with a STALL armed on the second
              READ(10)'s CBW): two READ(10)s, the halt cleared, a third
 """
@@ -242,6 +243,9 @@ def stallcbw():
 def vanish():
     s, st = imp("1-2")
     d = Dev(s)
+    # configured, so that the interrupt IN waits (NAKed) rather than
+    # STALLs
+    ctrl(d, 0, 9, 1, 0, 0)
     d.send(1, True, 8)
     s.close()
     print("vanished with an URB pending")

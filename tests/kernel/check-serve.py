@@ -153,6 +153,25 @@ def main():
             "; the clear-halt's submit traced in usb_stor_*" if halt_sub
             else ""))
 
+    # the third view: what the devices saw (serve -w), the same bulk-only
+    # commands in the same order as usbmon's records of the vhci bus
+    def cbws(recs):
+        return [(struct.unpack_from("<I", x.data, 4)[0], x.data[15])
+                for x in recs if x.type == "S" and x.xfer == 3 and
+                not x.dir_in and len(x.data) == 31 and
+                x.data[:4] == b"USBC"]
+    dpath = os.path.join(share, "served.pcapng")
+    dev = [x for k, x in check_drivers.read_items(dpath) if k == "urb"] \
+        if os.path.exists(dpath) else []
+    # usbmon's of the first serve only: before the fault's STALL
+    first = urbs[:stalled[0]] if stalled else urbs
+    ucbw, dcbw = cbws(first), cbws(dev)
+    report(len(dcbw) > 0 and ucbw[:len(dcbw)] == dcbw,
+           "serve -w: the devices' side holds the %d CBWs usbmon saw, "
+           "same tags and opcodes in the same order (%d records)" %
+           (len(dcbw), len(dev)),
+           ["usbmon %s" % ucbw[:8], "device %s" % dcbw[:8]])
+
     after = rd("after-stop.txt")
     report("/dev/sda still there" not in after and
            not re.search(r"\d-\d:1\.0", after),

@@ -5,7 +5,8 @@
 # `urbscope capture -i usbmon0` (with --drivers where CAPTURE_OPTS says)
 # records the vhci bus.  The disk: a pattern written with O_DIRECT and
 # read back; the keyboard: its text read as evdev key events.  Then the
-# server stops (SIGINT) and the devices go away.  Then a fault on cue:
+# server stops (SIGINT) and the devices go away; what the devices saw is
+# in served.pcapng (-w).  Then a fault on cue:
 # the disk served again with a STALL armed on the second READ(10)'s CBW
 # (-i), the pattern written and read back through usb-storage's error
 # handling (clear-halt, bulk-only reset, the command again).  No QEMU USB device in
@@ -38,7 +39,8 @@ say "capture started: $(head -n 2 serve-cap.err | tr '\n' ' ')"
 say "PHASE serve"
 # the keyboard types two seconds after it is configured: evdev's reader
 # is open by then
-urbscope serve -A disk:8M keyboard:@2000:urbscope 2>serve.err &
+urbscope serve -A -w served.pcapng disk:8M keyboard:@2000:urbscope \
+    2>serve.err &
 srv=$!
 wait_for [ -b /dev/sda ] || say "no /dev/sda"
 kbd=$(wait_for input_node "urbscope Boot Keyboard" ||
@@ -94,5 +96,5 @@ stop_pid $cap INT >serve-cap.rc
 cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
     block0.txt after-stop.txt fault.err fault.rc md5-fault.txt \
-    dd-read2.txt /share/
+    dd-read2.txt served.pcapng /share/
 say "PHASE done"
