@@ -47,14 +47,15 @@ def main():
     err = rd("serve.err")
     said = err.splitlines()
     att = [ln for ln in said if re.match(
-        r"urbscope: 1-[12] attached to vhci_hcd\.0 port \d+$", ln)]
+        r"urbscope: 1-[123] attached to vhci_hcd\.0 port \d+$", ln)]
     det = [ln for ln in said if re.match(
-        r"urbscope: 1-[12] detached from vhci_hcd\.0 port \d+$", ln)]
+        r"urbscope: 1-[123] detached from vhci_hcd\.0 port \d+$", ln)]
     m = re.search(r"urbscope: (\d+) URBs served$", err, re.M)
-    report(rd("serve.rc").strip() == "exit 0" and len(att) == 2 and
-           len(det) == 2 and m is not None and int(m.group(1)) > 0,
-           "serve: -A attached the disk and the keyboard to vhci_hcd, "
-           "served %s URBs, detached both on SIGINT (%s)" %
+    report(rd("serve.rc").strip() == "exit 0" and len(att) == 3 and
+           len(det) == 3 and m is not None and int(m.group(1)) > 0,
+           "serve: -A attached the disk, the keyboard and the serial "
+           "adapter to vhci_hcd, served %s URBs, detached all on SIGINT "
+           "(%s)" %
            (m.group(1) if m else "?", rd("serve.rc").strip() or "no exit"),
            said)
 
@@ -171,6 +172,23 @@ def main():
            "same tags and opcodes in the same order (%d records)" %
            (len(dcbw), len(dev)),
            ["usbmon %s" % ucbw[:8], "device %s" % dcbw[:8]])
+
+    # cdc_acm on the served serial adapter: the text back through its
+    # loopback; the line coding it set (SET_LINE_CODING, PSTN 6.3.10: 7
+    # bytes, dwDTERate first) and DTR raised (SET_CONTROL_LINE_STATE)
+    # reached the model: the devices' side of -w shows them
+    rate = [struct.unpack_from("<I", x.data, 0)[0] for x in dev
+            if x.type == "S" and x.xfer == 2 and x.setup[:2] == b"\x21\x20"
+            and len(x.data) >= 4]
+    dtr = [x.setup[2] for x in dev if x.type == "S" and x.xfer == 2 and
+           x.setup[:2] == b"\x21\x22"]
+    report(rd("acm.txt") == "through cdc_acm and back\n" and
+           115200 in rate and any(v & 1 for v in dtr),
+           "serve: cdc_acm on the served serial adapter: the text back "
+           "through its loopback; line coding %s, DTR %s at the model" %
+           ("/".join(str(r) for r in rate) or "none",
+            "raised" if any(v & 1 for v in dtr) else "never raised"),
+           [repr(rd("acm.txt")), rd("stty.err")])
 
     after = rd("after-stop.txt")
     report("/dev/sda still there" not in after and

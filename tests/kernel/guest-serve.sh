@@ -26,7 +26,8 @@ wait_for() {
 
 load_usbmon || exit 1
 modprobe vhci-hcd && modprobe sd_mod && modprobe usb-storage &&
-    modprobe evdev && modprobe usbhid && modprobe hid-generic ||
+    modprobe evdev && modprobe usbhid && modprobe hid-generic &&
+    modprobe cdc-acm ||
     say "modprobe failed"
 uname -r >/share/kernel.txt
 # shellcheck disable=SC2086
@@ -40,7 +41,7 @@ say "PHASE serve"
 # the keyboard types two seconds after it is configured: evdev's reader
 # is open by then
 urbscope serve -A -w served.pcapng disk:8M keyboard:@2000:urbscope \
-    2>serve.err &
+    serial 2>serve.err &
 srv=$!
 wait_for [ -b /dev/sda ] || say "no /dev/sda"
 kbd=$(wait_for input_node "urbscope Boot Keyboard" ||
@@ -73,6 +74,18 @@ say "PHASE keys"
 sleep 3
 kill "$rdr" 2>/dev/null
 
+say "PHASE serial"
+# cdc_acm on the serial adapter, whose TX is wired to its RX: raw, 115200
+# baud (SET_LINE_CODING), what is written comes back
+wait_for [ -c /dev/ttyACM0 ] || say "no /dev/ttyACM0"
+stty -F /dev/ttyACM0 115200 raw -echo 2>stty.err
+cat /dev/ttyACM0 >acm.txt &
+acm=$!
+sleep 0.5
+printf 'through cdc_acm and back\n' >/dev/ttyACM0
+sleep 1
+kill "$acm" 2>/dev/null
+
 say "PHASE stop"
 stop_pid $srv INT >serve.rc
 sleep 1
@@ -96,5 +109,5 @@ stop_pid $cap INT >serve-cap.rc
 cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
     block0.txt after-stop.txt fault.err fault.rc md5-fault.txt \
-    dd-read2.txt served.pcapng /share/
+    dd-read2.txt served.pcapng acm.txt stty.err /share/
 say "PHASE done"

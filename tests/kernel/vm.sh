@@ -226,7 +226,7 @@ mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 [ "$devices" = gadget ] && mods="$mods configfs dummy_hcd libcomposite
 	usb_f_uac2 usb_f_midi usb_f_acm usb_f_uvc snd-usb-audio cdc-acm
 	uvcvideo usbip-vudc vhci-hcd"
-[ "$devices" = serve ] && mods="$mods vhci-hcd"
+[ "$devices" = serve ] && mods="$mods vhci-hcd cdc-acm"
 # OUTDIR is removed first: refuse anything but an empty directory or an
 # earlier run's.
 if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.vm.sh" ] &&
