@@ -54,6 +54,7 @@ struct server {
 	struct conn	*owner[SERVE_MAX_DEVS];
 	int		 vport[SERVE_MAX_DEVS];	/* --attach: vhci's port */
 	struct dm_inject_spec inject[SERVE_MAX_DEVS];	/* -i, at import */
+	char		 label[SERVE_MAX_DEVS][16];	/* "1-N" */
 	int		 has_inject[SERVE_MAX_DEVS];
 	int		 ndev;
 	struct conn	 conn[SERVE_MAX_CONNS];
@@ -64,6 +65,13 @@ struct server {
 };
 
 static volatile sig_atomic_t serve_stop;
+
+/* What a model says (a replay's divergences), on stderr. */
+static void
+serve_note(void *arg, const char *text)
+{
+	fprintf(stderr, "urbscope: %s %s\n", (const char *)arg, text);
+}
 
 /* -w: one record of a device's side, stamped now (usbip_dev_record). */
 static void
@@ -161,7 +169,8 @@ serve_usage(FILE *f)
 	    "machine\nattaches them with vhci-hcd ('usbip attach -r HOST -b "
 	    "1-1') and its\nown drivers bind to them.  Model N is bus id 1-N; "
 	    "ARGS as the\nscenarios' 'plug PORT MODEL ARGS' takes them "
-	    "(disk:8M, keyboard:hello).\nModels:");
+	    "(disk:8M, keyboard:hello,\n'replay:FILE [BUS.DEV]': a device "
+	    "as a capture recorded it).\nModels:");
 	for (m = cat != NULL ? cat->models : NULL; m != NULL && *m != NULL;
 	    m++)
 		fprintf(f, " %s", (*m)->name);
@@ -579,7 +588,9 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			rc = EXIT_USAGE;
 			goto out;
 		}
-		dm = dm_create(name, args != NULL ? args : "");
+		snprintf(sv->label[i], sizeof sv->label[i], "1-%d", i + 1);
+		dm = dm_create_noted(name, args != NULL ? args : "",
+		    serve_note, sv->label[i]);
 		if (dm == NULL || (sv->dev[sv->ndev] = usbip_dev_new(dm, 1,
 		    i + 2, i + 1)) == NULL) {
 			cmd_warnx("serve: %s: cannot create it with '%s'",

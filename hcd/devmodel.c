@@ -13,6 +13,8 @@
  * 9.4.6), as Linux's enumeration (hub.c hub_port_init) relies on.
  */
 #include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -160,6 +162,13 @@ dm_has_alt(const struct dm_impl *d, int intf, int alt)
 struct usb_devmodel *
 dm_create(const char *name, const char *args)
 {
+	return dm_create_noted(name, args, NULL, NULL);
+}
+
+struct usb_devmodel *
+dm_create_noted(const char *name, const char *args,
+    void (*fn)(void *arg, const char *text), void *arg)
+{
 	const struct usb_devmodel_ops *ops;
 	struct dm_impl	*d;
 
@@ -170,12 +179,38 @@ dm_create(const char *name, const char *args)
 	d->dm.ops = ops;
 	d->dm.priv = d->priv;
 	d->dm.fault_ep = -1;
+	d->dm.note_fn = fn;
+	d->dm.note_arg = arg;
 	dm_parse_config(d);
 	if (ops->init != NULL && ops->init(&d->dm, args) != 0) {
 		free(d);
 		return NULL;
 	}
 	return &d->dm;
+}
+
+void
+dm_ops_changed(struct usb_devmodel *dm)
+{
+	struct dm_impl	*d = (struct dm_impl *)dm;
+
+	d->nep = 0;
+	d->nintf = 0;
+	dm_parse_config(d);
+}
+
+void
+dm_note(struct usb_devmodel *dm, const char *fmt, ...)
+{
+	char	 text[512];
+	va_list	 ap;
+
+	if (dm->note_fn == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	dm->note_fn(dm->note_arg, text);
 }
 
 void
@@ -475,6 +510,9 @@ req_get_descriptor(struct dm_impl *d, const struct usb_ctrlrequest *s,
 	uint8_t		 buf[256];
 	int		 type = s->wValue >> 8, index = s->wValue & 0xff, n, i;
 
+	if (d->dm.ops->get_descriptor != NULL &&
+	    (n = d->dm.ops->get_descriptor(&d->dm, s, data)) != DM_PASS)
+		return n;
 	switch (type) {
 	case USB_DT_DEVICE:
 		return copy_out(data, dd->device, USB_DT_DEVICE_SIZE,

@@ -28,6 +28,7 @@ enum {
 	DM_BABBLE = -3,		/* IN: more data than asked (injected) */
 	DM_XACTERR = -4,	/* no response / CRC error (injected) */
 	DM_NODEV = -5,		/* nobody there (unplugged, wrong address) */
+	DM_PASS = -6,		/* get_descriptor: the framework's tables */
 };
 
 /* Transaction PIDs (USB 2.0 table 8-1), as EHCI qTD PID codes map. */
@@ -113,6 +114,11 @@ struct usb_devmodel_ops {
 			     const uint8_t *buf, size_t len);
 	/* Once per virtual millisecond, for scripted behaviour.  Optional. */
 	void		 (*tick)(struct usb_devmodel *dm, uint64_t now_ns);
+	/* A standard GET_DESCRIPTOR, asked of the model first: its length,
+	 * DM_STALL, or DM_PASS for the tables of desc.  Optional (a model
+	 * whose descriptors are not fixed: replay). */
+	int		 (*get_descriptor)(struct usb_devmodel *dm,
+			     const struct usb_ctrlrequest *s, uint8_t *data);
 };
 
 struct usb_devmodel {
@@ -135,11 +141,17 @@ struct usb_devmodel {
 	/* a fault armed to go off at a trigger (on != DM_ON_NOW) */
 	struct dm_inject_spec armed;
 	long		 armed_seen;	/* trigger matches so far */
+	/* what the model has to say (dm_note): NULL drops it */
+	void		 (*note_fn)(void *arg, const char *text);
+	void		*note_arg;
 	void		*priv;
 };
 
 /* A model of the catalog (sim_register) by name, initialised with args. */
 struct usb_devmodel *dm_create(const char *name, const char *args);
+/* The same, what it has to say (dm_note), from its init on, to fn. */
+struct usb_devmodel *dm_create_noted(const char *name, const char *args,
+		     void (*fn)(void *arg, const char *text), void *arg);
 void		 dm_destroy(struct usb_devmodel *dm);
 /*
  * One transaction from the host: pid, device address, endpoint number,
@@ -166,6 +178,12 @@ int		 dm_inject_parse(char *const *w, int nw,
 		     struct dm_inject_spec *s, char *err, size_t errlen);
 
 /* For the models (samples/devices/): */
+/* A model whose init gave it other ops (its own descriptors): the
+ * framework reads the configuration's endpoints again. */
+void		 dm_ops_changed(struct usb_devmodel *dm);
+/* A line for the user (dm->note_fn), printf-style. */
+void		 dm_note(struct usb_devmodel *dm, const char *fmt, ...)
+		     __attribute__((format(printf, 2, 3)));
 /* Halt (or un-halt) an endpoint by address from inside a model (the BOT
  * disk halts its pipes to end a data phase). */
 void		 dm_halt(struct usb_devmodel *dm, int epaddr, int on);

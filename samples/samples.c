@@ -17,6 +17,7 @@ static const struct usb_devmodel_ops *const sample_models[] = {
 	&dm_serial_ops,
 	&dm_speaker_ops,
 	&dm_bluetooth_ops,
+	&dm_replay_ops,
 	NULL
 };
 

@@ -30,6 +30,7 @@ extern const struct usb_devmodel_ops dm_gamepad_ops;	/* "gamepad" */
 extern const struct usb_devmodel_ops dm_serial_ops;	/* "serial" */
 extern const struct usb_devmodel_ops dm_speaker_ops;	/* "speaker" */
 extern const struct usb_devmodel_ops dm_bluetooth_ops;	/* "bluetooth" */
+extern const struct usb_devmodel_ops dm_replay_ops;	/* "replay" */
 
 /* Vendor and product IDs (pid.codes test VID for our own models). */
 #define DM_VID_TEST		0x1209

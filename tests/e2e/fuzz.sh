@@ -5,7 +5,7 @@
 # to every format, exit 0 or 1, never a sanitizer report.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 20
+plan 21
 
 python3 tests/fuzz/seeds.py "$TMP/seeds" >"$TMP/err" 2>&1
 check "seed corpora written" test -s "$TMP/seeds/fuzz-read/stall.pcap"

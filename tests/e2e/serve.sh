@@ -9,15 +9,23 @@
 # server serving the others; SIGINT; a fault armed on a trigger (-i: a
 # STALL on the second READ(10)'s CBW) and -i's refusals; -w, what the
 # devices saw, as usbmon records from their side, read back and held
-# against tshark.  A real kernel attaching these
+# against tshark; a device replayed from a capture (replay:FILE).  A real kernel attaching these
 # devices is tests/kernel/guest-serve.sh.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 32
+plan 38
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_rest "serve" "no python3"
 fi
+# listening ERRFILE: until the server writing ERRFILE says it listens
+listening() {
+	i=0
+	while ! grep -q "serving over USB/IP" "$1" && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 client() {
 	python3 tests/e2e/usbip-client.py "$PORT" "$1" >"$TMP/$1.out" \
 	    2>"$TMP/$1.err"
@@ -28,11 +36,7 @@ PORT=$((20000 + $$ % 20000))
 "$US" serve -p "$PORT" -w "$TMP/dev.pcapng" disk:1M keyboard:@600000:x \
     keyboard:ab 2>"$TMP/serve.err" &
 SRV=$!
-i=0
-while ! grep -q "serving over USB/IP" "$TMP/serve.err" && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+listening "$TMP/serve.err"
 check "serve says where it listens and what" grep -qx \
     "urbscope: serving over USB/IP on 127.0.0.1 port $PORT: 1-1 disk 1-2 keyboard 1-3 keyboard" \
     "$TMP/serve.err"
@@ -138,11 +142,7 @@ PORT=$((PORT + 1))
 "$US" serve -p "$PORT" -i '1 stall 0x02 1 on scsi 0x28 2' disk:1M \
     2>"$TMP/serve2.err" &
 SRV=$!
-i=0
-while ! grep -q "serving over USB/IP" "$TMP/serve2.err" && [ $i -lt 100 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+listening "$TMP/serve2.err"
 client stallcbw
 check "-i: the first READ(10) goes through" grep -qx \
     "READ(10) 1: CSW status 0, 512 bytes" "$TMP/stallcbw.out"
@@ -158,3 +158,28 @@ check_eq "-i: SIGINT: exit 0" 0 $?
 "$US" serve -i '1 stall on scsi' disk:1M >"$TMP/out" 2>&1
 check "-i with a trigger but no opcode: exit 2, says the forms" sh -c \
     "test $? -eq 2 && grep -q 'on scsi OPCODE|any' '$TMP/out'"
+
+# replay:FILE: samples/hid-keyboard.pcap's keyboard as it was recorded
+PORT=$((PORT + 1))
+"$US" serve -p "$PORT" 'replay:samples/hid-keyboard.pcap' \
+    2>"$TMP/serve3.err" &
+SRV=$!
+listening "$TMP/serve3.err"
+check "replay: says which device of the capture it plays" grep -qx \
+    "urbscope: 1-1 replay: samples/hid-keyboard.pcap device 1.2, 1209:0001: 14 control answers recorded" \
+    "$TMP/serve3.err"
+client replay
+check "replay: the recorded descriptors (string 2, the HID report's)" \
+    sh -c "grep -qx \"string 2: 'Synthetic Boot Keyboard'\" '$TMP/replay.out' &&
+    grep -qx 'HID report descriptor: 63 bytes' '$TMP/replay.out'"
+check "replay: a request never recorded is STALLed" grep -qx \
+    "a vendor request never recorded: status -32" "$TMP/replay.out"
+check "replay: the recorded reports, in order (h, e, l, l, o)" grep -qx \
+    "reports: 0:00000b0000000000 0:0000000000000000 0:0000080000000000 0:0000000000000000 0:00000f0000000000 0:0000000000000000 0:00000f0000000000 0:0000000000000000 0:0000120000000000 0:0000000000000000" \
+    "$TMP/replay.out"
+check "replay: the divergence said, with the request" grep -qx \
+    "urbscope: 1-1 replay: request c0 42 0000 0000 0004 not in the recording: STALLed" \
+    "$TMP/serve3.err"
+kill -INT "$SRV"
+wait "$SRV"
+check_eq "replay: SIGINT: exit 0" 0 $?

@@ -5,7 +5,7 @@
 # Linux's enumeration, and open in tshark.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 70
+plan 71
 
 check "sim --help exits 0" "$US" sim --help
 "$US" sim no-such-scenario >/dev/null 2>"$TMP/err"
@@ -214,3 +214,12 @@ printf 'plug 1 disk\ninject 1 stall 0x02 on scsi\n' >"$TMP/trig2.scn"
 "$US" sim "$TMP/trig2.scn" >/dev/null 2>"$TMP/trig2.err"
 check "inject with a trigger but no opcode: the line and the forms said" \
     grep -q "trig2.scn:2: .*on scsi OPCODE|any" "$TMP/trig2.err"
+
+# plug PORT replay FILE: a capture's keyboard, under the sample keyboard
+# driver, types what was recorded
+printf 'load keyboard\nplug 1 replay samples/hid-keyboard.pcap\nsettle 1\nwait 4000\n' \
+    >"$TMP/replay.scn"
+"$US" sim "$TMP/replay.scn" 2>/dev/null | sed -n 's/.*key down: //p' |
+    tr -d '\n' >"$TMP/replay.keys"
+check_eq "plug replay: the recorded keyboard types its keys" "hello" \
+    "$(cut -c1-5 "$TMP/replay.keys")"

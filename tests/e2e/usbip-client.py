@@ -17,6 +17,8 @@ one fact a line, for the shell test to compare.
   badcmd     import 1-1, then a command no server takes: closed
   vanish     import 1-2, configure it, submit an interrupt IN (NAKed:
              pending), close the socket
+  replay     import 1-1 (samples/hid-keyboard.pcap replayed): its
+             descriptors, a request it never made, its reports
   stallcbw   import 1-1 (served with a STALL armed on the second
              READ(10)'s CBW): two READ(10)s, the halt cleared, a third
 """
@@ -240,6 +242,28 @@ def stallcbw():
     s.close()
 
 
+def replay():
+    s, st = imp("1-1")
+    d = Dev(s)
+    desc = ctrl(d, 0x80, 6, 0x100, 0, 18)[3]
+    print("device: %04x:%04x" % struct.unpack("<HH", desc[8:12]))
+    cfg = ctrl(d, 0x80, 6, 0x200, 0, 255)[3]
+    print("configuration: %d bytes" % len(cfg))
+    name = ctrl(d, 0x80, 6, 0x302, 0x409, 255)[3]
+    print("string 2: %r" % name[2:].decode("utf-16-le", "replace"))
+    rep = ctrl(d, 0x81, 6, 0x2200, 0, 63)[3]
+    print("HID report descriptor: %d bytes" % len(rep))
+    print("SET_CONFIGURATION 1: status %d" % ctrl(d, 0, 9, 1, 0, 0)[2])
+    print("a vendor request never recorded: status %d" %
+          ctrl(d, 0xc0, 0x42, 0, 0, 4)[2])
+    keys = []
+    for _ in range(10):
+        cmd, seq, st, r = d.xfer(1, True, 8)
+        keys.append("%d:%s" % (st, r.hex()))
+    print("reports: %s" % " ".join(keys))
+    s.close()
+
+
 def vanish():
     s, st = imp("1-2")
     d = Dev(s)
@@ -254,4 +278,4 @@ def vanish():
 {"devlist": devlist, "disk": disk, "stall": stall, "unlink": unlink,
  "keys": keys, "nodev": lambda: refused("9-9"), "busy": busy,
  "garbage": garbage, "badcmd": badcmd, "vanish": vanish,
- "stallcbw": stallcbw}[sys.argv[2]]()
+ "stallcbw": stallcbw, "replay": replay}[sys.argv[2]]()

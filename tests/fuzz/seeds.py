@@ -7,6 +7,7 @@ repository's samples: python3 tests/fuzz/seeds.py OUTDIR.
   fuzz-desc      setup + answer of every GET_DESCRIPTOR in the pcap samples
   fuzz-filter    filter expressions (the documented ones) + record values
   fuzz-scenario  the scenario files and one with every command
+  fuzz-replay    the captures of samples/ (each replayed as a device)
   fuzz-usbip     USB/IP command streams: a disk's enumeration and SCSI
                  INQUIRY, a keyboard's interrupt URB unlinked, an
                  isochronous OUT to the speaker
@@ -32,6 +33,9 @@ captures = [p for p in sorted(glob.glob("samples/*")) +
 for p in captures:
     with open(p, "rb") as f:
         put("fuzz-read", os.path.basename(p), f.read())
+for p in sorted(glob.glob("samples/*.pcap*")):
+    with open(p, "rb") as f:
+        put("fuzz-replay", os.path.basename(p), f.read())
 
 n = 0
 for p in ("samples/usbmon-text.txt", "samples/linux61-enum.mon"):

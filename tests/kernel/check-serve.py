@@ -190,6 +190,18 @@ def main():
             "raised" if any(v & 1 for v in dtr) else "never raised"),
            [repr(rd("acm.txt")), rd("stty.err")])
 
+    # the keyboard replayed from samples/hid-keyboard.pcap: usbhid bound
+    # to it and its recorded keys arrived (h e l l o, caps lock)
+    b = rd("replay-keys.bin", "rb")
+    rk = [c for t, c, v in (struct.unpack_from("<HHi", b, i + 16) for i in
+                            range(0, len(b) - 23, 24)) if t == 1 and v == 1]
+    want_rk = [KEYS[ch] for ch in "hello"] + [58]  # KEY_CAPSLOCK
+    report(rd("replay.rc").strip() == "exit 0" and rk == want_rk,
+           "serve replay: samples/hid-keyboard.pcap's keyboard under usbhid: "
+           "its recorded keys as %d evdev key presses, in order" % len(rk),
+           ["key codes %s, expected %s" % (rk, want_rk)] +
+           rd("replay.err").splitlines())
+
     after = rd("after-stop.txt")
     report("/dev/sda still there" not in after and
            not re.search(r"\d-\d:1\.0", after),

@@ -9,7 +9,8 @@
 # in served.pcapng (-w).  Then a fault on cue:
 # the disk served again with a STALL armed on the second READ(10)'s CBW
 # (-i), the pattern written and read back through usb-storage's error
-# handling (clear-halt, bulk-only reset, the command again).  No QEMU USB device in
+# handling (clear-halt, bulk-only reset, the command again).  Last, a
+# device replayed from a capture (samples/hid-keyboard.pcap's keyboard).  No QEMU USB device in
 # this VM (vm.sh --no-usb): the only disk is the served one.
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -105,9 +106,23 @@ md5sum pattern.bin back2.bin >md5-fault.txt
 stop_pid $srv INT >fault.rc
 sleep 1
 
+say "PHASE replay"
+# samples/hid-keyboard.pcap's keyboard replayed: usbhid gets its recorded
+# descriptors and reports, at the pace recorded ("hello", caps lock)
+urbscope serve -A 'replay:/share/hid-keyboard.pcap' 2>replay.err &
+srv=$!
+rkbd=$(wait_for input_node "Synthetic Boot Keyboard")
+cat "$rkbd" >replay-keys.bin &
+rdr=$!
+sleep 6
+kill "$rdr" 2>/dev/null
+stop_pid $srv INT >replay.rc
+sleep 1
+
 stop_pid $cap INT >serve-cap.rc
 cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
     block0.txt after-stop.txt fault.err fault.rc md5-fault.txt \
-    dd-read2.txt served.pcapng acm.txt stty.err /share/
+    dd-read2.txt served.pcapng acm.txt stty.err replay.err replay.rc \
+    replay-keys.bin /share/
 say "PHASE done"

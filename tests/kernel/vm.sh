@@ -4,8 +4,8 @@
 # guest and leave everything it wrote in OUTDIR.  See tests/kernel/README.md.
 #
 #   vm.sh [--cmd 'COMMAND' | --guest FILE] [--host PROGRAM] [--timeout S]
-#         [--env VAR=VALUE]... [--module FILE.ko]... [--no-usb]
-#         [--devices SET] OUTDIR
+#         [--env VAR=VALUE]... [--module FILE.ko]... [--file FILE]...
+#         [--no-usb] [--devices SET] OUTDIR
 #
 # --devices classes boots with QEMU's class devices instead (audio, network,
 # smart card reader, MTP, mouse, Wacom tablet) and their drivers;
@@ -18,7 +18,8 @@
 # guest (urbscope serve -A); the default set is
 # "storage" (the disk, keyboard and tablet).  --module puts
 # a module of our own (tests/kernel/kmod.sh builds them) into the guest's
-# /lib/modules/KVER/extra/, for insmod or modprobe.
+# /lib/modules/KVER/extra/, for insmod or modprobe; --file copies FILE
+# into the share, the guest's /share.
 #
 # Exit status: that of the guest script; 77 when QEMU or the kernel cannot
 # be had (the reason is on stderr), 124 when the guest timed out.
@@ -33,6 +34,7 @@ timeout=240
 usb=1
 envs=
 extra=
+files=
 devices=storage
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -45,6 +47,7 @@ while [ $# -gt 0 ]; do
 	--env) envs="$envs$2
 "; shift 2 ;;
 	--module) extra="$extra $2"; shift 2 ;;
+	--file) files="$files $2"; shift 2 ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -356,6 +359,9 @@ rm -rf "$ird"
 		printf '%s\n' "$cmd"
 	fi
 } >"$out/share/guest.sh" || exit 1
+for f in $files; do
+	cp "$f" "$out/share/" || exit 1
+done
 
 # The disk behind usb-storage: 8 MiB with a recognisable pattern, so reads
 # show real bytes.
