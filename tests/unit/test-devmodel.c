@@ -107,7 +107,7 @@ static void
 test_registry(void **state)
 {
 	static const char *const names[] = { "loopback", "keyboard", "disk",
-	    "gamepad", "serial", "speaker", "bluetooth" };
+	    "gamepad", "serial", "speaker", "bluetooth", "replay" };
 	size_t		 i;
 
 	(void)state;
@@ -119,6 +119,10 @@ test_registry(void **state)
 	assert_null(dm_create("no-such-model", NULL));
 	assert_null(dm_create("loopback", "12 bananas"));
 	assert_null(dm_create("disk", "/nonexistent/image"));
+	/* a replay needs a capture that holds a device's descriptors */
+	assert_null(dm_create("replay", NULL));
+	assert_null(dm_create("replay", "/nonexistent/capture.pcap"));
+	assert_null(dm_create("replay", "samples/usbmon-text.txt 9.9"));
 }
 
 /* Model sizes: digits with an optional K/M/G, nothing that overflows. */
