@@ -17,7 +17,8 @@
 # capture-pane shows the first timeline row), time to the full index, the
 # index's bytes per record and the process's RSS.  Also the JSON and -V
 # forms in records per second, against tshark -T json on the smaller
-# capture (tshark's JSON runs at some 14k records/s).  Prints PASS or MISS
+# capture (tshark's JSON runs at some 14k records/s).  Last, urbscope
+# serve's disk over USB/IP against QEMU's emulated one in a Linux guest.  Prints PASS or MISS
 # per goal and
 # exits 0 either way: a slow machine is a report, not a failure.  Exits 1
 # only when the benchmark cannot run at all.  BENCH_KEEP=1 keeps the
@@ -327,6 +328,35 @@ else
 	echo
 	echo "tui: tmux or $URBSCOPE missing, skipped"
 fi
+
+# urbscope serve's disk over USB/IP against QEMU's emulated usb-storage,
+# in one guest (tests/kernel/guest-bench-serve.sh: the same 3 x 8 MiB
+# O_DIRECT reads of each): MB/s as a ratio (goal: no slower than QEMU's),
+# and the server's CPU per MB.  The server runs inside the TCG guest,
+# QEMU's disk in QEMU itself: the comparison is harsh on the server.
+echo
+echo "urbscope serve (USB/IP) against QEMU's usb-storage, in a Linux guest:"
+if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
+    sh tests/kernel/vm.sh --guest tests/kernel/guest-bench-serve.sh \
+    --load vhci-hcd --timeout 240 "$DIR/vm-serve" >"$DIR/vm.out" 2>&1 &&
+    [ -f "$DIR/vm-serve/share/bench.txt" ]; then
+	awk '
+	$1 == "qemu" { q = $2 } $1 == "served" { s = $2 }
+	$1 == "servecpu" { c = $2; hz = $3 }
+	END {
+		mb = 3 * 8 * 1.048576
+		if (q <= 0 || s <= 0) { print "  no timings"; exit }
+		printf "  QEMU usb-storage      %.1f MB/s\n", mb / q
+		printf "  served disk (USB/IP)  %.1f MB/s\n", mb / s
+		printf "  ratio served/QEMU     %.2f (goal >= 1.0): %s\n",
+		    q / s, (q / s >= 1.0 ? "PASS" : "MISS")
+		printf "  server CPU            %.0f ms per MB\n",
+		    c * 1000 / hz / mb
+	}' "$DIR/vm-serve/share/bench.txt"
+else
+	echo "  skipped: $(tail -n 1 "$DIR/vm.out" 2>/dev/null)"
+fi
+rm -rf "$DIR/vm-serve" "$DIR/vm.out"
 
 if [ "${BENCH_KEEP:-0}" != 1 ]; then
 	rm -f "$BIG" "$SMALL"

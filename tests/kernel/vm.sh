@@ -5,7 +5,7 @@
 #
 #   vm.sh [--cmd 'COMMAND' | --guest FILE] [--host PROGRAM] [--timeout S]
 #         [--env VAR=VALUE]... [--module FILE.ko]... [--file FILE]...
-#         [--no-usb] [--devices SET] OUTDIR
+#         [--load MODULE]... [--no-usb] [--devices SET] OUTDIR
 #
 # --devices classes boots with QEMU's class devices instead (audio, network,
 # smart card reader, MTP, mouse, Wacom tablet) and their drivers;
@@ -19,7 +19,8 @@
 # "storage" (the disk, keyboard and tablet).  --module puts
 # a module of our own (tests/kernel/kmod.sh builds them) into the guest's
 # /lib/modules/KVER/extra/, for insmod or modprobe; --file copies FILE
-# into the share, the guest's /share.
+# into the share, the guest's /share; --load puts one more of the
+# kernel's own modules (and what it needs) into the initramfs.
 #
 # Exit status: that of the guest script; 77 when QEMU or the kernel cannot
 # be had (the reason is on stderr), 124 when the guest timed out.
@@ -35,6 +36,7 @@ usb=1
 envs=
 extra=
 files=
+loads=
 devices=storage
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -48,6 +50,7 @@ while [ $# -gt 0 ]; do
 "; shift 2 ;;
 	--module) extra="$extra $2"; shift 2 ;;
 	--file) files="$files $2"; shift 2 ;;
+	--load) loads="$loads $2"; shift 2 ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -230,6 +233,7 @@ mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 	usb_f_uac2 usb_f_midi usb_f_acm usb_f_uvc snd-usb-audio cdc-acm
 	uvcvideo usbip-vudc vhci-hcd"
 [ "$devices" = serve ] && mods="$mods vhci-hcd cdc-acm"
+mods="$mods $loads"
 # OUTDIR is removed first: refuse anything but an empty directory or an
 # earlier run's.
 if [ -d "$out" ] && [ -n "$(ls -A "$out")" ] && [ ! -f "$out/.vm.sh" ] &&
