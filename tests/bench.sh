@@ -334,15 +334,20 @@ fi
 # O_DIRECT reads of each): MB/s as a ratio (goal: no slower than QEMU's),
 # and the server's CPU per MB.  The server runs inside the TCG guest,
 # QEMU's disk in QEMU itself: the comparison is harsh on the server.
+# Then urbscope capture and Wireshark's dumpcap on that bus at once,
+# records and kernel drops of each.
 echo
 echo "urbscope serve (USB/IP) against QEMU's usb-storage, in a Linux guest:"
 if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
     sh tests/kernel/vm.sh --guest tests/kernel/guest-bench-serve.sh \
-    --load vhci-hcd --timeout 240 "$DIR/vm-serve" >"$DIR/vm.out" 2>&1 &&
+    --load vhci-hcd --bin dumpcap --timeout 240 "$DIR/vm-serve" \
+    >"$DIR/vm.out" 2>&1 &&
     [ -f "$DIR/vm-serve/share/bench.txt" ]; then
 	awk '
 	$1 == "qemu" { q = $2 } $1 == "served" { s = $2 }
 	$1 == "servecpu" { c = $2; hz = $3 }
+	$1 == "urbscope" { ur = $2; ud = $3 }
+	$1 == "dumpcap" { dr = $2; dd = $3 }
 	END {
 		mb = 3 * 8 * 1.048576
 		if (q <= 0 || s <= 0) { print "  no timings"; exit }
@@ -352,6 +357,14 @@ if command -v qemu-system-x86_64 >/dev/null 2>&1 &&
 		    q / s, (q / s >= 1.0 ? "PASS" : "MISS")
 		printf "  server CPU            %.0f ms per MB\n",
 		    c * 1000 / hz / mb
+		if (ur == "")
+			exit
+		printf "  live capture of that bus flat out, both at once:\n"
+		printf "    urbscope capture    %d records, %d dropped\n", ur, ud
+		f = "    dumpcap             %d records, %d dropped"
+		f = f " (goal: urbscope drops no more): %s\n"
+		if (dr != "")
+			printf f, dr, dd, (ud <= dd ? "PASS" : "MISS")
 	}' "$DIR/vm-serve/share/bench.txt"
 else
 	echo "  skipped: $(tail -n 1 "$DIR/vm.out" 2>/dev/null)"

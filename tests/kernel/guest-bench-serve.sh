@@ -4,7 +4,11 @@
 # to the guest's vhci-hcd (serve -A), each timed from /proc/uptime; and the
 # server's CPU time over its reads (utime + stime of /proc/PID/stat, in
 # clock ticks).  bench.txt: "qemu SECONDS", "served SECONDS",
-# "servecpu TICKS HZ".
+# "servecpu TICKS HZ".  Then live capture under that load: `urbscope
+# capture -i usbmon0 -w` and, where the host lent it (vm.sh --bin),
+# Wireshark's `dumpcap -i usbmon0 -w` on the same bus at once while the
+# served disk is read flat out (3 x 16 MiB): "urbscope RECORDS DROPS",
+# "dumpcap RECEIVED DROPPED".
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
 load_usbmon && usb_up || say "usb_up failed"
@@ -38,5 +42,26 @@ c1=$(cpu)
 	echo "served $s"
 	echo "servecpu $((c1 - c0)) $(getconf CLK_TCK 2>/dev/null || echo 100)"
 } >/share/bench.txt
+
+# the two captures at once on the busy bus
+urbscope capture -i usbmon0 -w u.pcapng 2>u.err &
+ucap=$!
+dcap=
+if command -v dumpcap >/dev/null; then
+	dumpcap -q -i usbmon0 -w d.pcapng 2>d.err &
+	dcap=$!
+fi
+sleep 2
+for _ in 1 2 3; do
+	dd if=/dev/sdb of=/dev/null bs=64k count=256 iflag=direct 2>/dev/null
+done
+sleep 1
+stop_pid $ucap INT >/dev/null
+[ -n "$dcap" ] && stop_pid $dcap INT >/dev/null
+sed -n 's/^urbscope: \([0-9]*\) records captured.*, \([0-9]*\) dropped by the kernel.*/urbscope \1 \2/p' \
+    u.err >>/share/bench.txt
+[ -n "$dcap" ] && sed -n 's/^Packets received\/dropped on interface .*: \([0-9]*\)\/\([0-9]*\) .*/dumpcap \1 \2/p' \
+    d.err >>/share/bench.txt
 stop_pid $srv INT >/dev/null
-cp serve.err /share/
+cp serve.err u.err /share/
+[ -n "$dcap" ] && cp d.err /share/

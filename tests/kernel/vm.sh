@@ -5,7 +5,8 @@
 #
 #   vm.sh [--cmd 'COMMAND' | --guest FILE] [--host PROGRAM] [--timeout S]
 #         [--env VAR=VALUE]... [--module FILE.ko]... [--file FILE]...
-#         [--load MODULE]... [--no-usb] [--devices SET] OUTDIR
+#         [--load MODULE]... [--bin PROGRAM]... [--no-usb] [--devices SET]
+#         OUTDIR
 #
 # --devices classes boots with QEMU's class devices instead (audio, network,
 # smart card reader, MTP, mouse, Wacom tablet) and their drivers;
@@ -20,7 +21,8 @@
 # a module of our own (tests/kernel/kmod.sh builds them) into the guest's
 # /lib/modules/KVER/extra/, for insmod or modprobe; --file copies FILE
 # into the share, the guest's /share; --load puts one more of the
-# kernel's own modules (and what it needs) into the initramfs.
+# kernel's own modules (and what it needs) into the initramfs, --bin one
+# of this machine's programs with its libraries (an amd64 guest's).
 #
 # Exit status: that of the guest script; 77 when QEMU or the kernel cannot
 # be had (the reason is on stderr), 124 when the guest timed out.
@@ -37,6 +39,7 @@ envs=
 extra=
 files=
 loads=
+bins=
 devices=storage
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -51,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--module) extra="$extra $2"; shift 2 ;;
 	--file) files="$files $2"; shift 2 ;;
 	--load) loads="$loads $2"; shift 2 ;;
+	--bin) bins="$bins $2"; shift 2 ;;
 	-*) echo "vm.sh: unknown option $1" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -314,6 +318,10 @@ if [ "$devices" = classes ] || [ "$devices" = gadget ]; then
 	usbdevices=$(command -v usb-devices)
 	[ -n "$usbdevices" ] && cp "$usbdevices" "$ird/usr/bin/"
 fi
+for b in $bins; do
+	[ -z "$sysroot" ] || unavailable "--bin $b: an amd64 program"
+	copybin "$(command -v "$b")" "/usr/bin/${b##*/}"
+done
 lsusb=$(command -v lsusb)
 [ -n "$sysroot" ] && lsusb=$sysroot/usr/bin/lsusb
 [ -n "$lsusb" ] && copybin "$lsusb" /usr/bin/lsusb
