@@ -655,8 +655,17 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			busy = 1;
 			(void)usbip_dev_run(sv->dev[i], now_ns(),
 			    &sv->owner[i]->out);
-			if (usbip_dev_gone(sv->dev[i]))
+			/* an injected disconnect: the connection ends, as a
+			 * device pulled out of a usbipd host ends it; vhci
+			 * detaches the port itself */
+			if (usbip_dev_gone(sv->dev[i]) &&
+			    !sv->owner[i]->closing) {
+				fprintf(stderr, "urbscope: %s disconnected (the "
+				    "injected fault)\n",
+				    usbip_dev_busid(sv->dev[i]));
 				sv->owner[i]->closing = 1;
+				sv->vport[i] = -1;
+			}
 		}
 		pfd[0].fd = lfd;
 		pfd[0].events = POLLIN;

@@ -202,6 +202,31 @@ def main():
            ["key codes %s, expected %s" % (rk, want_rk)] +
            rd("replay.err").splitlines())
 
+    # the disk gone mid-transfer: the server says so and ends the
+    # connection, usb-storage's bulk IN comes back with an error (vhci
+    # gives its URBs back when the connection goes), the read fails, the
+    # block device goes, usb-storage's disconnect traced (with --drivers)
+    uerr = rd("unplug.err")
+    udd = rd("unplug-dd.txt")
+    last_cbw = max((i for i, x in enumerate(urbs) if x.type == "S" and
+                    x.xfer == 3 and not x.dir_in and len(x.data) == 31 and
+                    x.data[:4] == b"USBC" and x.data[15] == 0x28),
+                   default=None)
+    failed = [x.status for x in (urbs[last_cbw:] if last_cbw else [])
+              if x.type == "C" and x.xfer == 3 and x.dir_in and
+              x.status < 0]
+    gone = [e for e in evs if e["kind"] == "disconnect" and
+            e.get("driver") in ("usb-storage", "usb_storage")]
+    report("urbscope: 1-1 disconnected (the injected fault)" in uerr and
+           rd("unplug.rc").strip() == "exit 0" and failed and
+           "dd exit 0" not in udd and "still there" not in udd and
+           (not traced or len(gone) >= 1),
+           "serve -i disconnect: the disk gone mid-READ(10): its bulk IN "
+           "back with %s, the read failed, /dev/sda gone%s" %
+           (", ".join(str(v) for v in sorted(set(failed))) or "no error",
+            ", usb-storage's disconnect traced" if gone else ""),
+           uerr.splitlines() + udd.splitlines())
+
     after = rd("after-stop.txt")
     report("/dev/sda still there" not in after and
            not re.search(r"\d-\d:1\.0", after),

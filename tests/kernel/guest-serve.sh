@@ -10,7 +10,8 @@
 # the disk served again with a STALL armed on the second READ(10)'s CBW
 # (-i), the pattern written and read back through usb-storage's error
 # handling (clear-halt, bulk-only reset, the command again).  Last, a
-# device replayed from a capture (samples/hid-keyboard.pcap's keyboard).  No QEMU USB device in
+# device replayed from a capture (samples/hid-keyboard.pcap's keyboard),
+# and a disk that goes away in the middle of a transfer.  No QEMU USB device in
 # this VM (vm.sh --no-usb): the only disk is the served one.
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -119,10 +120,30 @@ kill "$rdr" 2>/dev/null
 stop_pid $srv INT >replay.rc
 sleep 1
 
+say "PHASE unplug"
+# the disk gone in the middle of the first READ(10)'s data phase (-i
+# disconnect after 5 more packets on 0x81): usb-storage's disconnect, its
+# URB back with an error, the block device gone
+urbscope serve -A -i '1 disconnect 0x81 5 on scsi 0x28 1' disk:8M \
+    2>unplug.err &
+srv=$!
+wait_for [ -b /dev/sda ] || say "no /dev/sda to unplug"
+dd if=/dev/sda of=/dev/null bs=64k count=4 skip=64 iflag=direct \
+    2>unplug-dd.txt
+echo "dd exit $?" >>unplug-dd.txt
+i=0
+while [ -b /dev/sda ] && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+[ -b /dev/sda ] && echo "/dev/sda still there" >>unplug-dd.txt
+stop_pid $srv INT >unplug.rc
+sleep 1
+
 stop_pid $cap INT >serve-cap.rc
 cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
     block0.txt after-stop.txt fault.err fault.rc md5-fault.txt \
     dd-read2.txt served.pcapng acm.txt stty.err replay.err replay.rc \
-    replay-keys.bin /share/
+    replay-keys.bin unplug.err unplug.rc unplug-dd.txt /share/
 say "PHASE done"
