@@ -221,8 +221,9 @@ def main():
            rd("unplug.rc").strip() == "exit 0" and failed and
            "dd exit 0" not in udd and "still there" not in udd and
            (not traced or len(gone) >= 1),
-           "serve -i disconnect: the disk gone mid-READ(10): its bulk IN "
-           "back with %s, the read failed, /dev/sda gone%s" %
+           "serve -i disconnect: the disk gone five packets into its first "
+           "READ(10) (the partition scan's): its bulk IN back with %s, "
+           "reads fail, /dev/sda gone%s" %
            (", ".join(str(v) for v in sorted(set(failed))) or "no error",
             ", usb-storage's disconnect traced" if gone else ""),
            uerr.splitlines() + udd.splitlines())

@@ -122,8 +122,9 @@ sleep 1
 
 say "PHASE unplug"
 # the disk gone in the middle of the first READ(10)'s data phase (-i
-# disconnect after 5 more packets on 0x81): usb-storage's disconnect, its
-# URB back with an error, the block device gone
+# disconnect after 5 more packets on 0x81; the kernel's partition scan
+# makes that READ(10)): usb-storage's disconnect, its URB back with an
+# error, reads failing, the block device gone
 urbscope serve -A -i '1 disconnect 0x81 5 on scsi 0x28 1' disk:8M \
     2>unplug.err &
 srv=$!
