@@ -250,6 +250,7 @@ static const struct {
 	{ "xacterr", DM_FAULT_XACTERR },
 	{ "disconnect", DM_FAULT_DISCONNECT },
 	{ "nak", DM_FAULT_NAK },
+	{ "delay", DM_FAULT_DELAY },
 };
 
 static const struct {
@@ -298,7 +299,7 @@ dm_inject_parse(char *const *w, int nw, struct dm_inject_spec *s, char *err,
 			break;
 	if (k == nitems(dm_faults)) {
 		snprintf(err, errlen, "no fault '%s' (stall, babble, xacterr, "
-		    "disconnect, nak)", nw > 0 ? w[0] : "");
+		    "disconnect, nak, delay)", nw > 0 ? w[0] : "");
 		return -1;
 	}
 	s->kind = dm_faults[k].kind;
@@ -424,7 +425,19 @@ dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind, int ep,
 	case DM_FAULT_NAK:
 		dm->fault = kind;
 		break;
+	case DM_FAULT_DELAY:
+		dm->fault = kind;
+		dm->fault_until = dm->now_ns + (uint64_t)count * 1000000;
+		break;
 	}
+}
+
+void
+dm_tick(struct usb_devmodel *dm, uint64_t now_ns)
+{
+	dm->now_ns = now_ns;
+	if (dm->ops->tick != NULL)
+		dm->ops->tick(dm, now_ns);
 }
 
 /* ------------------------------------------------------------------------
@@ -854,6 +867,11 @@ dm_fault(struct usb_devmodel *dm, int pid, int epaddr)
 		if (--dm->fault_count <= 0)
 			dm->fault = DM_FAULT_NONE;
 		return DM_NAK;
+	case DM_FAULT_DELAY:
+		if (dm->now_ns < dm->fault_until)
+			return DM_NAK;
+		dm->fault = DM_FAULT_NONE;
+		return 0;
 	default:
 		return 0;
 	}

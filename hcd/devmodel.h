@@ -46,6 +46,7 @@ enum dm_fault_kind {
 	DM_FAULT_XACTERR,	/* the next N transactions get no response */
 	DM_FAULT_DISCONNECT,	/* the device goes away mid-transfer */
 	DM_FAULT_NAK,		/* the next N transactions are NAKed */
+	DM_FAULT_DELAY,		/* NAKed for N milliseconds (dm_tick's) */
 };
 
 /* What sets an injected fault off: the host's own traffic (dm_arm). */
@@ -141,6 +142,8 @@ struct usb_devmodel {
 	/* a fault armed to go off at a trigger (on != DM_ON_NOW) */
 	struct dm_inject_spec armed;
 	long		 armed_seen;	/* trigger matches so far */
+	uint64_t	 now_ns;	/* the last dm_tick */
+	uint64_t	 fault_until;	/* DM_FAULT_DELAY's end */
 	/* what the model has to say (dm_note): NULL drops it */
 	void		 (*note_fn)(void *arg, const char *text);
 	void		*note_arg;
@@ -161,6 +164,9 @@ void		 dm_destroy(struct usb_devmodel *dm);
 int		 dm_transact(struct usb_devmodel *dm, int pid, int addr,
 		     int ep, uint8_t *buf, size_t len);
 void		 dm_bus_reset(struct usb_devmodel *dm);
+/* A millisecond passed (now_ns): the model's tick, and the time that
+ * DM_FAULT_DELAY counts.  What the machine and the server call. */
+void		 dm_tick(struct usb_devmodel *dm, uint64_t now_ns);
 void		 dm_inject(struct usb_devmodel *dm, enum dm_fault_kind kind,
 		     int ep, int count);
 /*

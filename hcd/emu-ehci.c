@@ -384,8 +384,8 @@ ports_clock(struct emu_ehci *e)
 			port_disconnect(e, p);
 			continue;
 		}
-		if (tick && (p->portsc & PORT_CCS) && p->dm->ops->tick != NULL)
-			p->dm->ops->tick(p->dm, e->sim->now_ns);
+		if (tick && (p->portsc & PORT_CCS))
+			dm_tick(p->dm, e->sim->now_ns);
 	}
 }
 

@@ -655,8 +655,7 @@ usbip_dev_run(struct usbip_dev *d, uint64_t now_ns, struct sbuf *out)
 		d->tick_ns = now_ns;
 	/* the model's ticks, a millisecond apart, ten at most a run */
 	for (k = 0; k < 10 && d->tick_ns <= now_ns; k++) {
-		if (dm->ops->tick != NULL)
-			dm->ops->tick(dm, d->tick_ns);
+		dm_tick(dm, d->tick_ns);
 		d->tick_ns += 1000000;
 	}
 	if (d->tick_ns <= now_ns)

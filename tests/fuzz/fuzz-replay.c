@@ -68,7 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < sizeof reqs / sizeof reqs[0]; i++)
 			ctrl(dm, reqs[i], buf);
 		for (k = 0; k < 4; k++) {
-			dm->ops->tick(dm, (uint64_t)k * 1000000000u);
+			dm_tick(dm, (uint64_t)k * 1000000000u);
 			for (ep = 1; ep < 16; ep++) {
 				(void)dm_transact(dm, DM_PID_IN, dm->address,
 				    ep, buf, 512);

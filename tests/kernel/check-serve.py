@@ -202,6 +202,29 @@ def main():
            ["key codes %s, expected %s" % (rk, want_rk)] +
            rd("replay.err").splitlines())
 
+    # a delay past the SCSI command timeout: the kernel's abort arrives
+    # as CMD_UNLINK (the devices' side: the CBW's C with -ECONNRESET),
+    # usbmon shows that URB back unlinked, and the write goes through
+    tpath = os.path.join(share, "timeout.pcapng")
+    tdev = [x for k, x in check_drivers.read_items(tpath) if k == "urb"] \
+        if os.path.exists(tpath) else []
+    unlinked = [x for x in tdev if x.type == "C" and x.xfer == 3 and
+                not x.dir_in and x.status == -104]
+    wcbw = max((i for i, x in enumerate(urbs) if x.type == "S" and
+                x.xfer == 3 and not x.dir_in and len(x.data) == 31 and
+                x.data[:4] == b"USBC" and x.data[15] == 0x2a), default=None)
+    hostunl = sorted(set(x.status for x in urbs if x.type == "C" and
+                         x.xfer == 3 and not x.dir_in and
+                         x.status in (-2, -104)))
+    tdd = rd("timeout-dd.txt")
+    report(rd("timeout.rc").strip() == "exit 0" and len(unlinked) >= 1 and
+           hostunl and "dd exit 0" in tdd and wcbw is not None,
+           "serve -i delay: the WRITE(10)'s CBW 5 s late, past the 2 s "
+           "SCSI timeout: %d CMD_UNLINKs answered -ECONNRESET, usbmon's "
+           "bulk OUT back %s, the write done in the end" %
+           (len(unlinked), "/".join(str(v) for v in hostunl) or "never"),
+           rd("timeout.err").splitlines() + tdd.splitlines())
+
     # the disk gone mid-transfer: the server says so and ends the
     # connection, usb-storage's bulk IN comes back with an error (vhci
     # gives its URBs back when the connection goes), the read fails, the

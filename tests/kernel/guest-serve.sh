@@ -120,6 +120,23 @@ kill "$rdr" 2>/dev/null
 stop_pid $srv INT >replay.rc
 sleep 1
 
+say "PHASE timeout"
+# an answer slower than the kernel waits: the first WRITE(10)'s CBW NAKed
+# for 5 s (-i delay), the disk's SCSI command timeout set to 2 s; the
+# SCSI layer aborts, usb-storage unlinks its URB (CMD_UNLINK over
+# USB/IP), resets, retries, and the write goes through once the delay is
+# over
+urbscope serve -A -w timeout.pcapng -i '1 delay 0x02 5000 on scsi 0x2a 1' \
+    disk:8M 2>timeout.err &
+srv=$!
+wait_for [ -b /dev/sda ] || say "no /dev/sda for the timeout"
+echo 2 >/sys/block/sda/device/timeout
+dd if=pattern.bin of=/dev/sda bs=64k count=1 seek=32 oflag=direct \
+    2>timeout-dd.txt
+echo "dd exit $?" >>timeout-dd.txt
+stop_pid $srv INT >timeout.rc
+sleep 1
+
 say "PHASE unplug"
 # the disk gone in the middle of the first READ(10)'s data phase (-i
 # disconnect after 5 more packets on 0x81; the kernel's partition scan
@@ -146,5 +163,6 @@ cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
     block0.txt after-stop.txt fault.err fault.rc md5-fault.txt \
     dd-read2.txt served.pcapng acm.txt stty.err replay.err replay.rc \
-    replay-keys.bin unplug.err unplug.rc unplug-dd.txt /share/
+    replay-keys.bin unplug.err unplug.rc unplug-dd.txt timeout.err \
+    timeout.rc timeout-dd.txt timeout.pcapng /share/
 say "PHASE done"

@@ -30,7 +30,7 @@ kernels=${KERNELS:-$KERNELS_ALL}
 n_main=33
 n_drivers=24
 n_kmod=46
-n_serve=12
+n_serve=13
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
 kernel_tests() {
@@ -178,7 +178,7 @@ one_kernel() {
 		ldd ./urbscope 2>/dev/null | grep -q libbpf && sopts=--drivers
 		guest serve "$n_serve checks" "$out-serve" \
 		    --guest tests/kernel/guest-serve.sh --devices serve \
-		    --timeout 150 --env "CAPTURE_OPTS=$sopts" \
+		    --timeout 200 --env "CAPTURE_OPTS=$sopts" \
 		    --file samples/hid-keyboard.pcap
 		case $? in
 		0)	python3 tests/kernel/check-serve.py "$out-serve" \

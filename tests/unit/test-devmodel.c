@@ -1195,6 +1195,7 @@ test_inject_triggers(void **state)
 	const char	*w5[] = { "stall", "on", "tuesday", "1" };
 	const char	*w6[] = { "melt" };
 	const char	*w7[] = { "babble", "on", "request", "0x06" };
+	const char	*w8[] = { "delay", "0x81", "5" };
 
 	(void)state;
 	assert_int_equal(dm_inject_parse(WORDS(w1), 7, &s, err, sizeof err), 0);
@@ -1249,6 +1250,19 @@ test_inject_triggers(void **state)
 	assert_int_equal(ctrl(dm, 6, RT_EP_OUT, USB_REQ_CLEAR_FEATURE,
 	    USB_ENDPOINT_HALT, 0x02, 0, NULL), 0);
 	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, cbw, 31), DM_ACK);
+
+	/* a delay: NAKed until 5 ms of dm_tick's time have passed */
+	dm_tick(dm, 1000000000);
+	assert_int_equal(dm_inject_parse(WORDS(w8), 3, &s, err, sizeof err),
+	    0);
+	dm_inject_spec(dm, &s);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 8), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), DM_NAK);
+	dm_tick(dm, 1004000000);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), DM_NAK);
+	dm_tick(dm, 1005000000);
+	/* what the loopback holds: the CBW before and these 8 bytes */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), 39);
 
 	/* a request's SETUP: babble on the next IN after GET_DESCRIPTOR */
 	assert_int_equal(dm_inject_parse(WORDS(w7), 4, &s, err, sizeof err), 0);
