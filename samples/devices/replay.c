@@ -388,6 +388,16 @@ rp_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
 	return rp_answer(dm, s, data, 0);
 }
 
+/* How long after `from` a recorded time `t` is, in ns: 0 when before.
+ * Both come from the capture, any value (saturated, never overflows). */
+static uint64_t
+ns_after(int64_t t, int64_t from)
+{
+	if (t <= from)
+		return 0;
+	return (uint64_t)t - (uint64_t)from;
+}
+
 static int
 rp_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 {
@@ -402,8 +412,8 @@ rp_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 	}
 	/* an interrupt endpoint's data no sooner than it came */
 	if (q->at < q->n && rp->intr[ep & 0x0f] && rp->config_ns != 0 &&
-	    q->it[q->at].ts_ns - rp->config_ns >
-	    (int64_t)(rp->now_ns - rp->t0_ns))
+	    ns_after(q->it[q->at].ts_ns, rp->config_ns) >
+	    rp->now_ns - rp->t0_ns)
 		return DM_NAK;
 	if (q->at >= q->n) {
 		if (!q->said && q->n > 0)
