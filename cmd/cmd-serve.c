@@ -11,6 +11,13 @@
  * as usbipd does) or imports one device and then carries its URBs.  A
  * malformed message closes that connection with a line on stderr; the
  * others go on.  SIGINT and SIGTERM stop the server.
+ *
+ * -s SCENARIO: the scenario language's device steps (plug, unplug,
+ * settle, wait, inject) run on the wall clock between the connections'
+ * work; "plug PORT" is bus id 1-PORT, "unplug" ends the connection that
+ * has the device (vhci-hcd then sees it go), "settle" waits until a
+ * host has attached and configured it.  The scenario's end ends the
+ * server, as it ends `urbscope sim`.
  */
 #include <sys/socket.h>
 
@@ -56,7 +63,14 @@ struct server {
 	struct dm_inject_spec inject[SERVE_MAX_DEVS];	/* -i, at import */
 	char		 label[SERVE_MAX_DEVS][16];	/* "1-N" */
 	int		 has_inject[SERVE_MAX_DEVS];
-	int		 ndev;
+	int		 unplugged[SERVE_MAX_DEVS];	/* free at conn_close */
+	int		 devnum;	/* the next plugged device's */
+	int		 attach;	/* -A */
+	struct sim_scenario *sc;	/* -s */
+	const char	*sc_name;
+	size_t		 sc_step;
+	uint64_t	 sc_until;	/* a wait's end (CLOCK_MONOTONIC) */
+	int		 sc_failed;	/* a step went wrong: exit 1 */
 	struct conn	 conn[SERVE_MAX_CONNS];
 	int		 nconn;
 	uint64_t	 urbs;		/* URBs carried */
@@ -115,9 +129,9 @@ serve_inject_opt(struct server *sv, const char *arg)
 	    p = strtok(NULL, " \t"))
 		w[nw++] = p;
 	n = nw > 0 ? strtol(w[0], &p, 10) : 0;
-	if (nw < 2 || *p != '\0' || n < 1 || n > sv->ndev)
+	if (nw < 2 || *p != '\0' || n < 1 || n > SERVE_MAX_DEVS)
 		cmd_warnx("serve: -i '%s': N FAULT ..., N a model's place "
-		    "(1-%d)", arg, sv->ndev);
+		    "(1-%d)", arg, SERVE_MAX_DEVS);
 	else if (dm_inject_parse(w + 1, nw - 1, &sv->inject[n - 1], err,
 	    sizeof err) != 0)
 		cmd_warnx("serve: -i '%s': %s", arg, err);
@@ -135,8 +149,8 @@ vhci_port_taken(const struct server *sv, int port)
 {
 	int	 i;
 
-	for (i = 0; i < sv->ndev; i++)
-		if (sv->vport[i] == port)
+	for (i = 0; i < SERVE_MAX_DEVS; i++)
+		if (sv->dev[i] != NULL && sv->vport[i] == port)
 			return 1;
 	return 0;
 }
@@ -164,7 +178,8 @@ serve_usage(FILE *f)
 	const struct usb_devmodel_ops *const *m;
 
 	fprintf(f, "usage: urbscope serve [-a ADDRESS] [-p PORT] [-i INJECT]... "
-	    "[-w FILE] [-A]\n                      MODEL[:ARGS]...\n"
+	    "[-w FILE] [-A]\n                      [-s SCENARIO] "
+	    "[MODEL[:ARGS]...]\n"
 	    "Serve device models over USB/IP (protocol 1.1.1): a Linux "
 	    "machine\nattaches them with vhci-hcd ('usbip attach -r HOST -b "
 	    "1-1') and its\nown drivers bind to them.  Model N is bus id 1-N; "
@@ -190,7 +205,12 @@ serve_usage(FILE *f)
 	    "                the third READ(10)'s CBW)\n"
 	    "  -A, --attach  attach the devices to this machine's own\n"
 	    "                vhci-hcd too (root; modprobe vhci-hcd), as\n"
-	    "                'usbip attach' would; detached on exit\n",
+	    "                'usbip attach' would; detached on exit\n"
+	    "  -s SCENARIO   run a scenario file's device steps on the wall\n"
+	    "                clock: plug PORT MODEL [ARGS] (bus id 1-PORT),\n"
+	    "                unplug PORT (its host sees it go), settle PORT\n"
+	    "                (until a host has configured it), wait MS,\n"
+	    "                inject PORT FAULT ...; its end ends the server\n",
 	    USBIP_PORT);
 }
 
@@ -273,8 +293,8 @@ vhci_detach(struct server *sv)
 	char	 text[16];
 	int	 fd, i, n;
 
-	for (i = 0; i < sv->ndev; i++) {
-		if (sv->vport[i] < 0)
+	for (i = 0; i < SERVE_MAX_DEVS; i++) {
+		if (sv->dev[i] == NULL || sv->vport[i] < 0)
 			continue;
 		n = snprintf(text, sizeof text, "%d", sv->vport[i]);
 		if ((fd = open(VHCI_DIR "/detach", O_WRONLY | O_CLOEXEC)) >= 0) {
@@ -285,6 +305,59 @@ vhci_detach(struct server *sv)
 		}
 		sv->vport[i] = -1;
 	}
+}
+
+/*
+ * Model `model` (args for its init) plugged in at port (bus id 1-PORT),
+ * and with -A attached to vhci-hcd.  0, or -1 after saying why.
+ */
+static int
+serve_plug(struct server *sv, int port, const char *model, const char *args)
+{
+	struct usb_devmodel *dm;
+	int		 i = port - 1, vp;
+
+	if (sim_model_find(model) == NULL) {
+		cmd_warnx("serve: no device model '%s' (see urbscope serve "
+		    "--help)", model);
+		return -1;
+	}
+	if (sv->dev[i] != NULL) {
+		cmd_warnx("serve: port %d has a device already (%s)", port,
+		    usbip_dev_model(sv->dev[i])->ops->name);
+		return -1;
+	}
+	snprintf(sv->label[i], sizeof sv->label[i], "1-%d", port);
+	dm = dm_create_noted(model, args, serve_note, sv->label[i]);
+	if (dm == NULL || (sv->dev[i] = usbip_dev_new(dm, 1, sv->devnum,
+	    port)) == NULL) {
+		cmd_warnx("serve: %s: cannot create it with '%s'", model,
+		    args);
+		dm_destroy(dm);
+		return -1;
+	}
+	sv->devnum = sv->devnum % 127 + 1;
+	sv->vport[i] = -1;
+	if (sv->sink != NULL)
+		usbip_dev_record(sv->dev[i], serve_record, sv);
+	if (!sv->attach)
+		return 0;
+	if (vhci_attach(sv, i, &vp) != 0)
+		return -1;
+	fprintf(stderr, "urbscope: %s attached to vhci_hcd.0 port %d\n",
+	    sv->label[i], vp);
+	return 0;
+}
+
+/* Device i, unplugged, goes (its connection, if any, gone first). */
+static void
+serve_unplugged(struct server *sv, int i)
+{
+	fprintf(stderr, "urbscope: %s unplugged\n", sv->label[i]);
+	usbip_dev_free(sv->dev[i]);
+	sv->dev[i] = NULL;
+	sv->unplugged[i] = 0;
+	sv->vport[i] = -1;
 }
 
 /* Listen on address:port; the socket, or -1 after saying why. */
@@ -332,15 +405,19 @@ conn_close(struct server *sv, struct conn *c, const char *why)
 
 	if (why != NULL)
 		cmd_warnx("serve: %s: %s", c->peer, why);
-	for (i = 0; i < sv->ndev; i++) {
-		if (sv->owner[i] != c)
+	for (i = 0; i < SERVE_MAX_DEVS; i++) {
+		if (sv->dev[i] == NULL || sv->owner[i] != c)
 			continue;
-		/* the device stays, fresh for the next import */
-		usbip_dev_reset(sv->dev[i]);
-		dm_bus_reset(usbip_dev_model(sv->dev[i]));
 		sv->owner[i] = NULL;
 		fprintf(stderr, "urbscope: %s detached from %s\n",
 		    usbip_dev_busid(sv->dev[i]), c->peer);
+		if (sv->unplugged[i]) {
+			serve_unplugged(sv, i);
+			continue;
+		}
+		/* the device stays, fresh for the next import */
+		usbip_dev_reset(sv->dev[i]);
+		dm_bus_reset(usbip_dev_model(sv->dev[i]));
 	}
 	close(c->fd);
 	free(c->in);
@@ -349,7 +426,7 @@ conn_close(struct server *sv, struct conn *c, const char *why)
 	last = &sv->conn[--sv->nconn];
 	if (c != last) {
 		*c = *last;
-		for (i = 0; i < sv->ndev; i++)
+		for (i = 0; i < SERVE_MAX_DEVS; i++)
 			if (sv->owner[i] == last)
 				sv->owner[i] = c;
 	}
@@ -414,9 +491,13 @@ conn_message(struct server *sv, struct conn *c, const char **why)
 	switch (code) {
 	case OP_REQ_DEVLIST:
 		op_reply(&c->out, OP_REP_DEVLIST, ST_OK);
-		put_be32(info, (uint32_t)sv->ndev);
+		for (i = 0, n = 0; i < SERVE_MAX_DEVS; i++)
+			n += sv->dev[i] != NULL && !sv->unplugged[i];
+		put_be32(info, (uint32_t)n);
 		sb_putn(&c->out, (const char *)info, 4);
-		for (i = 0; i < sv->ndev; i++) {
+		for (i = 0; i < SERVE_MAX_DEVS; i++) {
+			if (sv->dev[i] == NULL || sv->unplugged[i])
+				continue;
 			n = usbip_dev_info(sv->dev[i], info, 1);
 			sb_putn(&c->out, (const char *)info, n);
 		}
@@ -427,14 +508,15 @@ conn_message(struct server *sv, struct conn *c, const char **why)
 			return 0;
 		memcpy(busid, c->in + USBIP_OP_HDR, USBIP_BUSID_SIZE);
 		busid[USBIP_BUSID_SIZE] = '\0';
-		for (i = 0; i < sv->ndev; i++)
-			if (strcmp(busid, usbip_dev_busid(sv->dev[i])) == 0)
+		for (i = 0; i < SERVE_MAX_DEVS; i++)
+			if (sv->dev[i] != NULL && !sv->unplugged[i] &&
+			    strcmp(busid, usbip_dev_busid(sv->dev[i])) == 0)
 				break;
-		if (i == sv->ndev || sv->owner[i] != NULL) {
-			op_reply(&c->out, OP_REP_IMPORT, i == sv->ndev ?
+		if (i == SERVE_MAX_DEVS || sv->owner[i] != NULL) {
+			op_reply(&c->out, OP_REP_IMPORT, i == SERVE_MAX_DEVS ?
 			    ST_NA : ST_DEV_BUSY);
 			cmd_warnx("serve: %s asked for %s: %s", c->peer,
-			    busid, i == sv->ndev ? "no such device" :
+			    busid, i == SERVE_MAX_DEVS ? "no such device" :
 			    "already attached");
 			c->closing = 1;
 			return USBIP_OP_HDR + USBIP_BUSID_SIZE;
@@ -552,19 +634,134 @@ serve_accept(struct server *sv, int lfd)
 	snprintf(c->peer, sizeof c->peer, "%s:%s", host, port);
 }
 
+/* A scenario step that went wrong: said, and the exit status 1. */
+static void
+step_fail(struct server *sv, const struct sim_step_view *v, const char *why)
+{
+	cmd_warnx("serve: %s:%d: %s %d: %s", sv->sc_name, v->line,
+	    v->command, v->port, why);
+	sv->sc_failed = 1;
+}
+
+/*
+ * -s: the scenario's steps that are due, run.  Returns 1 at its end;
+ * else 0 with *timeout (ms) lowered to when the step it waits on is due.
+ */
+static int
+scenario_run(struct server *sv, int *timeout)
+{
+	struct sim_step_view v;
+	struct usb_devmodel *dm;
+	uint64_t	 now;
+	int		 i, left;
+
+	for (; sim_scenario_step(sv->sc, sv->sc_step, &v) == 0;
+	    sv->sc_step++) {
+		i = v.port - 1;
+		dm = v.port > 0 && sv->dev[i] != NULL && !sv->unplugged[i] ?
+		    usbip_dev_model(sv->dev[i]) : NULL;
+		switch (v.kind) {
+		case SIM_STEP_WAIT:
+			now = now_ns();
+			if (sv->sc_until == 0)
+				sv->sc_until = now + (uint64_t)v.ms * 1000000;
+			if (now < sv->sc_until) {
+				left = (int)((sv->sc_until - now + 999999) /
+				    1000000);
+				if (*timeout < 0 || left < *timeout)
+					*timeout = left;
+				return 0;
+			}
+			sv->sc_until = 0;
+			break;
+		case SIM_STEP_SETTLE:
+			if (dm == NULL)
+				step_fail(sv, &v, "no device there");
+			else if (sv->owner[i] == NULL || dm->config == 0) {
+				/* a host attaches it, then configures it */
+				if (*timeout < 0 || *timeout > 10)
+					*timeout = 10;
+				return 0;
+			}
+			break;
+		case SIM_STEP_PLUG:
+			if (serve_plug(sv, v.port, v.model, v.args) != 0)
+				sv->sc_failed = 1;
+			else
+				fprintf(stderr, "urbscope: %s plugged: %s\n",
+				    sv->label[i], v.model);
+			break;
+		case SIM_STEP_UNPLUG:
+			if (dm == NULL)
+				step_fail(sv, &v, "no device there");
+			else if (sv->owner[i] == NULL)
+				serve_unplugged(sv, i);
+			else {
+				/* the connection ends, as a device pulled
+				 * out of a usbipd host ends it: vhci-hcd
+				 * gives the port's URBs back and detaches
+				 * it; the device goes in conn_close */
+				sv->unplugged[i] = 1;
+				sv->owner[i]->closing = 1;
+				sv->vport[i] = -1;
+			}
+			break;
+		case SIM_STEP_INJECT:
+			if (dm == NULL)
+				step_fail(sv, &v, "no device there");
+			else
+				dm_inject_spec(dm, v.inject);
+			break;
+		case SIM_STEP_HOST:
+			break;		/* refused before serving */
+		}
+	}
+	return 1;
+}
+
+/* -s NAME: the scenario, its steps all the device's own.  0, or -1 after
+ * saying why. */
+static int
+scenario_open(struct server *sv, const char *name)
+{
+	struct sim_step_view v;
+	char		 err[512];
+	size_t		 k;
+
+	if (sim_scenario_load(name, &sv->sc, err, sizeof err) != 0) {
+		cmd_warnx("serve: -s: %s", err);
+		return -1;
+	}
+	sv->sc_name = name;
+	for (k = 0; sim_scenario_step(sv->sc, k, &v) == 0; k++) {
+		if (v.kind != SIM_STEP_HOST)
+			continue;
+		cmd_warnx("serve: %s:%d: '%s' needs the simulator's own host "
+		    "(urbscope sim); served, the host is the kernel that "
+		    "attaches the device (plug, unplug, settle, wait and "
+		    "inject are served)", name, v.line, v.command);
+		return -1;
+	}
+	return 0;
+}
+
 static int
 serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
 	struct server	*sv;
 	struct pollfd	 pfd[1 + SERVE_MAX_CONNS];
 	struct sigaction sa;
-	struct usb_devmodel *dm;
 	const char	*address = args_get(a, 'a');
 	const char	*port = args_get(a, 'p');
 	char		*name, *args;
-	int		 i, lfd, busy, vp, rc = EXIT_INPUT;
+	int		 i, lfd, timeout, rc = EXIT_INPUT;
 
 	(void)ce;
+	if (a->argc == 0 && args_get(a, 's') == NULL) {
+		cmd_warnx("serve: which device models? (e.g. disk:8M "
+		    "keyboard, or -s SCENARIO)");
+		return EXIT_USAGE;
+	}
 	if (a->argc > SERVE_MAX_DEVS) {
 		cmd_warnx("serve: %d devices at most", SERVE_MAX_DEVS);
 		return EXIT_USAGE;
@@ -573,42 +770,18 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_warnx("out of memory");
 		return EXIT_INPUT;
 	}
-	for (i = 0; i < a->argc; i++) {
-		if ((name = strdup(a->argv[i])) == NULL) {
-			cmd_warnx("out of memory");
-			goto out;
-		}
-		sv->vport[i] = -1;
-		if ((args = strchr(name, ':')) != NULL)
-			*args++ = '\0';
-		if (sim_model_find(name) == NULL) {
-			cmd_warnx("serve: no device model '%s' (see urbscope "
-			    "serve --help)", name);
-			free(name);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		snprintf(sv->label[i], sizeof sv->label[i], "1-%d", i + 1);
-		dm = dm_create_noted(name, args != NULL ? args : "",
-		    serve_note, sv->label[i]);
-		if (dm == NULL || (sv->dev[sv->ndev] = usbip_dev_new(dm, 1,
-		    i + 2, i + 1)) == NULL) {
-			cmd_warnx("serve: %s: cannot create it with '%s'",
-			    name, args != NULL ? args : "");
-			dm_destroy(dm);
-			free(name);
-			rc = EXIT_USAGE;
-			goto out;
-		}
-		sv->ndev++;
-		free(name);
-	}
+	sv->devnum = 2;
 	for (i = 0; i < (int)a->nopt; i++)
 		if (a->opt[i].ch == 'i' &&
 		    serve_inject_opt(sv, a->opt[i].arg) != 0) {
 			rc = EXIT_USAGE;
 			goto out;
 		}
+	if (args_get(a, 's') != NULL &&
+	    scenario_open(sv, args_get(a, 's')) != 0) {
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (args_get(a, 'w') != NULL) {
 		struct cap_sink_opts o;
 		char	 err[512];
@@ -621,8 +794,21 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			cmd_warnx("serve: %s", err);
 			goto out;
 		}
-		for (i = 0; i < sv->ndev; i++)
-			usbip_dev_record(sv->dev[i], serve_record, sv);
+	}
+	for (i = 0; i < a->argc; i++) {
+		if ((name = strdup(a->argv[i])) == NULL) {
+			cmd_warnx("out of memory");
+			goto out;
+		}
+		if ((args = strchr(name, ':')) != NULL)
+			*args++ = '\0';
+		rc = serve_plug(sv, i + 1, name, args != NULL ? args : "");
+		free(name);
+		if (rc != 0) {
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		rc = EXIT_INPUT;
 	}
 	if ((lfd = serve_listen(address != NULL ? address : "127.0.0.1",
 	    port != NULL ? port : "3240")) < 0)
@@ -635,24 +821,33 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	fprintf(stderr, "urbscope: serving over USB/IP on %s port %s:",
 	    address != NULL ? address : "127.0.0.1",
 	    port != NULL ? port : "3240");
-	for (i = 0; i < sv->ndev; i++)
-		fprintf(stderr, " %s %s", usbip_dev_busid(sv->dev[i]),
-		    usbip_dev_model(sv->dev[i])->ops->name);
+	for (i = 0; i < SERVE_MAX_DEVS; i++)
+		if (sv->dev[i] != NULL)
+			fprintf(stderr, " %s %s", usbip_dev_busid(sv->dev[i]),
+			    usbip_dev_model(sv->dev[i])->ops->name);
+	if (sv->sc != NULL)
+		fprintf(stderr, "%s scenario %s", a->argc > 0 ? "," : "",
+		    sv->sc_name);
 	fprintf(stderr, "\n");
-	for (i = 0; args_has(a, 'A') && i < sv->ndev; i++) {
-		if (vhci_attach(sv, i, &vp) != 0)
+	/* -A: attached once the server listens, so a failure stops it */
+	sv->attach = args_has(a, 'A');
+	for (i = 0; sv->attach && i < SERVE_MAX_DEVS; i++) {
+		if (sv->dev[i] == NULL)
+			continue;
+		if (vhci_attach(sv, i, &timeout) != 0)
 			goto stop;
 		fprintf(stderr, "urbscope: %s attached to vhci_hcd.0 port "
-		    "%d\n", usbip_dev_busid(sv->dev[i]), vp);
+		    "%d\n", usbip_dev_busid(sv->dev[i]), timeout);
 	}
 	rc = 0;
-	while (rc == 0 && !serve_stop) {
+	while (!serve_stop) {
 		/* the attached devices run every millisecond */
-		busy = 0;
-		for (i = 0; i < sv->ndev; i++) {
-			if (sv->owner[i] == NULL)
+		timeout = -1;
+		for (i = 0; i < SERVE_MAX_DEVS; i++) {
+			if (sv->dev[i] == NULL || sv->owner[i] == NULL ||
+			    sv->unplugged[i])
 				continue;
-			busy = 1;
+			timeout = 1;
 			(void)usbip_dev_run(sv->dev[i], now_ns(),
 			    &sv->owner[i]->out);
 			/* an injected disconnect: the connection ends, as a
@@ -667,6 +862,11 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 				sv->vport[i] = -1;
 			}
 		}
+		if (sv->sc != NULL && scenario_run(sv, &timeout)) {
+			fprintf(stderr, "urbscope: scenario %s done\n",
+			    sv->sc_name);
+			break;
+		}
 		pfd[0].fd = lfd;
 		pfd[0].events = POLLIN;
 		for (i = 0; i < sv->nconn; i++) {
@@ -674,7 +874,7 @@ serve_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			pfd[1 + i].events = POLLIN | (sv->conn[i].out.len > 0 ||
 			    sv->conn[i].closing ? POLLOUT : 0);
 		}
-		if (poll(pfd, (nfds_t)(1 + sv->nconn), busy ? 1 : -1) < 0 &&
+		if (poll(pfd, (nfds_t)(1 + sv->nconn), timeout) < 0 &&
 		    errno != EINTR)
 			break;
 		/* newest first: a closed connection's slot takes the last */
@@ -695,10 +895,10 @@ stop:
 	close(lfd);
 	fprintf(stderr, "urbscope: %llu URBs served\n",
 	    (unsigned long long)sv->urbs);
-	if (rc != 0)
+	if (rc != 0 || sv->sc_failed)
 		rc = EXIT_INPUT;
 out:
-	for (i = 0; i < sv->ndev; i++)
+	for (i = 0; i < SERVE_MAX_DEVS; i++)
 		usbip_dev_free(sv->dev[i]);
 	if (sv->sink != NULL) {
 		char	 err[512];
@@ -708,6 +908,7 @@ out:
 			rc = EXIT_INPUT;
 		}
 	}
+	sim_scenario_free(sv->sc);
 	free(sv);
 	return rc;
 }
@@ -720,14 +921,14 @@ static const struct option serve_longopts[] = {
 const struct cmd_entry cmd_serve_entry = {
 	.name = "serve",
 	.usage = "[-a ADDRESS] [-p PORT] [-i INJECT]... [-w FILE] [-A] "
-	    "MODEL[:ARGS]...",
+	    "[-s SCENARIO] [MODEL[:ARGS]...]",
 	.help = "serve device models over USB/IP to a real kernel's "
 	    "vhci-hcd",
-	.template = "Aa:i:p:w:",
+	.template = "Aa:i:p:s:w:",
 	.longopts = serve_longopts,
-	.lower = 1,
+	.lower = 0,
 	.upper = -1,
-	.missing = "which device models? (e.g. disk:8M keyboard)",
+	.missing = NULL,
 	.extra = NULL,
 	.usage_fn = serve_usage,
 	.exec = serve_exec,

@@ -260,6 +260,7 @@ static const struct {
 	{ "request", DM_ON_REQUEST },
 	{ "scsi", DM_ON_SCSI },
 	{ "packet", DM_ON_PACKET },
+	{ "bytes", DM_ON_BYTES },
 };
 
 /* A number (decimal or 0x hex) in [lo, hi] into *out: 0, or -1. */
@@ -283,6 +284,7 @@ int
 dm_inject_parse(char *const *w, int nw, struct dm_inject_spec *s, char *err,
     size_t errlen)
 {
+	uint64_t size;
 	size_t	 k;
 	int	 i, on = nw;
 	long	 v;
@@ -325,9 +327,10 @@ dm_inject_parse(char *const *w, int nw, struct dm_inject_spec *s, char *err,
 	for (k = 0; k < nitems(dm_triggers); k++)
 		if (on + 1 < nw && strcmp(dm_triggers[k].name, w[on + 1]) == 0)
 			break;
-	if (k == nitems(dm_triggers) || on + 2 >= nw || on + 4 < nw) {
+	if (k == nitems(dm_triggers) || on + 2 >= nw || on + 4 < nw ||
+	    (dm_triggers[k].on == DM_ON_BYTES && on + 4 != nw)) {
 		snprintf(err, errlen, "on request BREQUEST [N], on scsi "
-		    "OPCODE|any [N] or on packet EP [N]");
+		    "OPCODE|any [N], on packet EP [N] or on bytes EP N");
 		return -1;
 	}
 	s->on = dm_triggers[k].on;
@@ -339,13 +342,22 @@ dm_inject_parse(char *const *w, int nw, struct dm_inject_spec *s, char *err,
 		    "SCSI opcode" : "endpoint address");
 		return -1;
 	}
-	if (on + 3 < nw && dm_number(w[on + 3], 1, 1000000, &s->nth) < 0) {
+	if (s->on == DM_ON_BYTES) {
+		if (dm_parse_size(w[on + 3], &size) < 0 || size < 1 ||
+		    size > 0x7fffffff) {
+			snprintf(err, errlen, "'%s' is not a byte count (1 to "
+			    "2G; k, M and G multiply)", w[on + 3]);
+			return -1;
+		}
+		s->nth = (long)size;
+	} else if (on + 3 < nw &&
+	    dm_number(w[on + 3], 1, 1000000, &s->nth) < 0) {
 		snprintf(err, errlen, "'%s' is not a count (1 = the first)",
 		    w[on + 3]);
 		return -1;
 	}
 	/* the fault's endpoint: the trigger's when none is named */
-	if (s->ep == -1 && s->on == DM_ON_PACKET)
+	if (s->ep == -1 && (s->on == DM_ON_PACKET || s->on == DM_ON_BYTES))
 		s->ep = (int)s->value;
 	return 0;
 }
@@ -386,6 +398,9 @@ dm_triggered(struct usb_devmodel *dm, int pid, int epaddr,
 	case DM_ON_PACKET:
 		hit = epaddr == s->value;
 		break;
+	case DM_ON_BYTES:
+		/* dm_transact counts the bytes that went through */
+		return epaddr == s->value && dm->armed_seen >= s->nth;
 	}
 	return hit && ++dm->armed_seen == s->nth;
 }
@@ -923,6 +938,10 @@ dm_transact(struct usb_devmodel *dm, int pid, int addr, int ep,
 		    dm->ops->data_out(dm, epaddr, buf, len) : DM_STALL;
 	if (r == DM_STALL)
 		dm_halt(dm, epaddr, 1);
+	else if (dm->armed.on == DM_ON_BYTES && epaddr == dm->armed.value &&
+	    (pid == DM_PID_IN ? r > 0 : r == DM_ACK) &&
+	    dm->armed_seen < dm->armed.nth)
+		dm->armed_seen += pid == DM_PID_IN ? r : (long)len;
 	return r;
 }
 

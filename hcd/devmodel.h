@@ -56,11 +56,13 @@ enum dm_trigger_kind {
 	DM_ON_SCSI,		/* the Nth bulk-only CBW with opcode value
 				 * (-1: any), USB MSC BOT 5.1 */
 	DM_ON_PACKET,		/* the Nth transaction on endpoint value */
+	DM_ON_BYTES,		/* the first transaction on endpoint value
+				 * after nth bytes went through it */
 };
 
 /*
  * An injection as the scenarios' "inject PORT FAULT [EP] [COUNT] [on
- * request|scsi|packet VALUE [N]]" says it (dm_inject_parse), for the
+ * request|scsi|packet VALUE [N]]" or "... on bytes EP N" says it (dm_inject_parse), for the
  * simulator and for `urbscope serve` alike.
  */
 struct dm_inject_spec {
@@ -69,7 +71,7 @@ struct dm_inject_spec {
 	int		 count;
 	enum dm_trigger_kind on;
 	long		 value;
-	long		 nth;		/* 1 = the first */
+	long		 nth;		/* 1 = the first; DM_ON_BYTES: bytes */
 };
 
 struct usb_devmodel;
@@ -141,7 +143,7 @@ struct usb_devmodel {
 	int		 gone;		/* disconnected by a fault */
 	/* a fault armed to go off at a trigger (on != DM_ON_NOW) */
 	struct dm_inject_spec armed;
-	long		 armed_seen;	/* trigger matches so far */
+	long		 armed_seen;	/* trigger matches (bytes) so far */
 	uint64_t	 now_ns;	/* the last dm_tick */
 	uint64_t	 fault_until;	/* DM_FAULT_DELAY's end */
 	/* what the model has to say (dm_note): NULL drops it */

@@ -130,11 +130,47 @@ int		 sim_scenario_sniff(const uint8_t *text, size_t n);
 int		 sim_scenario_parse(const char *text, const char *name,
 		     struct sim_scenario **out, char *err, size_t errlen);
 void		 sim_scenario_free(struct sim_scenario *sc);
+/* A built-in scenario by name, or else a file, parsed.  0; -ENOENT (no
+ * such built-in or file), -EINVAL (what it says is wrong) or -ENOMEM,
+ * with the reason in err. */
+int		 sim_scenario_load(const char *what,
+		     struct sim_scenario **out, char *err, size_t errlen);
 /* Queue the scenario on the machine; it sets m->sim->stop at its end. */
 void		 sim_scenario_start(struct sim_scenario *sc,
 		     struct sim_machine *m);
 /* Errors of the steps (I/O failures, a device not there), for reports:
  * NULL when all went well. */
 const char	*sim_scenario_error(const struct sim_scenario *sc);
+
+/*
+ * A scenario's steps for a runner of its own (`urbscope serve`, where the
+ * host is a real kernel and time is the wall clock's): step i of sc into
+ * *v, valid while sc is.  Returns 0, or -1 past the last step.  Steps
+ * other than the device's own (plug, unplug, settle, wait, inject) come
+ * as SIM_STEP_HOST, with their command's name: they need the
+ * simulator's host.
+ */
+enum sim_step_kind {
+	SIM_STEP_PLUG,
+	SIM_STEP_UNPLUG,
+	SIM_STEP_SETTLE,
+	SIM_STEP_WAIT,
+	SIM_STEP_INJECT,
+	SIM_STEP_HOST,
+};
+
+struct sim_step_view {
+	enum sim_step_kind kind;
+	const char	*command;	/* "plug", "disk-read", ... */
+	int		 line;
+	int		 port;		/* plug, unplug, settle, inject */
+	long		 ms;		/* wait */
+	const char	*model;		/* plug */
+	const char	*args;		/* plug: "" when none */
+	const struct dm_inject_spec *inject;
+};
+
+int		 sim_scenario_step(const struct sim_scenario *sc, size_t i,
+		     struct sim_step_view *v);
 
 #endif /* HCD_MACHINE_H */

@@ -52,6 +52,7 @@ struct step {
 #define BULK_CHUNK	16384		/* loopback URB size */
 #define MAX_OPEN	8		/* device nodes open at once */
 #define READ_MAX	4096		/* bytes of one read step */
+#define SCENARIO_MAX_TEXT (1 << 20)	/* a file's bytes, at most */
 
 struct bulk_run;
 
@@ -634,6 +635,50 @@ sim_scenario_parse(const char *text, const char *name,
 fail:
 	sim_scenario_free(sc);
 	return -EINVAL;
+}
+
+int
+sim_scenario_load(const char *what, struct sim_scenario **out, char *err,
+    size_t errlen)
+{
+	const char	*builtin, *const *nm;
+	char		*text, names[256];
+	FILE		*f;
+	size_t		 n, len;
+	int		 rc;
+
+	*out = NULL;
+	if ((builtin = sim_scenario_builtin(what)) != NULL)
+		return sim_scenario_parse(builtin, what, out, err, errlen);
+	if ((f = fopen(what, "r")) == NULL) {
+		rc = errno;
+		names[0] = '\0';
+		for (len = 0, nm = sim_scenario_names; *nm != NULL &&
+		    len < sizeof names; nm++)
+			len += (size_t)snprintf(names + len, sizeof names - len,
+			    "%s%s", nm != sim_scenario_names ? ", " : "", *nm);
+		snprintf(err, errlen, "no built-in scenario '%s' (%s) and no "
+		    "such file: %s", what, names, strerror(rc));
+		return -ENOENT;
+	}
+	if ((text = malloc(SCENARIO_MAX_TEXT + 1)) == NULL) {
+		fclose(f);
+		snprintf(err, errlen, "%s: out of memory", what);
+		return -ENOMEM;
+	}
+	n = fread(text, 1, SCENARIO_MAX_TEXT, f);
+	if (ferror(f) || (n == SCENARIO_MAX_TEXT && fgetc(f) != EOF)) {
+		snprintf(err, errlen, "%s: %s", what, ferror(f) ?
+		    strerror(errno) : "longer than 1 MiB: not a scenario");
+		fclose(f);
+		free(text);
+		return -ENOENT;
+	}
+	fclose(f);
+	text[n] = '\0';
+	rc = sim_scenario_parse(text, what, out, err, errlen);
+	free(text);
+	return rc;
 }
 
 /* ------------------------------------------------------------------------
@@ -1274,6 +1319,49 @@ sim_scenario_start(struct sim_scenario *sc, struct sim_machine *m)
 	sc->timer.fn = scenario_timer;
 	sc->timer.arg = sc;
 	sim_work_queue(m->sim, &sc->work);
+}
+
+int
+sim_scenario_step(const struct sim_scenario *sc, size_t i,
+    struct sim_step_view *v)
+{
+	const struct step *st;
+	size_t		 k;
+
+	if (i >= sc->nsteps)
+		return -1;
+	st = &sc->steps[i];
+	memset(v, 0, sizeof *v);
+	for (k = 0; k < sizeof commands / sizeof commands[0]; k++)
+		if (commands[k].kind == st->kind)
+			v->command = commands[k].name;
+	v->line = st->line;
+	v->port = st->port;
+	switch (st->kind) {
+	case ST_PLUG:
+		v->kind = SIM_STEP_PLUG;
+		v->model = st->str;
+		v->args = st->args != NULL ? st->args : "";
+		break;
+	case ST_UNPLUG:
+		v->kind = SIM_STEP_UNPLUG;
+		break;
+	case ST_SETTLE:
+		v->kind = SIM_STEP_SETTLE;
+		break;
+	case ST_WAIT:
+		v->kind = SIM_STEP_WAIT;
+		v->ms = st->a;
+		break;
+	case ST_INJECT:
+		v->kind = SIM_STEP_INJECT;
+		v->inject = &st->inject;
+		break;
+	default:
+		v->kind = SIM_STEP_HOST;
+		break;
+	}
+	return 0;
 }
 
 const char *

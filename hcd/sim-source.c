@@ -36,7 +36,6 @@
 
 #define SIM_EPOCH_NS	(1700000000ULL * 1000000000ULL)	/* fixed: reproducible */
 #define SIM_SLICE_NS	(10 * SIM_MS)
-#define SIM_MAX_TEXT	(1 << 20)
 #define SIM_PACE_WAIT_NS (10 * 1000000LL)	/* longest sleep in next */
 
 
@@ -305,37 +304,6 @@ sim_probe(const char *name, const uint8_t *head, size_t n)
 	return sim_scenario_sniff(head, n) ? 10 : 0;
 }
 
-/* The scenario's text: a built-in name or a file. */
-static char *
-scenario_text(struct cap_source *src, const char *what)
-{
-	const char	*builtin, *const *nm;
-	char		*text, names[256];
-	FILE		*f;
-	size_t		 n, len;
-
-	if ((builtin = sim_scenario_builtin(what)) != NULL)
-		return strdup(builtin);
-	if ((f = fopen(what, "r")) == NULL) {
-		names[0] = '\0';
-		for (len = 0, nm = sim_scenario_names; *nm != NULL &&
-		    len < sizeof names; nm++)
-			len += (size_t)snprintf(names + len, sizeof names - len,
-			    "%s%s", nm != sim_scenario_names ? ", " : "", *nm);
-		snprintf(src->err, sizeof src->err, "%s: no built-in "
-		    "scenario '%s' (%s) and no such file: %s", src->name,
-		    what, names, strerror(errno));
-		return NULL;
-	}
-	text = malloc(SIM_MAX_TEXT + 1);
-	n = text != NULL ? fread(text, 1, SIM_MAX_TEXT, f) : 0;
-	fclose(f);
-	if (text == NULL)
-		return NULL;
-	text[n] = '\0';
-	return text;
-}
-
 static int
 sim_open(struct cap_source *src)
 {
@@ -343,17 +311,12 @@ sim_open(struct cap_source *src)
 	struct sim_sink	 sink = { sim_urb, sim_event, p };
 	const char	*what = strncmp(src->name, "sim:", 4) == 0 ?
 			    src->name + 4 : src->name;
-	char		*text, err[300];
 	int		 rc;
 
-	if ((text = scenario_text(src, what)) == NULL)
-		return src->err[0] != '\0' ? -UE_OPEN : -UE_NOMEM;
-	if (sim_scenario_parse(text, what, &p->sc, err, sizeof err) != 0) {
-		free(text);
-		snprintf(src->err, sizeof src->err, "%s", err);
-		return -UE_SYNTAX;
-	}
-	free(text);
+	if ((rc = sim_scenario_load(what, &p->sc, src->err,
+	    sizeof src->err)) != 0)
+		return rc == -ENOMEM ? -UE_NOMEM : rc == -EINVAL ?
+		    -UE_SYNTAX : -UE_OPEN;
 	if ((p->sim = sim_new(SIM_EPOCH_NS, &sink)) == NULL ||
 	    (p->m = sim_machine_new(p->sim, 1)) == NULL) {
 		snprintf(src->err, sizeof src->err, "%s: cannot build the "

@@ -135,5 +135,6 @@ ethmix_or_skip() {
 	    "$TMP/mix.pcapng"
 }
 
-cleanup() { rm -rf "$TMP"; }
+# KEEP_TMP=1: the files stay, for a look after a failure
+cleanup() { [ -n "$KEEP_TMP" ] || rm -rf "$TMP"; }
 trap cleanup EXIT

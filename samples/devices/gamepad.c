@@ -9,8 +9,9 @@
  *   ID 4 input: Consumer Control volume up, volume down and mute.
  * Usages are the HID Usage Tables 1.12's (4 Generic Desktop, 12 Button,
  * 11 LED, 15 Consumer).  After SET_CONFIGURATION it plays a fixed script
- * of input reports (GP_START_MS, then one every GP_STEP_MS the host
- * takes) on interrupt IN 0x81 and then NAKs.  Class requests (HID 1.11
+ * of input reports (GP_START_MS, or MS milliseconds with args "@MS", so
+ * that a reader can open the host's input device first; then one every
+ * GP_STEP_MS the host takes) on interrupt IN 0x81 and then NAKs.  Class requests (HID 1.11
  * 7.2): GET_REPORT, SET_REPORT (output and feature), GET_IDLE, SET_IDLE;
  * GET/SET_PROTOCOL STALL, as a device without boot support must (7.2.5).
  */
@@ -33,6 +34,7 @@ struct gamepad {
 	int		 pending;	/* a report waits for an IN */
 	uint64_t	 now_ns;
 	uint64_t	 next_ns;	/* next report, 0 = none */
+	uint64_t	 start_ms;	/* the first, after SET_CONFIGURATION */
 	uint8_t		 pad[5];	/* ID 1 as last sent */
 	uint8_t		 volume[2];	/* ID 4 as last sent */
 	uint8_t		 leds;		/* ID 2 */
@@ -187,7 +189,18 @@ gp_reset(struct usb_devmodel *dm)
 static int
 gp_init(struct usb_devmodel *dm, const char *args)
 {
-	(void)args;
+	struct gamepad	*gp = dm->priv;
+	const char	*p;
+
+	gp->start_ms = GP_START_MS;
+	if (args != NULL && args[0] == '@') {
+		for (gp->start_ms = 0, p = args + 1; *p >= '0' && *p <= '9' &&
+		    gp->start_ms < 3600000; p++)
+			gp->start_ms = gp->start_ms * 10 + (uint64_t)(*p - '0');
+		if (*p != '\0' || p == args + 1)
+			return -1;
+	} else if (args != NULL && args[0] != '\0')
+		return -1;
 	gp_reset(dm);
 	return 0;
 }
@@ -200,7 +213,7 @@ gp_set_config(struct usb_devmodel *dm, int value)
 	gp->pending = 0;
 	gp->next_ns = 0;
 	if (value != 0 && gp->pos < GP_NSTEPS)
-		gp->next_ns = gp->now_ns + GP_START_MS * SIM_MS;
+		gp->next_ns = gp->now_ns + gp->start_ms * SIM_MS;
 }
 
 static void

@@ -13,15 +13,16 @@
 # devices is tests/kernel/guest-serve.sh.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 38
+plan 46
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_rest "serve" "no python3"
 fi
-# listening ERRFILE: until the server writing ERRFILE says it listens
+# listening ERRFILE [TEXT]: until the server writing ERRFILE says it
+# listens (or says TEXT)
 listening() {
 	i=0
-	while ! grep -q "serving over USB/IP" "$1" && [ $i -lt 100 ]; do
+	while ! grep -q "${2:-serving over USB/IP}" "$1" && [ $i -lt 100 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
@@ -183,3 +184,46 @@ check "replay: the divergence said, with the request" grep -qx \
 kill -INT "$SRV"
 wait "$SRV"
 check_eq "replay: SIGINT: exit 0" 0 $?
+
+# -s SCENARIO: the device steps on the wall clock
+PORT=$((PORT + 1))
+cat >"$TMP/over-time.scn" <<'SCN'
+# a keyboard settled by its host, then pulled out under it
+plug 1 keyboard @600000:x
+wait 2000
+plug 2 disk 1M
+settle 1
+wait 300
+unplug 1
+wait 200
+SCN
+"$US" serve -p "$PORT" -s "$TMP/over-time.scn" 2>"$TMP/serve4.err" &
+SRV=$!
+listening "$TMP/serve4.err" "1-1 plugged: keyboard"
+client devlist
+check "-s: the first plug served at once, the second not yet" grep -qx \
+    "devlist: version 0x0111 code 0x0005 status 0, 1 devices" \
+    "$TMP/devlist.out"
+client unplugged
+check "-s: settle waits for the host: imported and configured" grep -qx \
+    "configured" "$TMP/unplugged.out"
+check "-s: unplug ends the host's connection, its URB pending" grep -qx \
+    "unplugged: closed by the server" "$TMP/unplugged.out"
+client devlist
+check "-s: after the unplug only the disk, as 1-2" sh -c \
+    "grep -qx 'devlist: version 0x0111 code 0x0005 status 0, 1 devices' \
+    '$TMP/devlist.out' && grep -q '^device 1-2 1209:0002 ' '$TMP/devlist.out'"
+wait "$SRV"
+check_eq "-s: the scenario's end ends the server, exit 0" 0 $?
+check "-s: plug, unplug and the end said in order" sh -c \
+    "grep -E '(plugged: .*|unplugged|scenario .* done)\$' '$TMP/serve4.err' |
+    awk '{ print \$NF }' | tr '\n' ' ' | grep -qx 'keyboard disk unplugged done '"
+check "-s: no sanitizer report" no_sanitizer_report "$TMP/serve4.err"
+printf 'plug 1 disk\nsettle 1\ndisk-read 1 0 1\n' >"$TMP/host.scn"
+"$US" serve -p "$PORT" -s "$TMP/host.scn" >"$TMP/out" 2>&1
+check "-s: a host step (disk-read) refused, exit 2, says why" sh -c \
+    "test $? -eq 2 && grep -q \"host.scn:3: 'disk-read' needs the simulator's own host\" '$TMP/out'"
+printf 'unplug 3\n' >"$TMP/bad.scn"
+"$US" serve -p "$PORT" -s "$TMP/bad.scn" >"$TMP/out" 2>&1
+check "-s: a step that fails: said with its line, exit 1" sh -c \
+    "test $? -eq 1 && grep -q 'bad.scn:1: unplug 3: no device there' '$TMP/out'"

@@ -5,7 +5,7 @@
 # Linux's enumeration, and open in tshark.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 71
+plan 73
 
 check "sim --help exits 0" "$US" sim --help
 "$US" sim no-such-scenario >/dev/null 2>"$TMP/err"
@@ -210,6 +210,17 @@ reset = [i for i, l in enumerate(lines) if "BULK_ONLY_RESET" in l]
 sys.exit(0 if len(pipe) == 1 and len(cbw) >= 3 and cbw[0] < pipe[0] and
          cbw[1] < pipe[0] < cbw[2] and reset and reset[0] > pipe[0] else 1)
 ' "$TMP/trig.out"
+# ... on bytes EP N: the bulk IN STALLs on its first packet after 4 KiB
+# came out of it (2144 bytes by the second READ(10), whose fifth packet
+# it is: 2048 bytes of its data delivered)
+printf 'plug 1 disk 1M\nsettle 1\ninject 1 stall 0x81 1 on bytes 0x81 4K\ndisk-read 1 0 4\ndisk-read 1 0 16\ndisk-read 1 0 4\n' \
+    >"$TMP/bytes.scn"
+"$US" sim "$TMP/bytes.scn" >"$TMP/bytes.out" 2>"$TMP/bytes.err"
+check_eq "inject on bytes: the scenario runs (exit 0)" 0 $?
+check "inject on bytes: the STALL 2048 bytes into the second READ(10)" \
+    sh -c "awk '/ S bulk .*CBW.*READ\\(10\\)/ { cbw++ }
+    / C bulk -EPIPE / { print cbw, \$8 }' '$TMP/bytes.out' |
+    grep -qx '2 2048'"
 printf 'plug 1 disk\ninject 1 stall 0x02 on scsi\n' >"$TMP/trig2.scn"
 "$US" sim "$TMP/trig2.scn" >/dev/null 2>"$TMP/trig2.err"
 check "inject with a trigger but no opcode: the line and the forms said" \

@@ -21,6 +21,9 @@ one fact a line, for the shell test to compare.
              descriptors, a request it never made, its reports
   stallcbw   import 1-1 (served with a STALL armed on the second
              READ(10)'s CBW): two READ(10)s, the halt cleared, a third
+  unplugged  import 1-1 (a keyboard a scenario settles, then unplugs),
+             configure it, wait on an interrupt IN until the server
+             ends the connection
 """
 import socket
 import struct
@@ -275,7 +278,22 @@ def vanish():
     print("vanished with an URB pending")
 
 
-{"devlist": devlist, "disk": disk, "stall": stall, "unlink": unlink,
+def unplugged():
+    s, st = imp("1-1")
+    d = Dev(s)
+    ctrl(d, 0, 9, 1, 0, 0)
+    print("configured")
+    d.send(1, True, 8)
+    s.settimeout(10)
+    try:
+        got = s.recv(48)
+        print("unplugged: %s" % ("closed by the server" if not got else
+                                 "an answer, not the end"))
+    except socket.timeout:
+        print("unplugged: still open after 10 s")
+
+
+{"devlist": devlist, "unplugged": unplugged, "disk": disk, "stall": stall, "unlink": unlink,
  "keys": keys, "nodev": lambda: refused("9-9"), "busy": busy,
  "garbage": garbage, "badcmd": badcmd, "vanish": vanish,
  "stallcbw": stallcbw, "replay": replay}[sys.argv[2]]()

@@ -251,6 +251,76 @@ def main():
             ", usb-storage's disconnect traced" if gone else ""),
            uerr.splitlines() + udd.splitlines())
 
+    # serve -s: the scenario's devices over time.  The game pad under
+    # usbhid: its script as evdev events (linux/input-event-codes.h:
+    # BTN_GAMEPAD 0x130 + button - 1, ABS_X 0, ABS_Y 1, ABS_HAT0X 0x10,
+    # KEY_VOLUMEUP 115, KEY_VOLUMEDOWN 114, KEY_MUTE 113; hid-input.c
+    # maps the hat's null state to 0)
+    serr = rd("scenario.err")
+    order = [ln.split()[-1] for ln in serr.splitlines() if re.search(
+        r"(plugged: \S+|unplugged|scenario \S+ done)$", ln)]
+    report(rd("scenario.rc").strip() == "exit 0" and
+           order == ["gamepad", "unplugged", "keyboard", "done"],
+           "serve -s: the scenario plugged a game pad, unplugged it, "
+           "plugged a keyboard, and its end ended the server (%s)" %
+           (rd("scenario.rc").strip() or "no exit"), serr.splitlines())
+    gp = []
+    for i in range(4):
+        b = rd("gp-%d.bin" % i, "rb")
+        gp += [struct.unpack_from("<qqHHi", b, k) for k in
+               range(0, len(b) - 23, 24)]
+    gp.sort(key=lambda e: (e[0], e[1]))
+    keys = [c for _, _, t, c, v in gp if t == 1 and v == 1]
+    axes = {a: [v for _, _, t, c, v in gp if t == 3 and c == a]
+            for a in (0, 1, 0x10)}
+    want_keys = [0x130, 0x132, 0x137, 115, 114, 113]
+    want_axes = {0: [-100, 127, 0], 1: [40, -127, 0], 0x10: [1, 0, -1, 0]}
+    report(keys == want_keys and axes == want_axes,
+           "serve -s: usbhid on the served game pad: buttons 1, 3, 8 and "
+           "volume up, down, mute as %d evdev key presses, X, Y and the "
+           "hat as its axes moved, in order" % len(keys),
+           ["keys %s, expected %s" % (keys, want_keys),
+            "axes %s, expected %s" % (axes, want_axes)] +
+           rd("gp-nodes.txt").splitlines())
+    # babble and transaction errors on its interrupt IN, as vhci-hcd gave
+    # them to usbhid: -EOVERFLOW (hid_irq_in warns and resubmits), then
+    # -EPROTO (hid_io_error: the IN restarted after its retry delay); the
+    # unplug: the pending IN back with an error, usbhid's disconnect
+    # the game pad: the device whose device descriptor (an 18-byte
+    # control IN answer, bDescriptorType 1) says 1209:0007, once it has
+    # its address
+    gpdev = next(((x.bus, x.dev) for x in urbs if x.type == "C" and
+                  x.xfer == 2 and x.dev != 0 and len(x.data) == 18 and
+                  x.data[1] == 1 and
+                  x.data[8:12] == b"\x09\x12\x07\x00"), None)
+    gin = [x for x in urbs if (x.bus, x.dev) == gpdev and x.xfer == 1 and
+           x.dir_in]
+    sts = [x.status for x in gin if x.type == "C" and x.status != 0]
+    after = {}
+    for code in (-75, -71):
+        at = next((i for i, x in enumerate(gin) if x.type == "C" and
+                   x.status == code), None)
+        after[code] = at is not None and any(x.type == "S" for x in
+                                             gin[at + 1:])
+    gone = [e for e in evs if e["kind"] == "disconnect" and
+            e.get("driver") == "usbhid"]
+    report(gpdev is not None and sts[:2] == [-75, -71] and len(sts) >= 3 and
+           after[-75] and after[-71] and (not traced or gone),
+           "serve -s: the game pad's interrupt IN back with %s (babble, "
+           "transaction errors, the unplug), usbhid resubmitting after "
+           "each error%s" % ("/".join(str(v) for v in sts) or "no error",
+                             ", usbhid's disconnect traced" if gone
+                             else ""),
+           ["device %s, %d interrupt IN records" % (gpdev, len(gin))] +
+           rd("scenario-dmesg.txt").splitlines()[-8:])
+    b = rd("keys2.bin", "rb")
+    k2 = [c for t, c, v in (struct.unpack_from("<HHi", b, i + 16) for i in
+                            range(0, len(b) - 23, 24)) if t == 1 and v == 1]
+    report(k2 == [KEYS["o"], KEYS["k"]],
+           "serve -s: the keyboard plugged in the game pad's place types "
+           "'ok' under usbhid (%d key presses)" % len(k2),
+           ["key codes %s" % k2])
+
     after = rd("after-stop.txt")
     report("/dev/sda still there" not in after and
            not re.search(r"\d-\d:1\.0", after),

@@ -11,7 +11,9 @@
 # (-i), the pattern written and read back through usb-storage's error
 # handling (clear-halt, bulk-only reset, the command again).  Last, a
 # device replayed from a capture (samples/hid-keyboard.pcap's keyboard),
-# and a disk that goes away in the middle of a transfer.  No QEMU USB device in
+# a disk that goes away in the middle of a transfer, a disk too slow for
+# the SCSI timeout, and a scenario (-s): a game pad used, hit by babble
+# and transaction errors and pulled out, a keyboard in its place.  No QEMU USB device in
 # this VM (vm.sh --no-usb): the only disk is the served one.
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
@@ -158,11 +160,63 @@ done
 stop_pid $srv INT >unplug.rc
 sleep 1
 
+say "PHASE scenario"
+# serve -s: devices over time, on the wall clock.  A game pad plugged in
+# (its script of reports 2.5 s after its configuration, so the evdev
+# readers are open), then babble and transaction errors on its interrupt
+# IN (-EOVERFLOW, -EPROTO for usbhid's hid_irq_in), then pulled out under
+# usbhid; a keyboard plugged in its place types "ok"
+cat >over-time.scn <<'EOF'
+plug 1 gamepad @2500
+settle 1
+wait 4000
+inject 1 babble 0x81 1
+wait 1000
+inject 1 xacterr 0x81 3
+wait 1500
+unplug 1
+wait 1000
+plug 2 keyboard @2000:ok
+settle 2
+wait 4000
+EOF
+urbscope serve -A -w scenario.pcapng -s over-time.scn 2>scenario.err &
+srv=$!
+wait_for input_node "Game Pad" >/dev/null || say "no game pad"
+sleep 0.5
+n=0
+: >gp-nodes.txt
+for d in /sys/class/input/event*; do
+	grep -q "Game Pad" "$d/device/name" 2>/dev/null || continue
+	cat "/dev/input/${d##*/}" >"gp-$n.bin" &
+	echo "$! ${d##*/} $(cat "$d/device/name")" >>gp-nodes.txt
+	n=$((n + 1))
+done
+kbd2=$(wait_for input_node "Boot Keyboard")
+say "game pad ($n input devices), then a keyboard ($kbd2) bound"
+cat "$kbd2" >keys2.bin &
+rdr=$!
+# the scenario's end ends the server (about 15 s in all)
+i=0
+while kill -0 $srv 2>/dev/null && [ $i -lt 600 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+stop_pid $srv INT >scenario.rc
+kill "$rdr" 2>/dev/null
+while read -r pid _; do
+	kill "$pid" 2>/dev/null
+done <gp-nodes.txt
+dmesg | grep -E "input irq status|usbhid|hid-generic" >scenario-dmesg.txt
+sleep 1
+
 stop_pid $cap INT >serve-cap.rc
 cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     keys.bin usb-devices.txt drivers.txt md5.txt dd-write.txt dd-read.txt \
     block0.txt after-stop.txt fault.err fault.rc md5-fault.txt \
     dd-read2.txt served.pcapng acm.txt stty.err replay.err replay.rc \
     replay-keys.bin unplug.err unplug.rc unplug-dd.txt timeout.err \
-    timeout.rc timeout-dd.txt timeout.pcapng /share/
+    timeout.rc timeout-dd.txt timeout.pcapng scenario.err scenario.rc \
+    scenario.pcapng gp-nodes.txt gp-*.bin keys2.bin scenario-dmesg.txt \
+    /share/
 say "PHASE done"

@@ -1196,6 +1196,9 @@ test_inject_triggers(void **state)
 	const char	*w6[] = { "melt" };
 	const char	*w7[] = { "babble", "on", "request", "0x06" };
 	const char	*w8[] = { "delay", "0x81", "5" };
+	const char	*w9[] = { "xacterr", "on", "bytes", "0x81", "20" };
+	const char	*w10[] = { "stall", "on", "bytes", "0x81" };
+	const char	*w11[] = { "stall", "on", "bytes", "0x81", "lots" };
 
 	(void)state;
 	assert_int_equal(dm_inject_parse(WORDS(w1), 7, &s, err, sizeof err), 0);
@@ -1271,6 +1274,32 @@ test_inject_triggers(void **state)
 	    0, 1, buf), 1);
 	assert_int_equal(ctrl(dm, 6, RT_DEV_IN, USB_REQ_GET_DESCRIPTOR,
 	    USB_DT_DEVICE << 8, 0, 18, buf), DM_BABBLE);
+
+	/* on bytes: the first IN on 0x81 after 20 bytes came out of it;
+	 * OUT bytes and NAKs do not count */
+	assert_int_equal(dm_inject_parse(WORDS(w9), 5, &s, err, sizeof err), 0);
+	assert_int_equal(s.on, DM_ON_BYTES);
+	assert_int_equal(s.ep, 0x81);
+	assert_int_equal(s.nth, 20);
+	dm_inject_spec(dm, &s);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 512), DM_NAK);
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 6, 2, buf, 48), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 12), 12);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 12), 12);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 12),
+	    DM_XACTERR);
+	assert_int_equal(dm->armed.on, DM_ON_NOW);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 6, 1, buf, 12), 12);
+	assert_int_equal(dm_inject_parse(WORDS(w10), 4, &s, err, sizeof err),
+	    -1);
+	assert_non_null(strstr(err, "on bytes EP N"));
+	assert_int_equal(dm_inject_parse(WORDS(w11), 5, &s, err, sizeof err),
+	    -1);
+	assert_non_null(strstr(err, "'lots' is not a byte count"));
+	/* 64K: k, M and G multiply */
+	w11[4] = "64K";
+	assert_int_equal(dm_inject_parse(WORDS(w11), 5, &s, err, sizeof err), 0);
+	assert_int_equal(s.nth, 65536);
 	dm_destroy(dm);
 }
 
