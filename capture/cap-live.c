@@ -71,7 +71,11 @@ struct mon_bin_mfetch {
 #define MON_IOCH_MFLUSH		_IO(MON_IOC_MAGIC, 8)
 #define MON_IOCX_GETX		_IOW(MON_IOC_MAGIC, 10, struct mon_bin_get)
 
-#define RING_MAX	1228800		/* BUFF_MAX, 1200 KiB */
+/* BUFF_MAX since Linux's "usb: mon: Increase BUFF_MAX to 64 MiB to
+ * support multi-MB URBs" (2025; in 6.12's stable series), 1200 KiB
+ * before */
+#define RING_BIG	(64 * 1024 * 1024)
+#define RING_MAX	1228800
 #define RING_MIN	8192		/* BUFF_MIN */
 #define RING_ALIGN	64		/* PKT_ALIGN */
 #define LIVE_VEC	128		/* offsets per MFETCH */
@@ -221,6 +225,7 @@ cap_ring_next(struct cap_ring *w, struct urb_iso *iso, struct urb_rec *r)
 		}
 		/* the header is in host order: the kernel's */
 		len = URB_HDR64 + (uint64_t)get_bo32(p + 36, !host_is_le());
+		w->held += len;
 		room = w->size - off;
 		if (len > room) {
 			cap_usbmon_packet(p, (uint32_t)room, (uint32_t)room,
@@ -453,15 +458,20 @@ live_try_mmap(struct live_src *ls)
 	long			 size;
 	void			*p;
 
-	for (size = RING_MAX; size >= RING_MIN; size /= 2) {
-		if (ioctl(ls->fd, MON_IOCT_RING_SIZE, size) == 0)
-			break;
+	/* the largest the kernel takes: bursts wait there, not lost */
+	if (ioctl(ls->fd, MON_IOCT_RING_SIZE, RING_BIG) != 0) {
 		if (errno == ENOTTY)
 			return -1;
+		for (size = RING_MAX; size >= RING_MIN; size /= 2)
+			if (ioctl(ls->fd, MON_IOCT_RING_SIZE, size) == 0)
+				break;
 	}
 	if ((size = ioctl(ls->fd, MON_IOCQ_RING_SIZE)) <= 0)
 		return -1;
-	p = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED, ls->fd, 0);
+	/* populated now: a page first touched under load is a fault the
+	 * reader takes while the ring fills (16384 of them in 64 MiB) */
+	p = mmap(NULL, (size_t)size, PROT_READ, MAP_SHARED | MAP_POPULATE,
+	    ls->fd, 0);
 	if (p == MAP_FAILED)
 		return -1;
 	/* does MFETCH work?  nfetch 0 takes and discards nothing */
@@ -549,7 +559,10 @@ live_open(struct cap_source *src)
 		ls->method = !ls->regular && (force == NULL ||
 		    strcmp(force, "read") != 0) &&
 		    ioctl(ls->fd, MON_IOCQ_URB_LEN) >= 0 ? LM_GETX : LM_READ;
-		ls->bufsize = URB_HDR64 + LIVE_EVENT_MAX;
+		/* a ring made larger by live_try_mmap keeps more an event */
+		rc = ioctl(ls->fd, MON_IOCQ_RING_SIZE);
+		ls->bufsize = URB_HDR64 + (rc / 5 > LIVE_EVENT_MAX ? rc / 5 :
+		    LIVE_EVENT_MAX);
 		if ((ls->buf = malloc(ls->bufsize)) == NULL)
 			return cap_error(src, UE_NOMEM, 0, 0, "%s",
 			    ue_strerror(UE_NOMEM));
@@ -605,6 +618,20 @@ live_next_mmap(struct cap_source *src, struct urb_rec *r)
 	int			 waited = 0;
 
 	for (;;) {
+		/*
+		 * What the caller is done with goes back to the kernel once
+		 * it is worth the call (1/16 of the ring), not only with the
+		 * next batch: a batch held whole keeps the ring full while
+		 * it is written out, and what comes meanwhile is dropped.
+		 * (libpcap frees each packet after its callback: dumpcap
+		 * dispatches one at a time.)
+		 */
+		if (ls->walk.consumed > 0 && ls->walk.i < ls->walk.n &&
+		    ls->walk.held >= ls->ring_size / 16 &&
+		    ioctl(ls->fd, MON_IOCH_MFLUSH, ls->walk.consumed) >= 0) {
+			ls->walk.consumed = 0;
+			ls->walk.held = 0;
+		}
 		if (cap_ring_next(&ls->walk, ls->iso, r) == 1)
 			return CAP_URB;
 		mf.offvec = ls->offvec;
@@ -612,6 +639,7 @@ live_next_mmap(struct cap_source *src, struct urb_rec *r)
 		mf.nflush = ls->walk.consumed;
 		if (ioctl(ls->fd, MON_IOCX_MFETCH, &mf) == 0) {
 			ls->walk.consumed = 0;
+			ls->walk.held = 0;
 			ls->walk.i = 0;
 			ls->walk.n = mf.nfetch < LIVE_VEC ? mf.nfetch :
 			    LIVE_VEC;
@@ -626,6 +654,7 @@ live_next_mmap(struct cap_source *src, struct urb_rec *r)
 			return live_fail(src, "MON_IOCX_MFETCH");
 		/* the flush runs before the wait: what was seen is gone */
 		ls->walk.consumed = ls->walk.i = ls->walk.n = 0;
+		ls->walk.held = 0;
 		if (errno == EINTR || waited || !live_wait(ls))
 			return CAP_AGAIN;
 		waited = 1;
@@ -862,6 +891,7 @@ live_stats(struct cap_source *src, struct cap_stats *st)
 	st->received = ls->received;
 	st->dropped = ls->acc.dropped;
 	st->method = live_method_names[ls->method];
+	st->ring_bytes = ls->ring_size;
 	return 0;
 }
 

@@ -161,6 +161,7 @@ struct cap_stats {
 	uint64_t	 received;	/* records delivered */
 	uint64_t	 dropped;	/* lost by the kernel, accumulated */
 	const char	*method;	/* "mmap ring", "GETX", "read", "text" */
+	uint64_t	 ring_bytes;	/* the mmap ring's size, or 0 */
 	/* a source that traces drivers (capture --drivers): the events it
 	 * traced and those lost (ring buffer full, calls missed) */
 	int		 have_events;
@@ -443,6 +444,7 @@ struct cap_ring {
 	uint32_t	 n;
 	uint32_t	 i;		/* next offset to look at */
 	uint32_t	 consumed;
+	uint64_t	 held;		/* bytes of the consumed records */
 	uint64_t	 fillers;
 	uint64_t	 bad;
 };

@@ -439,7 +439,7 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	struct cap_source *traced;
 	struct sigaction sa;
 	struct cap_stats st;
-	char		 err[600], ifname[32];
+	char		 err[600], ifname[32], ringsz[32];
 	const char	*v;
 	uint64_t	 n;
 	int		 list, bus, status;
@@ -548,11 +548,16 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_warnx("capturing on %s through the debugfs text file "
 		    "(at most 32 data bytes an event, no drop count)",
 		    c.ifname);
-	else if (!c.quiet)
-		cmd_warnx("capturing on %s through %s%s", c.ifname,
-		    capture_method_phrase(st.method), c.src->ops->name !=
-		    NULL && strstr(c.src->ops->name, "ebpf") != NULL ?
-		    ", the USB core traced with eBPF" : "");
+	else if (!c.quiet) {
+		ringsz[0] = '\0';
+		if (st.ring_bytes > 0)
+			snprintf(ringsz, sizeof ringsz, " of %" PRIu64 " KiB",
+			    st.ring_bytes / 1024);
+		cmd_warnx("capturing on %s through %s%s%s", c.ifname,
+		    capture_method_phrase(st.method), ringsz,
+		    c.src->ops->name != NULL && strstr(c.src->ops->name,
+		    "ebpf") != NULL ? ", the USB core traced with eBPF" : "");
+	}
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = capture_signal;

@@ -7,8 +7,8 @@
 # "servecpu TICKS HZ".  Then live capture under that load: `urbscope
 # capture -i usbmon0 -w` and, where the host lent it (vm.sh --bin),
 # Wireshark's `dumpcap -i usbmon0 -w` on the same bus at once while the
-# served disk is read flat out (3 x 16 MiB): "urbscope RECORDS DROPS",
-# "dumpcap RECEIVED DROPPED".
+# served disk and QEMU's are read flat out (four readers at once):
+# "urbscope RECORDS DROPS", "dumpcap RECEIVED DROPPED".
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
 load_usbmon && usb_up || say "usb_up failed"
@@ -52,8 +52,18 @@ if command -v dumpcap >/dev/null; then
 	dcap=$!
 fi
 sleep 2
-for _ in 1 2 3; do
-	dd if=/dev/sdb of=/dev/null bs=64k count=256 iflag=direct 2>/dev/null
+# four readers at once, each a whole disk in 1 MiB reads (usb-storage's
+# largest URBs), two on the served disk (16 MiB) and two on QEMU's
+# (8 MiB): more data a second than a 1200 KiB ring holds while its reader
+# waits for the CPU; both files (about 50 MB each) fit the guest's memory
+pids=
+for r in 1 2 3 4; do
+	[ $r -le 2 ] && dev=/dev/sdb || dev=/dev/sda
+	dd if=$dev of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p"
 done
 sleep 1
 stop_pid $ucap INT >/dev/null
