@@ -5,7 +5,8 @@
  * would, in transactions on the model (dm_transact): a control transfer
  * as its SETUP, data and status stages, a bulk or interrupt transfer as
  * packets of the endpoint's wMaxPacketSize until a short one or the
- * length, an isochronous one as one transaction a packet.  A NAK leaves
+ * length, an isochronous one as one transaction a packet, a packet an
+ * interval of the wall clock (its URB done when its last is).  A NAK leaves
  * the URB queued (and the later URBs of its endpoint behind it) until the
  * next run; a STALL ends it with -EPIPE, babble with -EOVERFLOW, three
  * transaction errors in a row with -EPROTO (EHCI's CERR of 3), as Linux's
@@ -55,6 +56,8 @@ struct usbip_dev {
 	struct ip_urb	**q;
 	size_t		 nq, capq;
 	uint64_t	 tick_ns;	/* the model's next tick */
+	uint64_t	 now_ns;	/* usbip_dev_run's */
+	uint64_t	 iso_next[32];	/* by endpoint: its next packet's slot */
 	usbip_rec_fn	*rec;		/* usbip_dev_record */
 	void		*rec_arg;
 	struct urb_iso	 iso[USBIP_MAX_ISO];	/* a record's descriptors */
@@ -593,16 +596,33 @@ run_bulk(struct usbip_dev *d, struct ip_urb *u, int32_t *status)
 	}
 }
 
-/* Isochronous: a transaction a packet, no handshake (a NAK is no data). */
+/*
+ * Isochronous: a transaction a packet, no handshake (a NAK is no data),
+ * one packet an interval as a host controller's schedule takes them
+ * (USB 2.0 5.6; the URB's interval in microframes, the devices served
+ * being high speed): an URB of N packets is done N intervals after it
+ * starts, so that a driver streaming through it (snd-usb-audio) runs at
+ * the endpoint's real pace, not as fast as the server answers.
+ */
+#define ISO_UFRAME_NS	125000
+#define ISO_LATE_NS	10000000	/* an endpoint idle longer restarts */
+
 static int
 run_iso(struct usbip_dev *d, struct ip_urb *u, int32_t *status)
 {
 	struct usb_devmodel *dm = d->dm;
 	int		 in = u->c.direction == USBIP_DIR_IN;
+	uint64_t	*next, step;
 	struct ip_iso	*pk;
 	int		 r;
 
-	for (; u->iso_at < u->c.npackets; u->iso_at++) {
+	next = &d->iso_next[ep_index((int)u->c.ep | (in ? USB_DIR_IN : 0))];
+	step = (uint64_t)(u->c.interval > 0 && u->c.interval <= 1024 ?
+	    u->c.interval : 1) * ISO_UFRAME_NS;
+	if (*next + ISO_LATE_NS < d->now_ns)
+		*next = d->now_ns;
+	for (; u->iso_at < u->c.npackets && *next <= d->now_ns;
+	    u->iso_at++, *next += step) {
 		pk = &u->iso[u->iso_at];
 		r = dm_transact(dm, in ? DM_PID_IN : DM_PID_OUT, dm->address,
 		    (int)u->c.ep, u->buf + pk->offset, pk->length);
@@ -617,6 +637,8 @@ run_iso(struct usbip_dev *d, struct ip_urb *u, int32_t *status)
 			    r == DM_NODEV ? -ENODEV : -EPROTO;
 		u->actual += pk->actual;
 	}
+	if (u->iso_at < u->c.npackets)
+		return IP_WAIT;
 	*status = 0;
 	return IP_DONE;
 }
@@ -651,6 +673,7 @@ usbip_dev_run(struct usbip_dev *d, uint64_t now_ns, struct sbuf *out)
 	size_t		 i, k;
 	int		 epaddr;
 
+	d->now_ns = now_ns;
 	if (d->tick_ns == 0)
 		d->tick_ns = now_ns;
 	/* the model's ticks, a millisecond apart, ten at most a run */

@@ -7,6 +7,7 @@ usb-storage and usbhid bound to them and worked, usbmon (and, with
 the server stopped.  Prints "ok - " / "not ok - " lines (N_SERVE in
 run.sh)."""
 import hashlib
+import math
 import os
 import re
 import struct
@@ -250,6 +251,63 @@ def main():
            (", ".join(str(v) for v in sorted(set(failed))) or "no error",
             ", usb-storage's disconnect traced" if gone else ""),
            uerr.splitlines() + udd.splitlines())
+
+    # snd-usb-audio on the served speaker (UAC 2.0, isochronous OUT over
+    # USB/IP): the tone classes-tool played (frame k of both channels
+    # (short)(8000 * sin(2 pi k / 48)), 48 kHz S16_LE stereo) is what the
+    # model got, frame for frame, after the streaming alternate setting
+    # and at the clock's rate (the CUR of its sampling frequency, set or
+    # read, UAC 2.0 5.2.5.1: 48000)
+    def iso_out(path):
+        """The payloads of the isochronous OUT S records, in order."""
+        data = b""
+        if not os.path.exists(path):
+            return data
+        for btype, body, end, lts in check_drivers.pcapng_blocks(path):
+            if btype != 6:
+                continue
+            ifc, _, _, caplen, _ = struct.unpack_from(end + "IIIII", body, 0)
+            pkt = body[20:20 + caplen]
+            if lts[ifc] != 220 or len(pkt) < 64 or pkt[8:10] != b"S\x00" \
+                    or pkt[10] & 0x80:
+                continue
+            nd = struct.unpack_from("<I", pkt, 60)[0]
+            buf = pkt[64 + 16 * nd:]
+            for i in range(nd):
+                _, off, ln, _ = struct.unpack_from("<iIII", pkt, 64 + 16 * i)
+                data += buf[off:off + ln]
+        return data
+    apath = os.path.join(share, "audio.pcapng")
+    pcm = iso_out(apath)
+    frames = [struct.unpack_from("<hh", pcm, i) for i in
+              range(0, len(pcm) - 3, 4)]
+    tone = [int(8000 * math.sin(2 * math.pi * k / 48)) for k in range(48)]
+    # at the phase the first frames have (silence before them is a miss)
+    good = max(sum(1 for k, (lf, rt) in enumerate(frames)
+                   if lf == rt and abs(lf - tone[(k + ph) % 48]) <= 1)
+               for ph in range(48))
+    adev = [x for k, x in check_drivers.read_items(apath) if k == "urb"] \
+        if os.path.exists(apath) else []
+    alt = any(x.type == "S" and x.xfer == 2 and
+              x.setup == b"\x01\x0b\x01\x00\x01\x00\x00\x00" for x in adev)
+    # the clock's CUR of sampling frequency: set (0x21), or read (0xa1,
+    # its answer in the C record of the same URB)
+    gets = set(x.id for x in adev if x.type == "S" and x.xfer == 2 and
+               x.setup[:6] == b"\xa1\x01\x00\x01\x00\x10")
+    rates = [struct.unpack_from("<I", x.data, 0)[0] for x in adev
+             if x.xfer == 2 and len(x.data) == 4 and
+             ((x.type == "S" and x.setup[:6] == b"\x21\x01\x00\x01\x00\x10")
+              or (x.type == "C" and x.id in gets))]
+    tt = rd("tone.txt")
+    report(rd("audio.rc").strip() == "exit 0" and "tone exit 0" in tt and
+           alt and 48000 in rates and len(frames) >= 19200 and
+           good >= len(frames) - 48,
+           "serve: snd-usb-audio on the served speaker: %d of %d frames "
+           "the model got over isochronous OUT are the tone played, "
+           "48 kHz S16_LE stereo (alternate setting 1 %s, clock %s)" %
+           (good, len(frames), "set" if alt else "never set",
+            "/".join(str(r) for r in sorted(set(rates))) or "never read"),
+           tt.splitlines() + rd("audio.err").splitlines())
 
     # serve -s: the scenario's devices over time.  The game pad under
     # usbhid: its script as evdev events (linux/input-event-codes.h:

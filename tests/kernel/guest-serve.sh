@@ -12,7 +12,8 @@
 # handling (clear-halt, bulk-only reset, the command again).  Last, a
 # device replayed from a capture (samples/hid-keyboard.pcap's keyboard),
 # a disk that goes away in the middle of a transfer, a disk too slow for
-# the SCSI timeout, and a scenario (-s): a game pad used, hit by babble
+# the SCSI timeout, the speaker under snd-usb-audio (isochronous), and a
+# scenario (-s): a game pad used, hit by babble
 # and transaction errors and pulled out, a keyboard in its place.  No QEMU USB device in
 # this VM (vm.sh --no-usb): the only disk is the served one.
 mkdir -p /tmp/out
@@ -31,7 +32,7 @@ wait_for() {
 load_usbmon || exit 1
 modprobe vhci-hcd && modprobe sd_mod && modprobe usb-storage &&
     modprobe evdev && modprobe usbhid && modprobe hid-generic &&
-    modprobe cdc-acm ||
+    modprobe cdc-acm && modprobe snd-usb-audio ||
     say "modprobe failed"
 uname -r >/share/kernel.txt
 # shellcheck disable=SC2086
@@ -160,6 +161,20 @@ done
 stop_pid $srv INT >unplug.rc
 sleep 1
 
+say "PHASE audio"
+# snd-usb-audio on the speaker model: half a second of classes-tool's
+# 1 kHz tone (48 kHz, stereo, S16_LE) played through the raw ALSA ioctls;
+# isochronous OUT over USB/IP, what the model got in audio.pcapng (-w)
+urbscope serve -A -w audio.pcapng speaker 2>audio.err &
+srv=$!
+wait_for [ -c /dev/snd/pcmC0D0p ] || say "no /dev/snd/pcmC0D0p"
+sleep 0.5
+classes-tool tone /dev/snd/pcmC0D0p 500 >tone.txt 2>&1
+echo "tone exit $?" >>tone.txt
+cat /proc/asound/card0/stream0 >>tone.txt 2>&1
+stop_pid $srv INT >audio.rc
+sleep 1
+
 say "PHASE scenario"
 # serve -s: devices over time, on the wall clock.  A game pad plugged in
 # (its script of reports 2.5 s after its configuration, so the evdev
@@ -218,5 +233,6 @@ cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     replay-keys.bin unplug.err unplug.rc unplug-dd.txt timeout.err \
     timeout.rc timeout-dd.txt timeout.pcapng scenario.err scenario.rc \
     scenario.pcapng gp-nodes.txt gp-*.bin keys2.bin scenario-dmesg.txt \
+    audio.err audio.rc audio.pcapng tone.txt \
     /share/
 say "PHASE done"

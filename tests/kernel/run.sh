@@ -30,7 +30,7 @@ kernels=${KERNELS:-$KERNELS_ALL}
 n_main=33
 n_drivers=24
 n_kmod=46
-n_serve=17
+n_serve=18
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
 kernel_tests() {

@@ -15,8 +15,9 @@
 # usbip-vudc with vhci-hcd, libcomposite, the UAC2, MIDI, ACM and UVC
 # functions, configfs) and the host drivers that bind to those functions
 # (snd-usb-audio, cdc-acm, uvcvideo); --devices serve boots with no QEMU
-# USB device and vhci-hcd, for devices served over USB/IP from inside the
-# guest (urbscope serve -A); the default set is
+# USB device and vhci-hcd (with cdc-acm, snd-usb-audio and classes-tool
+# for the served models' drivers), for devices served over USB/IP from
+# inside the guest (urbscope serve -A); the default set is
 # "storage" (the disk, keyboard and tablet).  --module puts
 # a module of our own (tests/kernel/kmod.sh builds them) into the guest's
 # /lib/modules/KVER/extra/, for insmod or modprobe; --file copies FILE
@@ -236,7 +237,7 @@ mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 [ "$devices" = gadget ] && mods="$mods configfs dummy_hcd libcomposite
 	usb_f_uac2 usb_f_midi usb_f_acm usb_f_uvc snd-usb-audio cdc-acm
 	uvcvideo usbip-vudc vhci-hcd"
-[ "$devices" = serve ] && mods="$mods vhci-hcd cdc-acm"
+[ "$devices" = serve ] && mods="$mods vhci-hcd cdc-acm snd-usb-audio"
 mods="$mods $loads"
 # OUTDIR is removed first: refuse anything but an empty directory or an
 # earlier run's.
@@ -309,7 +310,8 @@ crosslibs() {
 }
 copybin "$urbscope" /usr/bin/urbscope
 # the class devices' traffic that busybox cannot make (classes-tool.c)
-if [ "$devices" = classes ] || [ "$devices" = gadget ]; then
+if [ "$devices" = classes ] || [ "$devices" = gadget ] ||
+    [ "$devices" = serve ]; then
 	gcc=${CC:-cc}
 	[ -n "$sysroot" ] && gcc="aarch64-linux-gnu-gcc --sysroot=$sysroot"
 	$gcc -O2 -o "$out/classes-tool" tests/kernel/classes-tool.c -lm ||
