@@ -80,6 +80,7 @@ struct mon_bin_mfetch {
 #define RING_ALIGN	64		/* PKT_ALIGN */
 #define LIVE_VEC	128		/* offsets per MFETCH */
 #define LIVE_POLL_MS	100
+#define TEXT_NAP_MAX_MS	8		/* the text file's longest nap */
 #define LIVE_EVENT_MAX	(RING_MAX / 5)	/* the kernel's per-event data cap */
 #define LIVE_TEXT_LINE	4096
 #define LIVE_SYNTH_MAX	(2 * 9)		/* device + 8 configurations */
@@ -836,14 +837,16 @@ live_next_text(struct cap_source *src, struct urb_rec *r)
 		 * The text file cannot be polled: nap, then say so.  The
 		 * kernel keeps few events a text reader (mon_text.c's
 		 * EVENT_MAX) and drops the rest unsaid, so naps start short
-		 * after traffic and grow while the bus is quiet.
+		 * after traffic and grow while the bus is quiet, to
+		 * TEXT_NAP_MAX_MS: a burst after a quiet spell (a 4 KiB dd
+		 * is a hundred events) must not outrun a long nap.
 		 */
 		if (ls->tnap_ms < 1)
 			ls->tnap_ms = 1;
 		nap.tv_sec = 0;
 		nap.tv_nsec = ls->tnap_ms * 1000000L;
 		nanosleep(&nap, NULL);
-		if (ls->tnap_ms < LIVE_POLL_MS / 2)
+		if (ls->tnap_ms < TEXT_NAP_MAX_MS)
 			ls->tnap_ms *= 2;
 		return CAP_AGAIN;
 	}
