@@ -685,6 +685,13 @@ scenario_run(struct server *sv, int *timeout)
 			}
 			break;
 		case SIM_STEP_PLUG:
+			/* a device unplugged there goes with its connection,
+			 * in a moment: the new one waits for the port */
+			if (sv->dev[i] != NULL && sv->unplugged[i]) {
+				if (*timeout < 0 || *timeout > 1)
+					*timeout = 1;
+				return 0;
+			}
 			if (serve_plug(sv, v.port, v.model, v.args) != 0)
 				sv->sc_failed = 1;
 			else

@@ -195,6 +195,7 @@ plug 2 disk 1M
 settle 1
 wait 300
 unplug 1
+plug 1 loopback
 wait 200
 SCN
 "$US" serve -p "$PORT" -s "$TMP/over-time.scn" 2>"$TMP/serve4.err" &
@@ -210,14 +211,16 @@ check "-s: settle waits for the host: imported and configured" grep -qx \
 check "-s: unplug ends the host's connection, its URB pending" grep -qx \
     "unplugged: closed by the server" "$TMP/unplugged.out"
 client devlist
-check "-s: after the unplug only the disk, as 1-2" sh -c \
-    "grep -qx 'devlist: version 0x0111 code 0x0005 status 0, 1 devices' \
-    '$TMP/devlist.out' && grep -q '^device 1-2 1209:0002 ' '$TMP/devlist.out'"
+check "-s: after the unplug a loopback in its port, the disk as 1-2" sh -c \
+    "grep -qx 'devlist: version 0x0111 code 0x0005 status 0, 2 devices' \
+    '$TMP/devlist.out' && grep -q '^device 1-1 fff0:fff0 ' '$TMP/devlist.out' &&
+    grep -q '^device 1-2 1209:0002 ' '$TMP/devlist.out'"
 wait "$SRV"
 check_eq "-s: the scenario's end ends the server, exit 0" 0 $?
 check "-s: plug, unplug and the end said in order" sh -c \
     "grep -E '(plugged: .*|unplugged|scenario .* done)\$' '$TMP/serve4.err' |
-    awk '{ print \$NF }' | tr '\n' ' ' | grep -qx 'keyboard disk unplugged done '"
+    awk '{ print \$NF }' | tr '\n' ' ' |
+    grep -qx 'keyboard disk unplugged loopback done '"
 check "-s: no sanitizer report" no_sanitizer_report "$TMP/serve4.err"
 printf 'plug 1 disk\nsettle 1\ndisk-read 1 0 1\n' >"$TMP/host.scn"
 "$US" serve -p "$PORT" -s "$TMP/host.scn" >"$TMP/out" 2>&1
