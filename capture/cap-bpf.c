@@ -1362,9 +1362,8 @@ tr_next(struct cap_source *src, struct urb_rec *r, struct drv_event *ev)
 			*r = p->r;
 			/* given back, whether or not its giveback was
 			 * traced (a kprobe pair misses the one that runs
-			 * inside another probe's handler) */
-			if (r->type == 'C' || r->type == 'E')
-				dec_rules_urb_done(tp->rules, r->id);
+			 * inside another probe's handler); halts */
+			dec_rules_record(tp->rules, r);
 			return CAP_URB;
 		}
 		tp->flush = 0;

@@ -394,6 +394,12 @@ __usb_hcd_giveback_urb(struct usb_hcd *hcd, struct urb *urb)
 
 	unmap_urb_for_dma(hcd, urb);
 	hcd_mon(hcd, urb, 'C', status);
+	/* a STALL halts a bulk or interrupt endpoint until the host
+	 * clears it (USB 2.0 8.4.5, 9.4.5); ep0's lasts one request */
+	if (status == -EPIPE && urb->dev != NULL &&
+	    (usb_pipebulk(urb->pipe) || usb_pipeint(urb->pipe)))
+		urb->dev->halted[usb_pipeout(urb->pipe) ? 1 : 0] |=
+		    1u << usb_pipeendpoint(urb->pipe);
 
 	/* pass ownership to the completion handler */
 	urb->status = status;

@@ -540,6 +540,7 @@ usb_clear_halt(struct usb_device *dev, unsigned int pipe)
 	if (result != 0)
 		return result;	/* don't un-halt except on success */
 	dev->toggle[usb_pipeout(pipe) ? 1 : 0] &= ~(1 << (endp & 0x0f));
+	dev->halted[usb_pipeout(pipe) ? 1 : 0] &= ~(1u << (endp & 0x0f));
 	/*
 	 * The HCD keeps the toggle in its queue head (EHCI's dt bit): an
 	 * idle endpoint drops it, so the next transfer starts at DATA0.
@@ -589,6 +590,12 @@ usb_set_interface(struct usb_device *dev, int ifnum, int alternate)
 
 	usb_disable_interface(dev, iface, 1);
 	iface->cur_altsetting = alt;
+	/* the interface's endpoints start unhalted (USB 2.0 9.4.10) */
+	for (i = 0; i < alt->desc.bNumEndpoints; i++) {
+		epaddr = alt->endpoint[i].desc.bEndpointAddress;
+		dev->halted[(epaddr & USB_DIR_IN) ? 0 : 1] &=
+		    ~(1u << (epaddr & USB_ENDPOINT_NUMBER_MASK));
+	}
 	if (manual) {
 		for (i = 0; i < alt->desc.bNumEndpoints; i++) {
 			epaddr = alt->endpoint[i].desc.bEndpointAddress;
@@ -683,6 +690,8 @@ usb_set_configuration(struct usb_device *dev, int configuration)
 		cp = NULL;
 	}
 	dev->actconfig = cp;
+	if (ret == 0)
+		dev->halted[0] = dev->halted[1] = 0;	/* USB 2.0 9.1.1.5 */
 	if (cp == NULL) {
 		if (dev->state != USB_STATE_NOTATTACHED)
 			usb_set_device_state(dev, USB_STATE_ADDRESS);

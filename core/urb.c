@@ -629,7 +629,7 @@ usb_submit_urb(struct urb *urb, gfp_t mem_flags)
 	struct usb_interface *intf;
 	struct usb_interface_priv *ip;
 	const char	*driver = NULL, *func = NULL;
-	int		 ret;
+	int		 ret, halted;
 
 	if (urb == NULL || s == NULL)
 		return submit_checked(urb, mem_flags);
@@ -671,6 +671,10 @@ usb_submit_urb(struct urb *urb, gfp_t mem_flags)
 		    "submit-after-disconnect", "usb_submit_urb of URB %p "
 		    "after disconnect: its interface is gone", (void *)urb);
 
+	halted = urb->dev != NULL && (usb_pipebulk(urb->pipe) ||
+	    usb_pipeint(urb->pipe)) && (urb->dev->halted[usb_pipeout(
+	    urb->pipe) ? 1 : 0] & (1u << usb_pipeendpoint(urb->pipe)));
+
 	ret = 0;
 	if (c->completing == urb && is_shutdown_status(c->completing_status)) {
 		if (!info->reported) {
@@ -685,6 +689,13 @@ usb_submit_urb(struct urb *urb, gfp_t mem_flags)
 	}
 	if (ret == 0)
 		ret = submit_checked(urb, mem_flags);
+	/* queued on an endpoint the device keeps halted: it STALLs again */
+	if (ret == 0 && halted)
+		core_rule(urb->dev, intf, driver, func, "halt-not-cleared",
+		    "usb_submit_urb on endpoint 0x%02x, halted (an URB "
+		    "given back -EPIPE) and not cleared by usb_clear_halt",
+		    usb_pipeendpoint(urb->pipe) |
+		    (usb_pipein(urb->pipe) ? USB_DIR_IN : 0));
 	urb_event(DRV_SUBMIT, urb, driver, func, mem_flags, ret);
 	return ret;
 }

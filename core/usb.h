@@ -232,6 +232,10 @@ struct usb_device {
 	int		 refcount;		/* usb_get_dev / usb_put_dev */
 	void		*hcpriv;		/* the HCD's per-device state */
 	int		 toggle[2];		/* data toggles, bit per endpoint */
+	/* endpoint halts seen by the host, bit per endpoint, [0] IN, [1]
+	 * OUT: set by an URB given back -EPIPE, cleared by usb_clear_halt,
+	 * SET_CONFIGURATION and SET_INTERFACE (2.6.0's usb_device.halted) */
+	unsigned int	 halted[2];
 	char		 name[16];		/* "1-1" */
 };
 

@@ -14,6 +14,11 @@
  *  - probe (with its result), disconnect (after the driver's disconnect
  *    returned: the interface's driver_data then, in ptr), usb_register_dev
  *    (the minor), usb_deregister_dev, usb_set_intfdata.
+ *  - the usbmon records: an URB's C or E ends its flight; a bulk or
+ *    interrupt URB's C with -EPIPE halts its endpoint (a STALL, USB 2.0
+ *    8.4.5), until the host sends CLEAR_FEATURE(ENDPOINT_HALT) for it
+ *    (usb_clear_halt), SET_CONFIGURATION or SET_INTERFACE (USB 2.0
+ *    9.1.1.5, 9.4.10; a SET_INTERFACE clears the whole device's here).
  * A URB is the driver's whose function submitted it: "still queued when
  * disconnect returned" counts the driver's URBs on that device not given
  * back.  Linux's usb_unbind_interface flushes the endpoints before the
@@ -48,6 +53,13 @@ struct rule_urb {
 	const char	*driver;	/* interned */
 };
 
+/* An endpoint halted: a STALL the host has not cleared yet. */
+struct rule_halt {
+	uint16_t	 busnum;
+	uint8_t		 devnum;
+	uint8_t		 ep;		/* its address, bit 7 = IN */
+};
+
 /* An interface a driver was bound to. */
 struct rule_intf {
 	uint16_t	 busnum;
@@ -64,6 +76,8 @@ struct dec_rules {
 	size_t		 nurbs, curbs;
 	struct rule_intf *intfs;
 	size_t		 nintfs, cintfs;
+	struct rule_halt *halts;
+	size_t		 nhalts, chalts;
 	struct dec_strs	 names;		/* the drivers' names */
 	/* the texts of the rules the last call returned */
 	char		 text[4][RULES_TEXT];
@@ -83,6 +97,7 @@ dec_rules_free(struct dec_rules *r)
 	dec_strs_free(&r->names);
 	free(r->urbs);
 	free(r->intfs);
+	free(r->halts);
 	free(r);
 }
 
@@ -210,6 +225,35 @@ gone_intf(const struct dec_rules *r, const struct drv_event *ev,
 	return NULL;
 }
 
+static struct rule_halt *
+halt_find(struct dec_rules *r, uint16_t busnum, uint8_t devnum, uint8_t ep)
+{
+	size_t	 i;
+
+	for (i = 0; i < r->nhalts; i++) {
+		if (r->halts[i].busnum == busnum &&
+		    r->halts[i].devnum == devnum && r->halts[i].ep == ep)
+			return &r->halts[i];
+	}
+	return NULL;
+}
+
+/* The halts of busnum.devnum cleared: ep's, or every one (ep 0). */
+static void
+halt_clear(struct dec_rules *r, uint16_t busnum, uint8_t devnum, uint8_t ep)
+{
+	size_t	 i = 0;
+
+	while (i < r->nhalts) {
+		if (r->halts[i].busnum == busnum &&
+		    r->halts[i].devnum == devnum &&
+		    (ep == 0 || r->halts[i].ep == ep))
+			r->halts[i] = r->halts[--r->nhalts];
+		else
+			i++;
+	}
+}
+
 static void
 on_submit(struct dec_rules *r, const struct drv_event *ev,
     struct drv_event *out, size_t max, size_t *n)
@@ -238,6 +282,11 @@ on_submit(struct dec_rules *r, const struct drv_event *ev,
 		    n, "usb_submit_urb on interface %d of %u.%u after %s's "
 		    "disconnect returned", in->intf, ev->busnum, ev->devnum,
 		    in->gone);
+	if (ev->result == 0 && (ev->ep & 0x0f) != 0 &&
+	    halt_find(r, ev->busnum, ev->devnum, ev->ep) != NULL)
+		rule(r, ev, d, ev->func, "halt-not-cleared", out, max, n,
+		    "usb_submit_urb on endpoint 0x%02x, halted (an URB given "
+		    "back -EPIPE) and not cleared by usb_clear_halt", ev->ep);
 	if (u != NULL && !u->inflight && !u->reported && ev->context != 0 &&
 	    (u->status == -108 || u->status == -2 || u->status == -104)) {
 		/* from its completion handler: -ESHUTDOWN, -ENOENT,
@@ -299,17 +348,46 @@ on_disconnect(struct dec_rules *r, const struct drv_event *ev,
 }
 
 /*
- * The URB's usbmon C or E record: no longer in flight, whether or not its
- * giveback event came (a tracer may miss one; usbmon_urb_complete runs in
- * the same __usb_hcd_giveback_urb, before the completion handler).
+ * A usbmon record.  An URB's C or E: no longer in flight, whether or not
+ * its giveback event came (a tracer may miss one; usbmon_urb_complete
+ * runs in the same __usb_hcd_giveback_urb, before the completion
+ * handler, so a resubmit from it comes after).  A STALL of a bulk or
+ * interrupt endpoint halts it; the S of a control request that clears
+ * halts clears them (the submit's S: usb_clear_halt waits for its C
+ * before it returns to the driver).
  */
 void
-dec_rules_urb_done(struct dec_rules *r, uint64_t urb_id)
+dec_rules_record(struct dec_rules *r, const struct urb_rec *rec)
 {
 	struct rule_urb	*u;
+	struct rule_halt *h;
+	const uint8_t	*s = rec->setup;
 
-	if ((u = urb_find(r, urb_id)) != NULL)
-		u->inflight = 0;
+	if (rec->type == 'C' || rec->type == 'E') {
+		if ((u = urb_find(r, rec->id)) != NULL)
+			u->inflight = 0;
+		if (rec->type == 'C' && rec->status == -32 /* EPIPE */ &&
+		    (rec->xfer_type == XFER_BULK ||
+		    rec->xfer_type == XFER_INT) && (rec->epnum & 0x0f) != 0 &&
+		    halt_find(r, rec->busnum, rec->devnum, rec->epnum) ==
+		    NULL && dec_grow(&r->halts, r->nhalts, &r->chalts,
+		    sizeof *r->halts) == 0) {
+			h = &r->halts[r->nhalts++];
+			h->busnum = rec->busnum;
+			h->devnum = rec->devnum;
+			h->ep = rec->epnum;
+		}
+		return;
+	}
+	if (rec->type != 'S' || rec->xfer_type != XFER_CTRL ||
+	    rec->flag_setup != 0 || r->nhalts == 0)
+		return;
+	/* USB 2.0 9.4.1 CLEAR_FEATURE(ENDPOINT_HALT), 9.4.7, 9.4.10 */
+	if (s[0] == 0x02 && s[1] == 1 && s[2] == 0 && s[3] == 0 &&
+	    (s[4] & 0x0f) != 0)
+		halt_clear(r, rec->busnum, rec->devnum, s[4] & 0x8f);
+	else if ((s[0] == 0x00 && s[1] == 9) || (s[0] == 0x01 && s[1] == 11))
+		halt_clear(r, rec->busnum, rec->devnum, 0);
 }
 
 size_t

@@ -708,12 +708,14 @@ void		 dec_event_encode(const struct drv_event *ev, struct sbuf *b);
  * events of a real kernel: give it every event in order; each call
  * returns how many rule events (DRV_RULE, the simulator's ids and
  * wording) it wrote into out (max at most 4), their text valid until
- * the next call.
+ * the next call; and every usbmon record, in the same order
+ * (dec_rules_record: URBs given back, endpoints halted and cleared).
  */
 struct dec_rules;
 struct dec_rules *dec_rules_new(void);
 void		 dec_rules_free(struct dec_rules *r);
-void		 dec_rules_urb_done(struct dec_rules *r, uint64_t urb_id);
+void		 dec_rules_record(struct dec_rules *r,
+		     const struct urb_rec *rec);
 size_t		 dec_rules_check(struct dec_rules *r,
 		     const struct drv_event *ev, struct drv_event *out,
 		     size_t max);

@@ -86,9 +86,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				dec_fmt_event_line(&fmt[0], &broken[k - 1],
 				    &out);
 		}
-		else if (rc == CAP_URB)
+		else if (rc == CAP_URB) {
 			dec_stats_add(&st, &pipe.r, &pipe.info,
 			    pipe.r.wire_len);
+			dec_rules_record(rules, &pipe.r);
+		}
 		if (rc == CAP_EVENT) {
 			dec_fmt_start(&fmt[0], pipe.ev.ts_ns);
 			dec_fmt_event_line(&fmt[0], &pipe.ev, &out);

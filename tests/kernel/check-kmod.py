@@ -28,6 +28,11 @@ keyboard (its probe's submit with interrupts off: context atomic, the
 poison at rmmod, the GET_STATUS after disconnect), the driver_data
 before and after each disconnect, usb_register_dev's minor_base and node
 name, and each module's usb_deregister.
+
+Then the two drivers on urbscope serve's loopback over USB/IP with a
+STALL on cue (check_loopback): the data through their nodes, urbskel's
+clear-halt and urbbuggy's lack of one in usbmon and as the rule
+halt-not-cleared.
 """
 import os
 import re
@@ -425,6 +430,124 @@ def check_calls(share, evs):
               "driver " in l))
 
 
+# The served loopback's part (guest-kmod.sh's loopback): the rules in
+# lb-cap.pcapng for each driver on its loopback.
+LOOPBACK_RULES = {
+    "urbskel": [],
+    "urbbuggy": ["gfp-kernel-in-atomic", "submit-active-urb",
+                 "halt-not-cleared", "minor-leak",
+                 "intfdata-after-disconnect"],
+}
+
+
+def binfile(share, name):
+    p = os.path.join(share, name)
+    return open(p, "rb").read() if os.path.exists(p) else b""
+
+
+def check_loopback(share):
+    """urbskel and urbbuggy on urbscope serve's loopback with a STALL on
+    cue: the data through each driver's node, the STALL in usbmon, the
+    halt cleared by urbskel (CLEAR_FEATURE(ENDPOINT_HALT) before its next
+    IN) and left by urbbuggy (two STALLs, nothing between), and with the
+    drivers traced the rules of each on its loopback."""
+    a, b = binfile(share, "lb-a.bin"), binfile(share, "lb-b.bin")
+    where = {}
+    for drv in LOOPBACK_RULES:
+        w = text(share, "lb-%s.txt" % drv).split()
+        if len(w) == 5:
+            where[drv] = (num(w[3], -1), num(w[4], -1))
+    report(len(where) == 2 and len(a) == 1024 and len(b) == 512,
+           "kmod: loopback: urbscope serve's loopback attached twice "
+           "(%s)" % ", ".join("%s on %d.%d" % (d, w[0], w[1])
+                              for d, w in sorted(where.items())),
+           [text(share, "lb-serve-%s.err" % d)[-300:]
+            for d in LOOPBACK_RULES])
+    skel = [binfile(share, "lb-urbskel-%d.bin" % k) for k in (1, 2, 3, 4)]
+    err3 = text(share, "lb-urbskel-3.err")
+    report(skel[0] + skel[1] == a and skel[2] == b"" and skel[3] == b and
+           "Broken pipe" in err3,
+           "kmod: loopback: urbskel read back the 1024 bytes written, "
+           "its next read failed with EPIPE (the STALL), the one after "
+           "got the 512 bytes written since",
+           ["reads of %s bytes" % [len(x) for x in skel], err3])
+    bug = [binfile(share, "lb-urbbuggy-%d.bin" % k) for k in (1, 3, 4)]
+    errs = [text(share, "lb-urbbuggy-%d.err" % k) for k in (3, 4)]
+    report(bug[0] == a[512:] and bug[1] == b"" and bug[2] == b"" and
+           all("Broken pipe" in e for e in errs),
+           "kmod: loopback: urbbuggy's read got the last 512 of the 1024 "
+           "bytes (two URBs), both reads after the STALL failed with EPIPE",
+           ["reads of %s bytes" % [len(x) for x in bug]] + errs)
+    dm = text(share, "dmesg.txt")
+    rx = r"urbskel \S+: endpoint 0x81 stalled, usb_clear_halt: 0$"
+    report(re.search(rx, dm, re.M) is not None,
+           "kmod: dmesg: urbskel cleared the halt of 0x81",
+           [l for l in dm.splitlines() if "urbskel" in l][-6:])
+    cap = os.path.join(share, "lb-cap.pcapng")
+    try:
+        evs, _ = read_pcapng(cap)
+    except (OSError, ValueError) as e:
+        report(False, "kmod: loopback capture readable", [str(e)])
+        return
+    for drv, (bus, dev) in sorted(where.items()):
+        on = [e for e in evs if e.bus == bus and e.dev == dev and
+              not e.synthetic]
+        seq = []
+        for e in on:
+            if e.type == "C" and e.ep == 0x81 and e.status == -32:
+                seq.append("STALL")
+            elif (e.type == "S" and e.xfer == 2 and
+                  e.setup[:2] == b"\x02\x01" and e.setup[4] == 0x81):
+                seq.append("CLEAR")
+            elif e.type == "C" and e.ep == 0x81 and e.status == 0:
+                seq.append("IN %d" % e.length)
+        first = seq.index("STALL") if "STALL" in seq else len(seq)
+        after = seq[first:]
+        if drv == "urbskel":
+            ok = after[:3] == ["STALL", "CLEAR", "IN 512"]
+            what = "the STALL, CLEAR_FEATURE(ENDPOINT_HALT) of 0x81, " \
+                "then the IN of 512 bytes"
+        else:
+            ok = after == ["STALL", "STALL"]
+            what = "two STALLs of 0x81, no CLEAR_FEATURE, no IN after"
+        report(ok, "kmod: loopback capture: %s on %d.%d: %s" %
+               (drv, bus, dev, what), ["IN 0x81 from the first STALL: %s"
+                                       % after, "before: %s" % seq[:first]])
+    rc = text(share, "lb-capture.rc").strip()
+    opts = text(share, "capture-opts.txt").split()
+    if "--drivers" not in opts:
+        report(rc == "exit 0", "kmod: loopback capture stopped with exit 0",
+               [rc])
+        print("# kmod: loopback rules not checked: no --drivers")
+        return
+    try:
+        items = check_drivers.read_items(cap)
+    except (OSError, ValueError) as e:
+        report(False, "kmod: loopback capture readable with its driver "
+               "events", [str(e)])
+        return
+    rules = [e for k, e in items if k == "event" and e["kind"] == "rule"]
+    print("# kmod: loopback rule events: %s" % (", ".join(
+        "%s %s" % (e.get("driver", "-"), e.get("rule", "-"))
+        for e in rules) or "none"))
+    bad = []
+    for drv, want in LOOPBACK_RULES.items():
+        got = {}
+        for e in rules:
+            if e.get("driver") == drv and \
+                    (num(e.get("bus")), num(e.get("dev"))) == where.get(drv):
+                got[e.get("rule")] = got.get(e.get("rule"), 0) + 1
+        bad += ["%s: missing %s" % (drv, r) for r in want if r not in got]
+        bad += ["%s: unexpected %s" % (drv, r) for r in got if r not in want]
+        bad += ["%s: %s %d" % (drv, r, k) for r, k in sorted(got.items())]
+    halt = [e for e in rules if e.get("rule") == "halt-not-cleared"]
+    report(rc == "exit 0" and not [x for x in bad if "missing" in x or
+                                   "unexpected" in x] and len(halt) == 1,
+           "kmod: loopback rules: urbskel none; urbbuggy %s; "
+           "halt-not-cleared once" % ", ".join(LOOPBACK_RULES["urbbuggy"]),
+           ["capture %s" % rc] + bad + [e.get("text", "") for e in halt])
+
+
 def main():
     out = sys.argv[1]
     us = sys.argv[2] if len(sys.argv) > 2 else "./urbscope"
@@ -441,6 +564,7 @@ def main():
     probes = check_dmesg(share, intf, vid, pid)
     check_files(share, img)
     check_capture(share, us, bus, dev, probes, img)
+    check_loopback(share)
     return 0 if all(results) else 1
 
 

@@ -168,6 +168,89 @@ sleep 0.5
 
 say "PHASE stop"
 stop_pid $cap INT >capture.rc
+
+# The served loopback, in a capture of its own: urbscope serve's loopback
+# model (0xfff0:0xfff0, bulk OUT 0x02 looped to bulk IN 0x81) attached to
+# the guest's vhci-hcd, with a STALL armed on the first IN transaction
+# after 1024 bytes went out of 0x81 (-i).  urbskel, then urbbuggy, each on
+# a loopback served afresh: 1024 bytes written and read back, then 512
+# more and two reads.  The first of them meets the STALL (-EPIPE);
+# urbskel clears the halt (usb_clear_halt) and its second read gets the
+# 512 bytes; urbbuggy clears nothing and its second read is submitted to
+# the halted endpoint and STALLs again (the rule halt-not-cleared).
+say "PHASE loopback"
+# shellcheck disable=SC2086
+urbscope capture -i usbmon0 $CAPTURE_OPTS -w lb-cap.pcapng \
+    2>lb-capture.err &
+lbcap=$!
+i=0
+while ! grep -q "capturing on" lb-capture.err 2>/dev/null && [ $i -lt 300 ]
+do
+	sleep 0.1
+	i=$((i + 1))
+done
+modprobe vhci-hcd || say "no vhci-hcd"
+awk 'BEGIN { for (i = 0; i < 64; i++) printf "loopback %06d\n", i }' \
+    >lb-a.bin
+awk 'BEGIN { for (i = 0; i < 32; i++) printf "after the %05d\n", i }' \
+    >lb-b.bin
+
+# lb_intf: the served loopback's interface, once it is there
+lb_intf() {
+	for d in /sys/bus/usb/devices/*; do
+		[ "$(cat "$d/idVendor" 2>/dev/null)" = fff0 ] &&
+		    [ "$(cat "$d/idProduct" 2>/dev/null)" = fff0 ] &&
+		    [ -e "$d/${d##*/}:1.0" ] && echo "${d##*/}:1.0" && return 0
+	done
+	return 1
+}
+
+# loopback DRIVER: serve a loopback with the STALL armed, bind DRIVER to
+# it through new_id, run the transfers above through its node, unbind.
+loopback() {
+	urbscope serve -A -i '1 stall 0x81 1 on bytes 0x81 1024' loopback \
+	    2>"lb-serve-$1.err" &
+	srv=$!
+	j=0
+	while ! lb_intf >/dev/null && [ $j -lt 300 ]; do
+		sleep 0.1
+		j=$((j + 1))
+	done
+	li=$(lb_intf) || { say "$1: no loopback"; stop_pid $srv INT; return; }
+	ld=/sys/bus/usb/devices/${li%%:*}
+	echo "$li fff0 fff0 $(cat "$ld/busnum") $(cat "$ld/devnum")" \
+	    >"lb-$1.txt"
+	[ -e "/sys/bus/usb/drivers/$1" ] || insmod "$kmods/$1.ko"
+	echo "fff0 fff0" >"/sys/bus/usb/drivers/$1/new_id"
+	bound "$1" "$li" || say "$1: not bound to $li"
+	name=$(ls "/sys/bus/usb/devices/$li/usbmisc" 2>/dev/null | head -n 1)
+	dev=$(cat "/sys/class/usbmisc/$name/dev" 2>/dev/null)
+	[ -c "/dev/$name" ] || mknod "/dev/$name" c "${dev%%:*}" "${dev##*:}"
+	say "$1: loopback $li as /dev/$name"
+	n=/dev/$name
+	dd if=lb-a.bin of="$n" bs=1024 count=1 2>"lb-$1-dd.txt"
+	# urbbuggy's read takes 1024 bytes in two URBs (its completion
+	# resubmits), urbskel's 512 in one
+	dd if="$n" of="lb-$1-1.bin" bs=512 count=1 2>>"lb-$1-dd.txt"
+	[ "$1" = urbskel ] &&
+	    dd if="$n" of="lb-$1-2.bin" bs=512 count=1 2>>"lb-$1-dd.txt"
+	dd if=lb-b.bin of="$n" bs=512 count=1 2>>"lb-$1-dd.txt"
+	for k in 3 4; do
+		dd if="$n" of="lb-$1-$k.bin" bs=512 count=1 2>"lb-$1-$k.err"
+		echo "exit $?" >>"lb-$1-$k.err"
+	done
+	echo "$li" >"/sys/bus/usb/drivers/$1/unbind"
+	echo "fff0 fff0" >"/sys/bus/usb/drivers/$1/remove_id"
+	stop_pid $srv INT >"lb-serve-$1.rc"
+	sleep 1
+}
+loopback urbskel
+loopback urbbuggy
+rmmod urbbuggy
+rmmod urbskel
+sleep 0.5
+stop_pid $lbcap INT >lb-capture.rc
+
 ls -l /tmp/out
 cp /tmp/out/* /share/
 say "PHASE done"

@@ -29,7 +29,7 @@ kernels=${KERNELS:-$KERNELS_ALL}
 # check-kmod.py's.  A part that cannot run says how many it stands for.
 n_main=33
 n_drivers=24
-n_kmod=46
+n_kmod=53
 n_serve=18
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
@@ -219,7 +219,8 @@ one_kernel() {
 			    CAPTURE_OPTS=--drivers
 		fi
 		guest kmod "$n_kmod checks" "$kout" \
-		    --guest tests/kernel/guest-kmod.sh --timeout 150 \
+		    --guest tests/kernel/guest-kmod.sh --timeout 240 \
+		    --load vhci-hcd \
 		    --env "CAPTURE_OPTS=$CAPTURE_OPTS" "$@"
 		case $? in
 		77) return $crc ;;

@@ -7,7 +7,7 @@
  * events can tell; and short sequences a traced kernel gives (-EBUSY
  * from usb_submit_urb, a resubmit from a completion handler after a
  * kill, a task resubmitting a killed URB, a rebind after disconnect, a
- * clean unbind as a traced kernel shows it).
+ * clean unbind as a traced kernel shows it; halts from usbmon records).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,7 +25,7 @@
 static const char *const checked[] = {
 	"gfp-kernel-in-atomic", "submit-active-urb", "submit-after-disconnect",
 	"resubmit-on-shutdown", "intfdata-after-disconnect", "minor-leak",
-	"urbs-in-flight-after-disconnect",
+	"urbs-in-flight-after-disconnect", "halt-not-cleared",
 };
 
 static int
@@ -67,6 +67,8 @@ compare(const char *scenario, size_t *nrules)
 	assert_int_equal(cap_open(name, &src, err, sizeof err), 0);
 	assert_non_null(rules = dec_rules_new());
 	while ((rc = cap_next(src, &r, &ev)) > 0) {
+		if (rc == CAP_URB)
+			dec_rules_record(rules, &r);
 		if (rc != CAP_EVENT)
 			continue;
 		if (ev.kind == DRV_RULE) {
@@ -137,6 +139,34 @@ event(enum drv_kind kind, uint64_t urb, int32_t result, uint32_t ctx)
 	return ev;
 }
 
+/* The usbmon record of a traced kernel: type 'S', 'C' or 'E'. */
+static void
+record(struct dec_rules *r, int type, uint64_t id, int xfer, uint8_t ep,
+    int32_t status, const char *setup)
+{
+	struct urb_rec	 rec;
+
+	memset(&rec, 0, sizeof rec);
+	rec.type = (uint8_t)type;
+	rec.id = id;
+	rec.xfer_type = (uint8_t)xfer;
+	rec.epnum = ep;
+	rec.busnum = 1;
+	rec.devnum = 2;
+	rec.status = status;
+	rec.flag_setup = setup != NULL ? 0 : '-';
+	if (setup != NULL)
+		memcpy(rec.setup, setup, 8);
+	dec_rules_record(r, &rec);
+}
+
+/* The URB's C record: given back. */
+static void
+done(struct dec_rules *r, uint64_t id)
+{
+	record(r, 'C', id, XFER_BULK, 0x81, 0, NULL);
+}
+
 /* The rule ids ev gives, comma-separated, into buf. */
 static const char *
 check(struct dec_rules *r, struct drv_event ev, char *buf, size_t size)
@@ -174,13 +204,13 @@ test_sequences(void **state)
 	 * usbmon C record says so, and the next submit is no rule */
 	assert_string_equal(check(r, event(DRV_SUBMIT, 0xa100, 0, 0), b,
 	    sizeof b), "");
-	dec_rules_urb_done(r, 0xa100);
+	done(r, 0xa100);
 	assert_string_equal(check(r, event(DRV_SUBMIT, 0xa100, 0, 0), b,
 	    sizeof b), "");
 	assert_string_equal(check(r, event(DRV_SUBMIT, 0xa100, 0, 0), b,
 	    sizeof b), "submit-active-urb");
-	dec_rules_urb_done(r, 0xa100);
-	dec_rules_urb_done(r, 0xdead);	/* an URB never submitted */
+	done(r, 0xa100);
+	done(r, 0xdead);	/* an URB never submitted */
 	/* killed; its completion handler resubmits it (interrupt) */
 	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xa000, -2, 1), b,
 	    sizeof b), "");
@@ -260,12 +290,93 @@ test_sequences(void **state)
 	dec_rules_free(r);
 }
 
+/* The submit event of URB id on endpoint ep. */
+static struct drv_event
+submit_ep(uint64_t id, uint8_t ep, uint32_t ctx)
+{
+	struct drv_event ev = event(DRV_SUBMIT, id, 0, ctx);
+
+	ev.ep = ep;
+	return ev;
+}
+
+/*
+ * halt-not-cleared: a STALL on bulk IN 0x81 (its usbmon C record,
+ * -EPIPE), then a submit there with no CLEAR_FEATURE(ENDPOINT_HALT)
+ * between, as usb-storage's or usbhid's recovery would send (its S
+ * record); SET_CONFIGURATION and SET_INTERFACE clear halts too; ep0's
+ * STALL lasts one request; an OUT endpoint's halt is its own.
+ */
+static void
+test_halts(void **state)
+{
+	static const char clear81[8] = { 0x02, 0x01, 0, 0, (char)0x81, 0,
+	    0, 0 };
+	static const char clear02[8] = { 0x02, 0x01, 0, 0, 0x02, 0, 0, 0 };
+	static const char setcfg[8] = { 0x00, 0x09, 1, 0, 0, 0, 0, 0 };
+	static const char getdesc[8] = { (char)0x80, 0x06, 0, 1, 0, 0, 18,
+	    0 };
+	struct dec_rules *r;
+	struct drv_event ev;
+	char	 b[200];
+
+	(void)state;
+	assert_non_null(r = dec_rules_new());
+	assert_string_equal(check(r, submit_ep(0xe000, 0x81, 0), b, sizeof b),
+	    "");
+	record(r, 'S', 0xe000, XFER_BULK, 0x81, -115, NULL);
+	record(r, 'C', 0xe000, XFER_BULK, 0x81, -32, NULL);
+	assert_string_equal(check(r, event(DRV_GIVEBACK, 0xe000, -32, 1), b,
+	    sizeof b), "");
+	/* resubmitted from its completion: still halted */
+	assert_string_equal(check(r, submit_ep(0xe000, 0x81, 1), b, sizeof b),
+	    "halt-not-cleared");
+	record(r, 'C', 0xe000, XFER_BULK, 0x81, -32, NULL);
+	/* refused (-EBUSY: that URB in flight): it went nowhere */
+	ev = submit_ep(0xe000, 0x81, 0);
+	ev.result = -16;
+	assert_string_equal(check(r, ev, b, sizeof b), "submit-active-urb");
+	/* the other endpoint, another device, a control request: no */
+	assert_string_equal(check(r, submit_ep(0xe100, 0x02, 0), b, sizeof b),
+	    "");
+	assert_string_equal(check(r, submit_ep(0xe200, 0x00, 0), b, sizeof b),
+	    "");
+	/* a request that clears nothing, then the clear of 0x02: no */
+	record(r, 'S', 0xe300, XFER_CTRL, 0x80, -115, getdesc);
+	record(r, 'S', 0xe300, XFER_CTRL, 0x00, -115, clear02);
+	assert_string_equal(check(r, submit_ep(0xe010, 0x81, 0), b, sizeof b),
+	    "halt-not-cleared");
+	/* usb_clear_halt of 0x81: the next submit is fine */
+	record(r, 'S', 0xe300, XFER_CTRL, 0x00, -115, clear81);
+	record(r, 'C', 0xe300, XFER_CTRL, 0x00, 0, NULL);
+	assert_string_equal(check(r, submit_ep(0xe000, 0x81, 0), b, sizeof b),
+	    "");
+	/* ep0's STALL halts nothing; an interrupt endpoint's does, until
+	 * SET_CONFIGURATION */
+	record(r, 'C', 0xe300, XFER_CTRL, 0x80, -32, NULL);
+	assert_string_equal(check(r, submit_ep(0xe300, 0x80, 0), b, sizeof b),
+	    "");
+	record(r, 'C', 0xe400, XFER_INT, 0x83, -32, NULL);
+	assert_string_equal(check(r, submit_ep(0xe400, 0x83, 1), b, sizeof b),
+	    "halt-not-cleared");
+	record(r, 'C', 0xe400, XFER_INT, 0x83, -32, NULL);
+	record(r, 'S', 0xe300, XFER_CTRL, 0x00, -115, setcfg);
+	assert_string_equal(check(r, submit_ep(0xe400, 0x83, 1), b, sizeof b),
+	    "");
+	/* an isochronous URB's -EPIPE is no halt */
+	record(r, 'C', 0xe500, XFER_ISO, 0x84, -32, NULL);
+	assert_string_equal(check(r, submit_ep(0xe500, 0x84, 1), b, sizeof b),
+	    "");
+	dec_rules_free(r);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scenarios),
 		cmocka_unit_test(test_sequences),
+		cmocka_unit_test(test_halts),
 	};
 
 	sim_register(&sample_catalog);

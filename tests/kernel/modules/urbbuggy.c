@@ -17,7 +17,11 @@
  *  - intfdata-after-disconnect: disconnect leaves the interface data set
  *    (the driver core clears it after disconnect returns, in
  *    __device_release_driver, so it is the driver's state at that moment
- *    that the rule sees).
+ *    that the rule sees);
+ *  - halt-not-cleared: a read or write that ends in a STALL (-EPIPE)
+ *    gives the error back and clears nothing, so the endpoint stays
+ *    halted and the next read submits to it (and STALLs again), where
+ *    urbskel calls usb_clear_halt.
  *
  * On an interface with an interrupt IN endpoint and no bulk pair (QEMU's
  * keyboard, bound through new_id after usbhid is unbound) it polls that

@@ -12,7 +12,9 @@
  * URB, read() receives at most URBSKEL_BUF bytes in one bulk IN URB, both
  * submitted with GFP_KERNEL from process context and waited for.  On a
  * mass-storage interface a CBW written, then the data and the CSW read,
- * make one SCSI command.  Disconnect deregisters the minor, clears the
+ * make one SCSI command.  A transfer that ends in a STALL (-EPIPE) has
+ * its endpoint's halt cleared (usb_clear_halt) before the error goes
+ * back to the caller.  Disconnect deregisters the minor, clears the
  * interface data and kills the URBs before it returns; the state lives
  * until the last open file is closed (a kref, as in usb-skeleton.c).
  */
@@ -96,8 +98,21 @@ static int urbskel_transfer(struct urbskel *dev, struct urb *urb)
 		usb_kill_urb(urb);
 		return left == 0 ? -ETIMEDOUT : (int)left;
 	}
+	if (urb->status == -EPIPE) {
+		/*
+		 * A STALL halts the endpoint until the host clears it
+		 * (USB 2.0 8.4.5, 9.4.5): cleared here, in process context,
+		 * so the next transfer reaches the device; the caller still
+		 * hears of the error.
+		 */
+		rv = usb_clear_halt(dev->udev, urb->pipe);
+		dev_info(&dev->interface->dev, "endpoint 0x%02x stalled, "
+			 "usb_clear_halt: %d\n", usb_pipeendpoint(urb->pipe) |
+			 (usb_pipein(urb->pipe) ? USB_DIR_IN : 0), rv);
+		return -EPIPE;
+	}
 	if (urb->status)
-		return urb->status == -EPIPE ? -EPIPE : -EIO;
+		return -EIO;
 	return urb->actual_length;
 }
 
