@@ -16,7 +16,8 @@
  * (a request the recording lacks, other OUT data, more transfers than
  * recorded) the model says so through dm_note, naming the record it
  * expected: a request the recording lacks is STALLed when it asks for
- * data and accepted when it brings none.
+ * data and accepted when it brings none.  A Bulk-Only mass-storage
+ * interface is answered by SCSI content instead (replay-msc.c).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@
 #include <string.h>
 
 #include "capture/capture.h"
-#include "samples/devices/devices.h"
+#include "samples/devices/replay.h"
 
 #define RP_PENDING	256		/* submissions awaiting completion */
 #define RP_NOTES	20		/* divergences said, then one more */
@@ -78,13 +79,11 @@ struct replay {
 	uint64_t	 now_ns;	/* the last tick */
 	uint64_t	 t0_ns;		/* SET_CONFIGURATION's, now */
 	uint8_t		 intr[16];	/* IN endpoints that are interrupt */
+	struct rp_msc	*msc;		/* a Bulk-Only interface's SCSI */
 };
 
-static void	 rp_note(struct usb_devmodel *, const char *, ...)
-		     __attribute__((format(printf, 2, 3)));
-
 /* A divergence said (RP_NOTES of them, then that there are more). */
-static void
+void
 rp_note(struct usb_devmodel *dm, const char *fmt, ...)
 {
 	struct replay	*rp = dm->priv;
@@ -121,6 +120,8 @@ rp_destroy(struct usb_devmodel *dm)
 		free(rp->out[k].it);
 	}
 	free(rp->config);
+	rp_msc_free(rp->msc);
+	rp->msc = NULL;
 }
 
 static uint8_t *
@@ -262,6 +263,11 @@ rp_read(struct usb_devmodel *dm, const char *file, int *bus, int *dev)
 		else if (r.xfer_type != XFER_ISO)
 			ok = queue_add(in ? &rp->in[s->ep & 0x0f] :
 			    &rp->out[s->ep & 0x0f], s, &r, in) == 0;
+		/* what a Bulk-Only interface's commands are made of */
+		if (ok && r.xfer_type == XFER_BULK)
+			ok = rp_msc_record(rp->msc, in, in ? r.data : s->data,
+			    in ? r.data_len : s->len, in ? r.len_urb :
+			    s->asked, r.status, s->recno) == 0;
 		free(s->data);
 		*s = pend[--np];
 		if (!ok)
@@ -290,7 +296,8 @@ rp_init(struct usb_devmodel *dm, const char *args)
 	struct replay	*rp = dm->priv;
 	char		 file[1024];
 	const char	*sp;
-	int		 bus = 0, dev = 0;
+	const uint8_t	*p;
+	int		 bus = 0, dev = 0, bot = 0, bulk[2] = { 0, 0 };
 	size_t		 n, off;
 
 	if (args == NULL || *args == '\0')
@@ -302,7 +309,8 @@ rp_init(struct usb_devmodel *dm, const char *args)
 		return -1;
 	memcpy(file, args, n);
 	file[n] = '\0';
-	if (rp_read(dm, file, &bus, &dev) != 0) {
+	if ((rp->msc = rp_msc_new()) == NULL ||
+	    rp_read(dm, file, &bus, &dev) != 0) {
 		rp_destroy(dm);
 		return -1;
 	}
@@ -314,13 +322,24 @@ rp_init(struct usb_devmodel *dm, const char *args)
 	rp->ops.desc = &rp->desc;
 	dm->ops = &rp->ops;
 	dm_ops_changed(dm);
-	/* the interrupt IN endpoints, paced as recorded */
+	/* the interrupt IN endpoints, paced as recorded; the first
+	 * Bulk-Only interface's pipes (USB MSC BOT 1.0 4.3), by SCSI */
 	for (off = 0; off + 7 <= rp->config_len && rp->config[off] >= 2;
-	    off += rp->config[off])
-		if (rp->config[off + 1] == USB_DT_ENDPOINT &&
-		    (rp->config[off + 2] & USB_DIR_IN) &&
-		    (rp->config[off + 3] & 3) == USB_ENDPOINT_XFER_INT)
-			rp->intr[rp->config[off + 2] & 0x0f] = 1;
+	    off += rp->config[off]) {
+		p = rp->config + off;
+		if (p[1] == USB_DT_INTERFACE && p[0] >= 9)
+			bot = p[5] == USB_CLASS_MASS_STORAGE && p[7] == 0x50;
+		if (p[1] != USB_DT_ENDPOINT)
+			continue;
+		if ((p[2] & USB_DIR_IN) && (p[3] & 3) == USB_ENDPOINT_XFER_INT)
+			rp->intr[p[2] & 0x0f] = 1;
+		if (bot && (p[3] & 3) == USB_ENDPOINT_XFER_BULK)
+			bulk[(p[2] & USB_DIR_IN) ? 0 : 1] = p[2];
+		if (bot && bulk[0] != 0 && bulk[1] != 0 &&
+		    !rp_msc_started(rp->msc, bulk[0]))
+			rp_msc_start(rp->msc, bulk[0], bulk[1]);
+	}
+	rp_msc_done(rp->msc, dm);
 	dm_note(dm, "replay: %s device %d.%d, %04x:%04x: %zu control "
 	    "answers recorded", file, bus, dev, get_le16(rp->device + 8),
 	    get_le16(rp->device + 10), rp->nctrl);
@@ -385,6 +404,11 @@ static int
 rp_control(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
     uint8_t *data)
 {
+	struct replay	*rp = dm->priv;
+
+	/* Bulk-Only Mass Storage Reset (BOT 3.1) */
+	if (s->bRequestType == 0x21 && s->bRequest == 0xff)
+		rp_msc_reset(rp->msc);
 	return rp_answer(dm, s, data, 0);
 }
 
@@ -406,6 +430,8 @@ rp_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 	struct rp_item	*it;
 	size_t		 n;
 
+	if (rp_msc_started(rp->msc, ep))
+		return rp_msc_in(rp->msc, dm, buf, max);
 	if (q->zlp) {
 		q->zlp = 0;
 		return 0;
@@ -450,6 +476,8 @@ rp_data_out(struct usb_devmodel *dm, int ep, const uint8_t *buf, size_t len)
 	struct rp_queue	*q = &rp->out[ep & 0x0f];
 	struct rp_item	*it;
 
+	if (rp_msc_started(rp->msc, ep))
+		return rp_msc_out(rp->msc, dm, buf, len);
 	if (q->at >= q->n) {
 		if (!q->said)
 			rp_note(dm, "OUT 0x%02x: more sent than the %zu "
@@ -484,6 +512,14 @@ rp_tick(struct usb_devmodel *dm, uint64_t now_ns)
 }
 
 static void
+rp_reset(struct usb_devmodel *dm)
+{
+	struct replay	*rp = dm->priv;
+
+	rp_msc_reset(rp->msc);
+}
+
+static void
 rp_set_config(struct usb_devmodel *dm, int value)
 {
 	struct replay	*rp = dm->priv;
@@ -504,6 +540,7 @@ const struct usb_devmodel_ops dm_replay_ops = {
 	.desc = &rp_none,
 	.init = rp_init,
 	.destroy = rp_destroy,
+	.reset = rp_reset,
 	.control = rp_control,
 	.data_in = rp_data_in,
 	.data_out = rp_data_out,

@@ -9,11 +9,12 @@
 # server serving the others; SIGINT; a fault armed on a trigger (-i: a
 # STALL on the second READ(10)'s CBW) and -i's refusals; -w, what the
 # devices saw, as usbmon records from their side, read back and held
-# against tshark; a device replayed from a capture (replay:FILE).  A real kernel attaching these
+# against tshark; a device replayed from a capture (replay:FILE): a
+# keyboard, and a disk answered by SCSI content.  A real kernel attaching these
 # devices is tests/kernel/guest-serve.sh.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 46
+plan 54
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_rest "serve" "no python3"
@@ -184,6 +185,40 @@ check "replay: the divergence said, with the request" grep -qx \
 kill -INT "$SRV"
 wait "$SRV"
 check_eq "replay: SIGINT: exit 0" 0 $?
+
+# replay:FILE of a disk: a real capture's (QEMU's usb-storage under Linux
+# 6.1, device 1.2, then formatted FAT and written), answered by SCSI
+# content (samples/devices/replay-msc.c): our own tags, its blocks
+PORT=$((PORT + 1))
+"$US" serve -p "$PORT" "replay:$LINUX61/usbmon0.bin 1.2" \
+    2>"$TMP/serve-rd.err" &
+SRV=$!
+listening "$TMP/serve-rd.err"
+check "replay disk: the recorded commands and blocks counted" grep -qx \
+    "urbscope: 1-1 replay: mass storage: 82 SCSI commands recorded, 616 blocks of 512 bytes" \
+    "$TMP/serve-rd.err"
+client replaydisk
+check "replay disk: INQUIRY answered as recorded, with the host's tag" \
+    grep -qx "INQUIRY: 'QEMU    QEMU HARDDISK   ', CSW status 0, our tag True" \
+    "$TMP/replaydisk.out"
+check "replay disk: TEST UNIT READY fails once with the recorded UNIT ATTENTION" \
+    grep -qx "TEST UNIT READY 1, REQUEST SENSE key 6 asc 29, TEST UNIT READY 0" \
+    "$TMP/replaydisk.out"
+check "replay disk: the FAT root directory and hello.txt the recording wrote" \
+    sh -c "grep -qx 'READ CAPACITY(10): 16384 blocks of 512' '$TMP/replaydisk.out' &&
+    grep -q \"^READ(10) lba 258, 2 blocks: CSW status 0, True, 'hello from the USB capture rig\" '$TMP/replaydisk.out'"
+check "replay disk: a block never recorded reads as zeros, said" sh -c \
+    "grep -qx 'READ(10) lba 9000: CSW status 0, zeros True' '$TMP/replaydisk.out' &&
+    grep -qx 'urbscope: 1-1 replay: SCSI 28 00 00 00 23 28 00 00 01 00 (lba 9000, 1 blocks): 1 of them not in the recording: zeros' '$TMP/serve-rd.err'"
+check "replay disk: written, then read back equal" grep -qx \
+    "WRITE(10) lba 9000 0, read back 0, equal True" "$TMP/replaydisk.out"
+check "replay disk: a command never recorded: CHECK CONDITION, ILLEGAL REQUEST, said" \
+    sh -c "grep -qx 'REPORT LUNS: CSW status 1, 0 bytes; REQUEST SENSE 0: key 5 asc 20' '$TMP/replaydisk.out' &&
+    grep -qx 'urbscope: 1-1 replay: SCSI a0 00 00 00 00 00 00 00 00 10 00 00 not in the recording: CHECK CONDITION, ILLEGAL REQUEST' '$TMP/serve-rd.err'"
+kill -INT "$SRV"
+wait "$SRV"
+check "replay disk: no sanitizer report" no_sanitizer_report \
+    "$TMP/serve-rd.err"
 
 # -s SCENARIO: the device steps on the wall clock
 PORT=$((PORT + 1))

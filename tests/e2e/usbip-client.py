@@ -114,6 +114,11 @@ def bot(d, tag, cdb, dirin, length, data=b""):
         r = d.xfer(1, True, length) if dirin else \
             d.xfer(2, False, length, data=data)
         got = r[3] if dirin else b""
+        if r[2] == -32:
+            # a STALLed data phase: clear the halt, then the CSW (BOT
+            # 6.7.2, 6.7.3)
+            ctrl(d, 0x02, 1, 0, 0x81 if dirin else 0x02, 0)
+            got = b""
     r = d.xfer(1, True, 13)
     sig, rtag, resid, status = struct.unpack("<IIIB", r[3])
     return got, status, rtag == tag
@@ -267,6 +272,57 @@ def replay():
     s.close()
 
 
+def replaydisk():
+    """A disk replayed from a real capture (tests/data/linux61's
+    usbmon0.bin, device 1.2: QEMU's usb-storage under Linux 6.1, then
+    given a FAT file system): its SCSI answers by command, with our own
+    tags, its blocks as the recording left them."""
+    s, st = imp("1-1")
+    d = Dev(s)
+    ctrl(d, 0x80, 6, 0x100, 0, 18)
+    ctrl(d, 0x80, 6, 0x200, 0, 255)
+    print("SET_CONFIGURATION 1: status %d" % ctrl(d, 0, 9, 1, 0, 0)[2])
+    got, status, tagok = bot(d, 0x7a7a0001, bytes([0x12, 0, 0, 0, 36, 0]),
+                             True, 36)
+    print("INQUIRY: %r, CSW status %d, our tag %s" % (
+        got[8:32].decode(), status, tagok))
+    tur = bytes(6)
+    sense = bytes([3, 0, 0, 0, 96, 0])
+    st1 = bot(d, 0x7a7a0002, tur, True, 0)[1]
+    got, st2, _ = bot(d, 0x7a7a0003, sense, True, 96)
+    st3 = bot(d, 0x7a7a0004, tur, True, 0)[1]
+    print("TEST UNIT READY %d, REQUEST SENSE key %x asc %02x, TEST UNIT "
+          "READY %d" % (st1, got[2] & 0xf, got[12], st3))
+    got, status, _ = bot(d, 0x7a7a0005, bytes([0x25] + [0] * 9), True, 8)
+    print("READ CAPACITY(10): %d blocks of %d" % (
+        struct.unpack(">I", got[:4])[0] + 1,
+        struct.unpack(">I", got[4:8])[0]))
+    got, status, _ = bot(d, 0x7a7a0006, bytes([0x28, 0, 0, 0, 1, 2, 0, 0,
+                                               2, 0]), True, 1024)
+    print("READ(10) lba 258, 2 blocks: CSW status %d, %s, %r" % (
+        status, "HELLO   TXT" in got[:512].decode("latin-1"),
+        got[512:543].decode("latin-1")))
+    got, status, _ = bot(d, 0x7a7a0007, bytes([0x28, 0, 0, 0, 0x23, 0x28, 0,
+                                               0, 1, 0]), True, 512)
+    print("READ(10) lba 9000: CSW status %d, zeros %s" % (
+        status, got == bytes(512)))
+    block = bytes((i * 5) & 0xff for i in range(512))
+    st1 = bot(d, 0x7a7a0008, bytes([0x2a, 0, 0, 0, 0x23, 0x28, 0, 0, 1, 0]),
+              False, 512, block)[1]
+    got, st2, _ = bot(d, 0x7a7a0009, bytes([0x28, 0, 0, 0, 0x23, 0x28, 0,
+                                            0, 1, 0]), True, 512)
+    print("WRITE(10) lba 9000 %d, read back %d, equal %s" % (
+        st1, st2, got == block))
+    # REPORT LUNS (SPC-3 6.21), never recorded
+    got, st1, _ = bot(d, 0x7a7a000a, bytes([0xa0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            16, 0, 0]), True, 16)
+    got, st2, _ = bot(d, 0x7a7a000b, sense, True, 96)
+    print("REPORT LUNS: CSW status %d, %d bytes; REQUEST SENSE %d: key %x "
+          "asc %02x" % (st1, len(got) if st1 == 0 else 0, st2,
+                        got[2] & 0xf, got[12]))
+    s.close()
+
+
 def vanish():
     s, st = imp("1-2")
     d = Dev(s)
@@ -296,4 +352,5 @@ def unplugged():
 {"devlist": devlist, "unplugged": unplugged, "disk": disk, "stall": stall, "unlink": unlink,
  "keys": keys, "nodev": lambda: refused("9-9"), "busy": busy,
  "garbage": garbage, "badcmd": badcmd, "vanish": vanish,
- "stallcbw": stallcbw, "replay": replay}[sys.argv[2]]()
+ "stallcbw": stallcbw, "replay": replay,
+ "replaydisk": replaydisk}[sys.argv[2]]()

@@ -2,8 +2,9 @@
  * tests/fuzz/fuzz-replay.c - the replay device model (samples/devices/
  * replay.c) on any capture: the input is the file it replays, the host's
  * side a fixed enumeration (descriptors, configuration, strings, the HID
- * report descriptor, a class request) and reads and writes on every
- * endpoint, each answer bounds-checked by the sanitizers.
+ * report descriptor, a class request, a Bulk-Only reset) and reads and
+ * writes on every endpoint, then Bulk-Only commands (a replayed disk's
+ * SCSI), each answer bounds-checked by the sanitizers.
  */
 #include <sys/mman.h>
 
@@ -50,6 +51,20 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ 0x81, 6, 0, 0x22, 0, 0, 0xff, 0 },
 		{ 0x21, 0x0a, 0, 0, 0, 0, 0, 0 },
 		{ 0xa1, 1, 0, 1, 0, 0, 8, 0 },
+		{ 0x21, 0xff, 0, 0, 0, 0, 0, 0 },	/* BOT reset */
+	};
+	/* Bulk-Only CBWs (USB MSC BOT 5.1): INQUIRY, READ(10) of 2 blocks,
+	 * WRITE(10) of 1, REQUEST SENSE, one that is no CBW */
+	static const uint8_t cbws[][31] = {
+		{ 'U', 'S', 'B', 'C', 1, 0, 0, 0, 36, 0, 0, 0, 0x80, 0, 6,
+		  0x12, 0, 0, 0, 36 },
+		{ 'U', 'S', 'B', 'C', 2, 0, 0, 0, 0, 4, 0, 0, 0x80, 0, 10,
+		  0x28, 0, 0, 0, 0, 1, 0, 0, 2 },
+		{ 'U', 'S', 'B', 'C', 3, 0, 0, 0, 0, 2, 0, 0, 0x00, 0, 10,
+		  0x2a, 0, 0, 0, 0, 9, 0, 0, 1 },
+		{ 'U', 'S', 'B', 'C', 4, 0, 0, 0, 18, 0, 0, 0, 0x80, 0, 6,
+		  0x03, 0, 0, 0, 18 },
+		{ 'U', 'S', 'B', 'X' },
 	};
 	static uint8_t	 buf[4096 + 64];
 	struct usb_devmodel *dm;
@@ -74,6 +89,19 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    ep, buf, 512);
 				(void)dm_transact(dm, DM_PID_OUT, dm->address,
 				    ep, buf, 31);
+			}
+		}
+		for (i = 0; i < sizeof cbws / sizeof cbws[0]; i++) {
+			for (ep = 1; ep < 16; ep++) {
+				memcpy(buf, cbws[i], sizeof cbws[i]);
+				(void)dm_transact(dm, DM_PID_OUT, dm->address,
+				    ep, buf, sizeof cbws[i]);
+				for (k = 0; k < 4; k++) {
+					(void)dm_transact(dm, DM_PID_OUT,
+					    dm->address, ep, buf, 512);
+					(void)dm_transact(dm, DM_PID_IN,
+					    dm->address, ep, buf, 512);
+				}
 			}
 		}
 		dm_destroy(dm);

@@ -16,7 +16,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from check import load_check_drivers, report, results  # noqa: E402
+from check import (load_check_drivers, read_raw, report,  # noqa: E402
+                   results)
 
 check_drivers = load_check_drivers()
 
@@ -31,6 +32,79 @@ KEYS = {"a": 30, "b": 48, "c": 46, "d": 32, "e": 18, "f": 33, "g": 34,
 
 def pattern():
     return b"".join(b"served%09d\n" % i for i in range(16384))
+
+
+def capture_blocks(path, bus, dev, bs=512):
+    """The blocks of a Bulk-Only disk as a usbmon capture (read() bytes of
+    /dev/usbmonN) left them: every READ(10) and WRITE(10) that passed, the
+    last data seen at each LBA, blocks cut by the capture left out.  The
+    oracle of the replayed disk, independent of urbscope's code."""
+    img, cur = {}, None
+    for e in read_raw(path):
+        if e.bus != bus or e.dev != dev or e.xfer != 3:
+            continue
+        if (e.type == "S" and not e.dir_in and len(e.data) == 31 and
+                e.data[:4] == b"USBC"):
+            cur = [e.data[15:15 + e.data[14]], b"", True]
+        elif cur is None:
+            continue
+        elif e.type == "S" and not e.dir_in:
+            cur[1] += e.data
+            cur[2] = cur[2] and len(e.data) == e.length
+        elif e.type == "C" and e.dir_in and len(e.data) == 13 and \
+                e.data[:4] == b"USBS":
+            cdb = cur[0]
+            if e.data[12] == 0 and cdb[0] in (0x28, 0x2a):
+                lba, n = struct.unpack(">IxH", cdb[2:9])
+                for i in range(n):
+                    blk = cur[1][i * bs:(i + 1) * bs]
+                    if len(blk) == bs:
+                        img[lba + i] = blk
+            cur = None
+        elif e.type == "C" and e.dir_in:
+            if len(e.data) < e.length:
+                # a cut: what follows is not known
+                cur[1] += e.data
+                cur[1] = cur[1][:len(cur[1]) // bs * bs]
+                cur[2] = False
+            elif cur[2]:
+                cur[1] += e.data
+    return img
+
+
+def fat_file(img, name):
+    """FAT32 (Microsoft FAT spec 1.03): the root directory's file NAME
+    (8.3, padded), read through its cluster chain; None if not there."""
+    b0 = img.get(0, bytes(512))
+    bps, spc, res, nfat = struct.unpack_from("<HBHB", b0, 11)
+    spf, root = struct.unpack_from("<I", b0, 36)[0], \
+        struct.unpack_from("<I", b0, 44)[0]
+    if bps != 512 or spc == 0:
+        return None
+    first = res + nfat * spf
+
+    def sector(k):
+        return img.get(k, bytes(512))
+
+    def fat(c):
+        return struct.unpack_from("<I", sector(res + c * 4 // 512),
+                                  c * 4 % 512)[0] & 0x0fffffff
+
+    def chain(c):
+        while 2 <= c < 0x0ffffff8:
+            for k in range(spc):
+                yield sector(first + (c - 2) * spc + k)
+            c = fat(c)
+    d = b"".join(chain(root))
+    for i in range(0, len(d), 32):
+        e = d[i:i + 32]
+        if e[0] == 0:
+            break
+        if e[:11] == name.encode() and e[11] & 0x18 == 0:
+            c = struct.unpack_from("<H", e, 20)[0] << 16 | \
+                struct.unpack_from("<H", e, 26)[0]
+            return b"".join(chain(c))[:struct.unpack_from("<I", e, 28)[0]]
+    return None
 
 
 def main():
@@ -202,6 +276,50 @@ def main():
            "its recorded keys as %d evdev key presses, in order" % len(rk),
            ["key codes %s, expected %s" % (rk, want_rk)] +
            rd("replay.err").splitlines())
+
+    # a disk replayed from tests/data/linux61's capture: usb-storage bound
+    # it, vfat mounted it and its files are the capture's; the blocks
+    # read past the page cache are the capture's last data at each LBA,
+    # zeros where it has none; what the replay said diverged is only
+    # reads of those blocks
+    cap = os.path.join(HERE, "..", "data", "linux61", "usbmon0.bin")
+    img = capture_blocks(cap, 1, 2) if os.path.exists(cap) else {}
+    hello, pat = fat_file(img, "HELLO   TXT"), fat_file(img, "PATTERN BIN")
+    ls = rd("rd-ls.txt").split()
+    report(rd("rd-mount.txt").startswith("exit 0") and
+           sorted(ls) == ["HELLO.TXT", "PATTERN.BIN"] and
+           hello is not None and rd("rd-hello.txt", "rb") == hello and
+           pat is not None and len(pat) == 16384 and
+           rd("rd-pattern.bin", "rb") == pat,
+           "serve replay disk: tests/data/linux61/usbmon0.bin's disk (1.2) "
+           "under usb-storage, mounted (vfat): hello.txt %r and "
+           "pattern.bin (%s bytes) as the capture wrote them" %
+           (rd("rd-hello.txt", "rb")[:40], len(rd("rd-pattern.bin", "rb"))),
+           ["mount: " + rd("rd-mount.txt").strip(), "ls: %s" % ls,
+            "expected hello.txt %r, pattern.bin %s bytes" %
+            (hello, len(pat) if pat else None)] +
+           rd("replay-disk.err").splitlines()[-10:])
+    head = rd("rd-head.bin", "rb")
+    want = b"".join(img.get(i, bytes(512)) for i in range(300))
+    known = sum(1 for i in range(300) if i in img)
+    notes = [ln for ln in rd("replay-disk.err").splitlines()
+             if " replay: SCSI " in ln]
+    other = [ln for ln in notes if not re.search(
+        r"replay: SCSI 28 .*\(lba (\d+), (\d+) blocks\): \d+ of them not "
+        r"in the recording: zeros$", ln)]
+    bad_zero = [ln for ln in notes if ln not in other and all(
+        int(m.group(1)) + k in img for m in [re.search(
+            r"\(lba (\d+), (\d+) blocks\)", ln)]
+        for k in range(int(m.group(2))))]
+    report(len(head) == len(want) and head == want and not other and
+           not bad_zero and rd("replay-disk.rc").strip() == "exit 0",
+           "serve replay disk: blocks 0-299 read with O_DIRECT are the "
+           "capture's (%d of them recorded, the rest zeros); its %d "
+           "divergences all reads of blocks the capture never saw" %
+           (known, len(notes)),
+           ["%d bytes, first difference at %s" % (len(head), next(
+               (i for i in range(min(len(head), len(want)))
+                if head[i] != want[i]), "-"))] + other + bad_zero)
 
     # a delay past the SCSI command timeout: the kernel's abort arrives
     # as CMD_UNLINK (the devices' side: the CBW's C with -ECONNRESET),

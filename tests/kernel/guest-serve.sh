@@ -11,6 +11,7 @@
 # (-i), the pattern written and read back through usb-storage's error
 # handling (clear-halt, bulk-only reset, the command again).  Last, a
 # device replayed from a capture (samples/hid-keyboard.pcap's keyboard),
+# a disk replayed from a capture (tests/data/linux61's, mounted),
 # a disk that goes away in the middle of a transfer, a disk too slow for
 # the SCSI timeout, the speaker under snd-usb-audio (isochronous), and a
 # scenario (-s): a game pad used, hit by babble
@@ -123,6 +124,32 @@ kill "$rdr" 2>/dev/null
 stop_pid $srv INT >replay.rc
 sleep 1
 
+say "PHASE replay disk"
+# a disk replayed from a real capture: tests/data/linux61's usbmon0.bin,
+# device 1.2, QEMU's usb-storage under Linux 6.1, which the capture then
+# gave a FAT file system and two files.  Answered by SCSI content (its
+# blocks as the capture left them): usb-storage binds it, the file
+# system mounts, the files read back
+urbscope serve -A 'replay:/share/usbmon0.bin 1.2' 2>replay-disk.err &
+srv=$!
+wait_for [ -b /dev/sda ] || say "no /dev/sda for the replayed disk"
+mkdir -p /mnt/rd
+modprobe vfat && modprobe nls_cp437 && modprobe nls_utf8 ||
+    say "no vfat"
+mount -t vfat -o ro,iocharset=utf8 /dev/sda /mnt/rd >rd-mount.txt 2>&1
+echo "exit $?" >>rd-mount.txt
+ls /mnt/rd >rd-ls.txt 2>&1
+# 8.3 names without long ones: vfat lists them in capitals, and with
+# iocharset=utf8 finds them only so
+cp /mnt/rd/HELLO.TXT rd-hello.txt 2>>rd-mount.txt
+cp /mnt/rd/PATTERN.BIN rd-pattern.bin 2>>rd-mount.txt
+umount /mnt/rd 2>>rd-mount.txt
+# the first 300 blocks past the page cache
+dd if=/dev/sda of=rd-head.bin bs=512 count=300 iflag=direct \
+    2>rd-dd.txt
+stop_pid $srv INT >replay-disk.rc
+sleep 1
+
 say "PHASE timeout"
 # an answer slower than the kernel waits: the first WRITE(10)'s CBW NAKed
 # for 5 s (-i delay), the disk's SCSI command timeout set to 2 s; the
@@ -233,6 +260,8 @@ cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     replay-keys.bin unplug.err unplug.rc unplug-dd.txt timeout.err \
     timeout.rc timeout-dd.txt timeout.pcapng scenario.err scenario.rc \
     scenario.pcapng gp-nodes.txt gp-*.bin keys2.bin scenario-dmesg.txt \
-    audio.err audio.rc audio.pcapng tone.txt \
+    audio.err audio.rc audio.pcapng tone.txt replay-disk.err \
+    replay-disk.rc rd-mount.txt rd-ls.txt rd-hello.txt rd-pattern.bin \
+    rd-head.bin rd-dd.txt \
     /share/
 say "PHASE done"

@@ -30,7 +30,7 @@ kernels=${KERNELS:-$KERNELS_ALL}
 n_main=33
 n_drivers=24
 n_kmod=53
-n_serve=18
+n_serve=20
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
 kernel_tests() {
@@ -179,7 +179,8 @@ one_kernel() {
 		guest serve "$n_serve checks" "$out-serve" \
 		    --guest tests/kernel/guest-serve.sh --devices serve \
 		    --timeout 200 --env "CAPTURE_OPTS=$sopts" \
-		    --file samples/hid-keyboard.pcap
+		    --file samples/hid-keyboard.pcap \
+		    --file tests/data/linux61/usbmon0.bin
 		case $? in
 		0)	python3 tests/kernel/check-serve.py "$out-serve" \
 			    ./urbscope || crc=1

@@ -15,7 +15,7 @@
 # usbip-vudc with vhci-hcd, libcomposite, the UAC2, MIDI, ACM and UVC
 # functions, configfs) and the host drivers that bind to those functions
 # (snd-usb-audio, cdc-acm, uvcvideo); --devices serve boots with no QEMU
-# USB device and vhci-hcd (with cdc-acm, snd-usb-audio and classes-tool
+# USB device and vhci-hcd (with cdc-acm, snd-usb-audio, vfat and classes-tool
 # for the served models' drivers), for devices served over USB/IP from
 # inside the guest (urbscope serve -A); the default set is
 # "storage" (the disk, keyboard and tablet).  --module puts
@@ -130,9 +130,11 @@ exec 9>"$kdir/cache.lock"
 flock 9
 # A cache unpacked before the class drivers were kept lacks sound/, one
 # unpacked before the gadget set lacks fs/configfs/ (wanted by that set
-# only): unpack again.
+# only), one before the replayed disk's mount lacks fs/fat/: unpack
+# again.
 if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
     [ ! -d "$kroot/lib/modules/$kver/kernel/sound" ] ||
+    [ ! -d "$kroot/lib/modules/$kver/kernel/fs/fat" ] ||
     { [ "$devices" = gadget ] &&
     [ ! -d "$kroot/lib/modules/$kver/kernel/fs/configfs" ]; }; then
 	mkdir -p "$kdir/dl" || exit 1
@@ -195,6 +197,7 @@ if [ ! -f "$kroot/lib/modules/$kver/modules.dep" ] ||
 	    "$m/kernel/drivers/virtio/*" "$m/kernel/net/9p/*" \
 	    "$m/kernel/fs/9p/*" "$m/kernel/fs/netfs/*" \
 	    $fscache "$m/kernel/fs/configfs/*" \
+	    "$m/kernel/fs/fat/*" "$m/kernel/fs/nls/*" \
 	    "$m/kernel/block/*" "$m/kernel/lib/*" \
 	    "$m/kernel/crypto/*" "$m/kernel/sound/*" \
 	    "$m/kernel/drivers/net/*" "$m/kernel/drivers/media/*") ||
@@ -237,7 +240,8 @@ mods="usbmon ehci-pci usb-storage sd_mod usbhid hid-generic evdev
 [ "$devices" = gadget ] && mods="$mods configfs dummy_hcd libcomposite
 	usb_f_uac2 usb_f_midi usb_f_acm usb_f_uvc snd-usb-audio cdc-acm
 	uvcvideo usbip-vudc vhci-hcd"
-[ "$devices" = serve ] && mods="$mods vhci-hcd cdc-acm snd-usb-audio"
+[ "$devices" = serve ] && mods="$mods vhci-hcd cdc-acm snd-usb-audio
+	vfat nls_cp437 nls_utf8"
 mods="$mods $loads"
 # OUTDIR is removed first: refuse anything but an empty directory or an
 # earlier run's.

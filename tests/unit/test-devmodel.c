@@ -943,6 +943,127 @@ test_disk_commands(void **state)
 	dm_destroy(dm);
 }
 
+/* The lines a model said (dm_note). */
+static char	 noted[4096];
+
+static void
+note(void *arg, const char *text)
+{
+	(void)arg;
+	if (strlen(noted) + strlen(text) + 2 < sizeof noted) {
+		strcat(noted, text);
+		strcat(noted, "\n");
+	}
+}
+
+/*
+ * A disk replayed from samples/mass-storage.pcapng (the simulator's disk
+ * as capgen recorded it), answered by SCSI content: the host's own tags,
+ * the recorded answers by CDB (TEST UNIT READY fails first, as recorded),
+ * the blocks as the capture last saw them, zeros and a note for one it
+ * never saw, a
+ * data phase shorter than asked ended by a zero-length packet, a command
+ * never recorded STALLed and failed with ILLEGAL REQUEST, a CBW that is
+ * none STALLing both pipes until reset recovery.
+ */
+static void
+test_replay_disk(void **state)
+{
+	static const uint8_t inquiry[6] = { 0x12, 0, 0, 0, 36, 0 };
+	static const uint8_t tur[6] = { 0x00 };
+	static const uint8_t sense[6] = { 0x03, 0, 0, 0, 96, 0 };
+	static const uint8_t rd100[10] = { 0x28, 0, 0, 0, 0, 100, 0, 0, 1, 0 };
+	static const uint8_t rd5000[10] = { 0x28, 0, 0, 0, 0x13, 0x88, 0, 0, 1,
+	    0 };
+	static const uint8_t wr5000[10] = { 0x2a, 0, 0, 0, 0x13, 0x88, 0, 0, 1,
+	    0 };
+	static const uint8_t luns[12] = { 0xa0, 0, 0, 0, 0, 0, 0, 0, 0, 16 };
+	struct usb_devmodel *dm;
+	uint8_t		 buf[8192], c[31], blk[512];
+	uint32_t	 residue;
+	int		 got, i;
+
+	(void)state;
+	noted[0] = '\0';
+	dm = dm_create_noted("replay", "samples/mass-storage.pcapng", note,
+	    NULL);
+	assert_non_null(dm);
+	assert_non_null(strstr(noted, "replay: mass storage: 13 SCSI commands "
+	    "recorded, 65 blocks of 512 bytes\n"));
+	dm_bus_reset(dm);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_OUT, USB_REQ_SET_ADDRESS,
+	    DISK_ADDR, 0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_DEV_OUT,
+	    USB_REQ_SET_CONFIGURATION, 1, 0, 0, NULL), 0);
+
+	assert_int_equal(scsi_in(dm, 0xabc0, inquiry, 6, buf, 36, &got), 0);
+	assert_int_equal(got, 36);
+	assert_memory_equal(buf + 8, "urbscopeSynthetic Disk  ", 24);
+	/* TEST UNIT READY fails once (its recorded UNIT ATTENTION) */
+	cbw(c, 0xabc1, 0, 0, tur, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(csw(dm, 0xabc1, NULL), 1);
+	assert_int_equal(scsi_in(dm, 0xabc2, sense, 6, buf, 96, &got), 0);
+	assert_int_equal(buf[2] & 0xf, 0x6);
+	cbw(c, 0xabc3, 0, 0, tur, 6);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(csw(dm, 0xabc3, NULL), 0);
+
+	/* the block the capture wrote, asked in 1024 bytes: 512, then a
+	 * zero-length packet, residue 512 */
+	cbw(c, 0xabc4, 1024, 1, rd100, 10);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_in(dm, buf, 1024), 512);
+	/* the last data the capture saw there: its READ after its WRITE */
+	assert_memory_equal(buf, "urbscope READ  lba 0x00000064", 29);
+	assert_int_equal(csw(dm, 0xabc4, &residue), 0);
+	assert_int_equal(residue, 512);
+	/* one it never saw: zeros, said; written, then read back */
+	assert_int_equal(scsi_in(dm, 0xabc5, rd5000, 10, buf, 512, &got), 0);
+	assert_int_equal(got, 512);
+	for (i = 0; i < 512; i++)
+		assert_int_equal(buf[i], 0);
+	assert_non_null(strstr(noted, "replay: SCSI 28 00 00 00 13 88 00 00 "
+	    "01 00 (lba 5000, 1 blocks): 1 of them not in the recording: "
+	    "zeros\n"));
+	for (i = 0; i < 512; i++)
+		blk[i] = (uint8_t)(i * 3);
+	cbw(c, 0xabc6, 512, 0, wr5000, 10);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(bulk_out(dm, blk, 512), DM_ACK);
+	assert_int_equal(csw(dm, 0xabc6, &residue), 0);
+	assert_int_equal(residue, 0);
+	assert_int_equal(scsi_in(dm, 0xabc7, rd5000, 10, buf, 512, &got), 0);
+	assert_memory_equal(buf, blk, 512);
+
+	/* never recorded: the data phase STALLed, CHECK CONDITION, our
+	 * sense */
+	cbw(c, 0xabc8, 16, 1, luns, 12);
+	assert_int_equal(bulk_out(dm, c, 31), DM_ACK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, buf, 512),
+	    DM_STALL);
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(csw(dm, 0xabc8, &residue), 1);
+	assert_int_equal(residue, 16);
+	assert_int_equal(scsi_in(dm, 0xabc9, sense, 6, buf, 96, &got), 0);
+	assert_int_equal(got, 18);
+	assert_int_equal(buf[2] & 0xf, 0x5);
+	assert_int_equal(buf[12], 0x20);
+
+	/* no CBW: both pipes STALLed until reset recovery (BOT 5.3.4) */
+	memset(c, 0x55, sizeof c);
+	assert_int_equal(bulk_out(dm, c, 31), DM_STALL);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, DISK_ADDR, 1, buf, 512),
+	    DM_STALL);
+	assert_int_equal(ctrl(dm, DISK_ADDR, RT_CLASS_OUT, 0xff, 0, 0, 0,
+	    NULL), 0);
+	assert_int_equal(clear_halt(dm, 0x81), 0);
+	assert_int_equal(clear_halt(dm, 0x02), 0);
+	assert_int_equal(scsi_in(dm, 0xabca, rd100, 10, buf, 512, &got), 0);
+	assert_int_equal(got, 512);
+	dm_destroy(dm);
+}
+
 static void
 test_disk_write_read(void **state)
 {
@@ -1323,6 +1444,7 @@ main(void)
 		cmocka_unit_test(test_keyboard_typing),
 		cmocka_unit_test(test_disk_commands),
 		cmocka_unit_test(test_disk_write_read),
+		cmocka_unit_test(test_replay_disk),
 		cmocka_unit_test(test_disk_bad_cbw),
 		cmocka_unit_test(test_disk_file),
 		cmocka_unit_test(test_inject),
