@@ -74,9 +74,9 @@ struct mon_bin_mfetch {
 /* BUFF_MAX since Linux's "usb: mon: Increase BUFF_MAX to 64 MiB to
  * support multi-MB URBs" (2025; in 6.12's stable series), 1200 KiB
  * before */
-#define RING_BIG	(64 * 1024 * 1024)
+#define RING_BIG	CAP_RING_MAX
 #define RING_MAX	1228800
-#define RING_MIN	8192		/* BUFF_MIN */
+#define RING_MIN	CAP_RING_MIN
 #define RING_ALIGN	64		/* PKT_ALIGN */
 #define LIVE_VEC	128		/* offsets per MFETCH */
 #define LIVE_POLL_MS	100
@@ -134,6 +134,13 @@ struct live_src {
 };
 
 static const char *live_root_set;
+static size_t	 live_ring_want;	/* -B; 0: RING_BIG */
+
+void
+cap_live_set_ring(size_t bytes)
+{
+	live_ring_want = bytes;
+}
 
 void
 cap_live_set_root(const char *root)
@@ -456,14 +463,17 @@ static int
 live_try_mmap(struct live_src *ls)
 {
 	struct mon_bin_mfetch	 mf;
-	long			 size;
+	long			 size, want;
 	void			*p;
 
-	/* the largest the kernel takes: bursts wait there, not lost */
-	if (ioctl(ls->fd, MON_IOCT_RING_SIZE, RING_BIG) != 0) {
+	/* the largest the kernel takes unless told (-B): bursts wait
+	 * there, not lost; refused, the largest it takes below */
+	want = live_ring_want != 0 ? (long)live_ring_want : RING_BIG;
+	if (ioctl(ls->fd, MON_IOCT_RING_SIZE, want) != 0) {
 		if (errno == ENOTTY)
 			return -1;
-		for (size = RING_MAX; size >= RING_MIN; size /= 2)
+		for (size = want < RING_MAX ? want : RING_MAX;
+		    size >= RING_MIN; size /= 2)
 			if (ioctl(ls->fd, MON_IOCT_RING_SIZE, size) == 0)
 				break;
 	}

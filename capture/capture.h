@@ -426,6 +426,14 @@ int		 cap_live_name(const char *name);
  */
 void		 cap_live_set_root(const char *root);
 const char	*cap_live_root(void);
+/*
+ * The size of the kernel's mmap ring to ask for, in bytes (tcpdump's and
+ * dumpcap's -B): 0 (the default) asks for the largest the kernel takes.
+ * A size the kernel refuses falls back to the largest it takes below.
+ */
+#define CAP_RING_MIN	8192			/* mon_bin.c's BUFF_MIN */
+#define CAP_RING_MAX	(64 * 1024 * 1024)	/* its BUFF_MAX since 2025 */
+void		 cap_live_set_ring(size_t bytes);
 
 /*
  * Walking one MON_IOCX_MFETCH batch of the mmap ring: off[0..n) are the

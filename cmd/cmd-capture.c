@@ -83,8 +83,8 @@ capture_usage(FILE *f)
 	fprintf(f,
 	    "usage: urbscope capture -i usbmonN [-w FILE|-] "
 	    "[-F pcap|pcapng|usbmon] [-c N]\n"
-	    "                        [-s SNAPLEN] [-C MB [-W N]] [-Z USER] "
-	    "[-q]\n"
+	    "                        [-s SNAPLEN] [-B KiB] [-C MB [-W N]] "
+	    "[-Z USER] [-q]\n"
 	    "                        [--drivers] [-Y FILTER] [-V] [-T FORM [-e FIELD]...] "
 	    "[-t r|a|d|dd|e]\n"
 	    "       urbscope capture -D\n"
@@ -102,6 +102,10 @@ capture_usage(FILE *f)
 	    "  -F FORMAT     pcap, pcapng or usbmon (text)\n"
 	    "  -c N          stop after N records from the bus\n"
 	    "  -s SNAPLEN    keep at most SNAPLEN bytes of each record\n"
+	    "  -B KiB        the kernel's mmap ring, 8 to 65536 KiB (default:\n"
+	    "                the largest the kernel takes, 64 MiB since Linux's\n"
+	    "                2025 BUFF_MAX, 1200 KiB before; each capture holds\n"
+	    "                it in kernel memory)\n"
 	    "  -C MB         start a new file after MB million bytes: FILE, "
 	    "FILE1, ...\n"
 	    "  -W N          with -C, a ring of N files FILE0 .. FILE<N-1>\n"
@@ -470,6 +474,17 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		}
 		c.snaplen = (uint32_t)n;
 	}
+	if ((v = args_get(a, 'B')) != NULL) {
+		if (cmd_parse_count("-B", v, &n) != 0)
+			return EXIT_USAGE;
+		if (n < CAP_RING_MIN / 1024 || n > CAP_RING_MAX / 1024) {
+			cmd_warnx("-B wants %d to %d KiB (the kernel's usbmon "
+			    "ring), not %s", CAP_RING_MIN / 1024,
+			    CAP_RING_MAX / 1024, v);
+			return EXIT_USAGE;
+		}
+		cap_live_set_ring((size_t)n * 1024);
+	}
 	if ((v = args_get(a, 'W')) != NULL) {
 		if (cmd_parse_count("-W", v, &n) != 0)
 			return EXIT_USAGE;
@@ -589,10 +604,11 @@ static const struct option capture_longopts[] = {
 
 const struct cmd_entry cmd_capture_entry = {
 	.name = "capture",
-	.usage = "-i usbmonN [-w FILE] [-c N] [-s SNAPLEN] [-C MB -W N]"
+	.usage = "-i usbmonN [-w FILE] [-c N] [-s SNAPLEN] [-B KiB]"
+	    " [-C MB -W N]"
 	    " [-Z USER] [--drivers] [-Y FILTER] [-V] [-T ...] | -D",
 	.help = "capture live USB traffic from the kernel's usbmon",
-	.template = "C:c:DF:i:qs:W:w:Z:" PRINT_OPTS,
+	.template = "B:C:c:DF:i:qs:W:w:Z:" PRINT_OPTS,
 	.longopts = capture_longopts,
 	.lower = 0,
 	.upper = 0,

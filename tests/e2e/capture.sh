@@ -11,7 +11,7 @@
 # method against the kernel's own text record.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 141
+plan 142
 
 BIN=$LINUX61/usbmon0.bin
 TXT=$LINUX61/usbmon-0u.txt
@@ -186,6 +186,9 @@ for opts in "-Y type==bulk" "-T json" "-T fields -e usb.urb_id -e usb.urb_type" 
 done
 "$US" capture -i usbmon0 -V -w "$TMP/x.pcapng" >/dev/null 2>"$TMP/err"
 check_eq "capture -w with -V is a usage error" 2 $?
+"$US" capture -i usbmon0 -B 4 -w "$TMP/x.pcapng" >/dev/null 2>"$TMP/err"
+check "-B below the kernel's 8 KiB: exit 2, says the range" sh -c \
+    "test $? -eq 2 && grep -qx 'urbscope: -B wants 8 to 65536 KiB (the kernel'\\''s usbmon ring), not 4' '$TMP/err'"
 
 # -c, -w - (pcap), -s
 "$US" capture -i usbmon0 -c 10 -w - 2>"$TMP/err" >"$TMP/c.pcap"

@@ -116,7 +116,8 @@ bad=$(awk -v c="$col" '/^  [a-z]/ { next }
 check_eq "--help: continuation lines at column $col or $((col + 2))" "" \
     "$bad"
 check "--help: capture's usage goes on under it" grep -qE \
-    "^ {$col}\[--drivers\] \[-Y FILTER\] \[-V\] \[-T \.\.\.\] \| -D$" "$TMP/help"
+    "^ {$col}\[-Z USER\] \[--drivers\] \[-Y FILTER\] \[-V\] \[-T \.\.\.\] \| -D$" \
+    "$TMP/help"
 for c in "" $cmdnames; do
 	# shellcheck disable=SC2086
 	"$US" $c --help >"$TMP/h" 2>&1

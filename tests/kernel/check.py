@@ -684,10 +684,11 @@ def check_errors(share, rd, us):
 
 
 def check_stdout(share, rd, us, ours):
-    """-c 20 -s 100 -w -: a pcap on standard output, 20 records from the
-    bus, each the first 100 bytes of a record of the main capture: the
-    64-byte header and 36 data bytes at most (the snap length counts the
-    header, as in tcpdump; the header's len_cap stays the kernel's)."""
+    """-c 20 -s 100 -B 256 -w -: a pcap on standard output, 20 records
+    from the bus, each the first 100 bytes of a record of the main
+    capture: the 64-byte header and 36 data bytes at most (the snap length
+    counts the header, as in tcpdump; the header's len_cap stays the
+    kernel's), through the mmap ring of 256 KiB asked for."""
     path = os.path.join(share, "stdout.pcap")
     st = rd("stdout.rc", "missing")
     try:
@@ -711,13 +712,15 @@ def check_stdout(share, rd, us, ours):
             j = k + 1
     cut = sum(1 for e in evs if len(e.data) > 36)
     rc, _, se = run([us, "read", path])
+    ring = "through the mmap ring of 256 KiB" in rd("stdout.err")
     report(st == "exit 0" and fmt and len(real) == 20 and found == 20 and
-           cut == 0 and rc == 0,
-           "capture -c 20 -s 100 -w - (stdout): %s, %s, %d records from "
-           "the bus (+%d synthetic), %d of them in the main capture cut at "
-           "100 bytes, %d longer" %
+           cut == 0 and rc == 0 and ring,
+           "capture -c 20 -s 100 -B 256 -w - (stdout): %s, %s, %d records "
+           "from the bus (+%d synthetic), %d of them in the main capture "
+           "cut at 100 bytes, %d longer, %s" %
            (st, "pcap" if fmt else "not pcap", len(real),
-            len(evs) - len(real), found, cut),
+            len(evs) - len(real), found, cut,
+            "the 256 KiB ring" if ring else "not the 256 KiB ring"),
            rd("stdout.err").splitlines() + se.splitlines())
 
 

@@ -72,9 +72,10 @@ if [ "$CAPTURE" != raw ]; then
 fi
 
 say "PHASE disk"
-# -c, -s and pcap to standard output: ends by itself after 20 records.
+# -c, -s, -B and pcap to standard output: ends by itself after 20
+# records, through a ring of 256 KiB.
 if [ "$CAPTURE" != raw ]; then
-	urbscope capture -i usbmon1 -c 20 -s 100 -w - >stdout.pcap \
+	urbscope capture -i usbmon1 -c 20 -s 100 -B 256 -w - >stdout.pcap \
 	    2>stdout.err &
 	scap=$!
 	sleep 1
