@@ -190,14 +190,14 @@ def main():
                     x.type, x.addr(), x.id))
     # Where fentry cannot be attached the giveback's kprobe pair skips a
     # giveback that runs inside another probe's handler (an interrupt's
-    # softirq; uncounted before Linux 6.7): 97 in 100 there.  Measured on
-    # arm64 6.1 in CI: 601, 602 and 593 of 603 (the last on a busy host,
-    # where more interrupts land inside handlers).  The rules see every
+    # softirq; uncounted before Linux 6.7): 95 in 100 there.  Measured on
+    # arm64 6.1 in CI: 601, 602, 593 and 590 of 603 (more interrupts land
+    # inside handlers when the host is busy).  The rules see every
     # C/E record, so the misses make no rule either way: the in-tree
     # drivers break none.
     rules = [e.get("text", "") for e in evs if e["kind"] == "rule"]
     report(ns > 0 and ss == ns and
-           (cc * 100 >= nc * 97 if no_fentry() else cc == nc) and
+           (cc * 100 >= nc * 95 if no_fentry() else cc == nc) and
            not rules,
            "drivers: usbmon records with their call traced: S after a "
            "submit %d of %d, C/E after a giveback %d of %d%s; %d rules "
