@@ -193,6 +193,8 @@ cmd_end(struct rp_msc *m, struct msc_cmd *c)
 {
 	uint64_t	 lba;
 	uint32_t	 n, i;
+	uint8_t		*p;
+	int		 rw;
 
 	/* READ CAPACITY(10) and (16) (SBC-3 5.15, 5.16): the block size */
 	if (c->status == 0 && c->cdb[0] == 0x25 && c->valid >= 8 &&
@@ -203,11 +205,24 @@ cmd_end(struct rp_msc *m, struct msc_cmd *c)
 	    0x10 && c->valid >= 12 && get_be32(c->data + 8) >= 512 &&
 	    get_be32(c->data + 8) <= MSC_BLOCK_MAX && m->nblocks == 0)
 		m->bs = get_be32(c->data + 8);
-	if (c->status != 0 || rw_decode(c->cdb, c->cdb_len, &lba, &n) == 0)
+	if (c->status != 0 || (rw = rw_decode(c->cdb, c->cdb_len, &lba,
+	    &n)) == 0)
 		return 0;
 	for (i = 0; i < n && (uint64_t)(i + 1) * m->bs <= c->valid; i++)
 		if (block_add(m, lba + i, c->data + (size_t)i * m->bs) != 0)
 			return -1;
+	/* a READ is answered from the blocks alone; a WRITE's data stays,
+	 * to compare the host's with */
+	if (rw == 1) {
+		free(c->data);
+		c->data = NULL;
+		c->len = c->valid = 0;
+		c->cap = 0;
+	} else if (c->cap > c->len && c->len > 0 &&
+	    (p = realloc(c->data, c->len)) != NULL) {
+		c->data = p;		/* no room kept for growth */
+		c->cap = c->len;
+	}
 	return 0;
 }
 
@@ -617,12 +632,10 @@ rp_msc_out(struct rp_msc *m, struct usb_devmodel *dm, const uint8_t *buf,
 }
 
 int
-rp_msc_in(struct rp_msc *m, struct usb_devmodel *dm, uint8_t *buf,
-    size_t max)
+rp_msc_in(struct rp_msc *m, uint8_t *buf, size_t max)
 {
 	uint32_t	 n;
 
-	(void)dm;
 	switch (m->state) {
 	case M_IN:
 		if (m->zlp || (m->pos >= m->len && !m->stall)) {

@@ -103,6 +103,17 @@ rp_note(struct usb_devmodel *dm, const char *fmt, ...)
 }
 
 static void
+queue_free(struct rp_queue *q)
+{
+	size_t	 i;
+
+	for (i = 0; i < q->n; i++)
+		free(q->it[i].data);
+	free(q->it);
+	memset(q, 0, sizeof *q);
+}
+
+static void
 rp_destroy(struct usb_devmodel *dm)
 {
 	struct replay	*rp = dm->priv;
@@ -112,12 +123,8 @@ rp_destroy(struct usb_devmodel *dm)
 		free(rp->ctrl[i].data);
 	free(rp->ctrl);
 	for (k = 0; k < 16; k++) {
-		for (i = 0; i < rp->in[k].n; i++)
-			free(rp->in[k].it[i].data);
-		for (i = 0; i < rp->out[k].n; i++)
-			free(rp->out[k].it[i].data);
-		free(rp->in[k].it);
-		free(rp->out[k].it);
+		queue_free(&rp->in[k]);
+		queue_free(&rp->out[k]);
 	}
 	free(rp->config);
 	rp_msc_free(rp->msc);
@@ -336,8 +343,12 @@ rp_init(struct usb_devmodel *dm, const char *args)
 		if (bot && (p[3] & 3) == USB_ENDPOINT_XFER_BULK)
 			bulk[(p[2] & USB_DIR_IN) ? 0 : 1] = p[2];
 		if (bot && bulk[0] != 0 && bulk[1] != 0 &&
-		    !rp_msc_started(rp->msc, bulk[0]))
+		    !rp_msc_started(rp->msc, bulk[0])) {
 			rp_msc_start(rp->msc, bulk[0], bulk[1]);
+			/* answered by SCSI content: the queues go */
+			queue_free(&rp->in[bulk[0] & 0x0f]);
+			queue_free(&rp->out[bulk[1] & 0x0f]);
+		}
 	}
 	rp_msc_done(rp->msc, dm);
 	dm_note(dm, "replay: %s device %d.%d, %04x:%04x: %zu control "
@@ -431,7 +442,7 @@ rp_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 	size_t		 n;
 
 	if (rp_msc_started(rp->msc, ep))
-		return rp_msc_in(rp->msc, dm, buf, max);
+		return rp_msc_in(rp->msc, buf, max);
 	if (q->zlp) {
 		q->zlp = 0;
 		return 0;

@@ -32,8 +32,7 @@ void		 rp_msc_done(struct rp_msc *m, struct usb_devmodel *dm);
 void		 rp_msc_start(struct rp_msc *m, int in_ep, int out_ep);
 int		 rp_msc_started(const struct rp_msc *m, int ep);
 /* The host's transactions on those endpoints, as data_in and data_out. */
-int		 rp_msc_in(struct rp_msc *m, struct usb_devmodel *dm, uint8_t *buf,
-		     size_t max);
+int		 rp_msc_in(struct rp_msc *m, uint8_t *buf, size_t max);
 int		 rp_msc_out(struct rp_msc *m, struct usb_devmodel *dm,
 		     const uint8_t *buf, size_t len);
 /* Bulk-Only Mass Storage Reset or a bus reset: ready for a CBW. */
