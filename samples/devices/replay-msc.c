@@ -273,7 +273,9 @@ rp_msc_record(struct rp_msc *m, int in, const uint8_t *data, uint32_t cap,
 		return 0;
 	room = MSC_MAX_XFER - c->len;
 	if (actual > room)
-		actual = cap = room;
+		actual = room;
+	if (cap > actual)
+		cap = actual;	/* never more than the transfer held */
 	if (c->len + actual > c->cap) {
 		size_t	 want = c->cap ? c->cap : 4096;
 		uint8_t	*p;
