@@ -12,7 +12,9 @@
  * each recorded transfer ending with a short packet as it did, then NAKs
  * (an interrupt endpoint's no sooner after SET_CONFIGURATION than it came
  * in the recording: a keyboard types at the pace it was recorded);
- * OUT data is compared with what was recorded.  Where the host diverges
+ * OUT data is compared with what was recorded.  Isochronous endpoints
+ * go packet by packet: IN packets in recorded order, each with its
+ * recorded length and error, OUT packets compared.  Where the host diverges
  * (a request the recording lacks, other OUT data, more transfers than
  * recorded) the model says so through dm_note, naming the record it
  * expected: a request the recording lacks is STALLed when it asks for
@@ -48,11 +50,13 @@ struct rp_item {
 };
 
 struct rp_queue {
-	struct rp_item	*it;
+	struct rp_item	*it;		/* isochronous: one a packet */
 	size_t		 n, cap, at;
 	uint32_t	 pos;
 	int		 zlp;		/* a zero-length packet owed */
 	int		 said;		/* "beyond the recording" said */
+	int		 iso;		/* an isochronous endpoint's */
+	int		 differs;	/* an isochronous OUT's difference said */
 };
 
 struct rp_pending {
@@ -162,6 +166,40 @@ queue_add(struct rp_queue *q, const struct rp_pending *s,
 	return 0;
 }
 
+/*
+ * An isochronous URB's packets onto q, one item each (USB 2.0 5.6: each
+ * is what one (micro)frame carried): data at each descriptor's offset, as
+ * usbmon and USBPcap keep it, cut where the capture's bytes end; an IN's
+ * actual lengths and statuses from its completion, an OUT's lengths from
+ * its submission.
+ */
+static int
+iso_add(struct rp_queue *q, const struct urb_rec *r, const uint8_t *data,
+    uint32_t data_len, uint64_t recno, int in)
+{
+	struct rp_item	*it;
+	uint32_t	 i, off, n;
+
+	q->iso = 1;
+	for (i = 0; i < r->niso; i++) {
+		off = r->iso[i].off < data_len ? r->iso[i].off : data_len;
+		n = r->iso[i].len < data_len - off ? r->iso[i].len :
+		    data_len - off;
+		if (dec_grow(&q->it, q->n, &q->cap, sizeof *q->it) != 0)
+			return -1;
+		it = &q->it[q->n];
+		it->len = n;
+		it->asked = r->iso[i].len;
+		it->status = in ? r->iso[i].status : 0;
+		it->recno = recno;
+		it->ts_ns = r->ts_ns;
+		if ((it->data = dup_bytes(data + off, n)) == NULL)
+			return -1;
+		q->n++;
+	}
+	return 0;
+}
+
 /* A control transfer done: its answer kept, the descriptors taken. */
 static int
 ctrl_add(struct replay *rp, const struct rp_pending *s,
@@ -244,6 +282,13 @@ rp_read(struct usb_devmodel *dm, const char *file, int *bus, int *dev)
 			}
 			s->len = in ? 0 : r.data_len;
 			np++;
+			/* an isochronous OUT's packets as the host sent them */
+			if (r.xfer_type == XFER_ISO && !in && *dev != 0 &&
+			    iso_add(&rp->out[r.epnum & 0x0f], &r, r.data,
+			    r.data_len, recno, 0) != 0) {
+				ok = 0;
+				break;
+			}
 			continue;
 		}
 		for (i = 0; i < np && pend[i].id != r.id; i++)
@@ -270,6 +315,9 @@ rp_read(struct usb_devmodel *dm, const char *file, int *bus, int *dev)
 		else if (r.xfer_type != XFER_ISO)
 			ok = queue_add(in ? &rp->in[s->ep & 0x0f] :
 			    &rp->out[s->ep & 0x0f], s, &r, in) == 0;
+		else if (in)
+			ok = iso_add(&rp->in[s->ep & 0x0f], &r, r.data,
+			    r.data_len, s->recno, 1) == 0;
 		/* what a Bulk-Only interface's commands are made of */
 		if (ok && r.xfer_type == XFER_BULK)
 			ok = rp_msc_record(rp->msc, in, in ? r.data : s->data,
@@ -433,6 +481,75 @@ ns_after(int64_t t, int64_t from)
 	return (uint64_t)t - (uint64_t)from;
 }
 
+/*
+ * An isochronous IN packet: the next recorded, whatever the time (the
+ * host asks once a service interval).  A packet recorded with an error is
+ * answered as the wire gave it: -EXDEV (missed) and what else carried
+ * nothing as no data, -EOVERFLOW as babble, -EPROTO, -EILSEQ and -ETIME
+ * as no answer (Documentation/driver-api/usb/error-codes.rst).  After the
+ * last, zero-length packets.
+ */
+static int
+iso_in(struct usb_devmodel *dm, struct rp_queue *q, int ep, uint8_t *buf,
+    size_t max)
+{
+	struct rp_item	*it;
+	size_t		 n;
+
+	if (q->at >= q->n) {
+		if (!q->said)
+			rp_note(dm, "IN 0x%02x: the host reads on after the "
+			    "last of the %zu isochronous packets recorded: "
+			    "zero-length packets", ep, q->n);
+		q->said = 1;
+		return DM_NAK;
+	}
+	it = &q->it[q->at++];
+	switch (it->status) {
+	case 0:
+		break;
+	case -75:			/* -EOVERFLOW */
+		return DM_BABBLE;
+	case -71:			/* -EPROTO */
+	case -84:			/* -EILSEQ */
+	case -62:			/* -ETIME */
+		return DM_XACTERR;
+	default:
+		return DM_NAK;
+	}
+	n = it->len < max ? it->len : max;
+	memcpy(buf, it->data, n);
+	return (int)n;
+}
+
+/* An isochronous OUT packet, compared with the next recorded; the first
+ * that differs said (a stream's later ones would only repeat it). */
+static int
+iso_out(struct usb_devmodel *dm, struct rp_queue *q, int ep,
+    const uint8_t *buf, size_t len)
+{
+	struct rp_item	*it;
+
+	if (q->at >= q->n) {
+		if (!q->said)
+			rp_note(dm, "OUT 0x%02x: more sent than the %zu "
+			    "isochronous packets recorded: accepted", ep,
+			    q->n);
+		q->said = 1;
+		return DM_ACK;
+	}
+	it = &q->it[q->at++];
+	if (!q->differs && (len != it->len || (len > 0 &&
+	    memcmp(it->data, buf, len) != 0))) {
+		rp_note(dm, "OUT 0x%02x: isochronous packet %zu (%zu bytes) "
+		    "differs from record %llu's (%u bytes); later "
+		    "differences not said", ep, q->at, len,
+		    (unsigned long long)it->recno, it->len);
+		q->differs = 1;
+	}
+	return DM_ACK;
+}
+
 static int
 rp_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 {
@@ -443,6 +560,8 @@ rp_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 
 	if (rp_msc_started(rp->msc, ep))
 		return rp_msc_in(rp->msc, buf, max);
+	if (q->iso)
+		return iso_in(dm, q, ep, buf, max);
 	if (q->zlp) {
 		q->zlp = 0;
 		return 0;
@@ -489,6 +608,8 @@ rp_data_out(struct usb_devmodel *dm, int ep, const uint8_t *buf, size_t len)
 
 	if (rp_msc_started(rp->msc, ep))
 		return rp_msc_out(rp->msc, dm, buf, len);
+	if (q->iso)
+		return iso_out(dm, q, ep, buf, len);
 	if (q->at >= q->n) {
 		if (!q->said)
 			rp_note(dm, "OUT 0x%02x: more sent than the %zu "

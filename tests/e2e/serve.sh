@@ -10,11 +10,12 @@
 # STALL on the second READ(10)'s CBW) and -i's refusals; -w, what the
 # devices saw, as usbmon records from their side, read back and held
 # against tshark; a device replayed from a capture (replay:FILE): a
-# keyboard, and a disk answered by SCSI content.  A real kernel attaching these
-# devices is tests/kernel/guest-serve.sh.
+# keyboard, a disk answered by SCSI content, and a webcam's isochronous
+# video packet by packet, held against tshark.  A real kernel attaching
+# these devices is tests/kernel/guest-serve.sh.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 54
+plan 59
 
 if ! command -v python3 >/dev/null 2>&1; then
 	skip_rest "serve" "no python3"
@@ -219,6 +220,39 @@ kill -INT "$SRV"
 wait "$SRV"
 check "replay disk: no sanitizer report" no_sanitizer_report \
     "$TMP/serve-rd.err"
+
+# replay:FILE with isochronous IN: samples/uvc-webcam.pcapng's video
+# stream, packet by packet, against tshark's reading of the same file
+PORT=$((PORT + 1))
+"$US" serve -p "$PORT" "replay:samples/uvc-webcam.pcapng" \
+    2>"$TMP/serve-ri.err" &
+SRV=$!
+listening "$TMP/serve-ri.err"
+client replayiso
+check "replay iso: SET_INTERFACE to the streaming alternate setting" \
+    grep -qx "SET_INTERFACE 1 alt 1: status 0" "$TMP/replayiso.out"
+if command -v tshark >/dev/null 2>&1; then
+	ISO="usb.transfer_type==0 && usb.urb_type==67 && usb.endpoint_address==0x81"
+	want=$(tshark -r samples/uvc-webcam.pcapng -Y "$ISO" -T fields \
+	    -e usb.iso.iso_len 2>/dev/null | paste -sd, -)
+	check "replay iso: each packet's length as tshark reads it (48)" \
+	    grep -qx "lengths: $want" "$TMP/replayiso.out"
+	want=$(tshark -r samples/uvc-webcam.pcapng -Y "$ISO" -T fields \
+	    -e usb.iso.data 2>/dev/null | python3 -c 'import hashlib, sys
+print(hashlib.sha256(bytes.fromhex(sys.stdin.read().replace(",", "")
+    .replace("\n", ""))).hexdigest())')
+	check "replay iso: the packets' bytes as tshark reads them" \
+	    grep -qx "data sha256: $want" "$TMP/replayiso.out"
+else
+	skip "replay iso: the packets as tshark reads them" "no tshark" 2
+fi
+check "replay iso: past the recording, zero-length packets, said" sh -c \
+    "grep -qx 'past the recording: status 0, 0 bytes' '$TMP/replayiso.out' &&
+    grep -qx 'urbscope: 1-1 replay: IN 0x81: the host reads on after the last of the 48 isochronous packets recorded: zero-length packets' '$TMP/serve-ri.err'"
+kill -INT "$SRV"
+wait "$SRV"
+check "replay iso: no sanitizer report" no_sanitizer_report \
+    "$TMP/serve-ri.err"
 
 # -s SCENARIO: the device steps on the wall clock
 PORT=$((PORT + 1))

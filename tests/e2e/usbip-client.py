@@ -21,10 +21,15 @@ one fact a line, for the shell test to compare.
              descriptors, a request it never made, its reports
   stallcbw   import 1-1 (served with a STALL armed on the second
              READ(10)'s CBW): two READ(10)s, the halt cleared, a third
+  replayiso  import 1-1 (samples/uvc-webcam.pcapng replayed): its
+             streaming interface's alternate setting 1, six isochronous
+             IN URBs of 8 packets on 0x81: each packet's length and
+             status, a digest of their data
   unplugged  import 1-1 (a keyboard a scenario settles, then unplugs),
              configure it, wait on an interrupt IN until the server
              ends the connection
 """
+import hashlib
 import socket
 import struct
 import sys
@@ -323,6 +328,50 @@ def replaydisk():
     s.close()
 
 
+def iso_in(d, ep, npackets, maxp):
+    """An isochronous IN URB (the packets' descriptors after the header,
+    USBIP_CMD_SUBMIT): its status and its packets (actual, status,
+    data), the data packed in the reply as the server sends it."""
+    d.seq += 1
+    h = struct.pack(">IIIII", 1, d.seq, 0x10002, 1, ep)
+    h += struct.pack(">IIiii", 0, npackets * maxp, 0, npackets, 1)
+    h += b"\0" * 8
+    for i in range(npackets):
+        h += struct.pack(">IIIi", i * maxp, maxp, 0, 0)
+    d.s.sendall(h)
+    r = recvn(d.s, 48)
+    st, act, _, n = struct.unpack(">iIii", r[20:36])
+    data = recvn(d.s, act)
+    pk, at = [], 0
+    for i in range(n):
+        off, length, actual, pst = struct.unpack(">IIIi", recvn(d.s, 16))
+        pk.append((actual, pst, data[at:at + actual]))
+        at += actual
+    return st, pk
+
+
+def replayiso():
+    s, st = imp("1-1")
+    d = Dev(s)
+    print("SET_CONFIGURATION 1: status %d" % ctrl(d, 0, 9, 1, 0, 0)[2])
+    print("SET_INTERFACE 1 alt 1: status %d" % ctrl(d, 1, 11, 1, 1, 0)[2])
+    lens, sts, h = [], [], hashlib.sha256()
+    for _ in range(6):
+        st, pk = iso_in(d, 1, 8, 1024)
+        assert st == 0, "iso URB status %d" % st
+        for actual, pst, data in pk:
+            lens.append(str(actual))
+            sts.append(str(pst))
+            h.update(data)
+    print("lengths: %s" % ",".join(lens))
+    print("statuses: %s" % ",".join(sts))
+    print("data sha256: %s" % h.hexdigest())
+    st, pk = iso_in(d, 1, 8, 1024)
+    print("past the recording: status %d, %d bytes" % (
+        st, sum(p[0] for p in pk)))
+    s.close()
+
+
 def vanish():
     s, st = imp("1-2")
     d = Dev(s)
@@ -353,4 +402,4 @@ def unplugged():
  "keys": keys, "nodev": lambda: refused("9-9"), "busy": busy,
  "garbage": garbage, "badcmd": badcmd, "vanish": vanish,
  "stallcbw": stallcbw, "replay": replay,
- "replaydisk": replaydisk}[sys.argv[2]]()
+ "replaydisk": replaydisk, "replayiso": replayiso}[sys.argv[2]]()

@@ -2,7 +2,8 @@
  * tests/fuzz/fuzz-replay.c - the replay device model (samples/devices/
  * replay.c) on any capture: the input is the file it replays, the host's
  * side a fixed enumeration (descriptors, configuration, strings, the HID
- * report descriptor, a class request, a Bulk-Only reset) and reads and
+ * report descriptor, a class request, a Bulk-Only reset, alternate
+ * settings for isochronous streams) and reads and
  * writes on every endpoint, then Bulk-Only commands (a replayed disk's
  * SCSI), each answer bounds-checked by the sanitizers.
  */
@@ -52,6 +53,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		{ 0x21, 0x0a, 0, 0, 0, 0, 0, 0 },
 		{ 0xa1, 1, 0, 1, 0, 0, 8, 0 },
 		{ 0x21, 0xff, 0, 0, 0, 0, 0, 0 },	/* BOT reset */
+		/* alternate setting 1 of interfaces 1 and 2: where a
+		 * replayed device streams isochronously */
+		{ 0x01, 11, 1, 0, 1, 0, 0, 0 },
+		{ 0x01, 11, 1, 0, 2, 0, 0, 0 },
 	};
 	/* Bulk-Only CBWs (USB MSC BOT 5.1): INQUIRY, READ(10) of 2 blocks,
 	 * WRITE(10) of 1, REQUEST SENSE, one that is no CBW */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "capture/capture.h"
 #include "hcd/devmodel.h"
 #include "samples/devices/devices.h"
 #include "samples/samples.h"
@@ -957,6 +958,165 @@ note(void *arg, const char *text)
 }
 
 /*
+ * The isochronous packets of a capture's records on endpoint ep, read
+ * here as the test's own reference: of the IN completions ('C') or the
+ * OUT submissions ('S'), each packet's bytes at its descriptor's offset,
+ * concatenated into pk, their lengths into len.  The number of packets.
+ */
+static size_t
+iso_packets(const char *file, int ep, uint8_t *pk, size_t pkmax,
+    uint32_t *len, size_t lmax)
+{
+	struct cap_source *src;
+	struct urb_rec	 r;
+	struct drv_event ev;
+	char		 err[256];
+	size_t		 n = 0, at = 0;
+	uint32_t	 i;
+	int		 rc;
+
+	assert_int_equal(cap_open(file, &src, err, sizeof err), 0);
+	while ((rc = cap_next(src, &r, &ev)) > 0) {
+		if (rc != CAP_URB || r.xfer_type != XFER_ISO ||
+		    r.epnum != ep || r.type != ((ep & USB_DIR_IN) ? 'C' : 'S'))
+			continue;
+		for (i = 0; i < r.niso && n < lmax; i++) {
+			assert_true(r.iso[i].len == 0 ||
+			    r.iso[i].off + r.iso[i].len <= r.data_len);
+			assert_true(at + r.iso[i].len <= pkmax);
+			memcpy(pk + at, r.data + r.iso[i].off, r.iso[i].len);
+			at += r.iso[i].len;
+			len[n++] = r.iso[i].len;
+		}
+	}
+	cap_close(src);
+	return n;
+}
+
+/* A capture's device replayed, at address 5, configured, interface 1 in
+ * its alternate setting 1 (where a camera or a sound card streams). */
+static struct usb_devmodel *
+streaming(const char *file)
+{
+	struct usb_devmodel *dm;
+
+	noted[0] = '\0';
+	dm = dm_create_noted("replay", file, note, NULL);
+	assert_non_null(dm);
+	dm_bus_reset(dm);
+	assert_int_equal(ctrl(dm, 0, RT_DEV_OUT, USB_REQ_SET_ADDRESS, 5, 0, 0,
+	    NULL), 0);
+	assert_int_equal(ctrl(dm, 5, RT_DEV_OUT, USB_REQ_SET_CONFIGURATION, 1,
+	    0, 0, NULL), 0);
+	assert_int_equal(ctrl(dm, 5, RT_INTF_OUT, USB_REQ_SET_INTERFACE, 1, 1,
+	    0, NULL), 0);
+	return dm;
+}
+
+/*
+ * The n packets of want (their lengths in len) read from dm's IN 0x81 as
+ * a host controller reads them, one a transaction; a packet that carried
+ * nothing (with or without an error recorded, as -EXDEV) may come as no
+ * data.  uvc: each is a UVC payload (UVC 1.5 2.4.3.3), a 12-byte header;
+ * the payloads with End of Frame counted.
+ */
+static int
+read_packets(struct usb_devmodel *dm, const uint8_t *want,
+    const uint32_t *len, size_t n, int uvc)
+{
+	uint8_t		 buf[1024];
+	size_t		 i, at;
+	int		 got, eof = 0;
+
+	for (i = at = 0; i < n; at += len[i++]) {
+		got = dm_transact(dm, DM_PID_IN, 5, 1, buf, sizeof buf);
+		if (len[i] == 0 && got == DM_NAK)
+			continue;
+		assert_int_equal(got, len[i]);
+		assert_memory_equal(buf, want + at, len[i]);
+		if (uvc && got > 0) {
+			assert_int_equal(buf[0], 12);
+			eof += (buf[1] & 0x02) != 0;
+		}
+	}
+	return eof;
+}
+
+/*
+ * Isochronous endpoints replayed packet by packet: samples/uvc-webcam's
+ * video IN (1024-byte packets, each a UVC payload, a frame's end where it
+ * was), iso.pcap's audio IN of uneven packets, then zero-length packets
+ * and a note past the recording; uac2-headset's audio OUT compared, the
+ * first packet that differs said once.
+ */
+static void
+test_replay_iso(void **state)
+{
+	static uint8_t	 want[1 << 20], buf[1024];
+	uint32_t	 len[4096];
+	struct usb_devmodel *dm;
+	const char	*p;
+	size_t		 n, i, at;
+	int		 eof;
+
+	(void)state;
+	/* video: alternate setting 1 of interface 1 streams on 0x81 */
+	n = iso_packets("samples/uvc-webcam.pcapng", 0x81, want, sizeof want,
+	    len, 4096);
+	assert_int_equal(n, 6 * 8);
+	dm = streaming("samples/uvc-webcam.pcapng");
+	eof = read_packets(dm, want, len, n, 1);
+	assert_int_equal(eof, 2);	/* the two frames recorded */
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, sizeof buf),
+	    DM_NAK);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, sizeof buf),
+	    DM_NAK);
+	assert_non_null(strstr(noted, "replay: IN 0x81: the host reads on "
+	    "after the last of the 48 isochronous packets recorded: "
+	    "zero-length packets\n"));
+	dm_destroy(dm);
+
+	/* audio IN whose packets differ in length */
+	n = iso_packets("samples/iso.pcap", 0x81, want, sizeof want, len,
+	    4096);
+	assert_true(n > 8);
+	for (i = 1; i < n && len[i] == len[0]; i++)
+		;
+	assert_true(i < n);
+	dm = streaming("samples/iso.pcap");
+	(void)read_packets(dm, want, len, n, 0);
+	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, sizeof buf),
+	    DM_NAK);
+	dm_destroy(dm);
+
+	/* audio OUT: the recorded packets pass unsaid, then one differs */
+	n = iso_packets("samples/uac2-headset.pcap", 0x01, want, sizeof want,
+	    len, 4096);
+	assert_int_equal(n, 6 * 8);
+	dm = streaming("samples/uac2-headset.pcap");
+	for (i = at = 0; i < 40; at += len[i++])
+		assert_int_equal(dm_transact(dm, DM_PID_OUT, 5, 1, want + at,
+		    len[i]), DM_ACK);
+	assert_null(strstr(noted, "differs"));
+	memcpy(buf, want + at, len[40]);
+	buf[7] ^= 0xff;
+	assert_int_equal(dm_transact(dm, DM_PID_OUT, 5, 1, buf, len[40]),
+	    DM_ACK);
+	buf[9] ^= 0xff;
+	for (i = 41; i <= n; i++)
+		assert_int_equal(dm_transact(dm, DM_PID_OUT, 5, 1, buf, len[40]),
+		    DM_ACK);
+	assert_non_null(strstr(noted, "replay: OUT 0x01: isochronous packet "
+	    "41 (384 bytes) differs from record "));
+	for (i = 0, p = noted; (p = strstr(p, "differs")) != NULL; p++)
+		i++;
+	assert_int_equal(i, 1);
+	assert_non_null(strstr(noted, "replay: OUT 0x01: more sent than the "
+	    "48 isochronous packets recorded: accepted\n"));
+	dm_destroy(dm);
+}
+
+/*
  * A disk replayed from samples/mass-storage.pcapng (the simulator's disk
  * as capgen recorded it), answered by SCSI content: the host's own tags,
  * the recorded answers by CDB (TEST UNIT READY fails first, as recorded),
@@ -1445,6 +1605,7 @@ main(void)
 		cmocka_unit_test(test_disk_commands),
 		cmocka_unit_test(test_disk_write_read),
 		cmocka_unit_test(test_replay_disk),
+		cmocka_unit_test(test_replay_iso),
 		cmocka_unit_test(test_disk_bad_cbw),
 		cmocka_unit_test(test_disk_file),
 		cmocka_unit_test(test_inject),
