@@ -184,8 +184,9 @@ serve_usage(FILE *f)
 	    "machine\nattaches them with vhci-hcd ('usbip attach -r HOST -b "
 	    "1-1') and its\nown drivers bind to them.  Model N is bus id 1-N; "
 	    "ARGS as the\nscenarios' 'plug PORT MODEL ARGS' takes them "
-	    "(disk:8M, keyboard:hello,\n'replay:FILE [BUS.DEV]': a device "
-	    "as a capture recorded it).\nModels:");
+	    "(disk:8M, keyboard:hello,\n'replay:FILE [BUS.DEV] [strict]': a "
+	    "device as a capture recorded it,\nSTALLing where the host "
+	    "diverges with strict).\nModels:");
 	for (m = cat != NULL ? cat->models : NULL; m != NULL && *m != NULL;
 	    m++)
 		fprintf(f, " %s", (*m)->name);

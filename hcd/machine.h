@@ -66,6 +66,7 @@ struct emu_ehci;
 struct usb_device;
 
 #define SIM_MAX_BUSES	4
+#define SIM_MAX_PORTS	8	/* no fewer than EMU_EHCI_PORTS */
 
 struct sim_machine {
 	struct sim	*sim;
@@ -74,6 +75,9 @@ struct sim_machine {
 	struct {
 		struct emu_ehci	*emu;
 		struct usb_hcd	*hcd;
+		/* "BUS-PORT", what a model plugged there says is
+		 * prefixed with (sim_machine_plug) */
+		char		 port[SIM_MAX_PORTS + 1][24];
 	} bus[SIM_MAX_BUSES];
 };
 

@@ -4,6 +4,7 @@
  * plugged into their ports.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,17 +122,49 @@ machine_emu(struct sim_machine *m, int bus, int port)
 	return m->bus[bus - 1].emu;
 }
 
+/*
+ * What a model says (dm_note: a replay's divergences): a log event of
+ * "device", "BUS-PORT text" (as `urbscope serve` says it on stderr), of
+ * that bus, in the timeline beside the drivers' lines.
+ */
+static void
+machine_note(void *arg, const char *text)
+{
+	struct sim	*s = sim_current;
+	struct drv_event ev;
+	char		 line[600];
+	const char	*port = arg;
+
+	if (s == NULL)
+		return;
+	snprintf(line, sizeof line, "%s %s", port, text);
+	memset(&ev, 0, sizeof ev);
+	ev.ts_ns = (int64_t)(s->epoch_ns + s->now_ns);
+	ev.kind = DRV_LOG;
+	ev.busnum = (uint16_t)atoi(port);
+	ev.intf = -1;
+	ev.minor = -1;
+	ev.driver = "device";
+	ev.text = line;
+	sim_emit_event(s, &ev);
+}
+
+_Static_assert(SIM_MAX_PORTS >= EMU_EHCI_PORTS, "a name for every port");
+
 int
 sim_machine_plug(struct sim_machine *m, int bus, int port,
     const char *model, const char *args)
 {
 	struct emu_ehci	*e;
 	struct usb_devmodel *dm;
+	char		*name;
 	int		 rc;
 
 	if ((e = machine_emu(m, bus, port)) == NULL)
 		return -EINVAL;
-	if ((dm = dm_create(model, args)) == NULL)
+	name = m->bus[bus - 1].port[port];
+	snprintf(name, sizeof m->bus[bus - 1].port[port], "%d-%d", bus, port);
+	if ((dm = dm_create_noted(model, args, machine_note, name)) == NULL)
 		return -ENOENT;
 	if ((rc = emu_ehci_attach(e, port, dm)) != 0) {
 		dm_destroy(dm);

@@ -1,8 +1,9 @@
 /*
  * samples/devices/replay.c - "replay", a device that answers as a
- * recorded one did: args "FILE [BUS.DEV]" name a capture urbscope reads
- * (pcap, pcapng, usbmon text, USBPcap...) and the device in it (default:
- * the first that answered GET_DESCRIPTOR(DEVICE) and is no hub).
+ * recorded one did: args "FILE [BUS.DEV] [strict]" name a capture urbscope
+ * reads (pcap, pcapng, usbmon text, USBPcap...) and the device in it
+ * (default: the first that answered GET_DESCRIPTOR(DEVICE) and is no
+ * hub).
  *
  * Its descriptors are the ones recorded, and every GET_DESCRIPTOR the
  * recording holds is answered with the bytes recorded (the longest answer
@@ -17,9 +18,12 @@
  * recorded length and error, OUT packets compared.  Where the host diverges
  * (a request the recording lacks, other OUT data, more transfers than
  * recorded) the model says so through dm_note, naming the record it
- * expected: a request the recording lacks is STALLed when it asks for
- * data and accepted when it brings none.  A Bulk-Only mass-storage
- * interface is answered by SCSI content instead (replay-msc.c).
+ * expected, and carries on: a request the recording lacks is STALLed when
+ * it asks for data and accepted when it brings none, other OUT data is
+ * accepted, an IN beyond the recording NAKed.  With "strict" it STALLs
+ * each of them instead (isochronous endpoints, which have no handshake,
+ * carry on).  A Bulk-Only mass-storage interface is answered by SCSI
+ * content instead (replay-msc.c), as a disk answers what it never saw.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -84,6 +88,7 @@ struct replay {
 	uint64_t	 t0_ns;		/* SET_CONFIGURATION's, now */
 	uint8_t		 intr[16];	/* IN endpoints that are interrupt */
 	struct rp_msc	*msc;		/* a Bulk-Only interface's SCSI */
+	int		 strict;	/* a divergence STALLed */
 };
 
 /* A divergence said (RP_NOTES of them, then that there are more). */
@@ -353,14 +358,30 @@ rp_init(struct usb_devmodel *dm, const char *args)
 	const char	*sp;
 	const uint8_t	*p;
 	int		 bus = 0, dev = 0, bot = 0, bulk[2] = { 0, 0 };
-	size_t		 n, off;
+	size_t		 n, k, off;
+	char		 tok[16], c;
 
 	if (args == NULL || *args == '\0')
 		return -1;
-	sp = strrchr(args, ' ');
-	n = sp != NULL && sscanf(sp + 1, "%d.%d", &bus, &dev) == 2 ?
-	    (size_t)(sp - args) : strlen(args);
-	if (n >= sizeof file || bus < 0 || dev < 0 || dev > 127)
+	/* FILE [BUS.DEV] [strict], from the end: a file name may hold
+	 * spaces */
+	n = strlen(args);
+	if (n > 7 && strcmp(args + n - 7, " strict") == 0) {
+		rp->strict = 1;
+		n -= 7;
+	}
+	for (sp = args + n; sp > args && sp[-1] != ' '; sp--)
+		;
+	k = (size_t)(args + n - sp);
+	if (sp > args && k < sizeof tok) {
+		memcpy(tok, sp, k);
+		tok[k] = '\0';
+		if (sscanf(tok, "%d.%d%c", &bus, &dev, &c) == 2)
+			n = (size_t)(sp - 1 - args);
+		else
+			bus = dev = 0;
+	}
+	if (n == 0 || n >= sizeof file || bus < 0 || dev < 0 || dev > 127)
 		return -1;
 	memcpy(file, args, n);
 	file[n] = '\0';
@@ -434,15 +455,16 @@ rp_answer(struct usb_devmodel *dm, const struct usb_ctrlrequest *s,
 	struct replay	*rp = dm->priv;
 	const struct rp_ctrl *k = ctrl_find(rp, s);
 	uint32_t	 n;
+	int		 stall;
 
 	if (k == NULL) {
 		if (pass)
 			return DM_PASS;
+		stall = rp->strict || (s->bRequestType & USB_DIR_IN);
 		rp_note(dm, "request %02x %02x %04x %04x %04x not in the "
 		    "recording: %s", s->bRequestType, s->bRequest, s->wValue,
-		    s->wIndex, s->wLength, s->bRequestType & USB_DIR_IN ?
-		    "STALLed" : "accepted");
-		return s->bRequestType & USB_DIR_IN ? DM_STALL : 0;
+		    s->wIndex, s->wLength, stall ? "STALLed" : "accepted");
+		return stall ? DM_STALL : 0;
 	}
 	if (k->status != 0)
 		return DM_STALL;
@@ -572,12 +594,12 @@ rp_data_in(struct usb_devmodel *dm, int ep, uint8_t *buf, size_t max)
 	    rp->now_ns - rp->t0_ns)
 		return DM_NAK;
 	if (q->at >= q->n) {
-		if (!q->said && q->n > 0)
+		if (!q->said && (q->n > 0 || rp->strict))
 			rp_note(dm, "IN 0x%02x: the host reads on after the "
-			    "last of the %zu transfers recorded: NAKed", ep,
-			    q->n);
+			    "last of the %zu transfers recorded: %s", ep,
+			    q->n, rp->strict ? "STALLed" : "NAKed");
 		q->said = 1;
-		return DM_NAK;
+		return rp->strict ? DM_STALL : DM_NAK;
 	}
 	it = &q->it[q->at];
 	if (it->status == -32) {	/* -EPIPE: the device STALLed */
@@ -613,9 +635,10 @@ rp_data_out(struct usb_devmodel *dm, int ep, const uint8_t *buf, size_t len)
 	if (q->at >= q->n) {
 		if (!q->said)
 			rp_note(dm, "OUT 0x%02x: more sent than the %zu "
-			    "transfers recorded: accepted", ep, q->n);
+			    "transfers recorded: %s", ep, q->n, rp->strict ?
+			    "STALLed" : "accepted");
 		q->said = 1;
-		return DM_ACK;
+		return rp->strict ? DM_STALL : DM_ACK;
 	}
 	it = &q->it[q->at];
 	if (it->status == -32) {
@@ -623,10 +646,16 @@ rp_data_out(struct usb_devmodel *dm, int ep, const uint8_t *buf, size_t len)
 		return DM_STALL;
 	}
 	if (q->pos + len > it->len ||
-	    memcmp(it->data + q->pos, buf, len) != 0)
+	    memcmp(it->data + q->pos, buf, len) != 0) {
 		rp_note(dm, "OUT 0x%02x: data differs from record %llu's "
-		    "from byte %u on", ep, (unsigned long long)it->recno,
-		    q->pos);
+		    "from byte %u on%s", ep, (unsigned long long)it->recno,
+		    q->pos, rp->strict ? ": STALLed" : "");
+		if (rp->strict) {
+			q->at++;
+			q->pos = 0;
+			return DM_STALL;
+		}
+	}
 	q->pos += (uint32_t)len;
 	if (q->pos >= it->len || len == 0) {
 		q->at++;

@@ -5,7 +5,7 @@
 # Linux's enumeration, and open in tshark.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 73
+plan 74
 
 check "sim --help exits 0" "$US" sim --help
 "$US" sim no-such-scenario >/dev/null 2>"$TMP/err"
@@ -234,3 +234,11 @@ printf 'load keyboard\nplug 1 replay samples/hid-keyboard.pcap\nsettle 1\nwait 4
     tr -d '\n' >"$TMP/replay.keys"
 check_eq "plug replay: the recorded keyboard types its keys" "hello" \
     "$(cut -c1-5 "$TMP/replay.keys")"
+# strict: the sample driver's SET_PROTOCOL, which Linux's usbhid never
+# sent in the recording, is STALLed, and its probe fails
+printf 'load keyboard\nplug 1 replay samples/hid-keyboard.pcap strict\nsettle 1\nwait 500\n' \
+    >"$TMP/replay-strict.scn"
+"$US" sim "$TMP/replay-strict.scn" >"$TMP/replay-strict.out" 2>/dev/null
+check "plug replay strict: a request never recorded STALLed, the probe fails" \
+    sh -c "grep -q 'SET_PROTOCOL boot intf 0 → -EPIPE' '$TMP/replay-strict.out' &&
+    grep -q 'usbkbd probe: probe intf 0 usbkbd 1-1:1.0: probe returned -32' '$TMP/replay-strict.out'"

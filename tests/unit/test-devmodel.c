@@ -993,24 +993,86 @@ iso_packets(const char *file, int ep, uint8_t *pk, size_t pkmax,
 	return n;
 }
 
-/* A capture's device replayed, at address 5, configured, interface 1 in
- * its alternate setting 1 (where a camera or a sound card streams). */
+/* A capture's device replayed (args as the model takes them), at address
+ * 5, configured; with alt >= 0, interface 1 in that alternate setting
+ * (where a camera or a sound card streams). */
 static struct usb_devmodel *
-streaming(const char *file)
+replayed(const char *args, int alt)
 {
 	struct usb_devmodel *dm;
 
 	noted[0] = '\0';
-	dm = dm_create_noted("replay", file, note, NULL);
+	dm = dm_create_noted("replay", args, note, NULL);
 	assert_non_null(dm);
 	dm_bus_reset(dm);
 	assert_int_equal(ctrl(dm, 0, RT_DEV_OUT, USB_REQ_SET_ADDRESS, 5, 0, 0,
 	    NULL), 0);
 	assert_int_equal(ctrl(dm, 5, RT_DEV_OUT, USB_REQ_SET_CONFIGURATION, 1,
 	    0, 0, NULL), 0);
-	assert_int_equal(ctrl(dm, 5, RT_INTF_OUT, USB_REQ_SET_INTERFACE, 1, 1,
-	    0, NULL), 0);
+	if (alt >= 0)
+		assert_int_equal(ctrl(dm, 5, RT_INTF_OUT,
+		    USB_REQ_SET_INTERFACE, (uint16_t)alt, 1, 0, NULL), 0);
 	return dm;
+}
+
+/*
+ * What a replay does where the host diverges: by default it carries on (a
+ * request never recorded accepted when it brings no data, OUT data that
+ * differs accepted, an IN beyond the recording NAKed); with "strict" each
+ * is STALLed.  Either way each is said, and a request never recorded that
+ * asks for data is STALLed.  The words after FILE are read from the end.
+ */
+static void
+test_replay_strict(void **state)
+{
+	static const char *const kbd[2] = { "samples/hid-keyboard.pcap",
+	    "samples/hid-keyboard.pcap 1.2 strict" };
+	static const char *const midi[2] = { "samples/uac2-headset.pcap 1.2",
+	    "samples/uac2-headset.pcap strict" };
+	static const uint8_t note_on[8] = { 0x09, 0x90, 0x3c, 0x01 };
+	struct usb_devmodel *dm;
+	uint8_t		 buf[64];
+	char		 want[200];
+	int		 strict, n, r;
+
+	(void)state;
+	assert_null(dm_create("replay", "samples/hid-keyboard.pcap 9.9 "
+	    "strict"));
+	for (strict = 0; strict < 2; strict++) {
+		dm = replayed(kbd[strict], -1);
+		assert_int_equal(ctrl(dm, 5, 0x40, 0x42, 0, 0, 0, NULL),
+		    strict ? DM_STALL : 0);
+		snprintf(want, sizeof want, "replay: request 40 42 0000 0000 "
+		    "0000 not in the recording: %s\n", strict ? "STALLed" :
+		    "accepted");
+		assert_non_null(strstr(noted, want));
+		assert_int_equal(ctrl(dm, 5, 0xc0, 0x42, 0, 0, 4, buf),
+		    DM_STALL);
+		/* the 12 reports recorded, their time long come */
+		dm_tick(dm, 1000000000000ull);
+		for (n = 0; (r = dm_transact(dm, DM_PID_IN, 5, 1, buf, 8)) >= 0;
+		    n++)
+			assert_int_equal(r, 8);
+		assert_int_equal(n, 12);
+		assert_int_equal(r, strict ? DM_STALL : DM_NAK);
+		snprintf(want, sizeof want, "replay: IN 0x81: the host reads on "
+		    "after the last of the 12 transfers recorded: %s\n",
+		    strict ? "STALLed" : "NAKed");
+		assert_non_null(strstr(noted, want));
+		dm_destroy(dm);
+
+		/* USB-MIDI OUT (interface 2's bulk 0x02): a note other
+		 * than the recorded one */
+		dm = replayed(midi[strict], -1);
+		memcpy(buf, note_on, 8);
+		assert_int_equal(dm_transact(dm, DM_PID_OUT, 5, 2, buf, 8),
+		    strict ? DM_STALL : DM_ACK);
+		snprintf(want, sizeof want, "OUT 0x02: data differs from "
+		    "record 130's from byte 0 on%s\n", strict ? ": STALLed" :
+		    "");
+		assert_non_null(strstr(noted, want));
+		dm_destroy(dm);
+	}
 }
 
 /*
@@ -1064,7 +1126,7 @@ test_replay_iso(void **state)
 	n = iso_packets("samples/uvc-webcam.pcapng", 0x81, want, sizeof want,
 	    len, 4096);
 	assert_int_equal(n, 6 * 8);
-	dm = streaming("samples/uvc-webcam.pcapng");
+	dm = replayed("samples/uvc-webcam.pcapng", 1);
 	eof = read_packets(dm, want, len, n, 1);
 	assert_int_equal(eof, 2);	/* the two frames recorded */
 	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, sizeof buf),
@@ -1083,7 +1145,7 @@ test_replay_iso(void **state)
 	for (i = 1; i < n && len[i] == len[0]; i++)
 		;
 	assert_true(i < n);
-	dm = streaming("samples/iso.pcap");
+	dm = replayed("samples/iso.pcap", 1);
 	(void)read_packets(dm, want, len, n, 0);
 	assert_int_equal(dm_transact(dm, DM_PID_IN, 5, 1, buf, sizeof buf),
 	    DM_NAK);
@@ -1093,7 +1155,7 @@ test_replay_iso(void **state)
 	n = iso_packets("samples/uac2-headset.pcap", 0x01, want, sizeof want,
 	    len, 4096);
 	assert_int_equal(n, 6 * 8);
-	dm = streaming("samples/uac2-headset.pcap");
+	dm = replayed("samples/uac2-headset.pcap", 1);
 	for (i = at = 0; i < 40; at += len[i++])
 		assert_int_equal(dm_transact(dm, DM_PID_OUT, 5, 1, want + at,
 		    len[i]), DM_ACK);
@@ -1606,6 +1668,7 @@ main(void)
 		cmocka_unit_test(test_disk_write_read),
 		cmocka_unit_test(test_replay_disk),
 		cmocka_unit_test(test_replay_iso),
+		cmocka_unit_test(test_replay_strict),
 		cmocka_unit_test(test_disk_bad_cbw),
 		cmocka_unit_test(test_disk_file),
 		cmocka_unit_test(test_inject),
