@@ -14,6 +14,11 @@ VERSION	= 0.1.0
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANDIR	?= $(PREFIX)/share/man
+# Wireshark's extcap folder (its doc/README.extcap): where Debian's
+# Wireshark 4.0 and later look; the per-user one (install-user) is read
+# by Wireshark 4.2 and later
+EXTCAPDIR ?= /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/wireshark/extcap
+USER_EXTCAPDIR ?= $(HOME)/.local/lib/wireshark/extcap
 
 CC	?= cc
 PKG_CONFIG ?= pkg-config
@@ -97,7 +102,7 @@ DEPS_TEST  = libcmocka-dev tshark tmux python3 time qemu-system-x86 busybox-stat
 DEPS_FUZZ  = clang libclang-rt-dev
 
 .PHONY: all deps deps-build run test bench clean unit tools fuzz fuzz-replay \
-	install uninstall check-one check-clang
+	install install-user uninstall check-one check-clang
 
 all: urbscope
 
@@ -249,12 +254,20 @@ check-one:
 	build/asan/tests/test-$(T:test-%=%)
 
 install: urbscope
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+	    $(DESTDIR)$(EXTCAPDIR)
 	$(INSTALL) -m 755 urbscope $(DESTDIR)$(BINDIR)/urbscope
 	$(INSTALL) -m 644 docs/urbscope.1 $(DESTDIR)$(MANDIR)/man1/urbscope.1
+	ln -sf $(BINDIR)/urbscope $(DESTDIR)$(EXTCAPDIR)/urbscope
+
+# The extcap for one user (Wireshark 4.2 and later read this folder)
+install-user: urbscope
+	$(INSTALL) -d $(USER_EXTCAPDIR)
+	ln -sf $(CURDIR)/urbscope $(USER_EXTCAPDIR)/urbscope
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/urbscope $(DESTDIR)$(MANDIR)/man1/urbscope.1
+	rm -f $(DESTDIR)$(BINDIR)/urbscope $(DESTDIR)$(MANDIR)/man1/urbscope.1 \
+	    $(DESTDIR)$(EXTCAPDIR)/urbscope
 
 clean:
 	rm -rf build urbscope

@@ -457,10 +457,18 @@ cap_sink_write(struct cap_sink *sink, const struct urb_rec *r)
 void
 cap_sink_abort(struct cap_sink *sink)
 {
+	struct stat	 sb;
+
 	if (sink == NULL)
 		return;
+	/* what the format holds freed; no statistics to add */
+	sink->have_stats = 0;
+	if (sink->ops->close != NULL)
+		(void)sink->ops->close(sink);
 	(void)cap_out_close(&sink->out);
-	if (strcmp(sink->path, "-") != 0)
+	/* a file we wrote, never a FIFO, a device or /dev/stdout */
+	if (strcmp(sink->path, "-") != 0 && lstat(sink->path, &sb) == 0 &&
+	    S_ISREG(sb.st_mode))
 		(void)unlink(sink->path);
 	free(sink);
 }

@@ -616,8 +616,9 @@ int		 cap_sink_open(const char *path, const char *format,
 /* Write r, or count it in sink->dropped when the sink's link type cannot
  * express it (an IRP information packet of USBPcap as usbmon). */
 int		 cap_sink_write(struct cap_sink *sink, const struct urb_rec *r);
-/* Close sink and remove its file (not standard output): a write failed
- * and what is there is cut anywhere. */
+/* Close sink and remove its file (a regular file only: never standard
+ * output, a FIFO or a device): a write failed and what is there is cut
+ * anywhere. */
 void		 cap_sink_abort(struct cap_sink *sink);
 int		 cap_sink_write_event(struct cap_sink *sink,
 		     const struct drv_event *ev);

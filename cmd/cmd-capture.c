@@ -31,7 +31,6 @@
 #include "ring.h"
 #include "cmd.h"
 
-#define CAP_SNAPLEN_MAX	262144
 #define CAPTURE_DRAIN_S	1.0	/* after a stop: what is queued, at most */
 #define CAPTURE_OPT_DRIVERS	0x110
 
@@ -51,6 +50,7 @@ struct capture {
 	struct ring	 rg;		/* with -w */
 	uint64_t	 count;		/* records from the bus */
 	uint64_t	 nsynthetic;	/* records from sysfs */
+	uint64_t	 nfiltered;	/* from the bus, not written: -Y */
 	uint64_t	 nevents;	/* driver events (--drivers) */
 	struct printer	 pr;		/* without -w: as read prints */
 };
@@ -98,7 +98,9 @@ capture_usage(FILE *f)
 	    "-i -)\n"
 	    "                without -w, records print as 'urbscope read' "
 	    "prints them,\n"
-	    "                with its -Y, -V, -T, -e and -t (below)\n"
+	    "                with its -Y, -V, -T, -e and -t (below); with "
+	    "-w, -Y\n"
+	    "                chooses the records written\n"
 	    "  -F FORMAT     pcap, pcapng or usbmon (text)\n"
 	    "  -c N          stop after N records from the bus\n"
 	    "  -s SNAPLEN    keep at most SNAPLEN bytes of each record\n"
@@ -266,6 +268,7 @@ capture_run(struct capture *c)
 	struct urb_rec	*r = &pipe.r;
 	struct cap_stats st;
 	struct cap_bpf_stats bst;
+	char		 err[600];
 	double		 last = 0, t, drain_until = 0;
 	int64_t		 kept;
 	int		 rc, status = 0, progress, tty_out, cut = 0;
@@ -273,14 +276,22 @@ capture_run(struct capture *c)
 	progress = !c->quiet && c->outpath != NULL &&
 	    isatty(STDERR_FILENO);
 	tty_out = c->outpath == NULL && isatty(STDOUT_FILENO);
-	/* the analysis is for printing; a file gets the records as read */
-	if (cap_pipe_init(&pipe, c->src, c->outpath == NULL) < 0) {
+	/* the analysis is for printing and -Y; a file gets the records as
+	 * read, those -Y shows when it is given */
+	if (cap_pipe_init(&pipe, c->src, c->outpath == NULL ||
+	    c->pr.expr != NULL) < 0) {
 		cmd_warnx("out of memory");
 		return EXIT_INPUT;
 	}
 	if (c->outpath == NULL && (rc = print_begin(&c->pr, &pipe)) < 0) {
 		cap_pipe_close(&pipe);
 		return -rc;
+	}
+	if (c->outpath != NULL && c->pr.expr != NULL &&
+	    cap_pipe_filter(&pipe, c->pr.expr, err, sizeof err) < 0) {
+		cmd_warnx("-Y %s", err);
+		cap_pipe_close(&pipe);
+		return EXIT_USAGE;
 	}
 	while (c->limit == 0 || c->count < c->limit) {
 		/*
@@ -331,6 +342,8 @@ capture_run(struct capture *c)
 				}
 				continue;
 			}
+			if (pipe.has_filter && !cap_pipe_shown(&pipe, rc))
+				continue;
 			if (ring_write_event(&c->rg, &pipe.ev) == RING_OK)
 				continue;
 			kept = ring_cut_back(&c->rg);
@@ -341,6 +354,14 @@ capture_run(struct capture *c)
 		}
 		if (rc != CAP_URB)
 			continue;
+		if (c->outpath != NULL && pipe.has_filter &&
+		    !cap_pipe_shown(&pipe, rc)) {
+			if (!(r->flags & REC_F_SYNTHETIC)) {
+				c->count++;
+				c->nfiltered++;
+			}
+			continue;
+		}
 		if (r->flags & REC_F_SYNTHETIC) {
 			c->nsynthetic++;
 			if (c->rg.file_size > 0 &&
@@ -404,6 +425,9 @@ done:
 		    "");
 	fprintf(stderr, ", %" PRIu64 " dropped by the kernel (%s)\n",
 	    st.dropped, st.method != NULL ? st.method : "?");
+	if (c->nfiltered > 0)
+		fprintf(stderr, "urbscope: %" PRIu64 " of them not written: "
+		    "-Y does not show them\n", c->nfiltered);
 	if (cap_bpf_stats(c->src, &bst) == 0)
 		fprintf(stderr, "urbscope: %" PRIu64 " driver events traced, "
 		    "%" PRIu64 " lost (eBPF ring buffer full), %" PRIu64
@@ -517,11 +541,14 @@ capture_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	}
 	snprintf(ifname, sizeof ifname, "usbmon%d", bus);
 	c.ifname = ifname;
+	v = c.pr.expr;
+	c.pr.expr = NULL;
 	if (c.outpath != NULL && print_chosen(&c.pr)) {
-		cmd_warnx("capture: -w writes the capture; -Y, -V, -T, -e and "
-		    "-t are for printing it");
+		cmd_warnx("capture: -w writes the capture (-Y FILTER: only "
+		    "what it shows); -V, -T, -e and -t are for printing it");
 		return EXIT_USAGE;
 	}
+	c.pr.expr = v;
 	if ((c.rg.file_size > 0 || c.rg.nfiles > 0) && (c.outpath == NULL ||
 	    strcmp(c.outpath, "-") == 0)) {
 		cmd_warnx("capture: -C and -W need -w FILE");

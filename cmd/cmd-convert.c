@@ -9,7 +9,9 @@
  * shows, as tshark -Y with -w does, after the same analysis read makes
  * (pairing, latency, classes).
  */
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,6 +126,54 @@ int
 convert_run_lt(const char *name, const char *outpath, const char *format,
     uint64_t limit, uint32_t linktype, const char *filter)
 {
+	struct convert_opts o;
+
+	memset(&o, 0, sizeof o);
+	o.limit = limit;
+	o.linktype = linktype;
+	o.filter = filter;
+	return convert_run_opts(name, outpath, format, &o);
+}
+
+/*
+ * o->pace: each record written no sooner than its time stamp after the
+ * first's, on the wall clock, what was written flushed before each wait
+ * (a FIFO's reader sees the records as they come); waits of at most
+ * 100 ms, so that *o->stop is seen.
+ */
+static void
+convert_pace(const struct convert_opts *o, struct cap_sink *sink,
+    int64_t ts, int64_t *t0, double *wall0)
+{
+	struct timespec	 d;
+	double		 due, now;
+
+	if (*wall0 == 0) {
+		*t0 = ts;
+		*wall0 = cap_clock_s();
+		return;
+	}
+	due = *wall0 + (double)(ts - *t0) / 1e9;
+	for (now = cap_clock_s(); due > now && !*o->stop;
+	    now = cap_clock_s()) {
+		(void)cap_out_flush(&sink->out);
+		d.tv_sec = 0;
+		d.tv_nsec = (long)((due - now > 0.1 ? 0.1 : due - now) * 1e9);
+		nanosleep(&d, NULL);
+	}
+}
+
+int
+convert_run_opts(const char *name, const char *outpath, const char *format,
+    const struct convert_opts *o)
+{
+	static volatile sig_atomic_t never;
+	struct convert_opts po = *o;
+	const char	*filter = o->filter;
+	uint64_t	 limit = o->limit;
+	uint32_t	 linktype = o->linktype;
+	int64_t		 t0 = 0;
+	double		 wall0 = 0;
 	struct cap_pipe	 pipe;
 	struct cap_sink_opts opts;
 	struct cap_sink	*sink = NULL;
@@ -173,7 +223,10 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 		return rc == -UE_USAGE ? EXIT_USAGE : EXIT_INPUT;
 	}
 	progress = isatty(STDERR_FILENO) && strcmp(outpath, "-") != 0;
-	for (rc = kind; rc != CAP_END; rc = cap_pipe_next(&pipe)) {
+	if (po.stop == NULL)
+		po.stop = &never;
+	for (rc = kind; rc != CAP_END && !*po.stop;
+	    rc = cap_pipe_next(&pipe)) {
 		if (rc < 0) {
 			cmd_warnx("%s", pipe.src->err);
 			cmd_warnx("%s: the %llu records before it are written",
@@ -193,8 +246,17 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 			else
 				dropped++;
 		}
+		if (po.pace)
+			convert_pace(&po, sink, rc == CAP_URB ? pipe.r.ts_ns :
+			    pipe.ev.ts_ns, &t0, &wall0);
 		rc = rc == CAP_URB ? cap_sink_write(sink, &pipe.r) :
 		    cap_sink_write_event(sink, &pipe.ev);
+		if (rc < 0 && o->stop != NULL && sink->out.err == EPIPE) {
+			/* a live reader (Wireshark) that went away: the end */
+			cap_sink_abort(sink);
+			cap_pipe_close(&pipe);
+			return 0;
+		}
 		if (rc < 0) {
 			cmd_warnx("%s", sink->err);
 			cap_sink_abort(sink);
@@ -228,6 +290,13 @@ convert_run_lt(const char *name, const char *outpath, const char *format,
 	convert_dropped(sink);
 	if (pipe.src->note[0] != '\0')
 		cmd_warnx("%s", pipe.src->note);
+	if (o->stop != NULL && (sink->out.err == EPIPE ||
+	    (cap_out_flush(&sink->out) < 0 && sink->out.err == EPIPE))) {
+		/* the live reader went away after the last record */
+		cap_sink_abort(sink);
+		cap_pipe_close(&pipe);
+		return status;
+	}
 	if (cap_sink_close(sink, err, sizeof err) < 0) {
 		cmd_warnx("%s", err);
 		status = EXIT_INPUT;

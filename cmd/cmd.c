@@ -23,6 +23,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_capture_entry,
 	&cmd_devices_entry,
 	&cmd_tui_entry,
+	&cmd_extcap_entry,
 	NULL
 };
 

@@ -11,11 +11,13 @@
 #define CMD_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #define CMD_MAX_OPTS	128	/* options on one command line */
-#define CMD_MAX_LONG	8	/* long options an entry has beside --help */
+#define CAP_SNAPLEN_MAX	262144	/* capture -s, as tcpdump's largest */
+#define CMD_MAX_LONG	24	/* long options an entry has beside --help */
 
 /* One option as given: its letter (or a long option's val) and value. */
 struct cmd_opt {
@@ -54,6 +56,7 @@ extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_capture_entry;
 extern const struct cmd_entry cmd_devices_entry;
 extern const struct cmd_entry cmd_tui_entry;
+extern const struct cmd_entry cmd_extcap_entry;
 
 /* All of them, NULL-terminated, in the order --help lists them. */
 extern const struct cmd_entry *const cmd_table[];
@@ -86,6 +89,20 @@ int	convert_run_lt(const char *name, const char *outpath,
 	    const char *format, uint64_t limit, uint32_t linktype,
 	    const char *filter);
 
+/* convert_run's, all of them: with pace, each record written no sooner
+ * than its time after the first's (a simulation at its own pace).  With
+ * stop (a live reader's), the conversion ends cleanly once *stop is set,
+ * and a reader that goes away (EPIPE) ends it with status 0. */
+struct convert_opts {
+	uint64_t	 limit;
+	uint32_t	 linktype;
+	const char	*filter;
+	int		 pace;
+	volatile sig_atomic_t *stop;
+};
+int	convert_run_opts(const char *name, const char *outpath,
+	    const char *format, const struct convert_opts *o);
+
 /* A positive count for option opt into *out; says what is wrong and
  * returns -1 otherwise. */
 int	cmd_parse_count(const char *opt, const char *arg, uint64_t *out);
@@ -103,6 +120,9 @@ int	cmd_utf8(void);
  * wrapped at blanks (sb_wrap), to f. */
 #define CMD_HELP_WIDTH	80
 void	cmd_print_wrapped(FILE *f, void (*fn)(FILE *));
+
+/* The version --version says (the Makefile's VERSION). */
+const char *cmd_version(void);
 
 /* Print "urbscope: " + message to stderr. */
 void	cmd_warnx(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -16,6 +16,12 @@
 #error "URBSCOPE_VERSION comes from the Makefile's VERSION"
 #endif
 
+const char *
+cmd_version(void)
+{
+	return URBSCOPE_VERSION;
+}
+
 /*
  * Each command's usage, then its help two columns further in.  Three
  * blanks at least after the longest name: cmd_print_wrapped continues a
@@ -82,6 +88,10 @@ main(int argc, char **argv)
 		print_field_list(stdout);
 		return 0;
 	}
+	/* run from Wireshark's extcap folder: its arguments first */
+	if (strncmp(argv[1], "--extcap-", 9) == 0 ||
+	    strcmp(argv[1], "--capture") == 0)
+		return cmd_run(&cmd_extcap_entry, argc, argv);
 	if ((ce = cmd_find(argv[1])) != NULL)
 		return cmd_run(ce, argc - 1, argv + 1);
 	cmd_warnx("unknown command '%s'", argv[1]);

@@ -3,7 +3,7 @@
 # project's, header dependencies are exact, one version string, install.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 28
+plan 29
 
 version=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile)
 check "the Makefile names a version" test -n "$version"
@@ -79,6 +79,9 @@ check "make install: the man page" \
     test -f "$TMP/root/usr/share/man/man1/urbscope.1"
 check_eq "the installed binary runs" "urbscope $version" \
     "$("$TMP/root/usr/bin/urbscope" --version)"
+ext=$(ls -d "$TMP"/root/usr/lib/*/wireshark/extcap 2>/dev/null | head -n 1)
+check_eq "make install: the extcap in Wireshark's folder, linked to the binary" \
+    /usr/bin/urbscope "$(readlink "$ext/urbscope" 2>/dev/null)"
 
 # make run without a terminal (make run | tee log): no usage and no make
 # error, but the demo as text, saying why; `urbscope` alone in a pipe

@@ -11,7 +11,7 @@
 # method against the kernel's own text record.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 142
+plan 146
 
 BIN=$LINUX61/usbmon0.bin
 TXT=$LINUX61/usbmon-0u.txt
@@ -108,6 +108,7 @@ check "-D on a loaded usbmon: nothing on stderr" test ! -s "$TMP/err"
 "$US" capture -i usbmon0 -w "$TMP/c.pcapng" >"$TMP/out" 2>"$TMP/err"
 check_eq "capture to pcapng exits 0" 0 $?
 check "capture: no sanitizer report" no_sanitizer_report "$TMP/err"
+
 check "capture names the method" grep -q \
     '^urbscope: capturing on usbmon0 through read()$' "$TMP/err"
 n=$("$US" read -T usbmon "$BIN" | wc -l)
@@ -125,6 +126,24 @@ check_diff "capture: every event of the stream, unchanged" "$TMP/want" \
     "$TMP/got.live"
 check "capture: the keyboard's descriptors decode" sh -c \
     "'$US' read '$TMP/c.pcapng' | grep -q 'DEVICE 0627:0001'"
+
+# -Y with -w: the file holds what -Y shows (Wireshark's extcap hands its
+# capture filter over this way), the rest counted
+"$US" capture -i usbmon0 -Y 'usb.device_address == 2 && !synthetic' \
+    -w "$TMP/cy.pcapng" >"$TMP/out" 2>"$TMP/err"
+check_eq "-Y with -w exits 0" 0 $?
+want=$("$US" read "$BIN" -Y 'usb.device_address == 2' -T fields \
+    -e usb.urb_id -e usb.urb_type 2>/dev/null | md5sum)
+check_eq "-Y with -w: the file holds device 2's records, as read -Y shows them" \
+    "$want" "$("$US" read "$TMP/cy.pcapng" -T fields -e usb.urb_id \
+    -e usb.urb_type 2>/dev/null | md5sum)"
+nf=$("$US" read "$BIN" -Y '!(usb.device_address == 2)' -T fields \
+    -e frame.number 2>/dev/null | wc -l)
+check "-Y with -w: the others counted as not written" grep -qx \
+    "urbscope: $nf of them not written: -Y does not show them" "$TMP/err"
+"$US" capture -i usbmon0 -Y 'usb.bogus ==' -w "$TMP/cy.pcapng" \
+    >"$TMP/out" 2>"$TMP/err"
+check_eq "-Y with -w: a bad filter exits 2" 2 $?
 
 if command -v tshark >/dev/null; then
 	# Wireshark's UAS dissector flags 6 INQUIRY responses of this
