@@ -17,8 +17,13 @@ MANDIR	?= $(PREFIX)/share/man
 # Wireshark's extcap folder (its doc/README.extcap): where Debian's
 # Wireshark 4.0 and later look; the per-user one (install-user) is read
 # by Wireshark 4.2 and later
-EXTCAPDIR ?= /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/wireshark/extcap
+WSLIBDIR ?= /usr/lib/$(shell $(CC) -print-multiarch 2>/dev/null)/wireshark
+EXTCAPDIR ?= $(WSLIBDIR)/extcap
 USER_EXTCAPDIR ?= $(HOME)/.local/lib/wireshark/extcap
+# Its Lua plugin folders (tshark -G folders), for the driver events'
+# dissector, wireshark/urbscope.lua; Wireshark 4.0 reads both
+LUADIR ?= $(WSLIBDIR)/plugins
+USER_LUADIR ?= $(HOME)/.local/lib/wireshark/plugins
 
 CC	?= cc
 PKG_CONFIG ?= pkg-config
@@ -255,19 +260,22 @@ check-one:
 
 install: urbscope
 	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-	    $(DESTDIR)$(EXTCAPDIR)
+	    $(DESTDIR)$(EXTCAPDIR) $(DESTDIR)$(LUADIR)
 	$(INSTALL) -m 755 urbscope $(DESTDIR)$(BINDIR)/urbscope
 	$(INSTALL) -m 644 docs/urbscope.1 $(DESTDIR)$(MANDIR)/man1/urbscope.1
 	ln -sf $(BINDIR)/urbscope $(DESTDIR)$(EXTCAPDIR)/urbscope
+	$(INSTALL) -m 644 wireshark/urbscope.lua $(DESTDIR)$(LUADIR)/urbscope.lua
 
-# The extcap for one user (Wireshark 4.2 and later read this folder)
+# For one user: the dissector (any Wireshark), the extcap (Wireshark 4.2
+# and later read this folder)
 install-user: urbscope
-	$(INSTALL) -d $(USER_EXTCAPDIR)
+	$(INSTALL) -d $(USER_EXTCAPDIR) $(USER_LUADIR)
 	ln -sf $(CURDIR)/urbscope $(USER_EXTCAPDIR)/urbscope
+	$(INSTALL) -m 644 wireshark/urbscope.lua $(USER_LUADIR)/urbscope.lua
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/urbscope $(DESTDIR)$(MANDIR)/man1/urbscope.1 \
-	    $(DESTDIR)$(EXTCAPDIR)/urbscope
+	    $(DESTDIR)$(EXTCAPDIR)/urbscope $(DESTDIR)$(LUADIR)/urbscope.lua
 
 clean:
 	rm -rf build urbscope

@@ -3,7 +3,7 @@
 # project's, header dependencies are exact, one version string, install.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 29
+plan 30
 
 version=$(sed -n 's/^VERSION[[:space:]]*=[[:space:]]*//p' Makefile)
 check "the Makefile names a version" test -n "$version"
@@ -82,6 +82,8 @@ check_eq "the installed binary runs" "urbscope $version" \
 ext=$(ls -d "$TMP"/root/usr/lib/*/wireshark/extcap 2>/dev/null | head -n 1)
 check_eq "make install: the extcap in Wireshark's folder, linked to the binary" \
     /usr/bin/urbscope "$(readlink "$ext/urbscope" 2>/dev/null)"
+check "make install: the driver events' dissector in Wireshark's Lua folder" \
+    cmp -s wireshark/urbscope.lua "$ext/../plugins/urbscope.lua"
 
 # make run without a terminal (make run | tee log): no usage and no make
 # error, but the demo as text, saying why; `urbscope` alone in a pipe
