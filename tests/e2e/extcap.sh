@@ -11,7 +11,7 @@
 # (a bind mount in a mount namespace of its own, where unshare works).
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 43
+plan 44
 
 X="$US extcap"
 
@@ -198,10 +198,10 @@ unset URBSCOPE_SYSROOT
 # tshark capturing through the extcap, urbscope in Wireshark's folder.
 EXTDIR=$(tshark -G folders 2>/dev/null | sed -n 's/^Extcap path:[[:space:]]*//p')
 if ! command -v tshark >/dev/null 2>&1; then
-	skip "tshark through the extcap" "no tshark" 7
+	skip "tshark through the extcap" "no tshark" 8
 elif [ -z "$EXTDIR" ] || [ ! -d "$EXTDIR" ] ||
     ! unshare --mount --propagation private true 2>/dev/null; then
-	skip "tshark through the extcap" "no private mount namespace here (unshare --mount needs root)" 7
+	skip "tshark through the extcap" "no private mount namespace here (unshare --mount needs root)" 8
 else
 	mkdir -p "$TMP/ext"
 	ln -s "$(pwd)/$US" "$TMP/ext/urbscope"
@@ -222,6 +222,14 @@ else
 	"$US" read -c 50 "$TMP/demo.pcapng" >"$TMP/want" 2>/dev/null
 	"$US" read "$TMP/ts.pcapng" >"$TMP/got" 2>/dev/null
 	check_diff "tshark's file: the first 50 records and events of the demo" \
+	    "$TMP/want" "$TMP/got"
+	tshark -r "$TMP/demo.pcapng" -c 50 -T fields -e frame.len \
+	    -e frame.time_epoch -e usb.urb_id -e usb.urb_type \
+	    -e data-text-lines >"$TMP/want" 2>/dev/null
+	tshark -r "$TMP/ts.pcapng" -T fields -e frame.len -e frame.time_epoch \
+	    -e usb.urb_id -e usb.urb_type -e data-text-lines >"$TMP/got" \
+	    2>/dev/null
+	check_diff "tshark's file: tshark reads the records sim wrote" \
 	    "$TMP/want" "$TMP/got"
 	check_eq "tshark's file: no malformed frame" 0 \
 	    "$(tshark -r "$TMP/ts.pcapng" -Y _ws.malformed 2>/dev/null |

@@ -287,8 +287,108 @@ def main():
     check_overhead(share)
     check_missing(share)
     check_fallback(share)
+    check_extcap(share)
+    check_dissector(path, "drivers", us)
+    check_dissector(os.path.join(share, "extcap.pcapng"), "extcap", us)
     check_tui(share)
     sys.exit(0 if results and all(results) else 1)
+
+
+def check_extcap(share):
+    """Wireshark's extcap on usbmon0 with --drivers (extcap.*): stopped by
+    SIGTERM with exit 0 and nothing on stderr; its file holds the probe
+    and the disconnect of usb-storage, and submits each followed by its
+    'S'."""
+    def rd(name):
+        try:
+            return open(os.path.join(share, name)).read()
+        except OSError:
+            return None
+    rc, err = rd("extcap.rc"), rd("extcap.err")
+    report(rc is not None and rc.strip() == "exit 0" and err == "",
+           "extcap: Wireshark's stop (SIGTERM): %s, %s on stderr" %
+           (rc.strip() if rc else "no extcap.rc",
+            "nothing" if err == "" else "something"),
+           (err or "").splitlines()[:5])
+    try:
+        items = read_items(os.path.join(share, "extcap.pcapng"))
+    except (OSError, ValueError, struct.error) as e:
+        report(False, "extcap: its file reads (%s)" % e)
+        return
+    evs = [e for k, e in items if k == "event"]
+    probes = [e for e in evs if e["kind"] == "probe" and
+              e.get("driver") == "usb-storage" and
+              num(e.get("result"), -1) == 0]
+    gone = [e for e in evs if e["kind"] == "disconnect" and
+            e.get("driver") == "usb-storage"]
+    n, matched, refused, bad = submits_matched(items)
+    report(len(probes) > 0 and len(gone) > 0 and n > 0 and matched == n,
+           "extcap: usb-storage's disconnect (%d) and probe (%d) traced "
+           "through the extcap, %d of %d submits followed by their 'S' "
+           "(%d usbmon records)" % (len(gone), len(probes), matched, n,
+                                    sum(1 for k, _ in items if k == "urb")),
+           bad)
+
+
+def check_dissector(path, what, us):
+    """wireshark/urbscope.lua on a real kernel's capture, in tshark -2:
+    the rules as urbscope counts them; every submit that returned 0 and
+    every giveback linked to a usbmon frame of the same URB, one event a
+    frame, and linked back; no Lua error."""
+    lua = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                       "..", "wireshark", "urbscope.lua")
+    ts = ["tshark", "-2", "-X", "lua_script:" + lua, "-r", path]
+    fields = ("frame.number", "urbscope.kind", "urbscope.urb",
+              "urbscope.result", "urbscope.submit_in", "urbscope.complete_in",
+              "urbscope.submit_event", "urbscope.giveback_event",
+              "usb.urb_id", "urbscope.rule")
+    args = ts + ["-T", "fields", "-E", "separator=/t"]
+    for f in fields:
+        args += ["-e", f]
+    t = subprocess.run(args, capture_output=True, text=True)
+    if t.returncode != 0 or "Lua" in t.stderr:
+        report(False, "%s: tshark with the dissector (%s)" %
+               (what, t.stderr.strip()[:200]))
+        return
+    rows = {}
+    for line in t.stdout.splitlines():
+        c = (line.split("\t") + [""] * 10)[:10]
+        rows[int(c[0])] = c
+    bad, used = [], {}
+    subs = subs_linked = gbs = gbs_linked = rules = 0
+    for fr, c in sorted(rows.items()):
+        kind, urb, res, si, ci = c[1], c[2], c[3], c[4], c[5]
+        rules += c[9] != ""
+        if kind == "submit" and res == "0":
+            subs += 1
+        elif kind == "giveback":
+            gbs += 1
+        else:
+            continue
+        link = si if kind == "submit" else ci
+        if not link:
+            continue
+        if kind == "submit":
+            subs_linked += 1
+        else:
+            gbs_linked += 1
+        to = rows.get(int(link))
+        back = None if to is None else to[6] if kind == "submit" else to[7]
+        if to is None or num(to[8]) != num(urb) or back != str(fr):
+            bad.append("%d %s urb %s -> %s" % (fr, kind, urb, link))
+        used[link] = used.get(link, 0) + 1
+    bad += ["frame %s linked %d times" % (k, v) for k, v in used.items()
+            if v > 1]
+    want = subprocess.run([us, "read", path, "-Y", "event == rule"],
+                          capture_output=True, text=True).stdout
+    want = len(want.splitlines())
+    report(not bad and subs > 0 and subs_linked == subs and
+           gbs_linked == gbs and rules == want,
+           "%s: wireshark/urbscope.lua in tshark: %d of %d submits and "
+           "%d of %d givebacks linked to their URB's S and C frames and "
+           "back, %d rules (urbscope: %d)" % (what, subs_linked, subs,
+                                              gbs_linked, gbs, rules, want),
+           bad[:10])
 
 
 def capture_files(share, name, what):

@@ -445,7 +445,7 @@ def binfile(share, name):
     return open(p, "rb").read() if os.path.exists(p) else b""
 
 
-def check_loopback(share):
+def check_loopback(share, us):
     """urbskel and urbbuggy on urbscope serve's loopback with a STALL on
     cue: the data through each driver's node, the STALL in usbmon, the
     halt cleared by urbskel (CLEAR_FEATURE(ENDPOINT_HALT) before its next
@@ -546,6 +546,8 @@ def check_loopback(share):
            "kmod: loopback rules: urbskel none; urbbuggy %s; "
            "halt-not-cleared once" % ", ".join(LOOPBACK_RULES["urbbuggy"]),
            ["capture %s" % rc] + bad + [e.get("text", "") for e in halt])
+    # Wireshark's view of the same events (wireshark/urbscope.lua)
+    check_drivers.check_dissector(cap, "kmod: loopback", us)
 
 
 def main():
@@ -564,7 +566,7 @@ def main():
     probes = check_dmesg(share, intf, vid, pid)
     check_files(share, img)
     check_capture(share, us, bus, dev, probes, img)
-    check_loopback(share)
+    check_loopback(share, us)
     return 0 if all(results) else 1
 
 

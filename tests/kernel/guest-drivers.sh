@@ -124,6 +124,49 @@ traced_read missing URBSCOPE_BPF_ABSENT=usb_open,usb_poison_urb \
 say "PHASE fallback"
 traced_read fallback URBSCOPE_BPF_NOFENTRY=1
 
+# Wireshark's extcap on this bus with --drivers, run with the arguments
+# Wireshark gives it, into a FIFO a reader copies (extcap.pcapng): ready
+# once its BPF links are attached and stay so for a second; usb-storage
+# unbound and bound again (a disconnect, a probe) and the disk read; then
+# SIGTERM, as Wireshark stops it (extcap.rc; extcap.err must stay empty,
+# or Wireshark would show it as an error).
+say "PHASE extcap"
+rm -f ext.fifo
+mkfifo ext.fifo
+cat ext.fifo >extcap.pcapng &
+xrd=$!
+urbscope --extcap-interface urbscope-usbmon0 --drivers --capture \
+    --fifo ext.fifo 2>extcap.err &
+xc=$!
+i=0
+last=-1
+same=0
+while [ $i -lt 600 ] && [ $same -lt 10 ]; do
+	n=$(ls -l /proc/$xc/fd 2>/dev/null | grep -c bpf_link)
+	if [ "$n" -gt 0 ] && [ "$n" -eq "$last" ]; then
+		same=$((same + 1))
+	else
+		same=0
+	fi
+	last=$n
+	sleep 0.1
+	i=$((i + 1))
+done
+say "extcap: $last BPF links after $i polls"
+for d in $stor; do
+	echo "$d" >/sys/bus/usb/drivers/usb-storage/unbind
+done
+sleep 0.5
+for d in $stor; do
+	echo "$d" >/sys/bus/usb/drivers/usb-storage/bind
+done
+usb_settle
+dd if=/dev/sda of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null
+sleep 0.5
+stop_pid $xc TERM >extcap.rc
+wait $xrd
+cp extcap.pcapng extcap.err extcap.rc /share/
+
 # The live TUI with --drivers, in a tmux pane: its status bar counts the
 # events the tracer lost beside usbmon's drops (tui-drivers.txt, the
 # screen after a disk read; check-drivers.py reads it).

@@ -28,8 +28,8 @@ kernels=${KERNELS:-$KERNELS_ALL}
 # prints, check.py's; check-drivers.py's and check-drivers-tui.sh's;
 # check-kmod.py's.  A part that cannot run says how many it stands for.
 n_main=33
-n_drivers=24
-n_kmod=53
+n_drivers=28
+n_kmod=54
 n_serve=20
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
