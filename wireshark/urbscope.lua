@@ -39,7 +39,8 @@ local ctx_values = inverse(ctx_names)
 local f = {
 	kind = ProtoField.string("urbscope.kind", "Event"),
 	driver = ProtoField.string("urbscope.driver", "Driver"),
-	func = ProtoField.string("urbscope.func", "Function (the caller)"),
+	-- a submit's caller, a giveback's completion handler
+	func = ProtoField.string("urbscope.func", "Function"),
 	bus = ProtoField.uint16("urbscope.bus", "Bus"),
 	dev = ProtoField.uint8("urbscope.dev", "Device"),
 	intf = ProtoField.int32("urbscope.intf", "Interface"),
@@ -56,6 +57,7 @@ local f = {
 	result = ProtoField.int32("urbscope.result", "Result (status)"),
 	rule = ProtoField.string("urbscope.rule", "Rule broken"),
 	text = ProtoField.string("urbscope.text", "Text"),
+	node = ProtoField.string("urbscope.node", "Device node"),
 	submit_in = ProtoField.framenum("urbscope.submit_in",
 		"URB submitted in (usbmon S)", base.NONE, frametype.REQUEST),
 	complete_in = ProtoField.framenum("urbscope.complete_in",
@@ -242,6 +244,18 @@ local function dissect_event(r, s, pinfo, tree)
 		elseif pf then
 			local v = number(it.key, it.value)
 			if v then t:add(pf, sub, v) end
+		end
+	end
+	-- a minor's node, from the text of register_dev ("node=/dev/...")
+	local a, b = (vals.text or ""):find("node=%S+")
+	if a and kind == "register_dev" then
+		local tx = items[#items]
+		if tx and tx.key == "text" then
+			-- its place in the line: inside the quoted text
+			local at = s:find("node=", tx.off + 1, true)
+			t:add(f.node, r:range(at and at - 1 or tx.off,
+			    at and (b - a + 1) or tx.len),
+			    vals.text:sub(a + 5, b))
 		end
 	end
 	if kind == "rule" then

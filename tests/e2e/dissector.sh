@@ -18,7 +18,7 @@ LUA=wireshark/urbscope.lua
 scenarios=$("$US" sim --help 2>&1 | tr '\n' ' ' |
     sed 's/.*Built-in scenarios: \(.*\); or a scenario.*/\1/')
 n=$(echo "$scenarios" | wc -w)
-plan $((n * 3 + 6))
+plan $((n * 3 + 7))
 if ! command -v tshark >/dev/null 2>&1; then
 	skip_rest "the dissector" "no tshark"
 fi
@@ -117,6 +117,10 @@ cp "$LUA" "$TMP/home/.local/lib/wireshark/plugins/"
 check_eq "installed in the personal plugin folder: loaded without -X" \
     "$rules" "$(HOME=$TMP/home tshark -r "$TMP/buggy.pcapng" \
     -Y urbscope.rule 2>/dev/null | wc -l)"
+check_eq "buggy: its minors' nodes (urbscope.node, from register_dev)" \
+    "200 /dev/usb/buggy0,96 /dev/usb/kbd0" "$($TS -r "$TMP/buggy.pcapng" \
+    -Y urbscope.node -T fields -E separator=' ' -e urbscope.minor \
+    -e urbscope.node 2>/dev/null | paste -sd, -)"
 check "tshark -G fields lists urbscope.urb, FT_UINT64 as usb.urb_id" sh -c \
     "HOME='$TMP/home' tshark -G fields 2>/dev/null |
     grep -q '	urbscope.urb	FT_UINT64	urbscope	BASE_HEX'"
