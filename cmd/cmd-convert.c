@@ -184,16 +184,8 @@ convert_run_opts(const char *name, const char *outpath, const char *format,
 
 	/* no analysis unless the filter needs it: records go to the sink
 	 * as they are */
-	if (cap_pipe_open(&pipe, name, filter != NULL, err, sizeof err) < 0) {
-		cmd_warnx("%s", err);
-		return EXIT_INPUT;
-	}
-	if (filter != NULL &&
-	    cap_pipe_filter(&pipe, filter, err, sizeof err) < 0) {
-		cmd_warnx("-Y %s", err);
-		cap_pipe_close(&pipe);
-		return EXIT_USAGE;
-	}
+	if ((rc = cmd_pipe_open(&pipe, name, filter != NULL, filter)) != 0)
+		return rc;
 	/* the first record, to know its link type */
 	while ((kind = cap_pipe_next(&pipe)) == CAP_AGAIN)
 		;

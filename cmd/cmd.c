@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "capture/capture.h"
 #include "decode/decode.h"
 #include "cmd.h"
 
@@ -18,6 +19,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_stats_entry,
 	&cmd_convert_entry,
 	&cmd_extract_entry,
+	&cmd_export_entry,
 	&cmd_sim_entry,
 	&cmd_serve_entry,
 	&cmd_capture_entry,
@@ -234,4 +236,22 @@ cmd_warnx(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+int
+cmd_pipe_open(struct cap_pipe *p, const char *name, int analyse,
+    const char *filter)
+{
+	char	 err[600];
+
+	if (cap_pipe_open(p, name, analyse, err, sizeof err) < 0) {
+		cmd_warnx("%s", err);
+		return EXIT_INPUT;
+	}
+	if (filter != NULL && cap_pipe_filter(p, filter, err, sizeof err) < 0) {
+		cmd_warnx("-Y %s", err);
+		cap_pipe_close(p);
+		return EXIT_USAGE;
+	}
+	return 0;
 }

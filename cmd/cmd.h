@@ -51,6 +51,7 @@ extern const struct cmd_entry cmd_read_entry;
 extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_convert_entry;
 extern const struct cmd_entry cmd_extract_entry;
+extern const struct cmd_entry cmd_export_entry;
 extern const struct cmd_entry cmd_sim_entry;
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_capture_entry;
@@ -102,6 +103,12 @@ struct convert_opts {
 };
 int	convert_run_opts(const char *name, const char *outpath,
 	    const char *format, const struct convert_opts *o);
+
+/* cap_pipe_open(name, analyse) and, when filter is given, its -Y filter:
+ * 0, or the exit status after saying why not (the pipe then closed). */
+struct cap_pipe;
+int	cmd_pipe_open(struct cap_pipe *p, const char *name, int analyse,
+	    const char *filter);
 
 /* A positive count for option opt into *out; says what is wrong and
  * returns -1 otherwise. */

@@ -2101,6 +2101,26 @@ size_t		 enc_usbll_data(uint8_t *p, uint8_t pid, const uint8_t *d,
 		     size_t n);
 /* The usbll subtree of a bus-level record (Wireshark's field names). */
 void		 dec_usbll_tree(const struct urb_rec *r, struct dec_tree *t);
+/*
+ * A capture turned back into a program (decode/dec-export.c): one
+ * device's transfers, as the host made them, in C on libusb-1.0 or in
+ * Python on pyusb, each answer checked against the recording.  Records
+ * go in with the summary of each submission (its comment); the program
+ * comes out of dec_export_finish.
+ */
+#define DEC_EXPORT_C		0
+#define DEC_EXPORT_PYTHON	1
+struct dec_export;
+struct dec_export *dec_export_new(int lang, const char *source);
+/* The device to export, bus.dev (default: the first that is no hub). */
+void		 dec_export_device(struct dec_export *x, int bus, int dev);
+int		 dec_export_record(struct dec_export *x,
+		     const struct urb_rec *r, const char *summary);
+/* The program into b; -1 with err set (no device, out of memory). */
+int		 dec_export_finish(struct dec_export *x, struct sbuf *b,
+		     char *err, size_t errlen);
+void		 dec_export_free(struct dec_export *x);
+
 /* One-line summary of a packet with no URB meaning. */
 void		 dec_usbll_summary(const struct urb_rec *r, struct sbuf *b);
 

@@ -8,7 +8,7 @@
 # --help` lists them); and wrapped usage lines go on under their column.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 145
+plan 148
 
 MAN=docs/urbscope.1
 

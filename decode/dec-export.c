@@ -1,0 +1,838 @@
+/*
+ * decode/dec-export.c - a capture turned back into a program: the host's
+ * side of one device's transfers, in the order they completed, as a C
+ * program on libusb-1.0 or a Python one on pyusb, which checks every
+ * answer against the recording (status, length, bytes) and says each
+ * difference.  Pure text: the records come in (dec_export_record, with
+ * the summary `urbscope read` gives each submission, for the comments),
+ * the program goes out (dec_export_finish); no device is touched here.
+ *
+ * The device is the one asked for, else the first that answered
+ * GET_DESCRIPTOR(DEVICE) and is no hub; its VID:PID open it.  Its
+ * enumeration (standard requests before its first SET_CONFIGURATION, and
+ * SET_ADDRESS ever) is left to the host's USB core; SET_CONFIGURATION and
+ * SET_INTERFACE go through libusb's calls for them; the interfaces the
+ * transfers use are claimed (their endpoints' from the configuration
+ * descriptor the capture holds).  The setup phase runs from the first
+ * SET_CONFIGURATION to the first bulk or interrupt transfer, the data
+ * phase from there.  URBs cancelled (-ENOENT, -ECONNRESET, -ESHUTDOWN)
+ * and isochronous ones are not replayed, each counted in the header.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decode.h"
+#include "ch9.h"
+
+#define DX_PENDING	256		/* submissions awaiting completion */
+/* bmRequestType and endpoint address bits, bDeviceClass (USB 2.0 9.3,
+ * 9.6.6, the USB-IF class codes) */
+#define DX_DIR_IN		0x80
+#define DX_TYPE_MASK		0x60
+#define DX_TYPE_STANDARD	0x00
+#define DX_RECIP_MASK		0x1f
+#define DX_RECIP_INTERFACE	0x01
+#define DX_RECIP_ENDPOINT	0x02
+#define DX_CLASS_HUB		0x09
+#define DX_MAX_LEN	(16u << 20)	/* longest transfer written out */
+
+struct dx_xfer {
+	uint64_t	 recno;		/* of its submission */
+	uint16_t	 bus;
+	uint8_t		 dev;
+	uint8_t		 ep;		/* address, IN bit included */
+	uint8_t		 type;		/* XFER_* */
+	uint8_t		 setup[8];
+	uint32_t	 asked;		/* the URB's length */
+	uint8_t		*out;		/* OUT data sent */
+	uint32_t	 nout;
+	uint8_t		*in;		/* IN data received */
+	uint32_t	 nin;
+	uint32_t	 actual;
+	int32_t		 status;
+	char		*comment;
+	int		 cut;		/* data cut by the snap length */
+};
+
+struct dx_pending {
+	uint64_t	 id;
+	struct dx_xfer	 x;
+};
+
+struct dec_export {
+	int		 lang;
+	char		*source;
+	struct dx_pending pend[DX_PENDING];
+	size_t		 np;
+	struct dx_xfer	*xf;		/* completed, in completion order */
+	size_t		 nxf, capxf;
+	int		 want_bus, want_dev;	/* 0: choose */
+	int		 oom;
+};
+
+struct dec_export *
+dec_export_new(int lang, const char *source)
+{
+	struct dec_export *x;
+
+	if ((x = calloc(1, sizeof *x)) == NULL)
+		return NULL;
+	x->lang = lang;
+	if ((x->source = strdup(source != NULL ? source : "-")) == NULL) {
+		free(x);
+		return NULL;
+	}
+	return x;
+}
+
+void
+dec_export_device(struct dec_export *x, int bus, int dev)
+{
+	x->want_bus = bus;
+	x->want_dev = dev;
+}
+
+static void
+dx_free(struct dx_xfer *t)
+{
+	free(t->out);
+	free(t->in);
+	free(t->comment);
+	memset(t, 0, sizeof *t);
+}
+
+void
+dec_export_free(struct dec_export *x)
+{
+	size_t	 i;
+
+	if (x == NULL)
+		return;
+	for (i = 0; i < x->np; i++)
+		dx_free(&x->pend[i].x);
+	for (i = 0; i < x->nxf; i++)
+		dx_free(&x->xf[i]);
+	free(x->xf);
+	free(x->source);
+	free(x);
+}
+
+static uint8_t *
+dx_dup(const uint8_t *p, uint32_t n)
+{
+	uint8_t	*q = malloc(n > 0 ? n : 1);
+
+	if (q != NULL && n > 0)
+		memcpy(q, p, n);
+	return q;
+}
+
+static int	is_ctrl(const struct dx_xfer *t);
+static int	dx_in(const struct dx_xfer *t);
+
+int
+dec_export_record(struct dec_export *x, const struct urb_rec *r,
+    const char *summary)
+{
+	struct dx_pending *p;
+	size_t		 i;
+	int		 in = (r->epnum & DX_DIR_IN) != 0;
+
+	if (x->oom)
+		return -UE_NOMEM;
+	if (r->flags & REC_F_SYNTHETIC)
+		return 0;
+	if (r->type == 'S') {
+		if (x->np == DX_PENDING) {	/* never completed: dropped */
+			dx_free(&x->pend[0].x);
+			memmove(x->pend, x->pend + 1, --x->np *
+			    sizeof *x->pend);
+		}
+		p = &x->pend[x->np];
+		memset(p, 0, sizeof *p);
+		p->id = r->id;
+		p->x.recno = r->recno;
+		p->x.bus = r->busnum;
+		p->x.dev = r->devnum;
+		p->x.ep = r->epnum;
+		p->x.type = r->xfer_type;
+		p->x.asked = r->len_urb;
+		if (r->flag_setup == 0)
+			memcpy(p->x.setup, r->setup, 8);
+		if (!in) {
+			p->x.nout = r->data_len;
+			p->x.cut = r->data_len < r->len_urb &&
+			    r->xfer_type != XFER_ISO;
+			if ((p->x.out = dx_dup(r->data, r->data_len)) == NULL)
+				goto oom;
+		}
+		if ((p->x.comment = strdup(summary != NULL ? summary : ""))
+		    == NULL)
+			goto oom;
+		x->np++;
+		return 0;
+	}
+	if (r->type != 'C' && r->type != 'E')
+		return 0;
+	for (i = 0; i < x->np && x->pend[i].id != r->id; i++)
+		;
+	if (i == x->np)
+		return 0;		/* its submission not recorded */
+	p = &x->pend[i];
+	p->x.status = r->status;
+	p->x.actual = r->len_urb;
+	/* what an IN brought, decoded, after what was asked */
+	if (in && summary != NULL && summary[0] != '\0' && is_ctrl(&p->x)) {
+		/* a control IN's completion says the request again */
+		free(p->x.comment);
+		if ((p->x.comment = strdup(summary)) == NULL)
+			goto oom;
+	} else if (in && summary != NULL && summary[0] != '\0') {
+		size_t	 n = strlen(p->x.comment), m = strlen(summary);
+		char	*c = realloc(p->x.comment, n + m + 5);
+
+		if (c == NULL)
+			goto oom;
+		snprintf(c + n, m + 5, " -> %s", summary);
+		p->x.comment = c;
+	}
+	/* short, with URB_SHORT_NOT_OK: libusb takes short packets */
+	if (r->status == -121)
+		p->x.status = 0;
+	if (in) {
+		p->x.nin = r->data_len;
+		p->x.cut |= r->data_len < r->len_urb;
+		if ((p->x.in = dx_dup(r->data, r->data_len)) == NULL)
+			goto oom;
+	}
+	if (dec_grow(&x->xf, x->nxf, &x->capxf, sizeof *x->xf) != 0)
+		goto oom;
+	x->xf[x->nxf++] = p->x;
+	x->pend[i] = x->pend[--x->np];
+	return 0;
+oom:
+	x->oom = 1;
+	return -UE_NOMEM;
+}
+
+/* ------------------------------------------------------------------------
+ * What to export.
+ */
+
+struct dx_plan {
+	uint16_t	 bus;
+	uint8_t		 dev;
+	uint16_t	 vid, pid;
+	const uint8_t	*config;	/* the longest CONFIG answer */
+	uint32_t	 config_len;
+	uint8_t		 intf_of_ep[32];	/* 0xff: unknown */
+	int		 claim[256];
+	size_t		 nenum, ncancel, niso, ncut, nexported;
+	size_t		 first_config, first_data;	/* xf indexes */
+	uint32_t	 maxlen;
+};
+
+static int
+is_ctrl(const struct dx_xfer *t)
+{
+	return (t->ep & 0x0f) == 0;
+}
+
+/* Does t move data IN (a control transfer: as its setup says)? */
+static int
+dx_in(const struct dx_xfer *t)
+{
+	return is_ctrl(t) ? (t->setup[0] & DX_DIR_IN) != 0 :
+	    (t->ep & DX_DIR_IN) != 0;
+}
+
+/* SET_CONFIGURATION and SET_INTERFACE: libusb's and pyusb's own calls,
+ * no data. */
+static int
+dx_special(const struct dx_xfer *t)
+{
+	return is_ctrl(t) && ((t->setup[0] == 0 &&
+	    t->setup[1] == USB_REQ_SET_CONFIGURATION) ||
+	    (t->setup[0] == DX_RECIP_INTERFACE &&
+	    t->setup[1] == USB_REQ_SET_INTERFACE));
+}
+
+static int
+ep_index(uint8_t ep)
+{
+	return (ep & 0x0f) | ((ep & DX_DIR_IN) ? 16 : 0);
+}
+
+/* The device, its descriptors, what is exported; -1 with err set. */
+static int
+dx_plan(struct dec_export *x, struct dx_plan *pl, char *err, size_t errlen)
+{
+	struct dx_xfer	*t;
+	const uint8_t	*d;
+	size_t		 i, off;
+	int		 intf = -1, found = 0;
+
+	memset(pl, 0, sizeof *pl);
+	memset(pl->intf_of_ep, 0xff, sizeof pl->intf_of_ep);
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (!is_ctrl(t) || t->setup[0] != 0x80 || t->setup[1] !=
+		    USB_REQ_GET_DESCRIPTOR || t->status != 0)
+			continue;
+		/* address 0 is every device's before SET_ADDRESS */
+		if (t->dev == 0 || (x->want_dev != 0 &&
+		    (t->bus != x->want_bus || t->dev != x->want_dev)))
+			continue;
+		if (t->setup[3] == USB_DT_DEVICE && t->nin >= 18 &&
+		    (found == 0 ? t->in[4] != DX_CLASS_HUB ||
+		    x->want_dev != 0 : t->bus == pl->bus && t->dev == pl->dev)) {
+			if (!found) {
+				pl->bus = t->bus;
+				pl->dev = t->dev;
+			}
+			pl->vid = get_le16(t->in + 8);
+			pl->pid = get_le16(t->in + 10);
+			found = 1;
+		}
+	}
+	if (!found) {
+		if (x->want_dev != 0)
+			snprintf(err, errlen, "device %d.%d's device "
+			    "descriptor is not in the capture", x->want_bus,
+			    x->want_dev);
+		else
+			snprintf(err, errlen, "no device (but hubs) answered "
+			    "GET_DESCRIPTOR(DEVICE) in the capture: its "
+			    "VID:PID would open it");
+		return -1;
+	}
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (t->bus != pl->bus || t->dev != pl->dev || !is_ctrl(t) ||
+		    t->setup[0] != 0x80 || t->setup[1] !=
+		    USB_REQ_GET_DESCRIPTOR || t->setup[3] != USB_DT_CONFIG ||
+		    t->status != 0 || t->nin <= pl->config_len)
+			continue;
+		pl->config = t->in;
+		pl->config_len = t->nin;
+	}
+	/* each endpoint's interface (USB 2.0 9.6.5, 9.6.6) */
+	for (off = 0; pl->config != NULL && off + 2 <= pl->config_len &&
+	    pl->config[off] >= 2; off += pl->config[off]) {
+		d = pl->config + off;
+		if (d[1] == USB_DT_INTERFACE && d[0] >= 9 &&
+		    off + 9 <= pl->config_len)
+			intf = d[2];
+		else if (d[1] == USB_DT_ENDPOINT && d[0] >= 7 && intf >= 0 &&
+		    off + 7 <= pl->config_len)
+			pl->intf_of_ep[ep_index(d[2])] = (uint8_t)intf;
+	}
+	pl->first_config = pl->first_data = x->nxf;
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (t->bus != pl->bus || t->dev != pl->dev)
+			continue;
+		if (is_ctrl(t) && t->setup[0] == 0 && t->setup[1] ==
+		    USB_REQ_SET_CONFIGURATION && pl->first_config == x->nxf)
+			pl->first_config = i;
+		if (!is_ctrl(t) && t->type != XFER_ISO &&
+		    pl->first_data == x->nxf)
+			pl->first_data = i;
+	}
+	return 0;
+}
+
+enum { DX_SKIP_ENUM = 1, DX_SKIP_CANCEL, DX_SKIP_ISO, DX_DO };
+
+/* Whether transfer i of the device is exported. */
+static int
+dx_what(const struct dec_export *x, const struct dx_plan *pl, size_t i)
+{
+	const struct dx_xfer *t = &x->xf[i];
+
+	if (t->bus != pl->bus || t->dev != pl->dev)
+		return 0;
+	if (is_ctrl(t) && (t->setup[1] == USB_REQ_SET_ADDRESS &&
+	    t->setup[0] == 0))
+		return DX_SKIP_ENUM;
+	if (is_ctrl(t) && i < pl->first_config &&
+	    (t->setup[0] & DX_TYPE_MASK) == DX_TYPE_STANDARD)
+		return DX_SKIP_ENUM;
+	if (t->status == -2 || t->status == -104 || t->status == -108)
+		return DX_SKIP_CANCEL;	/* -ENOENT -ECONNRESET -ESHUTDOWN */
+	if (t->type == XFER_ISO)
+		return DX_SKIP_ISO;
+	return DX_DO;
+}
+
+static void
+dx_count(const struct dec_export *x, struct dx_plan *pl)
+{
+	const struct dx_xfer *t;
+	size_t		 i;
+	int		 what, rt;
+
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		switch ((what = dx_what(x, pl, i))) {
+		case DX_SKIP_ENUM:
+			pl->nenum++;
+			continue;
+		case DX_SKIP_CANCEL:
+			pl->ncancel++;
+			continue;
+		case DX_SKIP_ISO:
+			pl->niso++;
+			continue;
+		case 0:
+			continue;
+		}
+		pl->nexported++;
+		pl->ncut += t->cut;
+		if (t->asked > pl->maxlen)
+			pl->maxlen = t->asked > DX_MAX_LEN ? DX_MAX_LEN :
+			    t->asked;
+		if (!is_ctrl(t)) {
+			if (pl->intf_of_ep[ep_index(t->ep)] != 0xff)
+				pl->claim[pl->intf_of_ep[ep_index(t->ep)]] = 1;
+			continue;
+		}
+		rt = t->setup[0] & DX_RECIP_MASK;
+		if (rt == DX_RECIP_INTERFACE)
+			pl->claim[t->setup[4]] = 1;
+		else if (rt == DX_RECIP_ENDPOINT &&
+		    pl->intf_of_ep[ep_index(t->setup[4])] != 0xff)
+			pl->claim[pl->intf_of_ep[ep_index(t->setup[4])]] = 1;
+	}
+	if (pl->maxlen == 0)
+		pl->maxlen = 1;
+}
+
+/* ------------------------------------------------------------------------
+ * Writing.
+ */
+
+/* s in a comment: no end of comment, no newline, printable ASCII. */
+static void
+dx_comment(struct sbuf *b, const char *s)
+{
+	for (; *s != '\0'; s++) {
+		if (s[0] == '*' && s[1] == '/')
+			sb_puts(b, "* /");
+		else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			sb_putc(b, '.');
+		else
+			sb_putc(b, *s);
+		if (s[0] == '*' && s[1] == '/')
+			s++;
+	}
+}
+
+/* The comment's text: the summary, its arrow and anything not ASCII
+ * made plain. */
+static const char *
+dx_text(const struct dx_xfer *t)
+{
+	return t->comment != NULL && t->comment[0] != '\0' ? t->comment :
+	    "-";
+}
+
+/* libusb's status for a Linux one (Documentation/driver-api/usb/
+ * error-codes.rst against libusb_error, libusb_transfer_status). */
+static const char *
+dx_libusb_err(int32_t status)
+{
+	switch (status) {
+	case -32:	return "LIBUSB_ERROR_PIPE";
+	case -75:	return "LIBUSB_ERROR_OVERFLOW";
+	case -110:
+	case -62:	return "LIBUSB_ERROR_TIMEOUT";
+	case -19:
+	case -108:	return "LIBUSB_ERROR_NO_DEVICE";
+	default:	return "LIBUSB_ERROR_IO";
+	}
+}
+
+static void
+dx_bytes_c(struct sbuf *b, const char *name, const uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	sb_printf(b, "static const unsigned char %s[%u] = {", name,
+	    n > 0 ? n : 1);
+	for (i = 0; i < n; i++)
+		sb_printf(b, "%s0x%02x%s", i % 12 == 0 ? "\n\t" : " ", p[i],
+		    i + 1 < n ? "," : "");
+	if (n == 0)
+		sb_puts(b, " 0");
+	sb_puts(b, "\n};\n");
+}
+
+/* v in decimal, into buf (16 bytes). */
+static const char *
+u16s(unsigned v, char *buf)
+{
+	snprintf(buf, 16, "%u", v);
+	return buf;
+}
+
+/* Python's bytes of p: bytes.fromhex("..."), split over lines. */
+static void
+dx_bytes_py(struct sbuf *b, const char *name, const uint8_t *p, uint32_t n)
+{
+	uint32_t i;
+
+	sb_printf(b, "%s = bytes.fromhex(\n    \"", name);
+	for (i = 0; i < n; i++) {
+		if (i > 0 && i % 32 == 0)
+			sb_puts(b, "\"\n    \"");
+		sb_printf(b, "%02x", p[i]);
+	}
+	sb_puts(b, "\")\n");
+}
+
+/* The data of the exported transfers as named arrays: out_N, in_N in C,
+ * OUT_N, IN_N in Python (N the submission's record). */
+static void
+dx_arrays(const struct dec_export *x, const struct dx_plan *pl,
+    struct sbuf *b, int py)
+{
+	const struct dx_xfer *t;
+	char		 name[64];
+	size_t		 i;
+	uint32_t	 n;
+
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (dx_what(x, pl, i) != DX_DO || dx_special(t))
+			continue;
+		if (!dx_in(t) && t->nout > 0) {
+			snprintf(name, sizeof name, py ? "OUT_%llu" :
+			    "out_%llu", (unsigned long long)t->recno);
+			n = t->nout > pl->maxlen ? pl->maxlen : t->nout;
+			(py ? dx_bytes_py : dx_bytes_c)(b, name, t->out, n);
+		}
+		if (dx_in(t) && t->nin > 0 && t->status == 0) {
+			snprintf(name, sizeof name, py ? "IN_%llu" : "in_%llu",
+			    (unsigned long long)t->recno);
+			n = t->nin > pl->maxlen ? pl->maxlen : t->nin;
+			(py ? dx_bytes_py : dx_bytes_c)(b, name, t->in, n);
+		}
+	}
+}
+
+static void
+dx_call_c(const struct dx_xfer *t, const struct dx_plan *pl,
+    struct sbuf *b)
+{
+	unsigned long long rec = (unsigned long long)t->recno;
+	int		 in = dx_in(t);
+	uint32_t	 len = t->asked > pl->maxlen ? pl->maxlen : t->asked;
+	uint32_t	 nout = t->nout > len ? len : t->nout;
+	char		 want[64], data[64];
+
+	sb_puts(b, "\t/* record ");
+	sb_printf(b, "%llu: ", rec);
+	dx_comment(b, dx_text(t));
+	if (t->cut)
+		sb_puts(b, " (data cut by the capture's snap length: what "
+		    "is missing is sent as zeros, not compared)");
+	sb_puts(b, " */\n");
+	if (t->status == 0)
+		snprintf(want, sizeof want, "%u", t->actual > len ? len :
+		    t->actual);
+	else
+		snprintf(want, sizeof want, "%s", dx_libusb_err(t->status));
+	if (in && t->status == 0 && t->nin > 0)
+		snprintf(data, sizeof data, "in_%llu, %u", rec,
+		    t->nin > len ? len : t->nin);
+	else
+		snprintf(data, sizeof data, "NULL, 0");
+	if (!in && nout > 0)
+		sb_printf(b, "\tmemcpy(buf, out_%llu, %u);\n", rec, nout);
+	if (is_ctrl(t) && t->setup[0] == 0 &&
+	    t->setup[1] == USB_REQ_SET_CONFIGURATION) {
+		sb_printf(b, "\tcheck(%llu, libusb_set_configuration(h, %u), "
+		    "%s, NULL, 0);\n", rec, t->setup[2], t->status == 0 ?
+		    "0" : want);
+		return;
+	}
+	if (is_ctrl(t) && t->setup[0] == DX_RECIP_INTERFACE &&
+	    t->setup[1] == USB_REQ_SET_INTERFACE) {
+		sb_printf(b, "\tcheck(%llu, libusb_set_interface_alt_setting("
+		    "h, %u, %u), %s, NULL, 0);\n", rec, t->setup[4],
+		    t->setup[2], t->status == 0 ? "0" : want);
+		return;
+	}
+	if (is_ctrl(t)) {
+		sb_printf(b, "\tcheck(%llu, libusb_control_transfer(h, 0x%02x, "
+		    "0x%02x, 0x%04x, 0x%04x, buf, %u, TIMEOUT), %s, %s);\n",
+		    rec, t->setup[0], t->setup[1], get_le16(t->setup + 2),
+		    get_le16(t->setup + 4), in ? (len < get_le16(t->setup + 6) ?
+		    len : get_le16(t->setup + 6)) : nout, want, data);
+		return;
+	}
+	sb_printf(b, "\tcheck(%llu, xfer(h, 0x%02x, %d, %u), %s, %s);\n", rec,
+	    t->ep, t->type == XFER_INT, in ? len : nout, want, data);
+}
+
+static void
+dx_write_c(const struct dec_export *x, const struct dx_plan *pl,
+    struct sbuf *b)
+{
+	const struct dx_xfer *t;
+	size_t		 i, n;
+	int		 phase, k;
+
+	sb_puts(b, "/*\n * Generated by urbscope export --format c from ");
+	dx_comment(b, x->source);
+	sb_printf(b, ",\n * device %u.%u (%04x:%04x): %zu transfers, in the "
+	    "order they completed;\n * left out: %zu of its enumeration, %zu "
+	    "cancelled, %zu isochronous.\n", pl->bus, pl->dev, pl->vid,
+	    pl->pid, pl->nexported, pl->nenum, pl->ncancel, pl->niso);
+	if (pl->ncut > 0)
+		sb_printf(b, " * %zu of them had data cut by the capture's "
+		    "snap length.\n", pl->ncut);
+	sb_puts(b, " * It opens the device by VID:PID, claims the interfaces "
+	    "the transfers use\n * (detaching their kernel drivers), "
+	    "makes each transfer and compares the\n * answer with the "
+	    "recording: status, length, bytes.  Exit status 0 when the\n"
+	    " * device answered as recorded, 1 when it did not, 2 when it "
+	    "is not there.\n *\n * cc -Wall -Wextra -Werror -o replay "
+	    "replay.c $(pkg-config --cflags --libs libusb-1.0)\n */\n"
+	    "#include <stdio.h>\n#include <string.h>\n\n#include <libusb.h>\n"
+	    "\n");
+	sb_printf(b, "#define VID\t\t0x%04x\n#define PID\t\t0x%04x\n"
+	    "#define TIMEOUT\t\t5000\t/* ms */\n\nstatic unsigned char "
+	    "buf[%u];\nstatic int divergences;\n\n", pl->vid, pl->pid,
+	    pl->maxlen);
+	dx_arrays(x, pl, b, 0);
+	sb_puts(b, "\n"
+	    "/* A bulk or interrupt transfer of len bytes from or to buf: "
+	    "the bytes moved,\n * or libusb's error. */\n"
+	    "static int\nxfer(libusb_device_handle *h, unsigned char ep, "
+	    "int intr, int len)\n{\n\tint\t rc, n = 0;\n\n"
+	    "\trc = intr ? libusb_interrupt_transfer(h, ep, buf, len, &n, "
+	    "TIMEOUT) :\n\t    libusb_bulk_transfer(h, ep, buf, len, &n, "
+	    "TIMEOUT);\n\treturn rc == 0 ? n : rc;\n}\n\n"
+	    "/* The answer to record rec against the recording: rc (a "
+	    "length, or an error)\n * and, for IN, the bytes in buf. */\n"
+	    "static void\ncheck(unsigned long long rec, int rc, int want_rc, "
+	    "const unsigned char *want,\n    int nwant)\n{\n\tint\t i;\n\n"
+	    "\tif (rc != want_rc) {\n\t\tprintf(\"record %llu: %s, recorded "
+	    "%s\\n\", rec,\n\t\t    rc < 0 ? libusb_error_name(rc) : "
+	    "\"a length\",\n\t\t    want_rc < 0 ? libusb_error_name(want_rc) "
+	    ": \"a length\");\n\t\tif (rc >= 0 && want_rc >= 0)\n"
+	    "\t\t\tprintf(\"record %llu: %d bytes, recorded %d\\n\", rec, "
+	    "rc,\n\t\t\t    want_rc);\n\t\tdivergences++;\n\t\treturn;\n\t}\n"
+	    "\tfor (i = 0; want != NULL && i < nwant && i < rc; i++) {\n"
+	    "\t\tif (buf[i] != want[i]) {\n\t\t\tprintf(\"record %llu: byte "
+	    "%d is 0x%02x, recorded 0x%02x\\n\",\n\t\t\t    rec, i, buf[i], "
+	    "want[i]);\n\t\t\tdivergences++;\n\t\t\treturn;\n\t\t}\n\t}\n}\n"
+	    "\n");
+	sb_puts(b, "/* The interfaces the transfers use. */\nstatic int\n"
+	    "claim(libusb_device_handle *h)\n{\n\tint\t rc = 0;\n\n"
+	    "\t(void)h;\n");
+	for (k = 0; k < 256; k++)
+		if (pl->claim[k])
+			sb_printf(b, "\tif ((rc = libusb_claim_interface(h, %d)) "
+			    "!= 0)\n\t\tfprintf(stderr, \"interface %d: %%s\\n\", "
+			    "libusb_error_name(rc));\n", k, k);
+	sb_puts(b, "\treturn rc;\n}\n");
+	for (phase = 0; phase < 2; phase++) {
+		sb_printf(b, "\n/* %s */\nstatic void\n%s(libusb_device_handle "
+		    "*h)\n{\n", phase == 0 ? "The setup: configuration, "
+		    "interfaces, requests before the first bulk or\n * "
+		    "interrupt transfer." : "The data, from the first bulk "
+		    "or interrupt transfer on.", phase == 0 ? "setup" :
+		    "data");
+		n = 0;
+		if (phase == 0 && pl->first_config == x->nxf)
+			sb_puts(b, "\t(void)claim(h);\n");
+		for (i = 0; i < x->nxf; i++) {
+			t = &x->xf[i];
+			if (dx_what(x, pl, i) != DX_DO ||
+			    (phase == 0) != (i < pl->first_data))
+				continue;
+			dx_call_c(t, pl, b);
+			if (phase == 0 && i == pl->first_config)
+				sb_puts(b, "\t(void)claim(h);\n");
+			n++;
+		}
+		if (n == 0)
+			sb_puts(b, "\t(void)h;\n");
+		sb_puts(b, "}\n");
+	}
+	sb_puts(b, "\nint\nmain(void)\n{\n\tlibusb_device_handle *h;\n\n"
+	    "\tif (libusb_init(NULL) != 0) {\n\t\tfprintf(stderr, "
+	    "\"libusb_init failed\\n\");\n\t\treturn 2;\n\t}\n"
+	    "\tif ((h = libusb_open_device_with_vid_pid(NULL, VID, PID)) == "
+	    "NULL) {\n\t\tfprintf(stderr, \"no device %04x:%04x (or no "
+	    "access to it)\\n\", VID,\n\t\t    PID);\n\t\tlibusb_exit(NULL);"
+	    "\n\t\treturn 2;\n\t}\n\tlibusb_set_auto_detach_kernel_driver(h, "
+	    "1);\n\t(void)xfer;\t/* in case the capture has none */\n"
+	    "\t(void)check;\n\tsetup(h);\n\tdata(h);\n\tlibusb_close(h);\n"
+	    "\tlibusb_exit(NULL);\n\tprintf(\"%d divergence%s\\n\", "
+	    "divergences, divergences == 1 ? \"\" : \"s\");\n"
+	    "\treturn divergences != 0;\n}\n");
+}
+
+static void
+dx_write_py(const struct dec_export *x, const struct dx_plan *pl,
+    struct sbuf *b)
+{
+	const struct dx_xfer *t;
+	char		 name[64], arg[64], call[200], num[16];
+	size_t		 i, n;
+	int		 phase, in, k;
+	uint32_t	 len, nout;
+
+	sb_puts(b, "#!/usr/bin/env python3\n\"\"\"Generated by urbscope "
+	    "export --format python from ");
+	dx_comment(b, x->source);
+	sb_printf(b, ",\ndevice %u.%u (%04x:%04x): %zu transfers, in the order "
+	    "they completed;\nleft out: %zu of its enumeration, %zu "
+	    "cancelled, %zu isochronous.\n", pl->bus, pl->dev, pl->vid,
+	    pl->pid, pl->nexported, pl->nenum, pl->ncancel, pl->niso);
+	sb_puts(b, "It opens the device by VID:PID with pyusb (Debian's "
+	    "python3-usb), claims\nthe interfaces the transfers use "
+	    "(detaching their kernel drivers), makes each\ntransfer and "
+	    "compares the answer with the recording.  Exit status 0 when the"
+	    "\ndevice answered as recorded, 1 when it did not, 2 when it is "
+	    "not there.\n\"\"\"\nimport sys\n\nimport usb.core\nimport "
+	    "usb.util\n\n");
+	sb_printf(b, "VID, PID = 0x%04x, 0x%04x\nTIMEOUT = 5000  # ms\n"
+	    "divergences = 0\n\n", pl->vid, pl->pid);
+	dx_arrays(x, pl, b, 1);
+	sb_puts(b, "\n\ndef check(rec, fn, want, data=None):\n"
+	    "    \"\"\"Run fn, the transfer of record rec, and hold its "
+	    "answer against the\n    recording: want, a length or \"error\";"
+	    " data, the bytes of an IN.\"\"\"\n"
+	    "    global divergences\n    try:\n        got = fn()\n"
+	    "    except usb.core.USBError as e:\n"
+	    "        if want != \"error\":\n"
+	    "            print(\"record %d: %s, recorded %d bytes\" % (rec, e, "
+	    "want))\n            divergences += 1\n        return\n"
+	    "    n = got if isinstance(got, int) else len(got)\n"
+	    "    if want == \"error\" or n != want:\n"
+	    "        print(\"record %d: %d bytes, recorded %s\" % (rec, n, "
+	    "want))\n        divergences += 1\n"
+	    "    elif data is not None and bytes(got[:len(data)]) != "
+	    "data[:n]:\n        print(\"record %d: other bytes than "
+	    "recorded\" % rec)\n        divergences += 1\n\n\n");
+	sb_puts(b, "def claim(dev):\n    \"\"\"The interfaces the transfers "
+	    "use.\"\"\"\n");
+	n = 0;
+	for (k = 0; k < 256; k++) {
+		if (!pl->claim[k])
+			continue;
+		sb_printf(b, "    if dev.is_kernel_driver_active(%d):\n"
+		    "        dev.detach_kernel_driver(%d)\n"
+		    "    usb.util.claim_interface(dev, %d)\n", k, k, k);
+		n++;
+	}
+	if (n == 0)
+		sb_puts(b, "    pass\n");
+	for (phase = 0; phase < 2; phase++) {
+		sb_printf(b, "\n\ndef %s(dev):\n    \"\"\"%s\"\"\"\n",
+		    phase == 0 ? "setup" : "data", phase == 0 ? "The setup: "
+		    "configuration, interfaces, requests before the first\n"
+		    "    bulk or interrupt transfer." : "The data, from the "
+		    "first bulk or interrupt transfer on.");
+		n = 0;
+		if (phase == 0 && pl->first_config == x->nxf)
+			sb_puts(b, "    claim(dev)\n");
+		for (i = 0; i < x->nxf; i++) {
+			t = &x->xf[i];
+			if (dx_what(x, pl, i) != DX_DO ||
+			    (phase == 0) != (i < pl->first_data))
+				continue;
+			n++;
+			in = dx_in(t);
+			len = t->asked;
+			nout = t->nout;
+			sb_printf(b, "    # record %llu: ",
+			    (unsigned long long)t->recno);
+			dx_comment(b, dx_text(t));
+			sb_puts(b, "\n");
+			if (t->status != 0)
+				snprintf(name, sizeof name, "\"error\"");
+			else
+				snprintf(name, sizeof name, "%u", t->actual);
+			if (is_ctrl(t) && t->setup[0] == 0 &&
+			    t->setup[1] == USB_REQ_SET_CONFIGURATION) {
+				sb_printf(b, "    dev.set_configuration(%u)\n",
+				    t->setup[2]);
+				if (phase == 0 && i == pl->first_config)
+					sb_puts(b, "    claim(dev)\n");
+				continue;
+			}
+			if (is_ctrl(t) && t->setup[0] == DX_RECIP_INTERFACE &&
+			    t->setup[1] == USB_REQ_SET_INTERFACE) {
+				sb_printf(b, "    dev.set_interface_altsetting(%u, "
+				    "%u)\n", t->setup[4], t->setup[2]);
+				continue;
+			}
+			if (!in && nout > 0)
+				snprintf(arg, sizeof arg, "OUT_%llu",
+				    (unsigned long long)t->recno);
+			else
+				snprintf(arg, sizeof arg, "%s", is_ctrl(t) ?
+				    "None" : "b\"\"");
+			if (is_ctrl(t))
+				snprintf(call, sizeof call, "dev.ctrl_transfer("
+				    "0x%02x, 0x%02x, 0x%04x, 0x%04x, %s%s, "
+				    "TIMEOUT)", t->setup[0], t->setup[1],
+				    get_le16(t->setup + 2),
+				    get_le16(t->setup + 4), in ? "" : arg,
+				    in ? u16s(get_le16(t->setup + 6), num) :
+				    "");
+			else if (in)
+				snprintf(call, sizeof call, "dev.read(0x%02x, %u, "
+				    "TIMEOUT)", t->ep, len);
+			else
+				snprintf(call, sizeof call, "dev.write(0x%02x, %s, "
+				    "TIMEOUT)", t->ep, arg);
+			sb_printf(b, "    check(%llu, lambda: %s,\n          %s",
+			    (unsigned long long)t->recno, call, name);
+			if (in && t->status == 0 && t->nin > 0)
+				sb_printf(b, ", IN_%llu",
+				    (unsigned long long)t->recno);
+			sb_puts(b, ")\n");
+		}
+		if (n == 0)
+			sb_puts(b, "    pass\n");
+	}
+	sb_puts(b, "\n\ndef main():\n    dev = usb.core.find(idVendor=VID, "
+	    "idProduct=PID)\n    if dev is None:\n        print(\"no device "
+	    "%04x:%04x\" % (VID, PID), file=sys.stderr)\n        return 2\n"
+	    "    setup(dev)\n    data(dev)\n    usb.util.dispose_resources("
+	    "dev)\n    print(\"%d divergence%s\" % (divergences, \"\" if "
+	    "divergences == 1 else \"s\"))\n    return 1 if divergences "
+	    "else 0\n\n\nif __name__ == \"__main__\":\n    sys.exit(main())\n");
+}
+
+int
+dec_export_finish(struct dec_export *x, struct sbuf *b, char *err,
+    size_t errlen)
+{
+	struct dx_plan	 pl;
+
+	if (x->oom) {
+		snprintf(err, errlen, "%s", ue_strerror(UE_NOMEM));
+		return -1;
+	}
+	if (dx_plan(x, &pl, err, errlen) != 0)
+		return -1;
+	dx_count(x, &pl);
+	if (x->lang == DEC_EXPORT_PYTHON)
+		dx_write_py(x, &pl, b);
+	else
+		dx_write_c(x, &pl, b);
+	if (b->oom) {
+		snprintf(err, errlen, "%s", ue_strerror(UE_NOMEM));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,101 @@
+#!/bin/sh
+# tests/e2e/export.sh - `urbscope export --format c|python`: every capture
+# of samples/ and tests/data either becomes a C program that compiles with
+# cc -Wall -Wextra -Werror against libusb-1.0 and a Python one that
+# py_compile takes, or is refused for its reason (no device but hubs
+# described itself); the programs of two captures read as the issue asks
+# (the device's VID:PID, its configuration, its interfaces claimed, each
+# transfer with its decoded request in a comment, the enumeration left
+# out and counted); -s, -Y, -o; a program run where its device is not:
+# exit status 2; no sanitizer report on the fuzzers' regression inputs.
+cd "$(dirname "$0")/../.." || exit 1
+. tests/lib.sh
+
+captures=$(ls samples/*.pcap samples/*.pcapng samples/*.mon samples/*.txt \
+    "$LINUX61"/*.pcap "$LINUX61"/*.bin "$LINUX61"/*.txt \
+    tests/data/*/*.pcapng 2>/dev/null)
+n=$(echo "$captures" | wc -l)
+plan $((n + 16))
+
+LIBUSB=$(pkg-config --cflags --libs libusb-1.0 2>/dev/null)
+exported=0
+for f in $captures; do
+	b=$(basename "$f")
+	"$US" export --format c "$f" -o "$TMP/x.c" 2>"$TMP/err"
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		check "$b: refused, for its reason" grep -q \
+		    "no device (but hubs) answered GET_DESCRIPTOR(DEVICE)" \
+		    "$TMP/err"
+		continue
+	fi
+	exported=$((exported + 1))
+	"$US" export --format python "$f" -o "$TMP/x.py" 2>>"$TMP/err"
+	check "$b: C compiles with -Wall -Wextra -Werror, Python with py_compile" \
+	    sh -c "cc -Wall -Wextra -Werror -o '$TMP/x' '$TMP/x.c' $LIBUSB &&
+	    python3 -m py_compile '$TMP/x.py' && ! grep -q . '$TMP/err'"
+done
+check "most captures export (10 or more): $exported" test "$exported" -ge 10
+
+# The keyboard of samples/hid-keyboard.pcap, as a program
+"$US" export --format c samples/hid-keyboard.pcap >"$TMP/kb.c" 2>"$TMP/err"
+check_eq "-o absent: to standard output, exit 0" 0 $?
+check "the header: the device, its VID:PID, the enumeration left out" sh -c \
+    "grep -q '^ \* device 1.2 (1209:0001): 18 transfers, in the order they completed;' '$TMP/kb.c' &&
+    grep -q '^ \* left out: 7 of its enumeration, 0 cancelled, 0 isochronous.' '$TMP/kb.c' &&
+    grep -q '^#define VID		0x1209' '$TMP/kb.c'"
+check "SET_CONFIGURATION through libusb, then interface 0 claimed" sh -c \
+    "grep -A1 'record 94: SET_CONFIGURATION 1 \*/' '$TMP/kb.c' |
+    grep -q 'check(94, libusb_set_configuration(h, 1), 0, NULL, 0);' &&
+    grep -q 'libusb_claim_interface(h, 0)' '$TMP/kb.c'"
+check "a class request with its decode in a comment, its data in an array" \
+    sh -c "grep -q '/\* record 102: SET_REPORT output id 0 intf 0 len 1: LEDs none \*/' '$TMP/kb.c' &&
+    grep -q 'memcpy(buf, out_102, 1);' '$TMP/kb.c'"
+check "the reports: interrupt IN, each checked against its recorded bytes" \
+    sh -c "grep -q '/\* record 104: \[intf 0 HID\] IN request 8 -> \[intf 0 HID\] 8 bytes, 1.235 s: keys h \*/' '$TMP/kb.c' &&
+    grep -q 'check(104, xfer(h, 0x81, 1, 8), 8, in_104, 8);' '$TMP/kb.c' &&
+    test \$(grep -c 'xfer(h, 0x81, 1, 8)' '$TMP/kb.c') -eq 12"
+check "no SET_ADDRESS, no enumeration request" sh -c \
+    "! grep -q 'SET_ADDRESS\|record 3[0-9]:' '$TMP/kb.c'"
+cc -Wall -Wextra -Werror -o "$TMP/kb" "$TMP/kb.c" $LIBUSB 2>/dev/null
+"$TMP/kb" >"$TMP/out" 2>&1
+check_eq "the program where its device is not: exit 2" 2 $?
+
+# The disk of samples/mass-storage.pcapng: its SCSI commands named
+"$US" export --format c samples/mass-storage.pcapng -o "$TMP/ms.c" \
+    2>"$TMP/err"
+check "the disk: each CBW's command in its comment" sh -c \
+    "grep -q 'OUT 31 bytes: CBW tag 2 TEST UNIT READY, no data \*/' '$TMP/ms.c' &&
+    grep -q 'CBW tag 3 REQUEST SENSE, IN 96 bytes \*/' '$TMP/ms.c'"
+check "the disk: a short IN (-EREMOTEIO) is the 18 bytes libusb gives" \
+    grep -q 'check(110, xfer(h, 0x81, 0, 96), 18, in_110, 18);' "$TMP/ms.c"
+"$US" export --format python samples/mass-storage.pcapng -o "$TMP/ms.py"
+check "python: bulk OUT and IN through pyusb, checked" sh -c \
+    "grep -q 'check(104, lambda: dev.write(0x02, OUT_104, TIMEOUT),' '$TMP/ms.py' &&
+    grep -q 'check(110, lambda: dev.read(0x81, 96, TIMEOUT),' '$TMP/ms.py'"
+
+# -Y and -s
+"$US" export --format c samples/hid-keyboard.pcap \
+    -Y '!(usb.bmRequestType == 0x21)' -o "$TMP/y.c" 2>"$TMP/err"
+check "-Y: only the records it shows (no HID class request)" sh -c \
+    "grep -q '^ \* device 1.2 (1209:0001): 15 transfers' '$TMP/y.c' &&
+    ! grep -q 'SET_REPORT\|SET_IDLE' '$TMP/y.c'"
+"$US" export --format c samples/hid-keyboard.pcap -s 1.9 >"$TMP/out" \
+    2>"$TMP/err"
+check "-s a device not there: exit 1, said" sh -c \
+    "test $? -eq 1 && grep -q \"device 1.9's device descriptor is not in the capture\" '$TMP/err'"
+"$US" export --format c samples/hid-keyboard.pcap -s bogus >/dev/null \
+    2>&1
+check_eq "-s not BUS.DEV: exit 2" 2 $?
+"$US" export --format syzkaller samples/hid-keyboard.pcap >/dev/null \
+    2>"$TMP/err"
+check_eq "--format syzkaller (not yet): exit 2" 2 $?
+
+# no sanitizer report on the fuzzers' inputs
+: >"$TMP/err"
+for f in tests/fuzz/regress/*; do
+	"$US" export --format c "$f" -o "$TMP/z.c" 2>>"$TMP/err"
+	"$US" export --format python "$f" -o "$TMP/z.py" 2>>"$TMP/err"
+done
+check "the fuzzers' regression inputs: no sanitizer report" \
+    no_sanitizer_report "$TMP/err"
