@@ -4,8 +4,9 @@
  * every record read through the record pipeline (cap_pipe: analysis and
  * filter) and printed by every formatter: the one-line form, -V, JSON,
  * -T fields, usbmon text, the transfers view (text, JSON, the tree);
- * and counted by `urbscope stats`, printed in every form it has; and
- * every driver event through the rules a traced kernel's events get.
+ * and counted by `urbscope stats`, printed in every form it has; every
+ * driver event through the rules a traced kernel's events get; and every
+ * record into the programs `urbscope export` writes (C and Python).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +43,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    .utf8 = 1 };
 	struct dec_xfer	 xf[3];
 	struct dec_rules *rules;
+	struct dec_export *ex[2];
 	struct drv_event broken[4];
 	size_t		 i;
 	struct sbuf	 out = { 0 };
@@ -77,6 +79,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	for (k = 0; k < 3; k++)
 		dec_xfer_init(&xf[k], k == 1, k == 2);
+	for (k = 0; k < 2; k++)
+		if ((ex[k] = dec_export_new(k == 0 ? DEC_EXPORT_C :
+		    DEC_EXPORT_PYTHON, name)) == NULL)
+			abort();
 	while ((rc = cap_pipe_next(&pipe)) > 0) {
 		out.len = 0;
 		if (rc == CAP_EVENT) {
@@ -108,6 +114,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dec_fmt_start(&fmt[0], pipe.r.ts_ns);
 		for (k = 0; k < 4; k++)
 			dec_fmt_line(&fmt[k], &pipe.r, &pipe.info, &out);
+		out.len = 0;
+		dec_fmt_summary(&fmt[0], &pipe.r, &pipe.info, &out);
+		for (k = 0; k < 2; k++)
+			(void)dec_export_record(ex[k], &pipe.r, out.len > 0 ?
+			    out.s : "");
 		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena,
 		    DEC_TREE_ARENA);
 		dec_record_tree(&pipe.r, &pipe.info, &tree);
@@ -126,6 +137,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		out.len = 0;
 		dec_xfer_end(&xf[k], "never completed", &out);
 		dec_xfer_free(&xf[k]);
+	}
+	for (k = 0; k < 2; k++) {
+		out.len = 0;
+		(void)dec_export_finish(ex[k], &out, err, sizeof err);
+		dec_export_free(ex[k]);
 	}
 	out.len = 0;
 	dec_stats_text(&st, &so, &out);
