@@ -95,8 +95,8 @@ export_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			continue;
 		sum.len = 0;
 		dec_fmt_summary(&fmt, &pipe.r, &pipe.info, &sum);
-		if (dec_export_record(x, &pipe.r, sum.len > 0 ? sum.s : "")
-		    < 0) {
+		if (dec_export_record(x, &pipe.r, sum.len > 0 ? sum.s : "",
+		    pipe.info.pair_recno) < 0) {
 			cmd_warnx("out of memory");
 			status = EXIT_INPUT;
 			break;

@@ -133,7 +133,7 @@ static int	dx_in(const struct dx_xfer *t);
 
 int
 dec_export_record(struct dec_export *x, const struct urb_rec *r,
-    const char *summary)
+    const char *summary, uint64_t pair_recno)
 {
 	struct dx_pending *p;
 	size_t		 i;
@@ -175,7 +175,11 @@ dec_export_record(struct dec_export *x, const struct urb_rec *r,
 	}
 	if (r->type != 'C' && r->type != 'E')
 		return 0;
-	for (i = 0; i < x->np && x->pend[i].id != r->id; i++)
+	/* its submission: as the analysis paired them (a capture that
+	 * reuses URB ids, QEMU's, has several pending with one id), else
+	 * the oldest pending with its id */
+	for (i = 0; i < x->np && (pair_recno != 0 ?
+	    x->pend[i].x.recno != pair_recno : x->pend[i].id != r->id); i++)
 		;
 	if (i == x->np)
 		return 0;		/* its submission not recorded */
@@ -209,7 +213,8 @@ dec_export_record(struct dec_export *x, const struct urb_rec *r,
 	if (dec_grow(&x->xf, x->nxf, &x->capxf, sizeof *x->xf) != 0)
 		goto oom;
 	x->xf[x->nxf++] = p->x;
-	x->pend[i] = x->pend[--x->np];
+	/* the others keep their order: the oldest first */
+	memmove(x->pend + i, x->pend + i + 1, (--x->np - i) * sizeof *x->pend);
 	return 0;
 oom:
 	x->oom = 1;
@@ -245,6 +250,17 @@ dx_in(const struct dx_xfer *t)
 {
 	return is_ctrl(t) ? (t->setup[0] & DX_DIR_IN) != 0 :
 	    (t->ep & DX_DIR_IN) != 0;
+}
+
+/* The transfer's length: a control transfer's wLength, else the URB's
+ * (never less than what moved: QEMU's captures give some submissions
+ * no length). */
+static uint32_t
+dx_len(const struct dx_xfer *t)
+{
+	uint32_t n = is_ctrl(t) ? get_le16(t->setup + 6) : t->asked;
+
+	return n > t->actual ? n : t->actual;
 }
 
 /* SET_CONFIGURATION and SET_INTERFACE: libusb's and pyusb's own calls,
@@ -390,9 +406,9 @@ dx_count(const struct dec_export *x, struct dx_plan *pl)
 		}
 		pl->nexported++;
 		pl->ncut += t->cut;
-		if (t->asked > pl->maxlen)
-			pl->maxlen = t->asked > DX_MAX_LEN ? DX_MAX_LEN :
-			    t->asked;
+		if (dx_len(t) > pl->maxlen)
+			pl->maxlen = dx_len(t) > DX_MAX_LEN ? DX_MAX_LEN :
+			    dx_len(t);
 		if (!is_ctrl(t)) {
 			if (pl->intf_of_ep[ep_index(t->ep)] != 0xff)
 				pl->claim[pl->intf_of_ep[ep_index(t->ep)]] = 1;
@@ -492,6 +508,15 @@ dx_bytes_py(struct sbuf *b, const char *name, const uint8_t *p, uint32_t n)
 	sb_puts(b, "\")\n");
 }
 
+/* The OUT bytes t sends: what was captured, no more than its length. */
+static uint32_t
+dx_nout(const struct dx_xfer *t, const struct dx_plan *pl)
+{
+	uint32_t len = dx_len(t) > pl->maxlen ? pl->maxlen : dx_len(t);
+
+	return t->nout > len ? len : t->nout;
+}
+
 /* The data of the exported transfers as named arrays: out_N, in_N in C,
  * OUT_N, IN_N in Python (N the submission's record). */
 static void
@@ -507,10 +532,9 @@ dx_arrays(const struct dec_export *x, const struct dx_plan *pl,
 		t = &x->xf[i];
 		if (dx_what(x, pl, i) != DX_DO || dx_special(t))
 			continue;
-		if (!dx_in(t) && t->nout > 0) {
+		if (!dx_in(t) && (n = dx_nout(t, pl)) > 0) {
 			snprintf(name, sizeof name, py ? "OUT_%llu" :
 			    "out_%llu", (unsigned long long)t->recno);
-			n = t->nout > pl->maxlen ? pl->maxlen : t->nout;
 			(py ? dx_bytes_py : dx_bytes_c)(b, name, t->out, n);
 		}
 		if (dx_in(t) && t->nin > 0 && t->status == 0) {
@@ -528,8 +552,8 @@ dx_call_c(const struct dx_xfer *t, const struct dx_plan *pl,
 {
 	unsigned long long rec = (unsigned long long)t->recno;
 	int		 in = dx_in(t);
-	uint32_t	 len = t->asked > pl->maxlen ? pl->maxlen : t->asked;
-	uint32_t	 nout = t->nout > len ? len : t->nout;
+	uint32_t	 len = dx_len(t) > pl->maxlen ? pl->maxlen : dx_len(t);
+	uint32_t	 nout = dx_nout(t, pl);
 	char		 want[64], data[64];
 
 	sb_puts(b, "\t/* record ");
@@ -750,8 +774,8 @@ dx_write_py(const struct dec_export *x, const struct dx_plan *pl,
 				continue;
 			n++;
 			in = dx_in(t);
-			len = t->asked;
-			nout = t->nout;
+			len = dx_len(t);
+			nout = dx_nout(t, pl);
 			sb_printf(b, "    # record %llu: ",
 			    (unsigned long long)t->recno);
 			dx_comment(b, dx_text(t));

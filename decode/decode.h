@@ -2114,8 +2114,11 @@ struct dec_export;
 struct dec_export *dec_export_new(int lang, const char *source);
 /* The device to export, bus.dev (default: the first that is no hub). */
 void		 dec_export_device(struct dec_export *x, int bus, int dev);
+/* r with the summary of its line; a completion's submission as the
+ * analysis paired them (dec_info.pair_recno, 0: by URB id). */
 int		 dec_export_record(struct dec_export *x,
-		     const struct urb_rec *r, const char *summary);
+		     const struct urb_rec *r, const char *summary,
+		     uint64_t pair_recno);
 /* The program into b; -1 with err set (no device, out of memory). */
 int		 dec_export_finish(struct dec_export *x, struct sbuf *b,
 		     char *err, size_t errlen);

@@ -15,7 +15,7 @@ captures=$(ls samples/*.pcap samples/*.pcapng samples/*.mon samples/*.txt \
     "$LINUX61"/*.pcap "$LINUX61"/*.bin "$LINUX61"/*.txt \
     tests/data/*/*.pcapng 2>/dev/null)
 n=$(echo "$captures" | wc -l)
-plan $((n + 16))
+plan $((n + 17))
 
 LIBUSB=$(pkg-config --cflags --libs libusb-1.0 2>/dev/null)
 exported=0
@@ -73,6 +73,13 @@ check "the disk: a short IN (-EREMOTEIO) is the 18 bytes libusb gives" \
 check "python: bulk OUT and IN through pyusb, checked" sh -c \
     "grep -q 'check(104, lambda: dev.write(0x02, OUT_104, TIMEOUT),' '$TMP/ms.py' &&
     grep -q 'check(110, lambda: dev.read(0x81, 96, TIMEOUT),' '$TMP/ms.py'"
+
+# QEMU's own capture reuses URB ids: each completion with its submission
+"$US" export --format c "$LINUX61/qemu-usb-serial.pcap" -o "$TMP/qs.c" \
+    2>"$TMP/err"
+check "QEMU's capture (URB ids reused): each call with its own request and answer" \
+    sh -c "grep -A1 'record 24: FTDI_GET_LATENCY_TIMER' '$TMP/qs.c' | grep -q 'check(24, libusb_control_transfer(h, 0xc0, 0x0a, 0x0000, 0x0000, buf, 1, TIMEOUT), 1, in_24, 1);' &&
+    grep -A1 'record 22: SET_CONFIGURATION 1 \*/' '$TMP/qs.c' | grep -q 'libusb_set_configuration(h, 1)'"
 
 # -Y and -s
 "$US" export --format c samples/hid-keyboard.pcap \

@@ -118,7 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dec_fmt_summary(&fmt[0], &pipe.r, &pipe.info, &out);
 		for (k = 0; k < 2; k++)
 			(void)dec_export_record(ex[k], &pipe.r, out.len > 0 ?
-			    out.s : "");
+			    out.s : "", pipe.info.pair_recno);
 		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena,
 		    DEC_TREE_ARENA);
 		dec_record_tree(&pipe.r, &pipe.info, &tree);
