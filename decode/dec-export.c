@@ -53,17 +53,13 @@ struct dx_xfer {
 	int32_t		 status;
 	char		*comment;
 	int		 cut;		/* data cut by the snap length */
-};
-
-struct dx_pending {
-	uint64_t	 id;
-	struct dx_xfer	 x;
+	int		 synth;		/* urbscope's, from sysfs: never sent */
 };
 
 struct dec_export {
 	int		 lang;
 	char		*source;
-	struct dx_pending pend[DX_PENDING];
+	struct dx_xfer	 pend[DX_PENDING];	/* submitted, oldest first */
 	size_t		 np;
 	struct dx_xfer	*xf;		/* completed, in completion order */
 	size_t		 nxf, capxf;
@@ -110,22 +106,12 @@ dec_export_free(struct dec_export *x)
 	if (x == NULL)
 		return;
 	for (i = 0; i < x->np; i++)
-		dx_free(&x->pend[i].x);
+		dx_free(&x->pend[i]);
 	for (i = 0; i < x->nxf; i++)
 		dx_free(&x->xf[i]);
 	free(x->xf);
 	free(x->source);
 	free(x);
-}
-
-static uint8_t *
-dx_dup(const uint8_t *p, uint32_t n)
-{
-	uint8_t	*q = malloc(n > 0 ? n : 1);
-
-	if (q != NULL && n > 0)
-		memcpy(q, p, n);
-	return q;
 }
 
 static int	is_ctrl(const struct dx_xfer *t);
@@ -135,84 +121,86 @@ int
 dec_export_record(struct dec_export *x, const struct urb_rec *r,
     const char *summary, uint64_t pair_recno)
 {
-	struct dx_pending *p;
+	struct dx_xfer	*t;
 	size_t		 i;
 	int		 in = (r->epnum & DX_DIR_IN) != 0;
 
 	if (x->oom)
 		return -UE_NOMEM;
-	if (r->flags & REC_F_SYNTHETIC)
+	/* only the device asked for, when one is */
+	if (x->want_dev != 0 && (r->busnum != x->want_bus ||
+	    r->devnum != x->want_dev))
 		return 0;
 	if (r->type == 'S') {
 		if (x->np == DX_PENDING) {	/* never completed: dropped */
-			dx_free(&x->pend[0].x);
+			dx_free(&x->pend[0]);
 			memmove(x->pend, x->pend + 1, --x->np *
 			    sizeof *x->pend);
 		}
-		p = &x->pend[x->np];
-		memset(p, 0, sizeof *p);
-		p->id = r->id;
-		p->x.recno = r->recno;
-		p->x.bus = r->busnum;
-		p->x.dev = r->devnum;
-		p->x.ep = r->epnum;
-		p->x.type = r->xfer_type;
-		p->x.asked = r->len_urb;
+		t = &x->pend[x->np];
+		memset(t, 0, sizeof *t);
+		t->recno = r->recno;
+		t->bus = r->busnum;
+		t->dev = r->devnum;
+		t->ep = r->epnum;
+		t->type = r->xfer_type;
+		t->asked = r->len_urb;
+		/* the descriptors sysfs gave for a device already there
+		 * describe it, but were never on the bus */
+		t->synth = (r->flags & REC_F_SYNTHETIC) != 0;
 		if (r->flag_setup == 0)
-			memcpy(p->x.setup, r->setup, 8);
+			memcpy(t->setup, r->setup, 8);
 		if (!in) {
-			p->x.nout = r->data_len;
-			p->x.cut = r->data_len < r->len_urb &&
+			t->nout = r->data_len;
+			t->cut = r->data_len < r->len_urb &&
 			    r->xfer_type != XFER_ISO;
-			if ((p->x.out = dx_dup(r->data, r->data_len)) == NULL)
+			if ((t->out = dec_memdup(r->data, r->data_len)) == NULL)
 				goto oom;
 		}
-		if ((p->x.comment = strdup(summary != NULL ? summary : ""))
+		if ((t->comment = strdup(summary != NULL ? summary : ""))
 		    == NULL)
 			goto oom;
 		x->np++;
 		return 0;
 	}
-	if (r->type != 'C' && r->type != 'E')
+	/* a completion, with its submission as the analysis paired them
+	 * (a capture may reuse URB ids: QEMU's does) */
+	if ((r->type != 'C' && r->type != 'E') || pair_recno == 0)
 		return 0;
-	/* its submission: as the analysis paired them (a capture that
-	 * reuses URB ids, QEMU's, has several pending with one id), else
-	 * the oldest pending with its id */
-	for (i = 0; i < x->np && (pair_recno != 0 ?
-	    x->pend[i].x.recno != pair_recno : x->pend[i].id != r->id); i++)
+	for (i = 0; i < x->np && x->pend[i].recno != pair_recno; i++)
 		;
 	if (i == x->np)
-		return 0;		/* its submission not recorded */
-	p = &x->pend[i];
-	p->x.status = r->status;
-	p->x.actual = r->len_urb;
+		return 0;		/* its submission not kept */
+	t = &x->pend[i];
+	t->status = r->status;
+	t->actual = r->len_urb;
 	/* what an IN brought, decoded, after what was asked */
-	if (in && summary != NULL && summary[0] != '\0' && is_ctrl(&p->x)) {
+	if (in && summary != NULL && summary[0] != '\0' && is_ctrl(t)) {
 		/* a control IN's completion says the request again */
-		free(p->x.comment);
-		if ((p->x.comment = strdup(summary)) == NULL)
+		free(t->comment);
+		if ((t->comment = strdup(summary)) == NULL)
 			goto oom;
 	} else if (in && summary != NULL && summary[0] != '\0') {
-		size_t	 n = strlen(p->x.comment), m = strlen(summary);
-		char	*c = realloc(p->x.comment, n + m + 5);
+		size_t	 n = strlen(t->comment), m = strlen(summary);
+		char	*c = realloc(t->comment, n + m + 5);
 
 		if (c == NULL)
 			goto oom;
 		snprintf(c + n, m + 5, " -> %s", summary);
-		p->x.comment = c;
+		t->comment = c;
 	}
 	/* short, with URB_SHORT_NOT_OK: libusb takes short packets */
 	if (r->status == -121)
-		p->x.status = 0;
+		t->status = 0;
 	if (in) {
-		p->x.nin = r->data_len;
-		p->x.cut |= r->data_len < r->len_urb;
-		if ((p->x.in = dx_dup(r->data, r->data_len)) == NULL)
+		t->nin = r->data_len;
+		t->cut |= r->data_len < r->len_urb;
+		if ((t->in = dec_memdup(r->data, r->data_len)) == NULL)
 			goto oom;
 	}
 	if (dec_grow(&x->xf, x->nxf, &x->capxf, sizeof *x->xf) != 0)
 		goto oom;
-	x->xf[x->nxf++] = p->x;
+	x->xf[x->nxf++] = *t;
 	/* the others keep their order: the oldest first */
 	memmove(x->pend + i, x->pend + i + 1, (--x->np - i) * sizeof *x->pend);
 	return 0;
@@ -347,7 +335,7 @@ dx_plan(struct dec_export *x, struct dx_plan *pl, char *err, size_t errlen)
 	pl->first_config = pl->first_data = x->nxf;
 	for (i = 0; i < x->nxf; i++) {
 		t = &x->xf[i];
-		if (t->bus != pl->bus || t->dev != pl->dev)
+		if (t->bus != pl->bus || t->dev != pl->dev || t->synth)
 			continue;
 		if (is_ctrl(t) && t->setup[0] == 0 && t->setup[1] ==
 		    USB_REQ_SET_CONFIGURATION && pl->first_config == x->nxf)
@@ -367,7 +355,7 @@ dx_what(const struct dec_export *x, const struct dx_plan *pl, size_t i)
 {
 	const struct dx_xfer *t = &x->xf[i];
 
-	if (t->bus != pl->bus || t->dev != pl->dev)
+	if (t->bus != pl->bus || t->dev != pl->dev || t->synth)
 		return 0;
 	if (is_ctrl(t) && (t->setup[1] == USB_REQ_SET_ADDRESS &&
 	    t->setup[0] == 0))
@@ -429,19 +417,22 @@ dx_count(const struct dec_export *x, struct dx_plan *pl)
  * Writing.
  */
 
-/* s in a comment: no end of comment, no newline, printable ASCII. */
+/* s in a comment (C's or Python's): no end of comment, no newline,
+ * printable ASCII; in a Python docstring (doc) no quote or backslash
+ * either. */
 static void
-dx_comment(struct sbuf *b, const char *s)
+dx_plain(struct sbuf *b, const char *s, int doc)
 {
 	for (; *s != '\0'; s++) {
-		if (s[0] == '*' && s[1] == '/')
+		if (s[0] == '*' && s[1] == '/') {
 			sb_puts(b, "* /");
-		else if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			s++;
+		} else if ((unsigned char)*s < 0x20 ||
+		    (unsigned char)*s >= 0x7f ||
+		    (doc && (*s == '"' || *s == '\\')))
 			sb_putc(b, '.');
 		else
 			sb_putc(b, *s);
-		if (s[0] == '*' && s[1] == '/')
-			s++;
 	}
 }
 
@@ -483,14 +474,6 @@ dx_bytes_c(struct sbuf *b, const char *name, const uint8_t *p, uint32_t n)
 	if (n == 0)
 		sb_puts(b, " 0");
 	sb_puts(b, "\n};\n");
-}
-
-/* v in decimal, into buf (16 bytes). */
-static const char *
-u16s(unsigned v, char *buf)
-{
-	snprintf(buf, 16, "%u", v);
-	return buf;
 }
 
 /* Python's bytes of p: bytes.fromhex("..."), split over lines. */
@@ -558,7 +541,7 @@ dx_call_c(const struct dx_xfer *t, const struct dx_plan *pl,
 
 	sb_puts(b, "\t/* record ");
 	sb_printf(b, "%llu: ", rec);
-	dx_comment(b, dx_text(t));
+	dx_plain(b, dx_text(t), 0);
 	if (t->cut)
 		sb_puts(b, " (data cut by the capture's snap length: what "
 		    "is missing is sent as zeros, not compared)");
@@ -601,16 +584,123 @@ dx_call_c(const struct dx_xfer *t, const struct dx_plan *pl,
 	    t->ep, t->type == XFER_INT, in ? len : nout, want, data);
 }
 
+/* One transfer in Python: a call that check() holds against the
+ * recording (SET_CONFIGURATION and SET_INTERFACE through pyusb's own,
+ * which answer None). */
+static void
+dx_call_py(const struct dx_xfer *t, const struct dx_plan *pl,
+    struct sbuf *b)
+{
+	unsigned long long rec = (unsigned long long)t->recno;
+	int		 in = dx_in(t);
+	char		 want[32], arg[64], call[200];
+
+	sb_printf(b, "    # record %llu: ", rec);
+	dx_plain(b, dx_text(t), 0);
+	sb_puts(b, "\n");
+	if (t->status != 0)
+		snprintf(want, sizeof want, "\"error\"");
+	else
+		snprintf(want, sizeof want, "%u", dx_special(t) ? 0 :
+		    t->actual);
+	if (!in && dx_nout(t, pl) > 0)
+		snprintf(arg, sizeof arg, "OUT_%llu", rec);
+	else
+		snprintf(arg, sizeof arg, "%s", is_ctrl(t) ? "None" : "b\"\"");
+	if (is_ctrl(t) && t->setup[1] == USB_REQ_SET_CONFIGURATION &&
+	    dx_special(t))
+		snprintf(call, sizeof call, "dev.set_configuration(%u) or 0",
+		    t->setup[2]);
+	else if (dx_special(t))
+		snprintf(call, sizeof call, "dev.set_interface_altsetting(%u, "
+		    "%u) or 0", t->setup[4], t->setup[2]);
+	else if (is_ctrl(t) && in)
+		snprintf(call, sizeof call, "dev.ctrl_transfer(0x%02x, 0x%02x, "
+		    "0x%04x, 0x%04x, %u, TIMEOUT)", t->setup[0], t->setup[1],
+		    get_le16(t->setup + 2), get_le16(t->setup + 4),
+		    get_le16(t->setup + 6));
+	else if (is_ctrl(t))
+		snprintf(call, sizeof call, "dev.ctrl_transfer(0x%02x, 0x%02x, "
+		    "0x%04x, 0x%04x, %s, TIMEOUT)", t->setup[0], t->setup[1],
+		    get_le16(t->setup + 2), get_le16(t->setup + 4), arg);
+	else if (in)
+		snprintf(call, sizeof call, "dev.read(0x%02x, %u, TIMEOUT)",
+		    t->ep, dx_len(t));
+	else
+		snprintf(call, sizeof call, "dev.write(0x%02x, %s, TIMEOUT)",
+		    t->ep, arg);
+	sb_printf(b, "    check(%llu, lambda: %s,\n          %s", rec, call,
+	    want);
+	if (in && t->status == 0 && t->nin > 0 && !dx_special(t))
+		sb_printf(b, ", IN_%llu", rec);
+	sb_puts(b, ")\n");
+}
+
+/*
+ * The setup function (from the first SET_CONFIGURATION to the first bulk
+ * or interrupt transfer) and the data function (from there), in C or
+ * Python: each exported transfer, the interfaces claimed right after the
+ * first SET_CONFIGURATION wherever it falls (at the start when the
+ * capture has none).
+ */
+static void
+dx_phases(const struct dec_export *x, const struct dx_plan *pl,
+    struct sbuf *b, int py)
+{
+	static const char *const what[2][2] = {
+		{ "The setup: configuration, interfaces, requests before "
+		  "the first bulk or\n * interrupt transfer.",
+		  "The setup: configuration, interfaces, requests before "
+		  "the first bulk or\n    interrupt transfer." },
+		{ "The data, from the first bulk or interrupt transfer on.",
+		  "The data, from the first bulk or interrupt transfer on." },
+	};
+	const char	*claim = py ? "    claim(dev)\n" : "\t(void)claim(h);\n";
+	const char	*doc;
+	size_t		 i, n;
+	int		 phase;
+
+	for (phase = 0; phase < 2; phase++) {
+		doc = what[phase][py];
+		if (py)
+			sb_printf(b, "\n\ndef %s(dev):\n    \"\"\"%s\"\"\"\n",
+			    phase == 0 ? "setup" : "data", doc);
+		else
+			sb_printf(b, "\n/* %s */\nstatic void\n%s("
+			    "libusb_device_handle *h)\n{\n", doc,
+			    phase == 0 ? "setup" : "data");
+		n = 0;
+		if (phase == 0 && pl->first_config == x->nxf) {
+			sb_puts(b, claim);
+			n++;
+		}
+		for (i = 0; i < x->nxf; i++) {
+			if ((phase == 0) != (i < pl->first_data))
+				continue;
+			if (dx_what(x, pl, i) == DX_DO) {
+				(py ? dx_call_py : dx_call_c)(&x->xf[i], pl, b);
+				n++;
+			}
+			if (i == pl->first_config) {
+				sb_puts(b, claim);
+				n++;
+			}
+		}
+		if (n == 0)
+			sb_puts(b, py ? "    pass\n" : "\t(void)h;\n");
+		if (!py)
+			sb_puts(b, "}\n");
+	}
+}
+
 static void
 dx_write_c(const struct dec_export *x, const struct dx_plan *pl,
     struct sbuf *b)
 {
-	const struct dx_xfer *t;
-	size_t		 i, n;
-	int		 phase, k;
+	int		 k;
 
 	sb_puts(b, "/*\n * Generated by urbscope export --format c from ");
-	dx_comment(b, x->source);
+	dx_plain(b, x->source, 0);
 	sb_printf(b, ",\n * device %u.%u (%04x:%04x): %zu transfers, in the "
 	    "order they completed;\n * left out: %zu of its enumeration, %zu "
 	    "cancelled, %zu isochronous.\n", pl->bus, pl->dev, pl->vid,
@@ -664,30 +754,7 @@ dx_write_c(const struct dec_export *x, const struct dx_plan *pl,
 			    "!= 0)\n\t\tfprintf(stderr, \"interface %d: %%s\\n\", "
 			    "libusb_error_name(rc));\n", k, k);
 	sb_puts(b, "\treturn rc;\n}\n");
-	for (phase = 0; phase < 2; phase++) {
-		sb_printf(b, "\n/* %s */\nstatic void\n%s(libusb_device_handle "
-		    "*h)\n{\n", phase == 0 ? "The setup: configuration, "
-		    "interfaces, requests before the first bulk or\n * "
-		    "interrupt transfer." : "The data, from the first bulk "
-		    "or interrupt transfer on.", phase == 0 ? "setup" :
-		    "data");
-		n = 0;
-		if (phase == 0 && pl->first_config == x->nxf)
-			sb_puts(b, "\t(void)claim(h);\n");
-		for (i = 0; i < x->nxf; i++) {
-			t = &x->xf[i];
-			if (dx_what(x, pl, i) != DX_DO ||
-			    (phase == 0) != (i < pl->first_data))
-				continue;
-			dx_call_c(t, pl, b);
-			if (phase == 0 && i == pl->first_config)
-				sb_puts(b, "\t(void)claim(h);\n");
-			n++;
-		}
-		if (n == 0)
-			sb_puts(b, "\t(void)h;\n");
-		sb_puts(b, "}\n");
-	}
+	dx_phases(x, pl, b, 0);
 	sb_puts(b, "\nint\nmain(void)\n{\n\tlibusb_device_handle *h;\n\n"
 	    "\tif (libusb_init(NULL) != 0) {\n\t\tfprintf(stderr, "
 	    "\"libusb_init failed\\n\");\n\t\treturn 2;\n\t}\n"
@@ -706,15 +773,12 @@ static void
 dx_write_py(const struct dec_export *x, const struct dx_plan *pl,
     struct sbuf *b)
 {
-	const struct dx_xfer *t;
-	char		 name[64], arg[64], call[200], num[16];
-	size_t		 i, n;
-	int		 phase, in, k;
-	uint32_t	 len, nout;
+	size_t		 n;
+	int		 k;
 
 	sb_puts(b, "#!/usr/bin/env python3\n\"\"\"Generated by urbscope "
 	    "export --format python from ");
-	dx_comment(b, x->source);
+	dx_plain(b, x->source, 1);
 	sb_printf(b, ",\ndevice %u.%u (%04x:%04x): %zu transfers, in the order "
 	    "they completed;\nleft out: %zu of its enumeration, %zu "
 	    "cancelled, %zu isochronous.\n", pl->bus, pl->dev, pl->vid,
@@ -758,76 +822,7 @@ dx_write_py(const struct dec_export *x, const struct dx_plan *pl,
 	}
 	if (n == 0)
 		sb_puts(b, "    pass\n");
-	for (phase = 0; phase < 2; phase++) {
-		sb_printf(b, "\n\ndef %s(dev):\n    \"\"\"%s\"\"\"\n",
-		    phase == 0 ? "setup" : "data", phase == 0 ? "The setup: "
-		    "configuration, interfaces, requests before the first\n"
-		    "    bulk or interrupt transfer." : "The data, from the "
-		    "first bulk or interrupt transfer on.");
-		n = 0;
-		if (phase == 0 && pl->first_config == x->nxf)
-			sb_puts(b, "    claim(dev)\n");
-		for (i = 0; i < x->nxf; i++) {
-			t = &x->xf[i];
-			if (dx_what(x, pl, i) != DX_DO ||
-			    (phase == 0) != (i < pl->first_data))
-				continue;
-			n++;
-			in = dx_in(t);
-			len = dx_len(t);
-			nout = dx_nout(t, pl);
-			sb_printf(b, "    # record %llu: ",
-			    (unsigned long long)t->recno);
-			dx_comment(b, dx_text(t));
-			sb_puts(b, "\n");
-			if (t->status != 0)
-				snprintf(name, sizeof name, "\"error\"");
-			else
-				snprintf(name, sizeof name, "%u", t->actual);
-			if (is_ctrl(t) && t->setup[0] == 0 &&
-			    t->setup[1] == USB_REQ_SET_CONFIGURATION) {
-				sb_printf(b, "    dev.set_configuration(%u)\n",
-				    t->setup[2]);
-				if (phase == 0 && i == pl->first_config)
-					sb_puts(b, "    claim(dev)\n");
-				continue;
-			}
-			if (is_ctrl(t) && t->setup[0] == DX_RECIP_INTERFACE &&
-			    t->setup[1] == USB_REQ_SET_INTERFACE) {
-				sb_printf(b, "    dev.set_interface_altsetting(%u, "
-				    "%u)\n", t->setup[4], t->setup[2]);
-				continue;
-			}
-			if (!in && nout > 0)
-				snprintf(arg, sizeof arg, "OUT_%llu",
-				    (unsigned long long)t->recno);
-			else
-				snprintf(arg, sizeof arg, "%s", is_ctrl(t) ?
-				    "None" : "b\"\"");
-			if (is_ctrl(t))
-				snprintf(call, sizeof call, "dev.ctrl_transfer("
-				    "0x%02x, 0x%02x, 0x%04x, 0x%04x, %s%s, "
-				    "TIMEOUT)", t->setup[0], t->setup[1],
-				    get_le16(t->setup + 2),
-				    get_le16(t->setup + 4), in ? "" : arg,
-				    in ? u16s(get_le16(t->setup + 6), num) :
-				    "");
-			else if (in)
-				snprintf(call, sizeof call, "dev.read(0x%02x, %u, "
-				    "TIMEOUT)", t->ep, len);
-			else
-				snprintf(call, sizeof call, "dev.write(0x%02x, %s, "
-				    "TIMEOUT)", t->ep, arg);
-			sb_printf(b, "    check(%llu, lambda: %s,\n          %s",
-			    (unsigned long long)t->recno, call, name);
-			if (in && t->status == 0 && t->nin > 0)
-				sb_printf(b, ", IN_%llu",
-				    (unsigned long long)t->recno);
-			sb_puts(b, ")\n");
-		}
-		if (n == 0)
-			sb_puts(b, "    pass\n");
-	}
+	dx_phases(x, pl, b, 1);
 	sb_puts(b, "\n\ndef main():\n    dev = usb.core.find(idVendor=VID, "
 	    "idProduct=PID)\n    if dev is None:\n        print(\"no device "
 	    "%04x:%04x\" % (VID, PID), file=sys.stderr)\n        return 2\n"

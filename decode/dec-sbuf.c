@@ -32,6 +32,16 @@ sb_grow(struct sbuf *b, size_t n)
 	b->cap = cap;
 }
 
+uint8_t *
+dec_memdup(const uint8_t *p, size_t n)
+{
+	uint8_t	*q = malloc(n > 0 ? n : 1);
+
+	if (q != NULL && n > 0)
+		memcpy(q, p, n);
+	return q;
+}
+
 int
 dec_grow(void *pp, size_t n, size_t *cap, size_t sz)
 {

@@ -1357,6 +1357,8 @@ void		 sb_free(struct sbuf *b);
 /* Room for one more element of size sz in the array *pp (n used, *cap
  * allocated, doubled from 16): 0, or -1 without memory (*pp stays). */
 int		 dec_grow(void *pp, size_t n, size_t *cap, size_t sz);
+/* A copy of n bytes of p (malloc'd, one byte at least), or NULL. */
+uint8_t		*dec_memdup(const uint8_t *p, size_t n);
 
 /*
  * Kept strings, one copy of each: names taken from events, whose own

@@ -140,16 +140,6 @@ rp_destroy(struct usb_devmodel *dm)
 	rp->msc = NULL;
 }
 
-static uint8_t *
-dup_bytes(const uint8_t *p, uint32_t n)
-{
-	uint8_t	*q = malloc(n > 0 ? n : 1);
-
-	if (q != NULL && n > 0)
-		memcpy(q, p, n);
-	return q;
-}
-
 static int
 queue_add(struct rp_queue *q, const struct rp_pending *s,
     const struct urb_rec *c, int in)
@@ -160,7 +150,7 @@ queue_add(struct rp_queue *q, const struct rp_pending *s,
 		return -1;
 	it = &q->it[q->n];
 	it->len = in ? c->data_len : s->len;
-	it->data = dup_bytes(in ? c->data : s->data, it->len);
+	it->data = dec_memdup(in ? c->data : s->data, it->len);
 	it->asked = s->asked;
 	it->status = c->status;
 	it->recno = s->recno;
@@ -198,7 +188,7 @@ iso_add(struct rp_queue *q, const struct urb_rec *r, const uint8_t *data,
 		it->status = in ? r->iso[i].status : 0;
 		it->recno = recno;
 		it->ts_ns = r->ts_ns;
-		if ((it->data = dup_bytes(data + off, n)) == NULL)
+		if ((it->data = dec_memdup(data + off, n)) == NULL)
 			return -1;
 		q->n++;
 	}
@@ -224,7 +214,7 @@ ctrl_add(struct replay *rp, const struct rp_pending *s,
 		if (s->setup[3] == USB_DT_CONFIG && s->setup[2] == 0 &&
 		    n > rp->config_len) {
 			free(rp->config);
-			if ((rp->config = dup_bytes(c->data, n)) == NULL)
+			if ((rp->config = dec_memdup(c->data, n)) == NULL)
 				return -1;
 			rp->config_len = n;
 		}
@@ -236,7 +226,7 @@ ctrl_add(struct replay *rp, const struct rp_pending *s,
 	k->status = c->status;
 	k->len = n;
 	k->recno = s->recno;
-	if ((k->data = dup_bytes(c->data, n)) == NULL)
+	if ((k->data = dec_memdup(c->data, n)) == NULL)
 		return -1;
 	rp->nctrl++;
 	return 0;
@@ -280,7 +270,7 @@ rp_read(struct usb_devmodel *dm, const char *file, int *bus, int *dev)
 			s->asked = r.len_urb;
 			if (r.flag_setup == 0)
 				memcpy(s->setup, r.setup, 8);
-			if (!in && (s->data = dup_bytes(r.data, r.data_len)) ==
+			if (!in && (s->data = dec_memdup(r.data, r.data_len)) ==
 			    NULL) {
 				ok = 0;
 				break;

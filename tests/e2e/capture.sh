@@ -11,7 +11,7 @@
 # method against the kernel's own text record.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 146
+plan 147
 
 BIN=$LINUX61/usbmon0.bin
 TXT=$LINUX61/usbmon-0u.txt
@@ -141,6 +141,14 @@ nf=$("$US" read "$BIN" -Y '!(usb.device_address == 2)' -T fields \
     -e frame.number 2>/dev/null | wc -l)
 check "-Y with -w: the others counted as not written" grep -qx \
     "urbscope: $nf of them not written: -Y does not show them" "$TMP/err"
+# a capture started after the enumeration: export finds the device in
+# its descriptors from sysfs (synthetic records), never sent
+"$US" export --format c "$TMP/c.pcapng" -o "$TMP/cx.c" \
+    -Y 'synthetic || (frame.number > 1000 && usb.transfer_type != 2)' \
+    2>"$TMP/err"
+check "export of a capture started after the enumeration: the device from sysfs" \
+    sh -c "grep -q '^ \* device 1.2 (46f4:0001): 194 transfers' '$TMP/cx.c' &&
+    ! grep -q 'synthetic' '$TMP/cx.c'"
 "$US" capture -i usbmon0 -Y 'usb.bogus ==' -w "$TMP/cy.pcapng" \
     >"$TMP/out" 2>"$TMP/err"
 check_eq "-Y with -w: a bad filter exits 2" 2 $?
