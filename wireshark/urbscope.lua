@@ -153,13 +153,19 @@ local function number(key, v)
 end
 
 -- The frame of list (frame numbers, ascending) nearest to n; nil if none.
+-- A binary search (Lua 5.2: no integer division): one URB address can
+-- come back thousands of times.
 local function nearest(list, n)
-	local best
-	if not list then return nil end
-	for _, fr in ipairs(list) do
-		if not best or math.abs(fr - n) < math.abs(best - n) then
-			best = fr
-		end
+	if not list or #list == 0 then return nil end
+	local lo, hi = 1, #list
+	while lo < hi do
+		local mid = math.floor((lo + hi) / 2)
+		if list[mid] < n then lo = mid + 1 else hi = mid end
+	end
+	-- list[lo] is the first >= n (or the last); the one before it is < n
+	local best = list[lo]
+	if lo > 1 and math.abs(list[lo - 1] - n) <= math.abs(best - n) then
+		best = list[lo - 1]
 	end
 	return best
 end
