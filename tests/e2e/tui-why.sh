@@ -66,8 +66,10 @@ EOF
 check_eq "devices --why on the tree exits 0" 0 $?
 
 export URBSCOPE_SYSROOT="$ROOT"
+# the tmux server began before these: the TUI's sessions are told them
+WHYENV="URBSCOPE_SYSROOT=$ROOT URBSCOPE_USB_IDS=$URBSCOPE_USB_IDS"
 $T new-session -d -s "$S" -x 250 -y 300 \
-    "TERM=xterm-256color LANG=C.UTF-8 $US tui -i usbmon0 \
+    "TERM=xterm-256color LANG=C.UTF-8 $WHYENV $US tui -i usbmon0 \
     2>$TMP/tui.err; echo TUI-EXIT=\$?; sleep 30"
 check "the synthetic records are shown" wait_for "GET_DESCRIPTOR"
 $T send-keys -t "$S" d
@@ -130,7 +132,7 @@ check "no sanitizer report" no_sanitizer_report "$TMP/tui.err"
 old=$S
 S=${S}d
 $T new-session -d -s "$S" -x 250 -y 300 \
-    "TERM=xterm-256color LANG=C.UTF-8 $US tui -i usbmon0 --drivers \
+    "TERM=xterm-256color LANG=C.UTF-8 $WHYENV $US tui -i usbmon0 --drivers \
     2>$TMP/tui.err; echo TUI-EXIT=\$?; sleep 30"
 $T kill-session -t "$old"
 check "--drivers: the synthetic records are shown" wait_for "GET_DESCRIPTOR"
@@ -159,7 +161,7 @@ check_eq "--drivers without -i: a usage error" \
 old=$S
 S=${S}f
 $T new-session -d -s "$S" -x 250 -y 300 \
-    "TERM=xterm-256color LANG=C.UTF-8 $US tui $TMP/c.pcapng \
+    "TERM=xterm-256color LANG=C.UTF-8 $WHYENV $US tui $TMP/c.pcapng \
     2>$TMP/tui.err; echo TUI-EXIT=\$?; sleep 30"
 $T kill-session -t "$old"
 check "the file's records are shown" wait_for "GET_DESCRIPTOR"
