@@ -41,6 +41,46 @@ export_usage(FILE *f)
 	    "  -o OUT         write to OUT (default: standard output)\n");
 }
 
+int
+cmd_export_read(struct dec_export *x, const char *name, const char *filter,
+    int *bad)
+{
+	struct cap_pipe	 pipe;
+	struct dec_fmt	 fmt;
+	struct sbuf	 sum;
+	int		 rc, status = 0;
+
+	*bad = 0;
+	if ((rc = cmd_pipe_open(&pipe, name, 1, filter)) != 0)
+		return rc;
+	memset(&fmt, 0, sizeof fmt);
+	fmt.ascii = 1;
+	memset(&sum, 0, sizeof sum);
+	while ((rc = cap_pipe_next(&pipe)) != CAP_END) {
+		if (rc < 0) {
+			/* what came before is worth having */
+			cmd_warnx("%s (the records before it are used)",
+			    pipe.src->err);
+			*bad = 1;
+			break;
+		}
+		if (rc != CAP_URB ||
+		    (pipe.has_filter && !cap_pipe_shown(&pipe, rc)))
+			continue;
+		sum.len = 0;
+		dec_fmt_summary(&fmt, &pipe.r, &pipe.info, &sum);
+		if (dec_export_record(x, &pipe.r, sum.len > 0 ? sum.s : "",
+		    pipe.info.pair_recno) < 0) {
+			cmd_warnx("out of memory");
+			status = EXIT_INPUT;
+			break;
+		}
+	}
+	cap_pipe_close(&pipe);
+	sb_free(&sum);
+	return status;
+}
+
 static int
 export_exec(const struct cmd_entry *ce, struct cmd_args *a)
 {
@@ -48,12 +88,10 @@ export_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	const char	*dev = args_get(a, 's');
 	const char	*filter = args_get(a, 'Y');
 	const char	*out = args_get(a, 'o');
-	struct cap_pipe	 pipe;
 	struct dec_export *x;
-	struct dec_fmt	 fmt;
-	struct sbuf	 sum, prog;
+	struct sbuf	 prog;
 	char		 err[600], c;
-	int		 lang, bus = 0, devnum = 0, rc, status = 0;
+	int		 lang, bus = 0, devnum = 0, bad, status;
 	FILE		*f;
 
 	(void)ce;
@@ -70,39 +108,14 @@ export_exec(const struct cmd_entry *ce, struct cmd_args *a)
 		cmd_warnx("export: -s wants BUS.DEV (1.3), not %s", dev);
 		return EXIT_USAGE;
 	}
-	if ((rc = cmd_pipe_open(&pipe, a->argv[0], 1, filter)) != 0)
-		return rc;
 	if ((x = dec_export_new(lang, a->argv[0])) == NULL) {
 		cmd_warnx("out of memory");
-		cap_pipe_close(&pipe);
 		return EXIT_INPUT;
 	}
 	if (devnum != 0)
 		dec_export_device(x, bus, devnum);
-	memset(&fmt, 0, sizeof fmt);
-	fmt.ascii = 1;
-	memset(&sum, 0, sizeof sum);
 	memset(&prog, 0, sizeof prog);
-	while ((rc = cap_pipe_next(&pipe)) != CAP_END) {
-		if (rc < 0) {
-			cmd_warnx("%s (the records before it are exported)",
-			    pipe.src->err);
-			status = EXIT_INPUT;
-			break;
-		}
-		if (rc != CAP_URB ||
-		    (pipe.has_filter && !cap_pipe_shown(&pipe, rc)))
-			continue;
-		sum.len = 0;
-		dec_fmt_summary(&fmt, &pipe.r, &pipe.info, &sum);
-		if (dec_export_record(x, &pipe.r, sum.len > 0 ? sum.s : "",
-		    pipe.info.pair_recno) < 0) {
-			cmd_warnx("out of memory");
-			status = EXIT_INPUT;
-			break;
-		}
-	}
-	cap_pipe_close(&pipe);
+	status = cmd_export_read(x, a->argv[0], filter, &bad);
 	if (status == 0 && dec_export_finish(x, &prog, err, sizeof err) < 0) {
 		cmd_warnx("export: %s", err);
 		status = EXIT_INPUT;
@@ -116,10 +129,9 @@ export_exec(const struct cmd_entry *ce, struct cmd_args *a)
 			status = EXIT_INPUT;
 		}
 	}
-	sb_free(&sum);
 	sb_free(&prog);
 	dec_export_free(x);
-	return status;
+	return status != 0 ? status : bad ? EXIT_INPUT : 0;
 }
 
 static const struct option export_longopts[] = {

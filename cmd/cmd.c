@@ -20,6 +20,7 @@ const struct cmd_entry *const cmd_table[] = {
 	&cmd_convert_entry,
 	&cmd_extract_entry,
 	&cmd_export_entry,
+	&cmd_replay_entry,
 	&cmd_sim_entry,
 	&cmd_serve_entry,
 	&cmd_capture_entry,

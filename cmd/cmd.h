@@ -52,6 +52,7 @@ extern const struct cmd_entry cmd_stats_entry;
 extern const struct cmd_entry cmd_convert_entry;
 extern const struct cmd_entry cmd_extract_entry;
 extern const struct cmd_entry cmd_export_entry;
+extern const struct cmd_entry cmd_replay_entry;
 extern const struct cmd_entry cmd_sim_entry;
 extern const struct cmd_entry cmd_serve_entry;
 extern const struct cmd_entry cmd_capture_entry;
@@ -109,6 +110,14 @@ int	convert_run_opts(const char *name, const char *outpath,
 struct cap_pipe;
 int	cmd_pipe_open(struct cap_pipe *p, const char *name, int analyse,
 	    const char *filter);
+
+/* The records of capture name (those filter shows) into x, with the
+ * summary of each (cmd-export.c; export's and replay's): 0, or the exit
+ * status after saying why not.  *bad is set when a record could not be
+ * read: the records before it are in x. */
+struct dec_export;
+int	cmd_export_read(struct dec_export *x, const char *name,
+	    const char *filter, int *bad);
 
 /* A positive count for option opt into *out; says what is wrong and
  * returns -1 otherwise. */

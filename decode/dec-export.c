@@ -64,6 +64,7 @@ struct dec_export {
 	struct dx_xfer	*xf;		/* completed, in completion order */
 	size_t		 nxf, capxf;
 	int		 want_bus, want_dev;	/* 0: choose */
+	int		 want_vid, want_pid;	/* -1: any */
 	int		 oom;
 };
 
@@ -75,6 +76,7 @@ dec_export_new(int lang, const char *source)
 	if ((x = calloc(1, sizeof *x)) == NULL)
 		return NULL;
 	x->lang = lang;
+	x->want_vid = x->want_pid = -1;
 	if ((x->source = strdup(source != NULL ? source : "-")) == NULL) {
 		free(x);
 		return NULL;
@@ -87,6 +89,13 @@ dec_export_device(struct dec_export *x, int bus, int dev)
 {
 	x->want_bus = bus;
 	x->want_dev = dev;
+}
+
+void
+dec_export_vidpid(struct dec_export *x, uint16_t vid, uint16_t pid)
+{
+	x->want_vid = vid;
+	x->want_pid = pid;
 }
 
 static void
@@ -217,9 +226,11 @@ struct dx_plan {
 	uint16_t	 bus;
 	uint8_t		 dev;
 	uint16_t	 vid, pid;
+	const uint8_t	*devdesc;	/* its device descriptor, 18 bytes */
 	const uint8_t	*config;	/* the longest CONFIG answer */
 	uint32_t	 config_len;
 	uint8_t		 intf_of_ep[32];	/* 0xff: unknown */
+	uint8_t		 intf_class[256][2];	/* class, subclass */
 	int		 claim[256];
 	size_t		 nenum, ncancel, niso, ncut, nexported;
 	size_t		 first_config, first_data;	/* xf indexes */
@@ -268,6 +279,18 @@ ep_index(uint8_t ep)
 	return (ep & 0x0f) | ((ep & DX_DIR_IN) ? 16 : 0);
 }
 
+/* The transfers device bus.dev made on the bus. */
+static size_t
+dx_done(const struct dec_export *x, uint16_t bus, uint8_t dev)
+{
+	size_t	 i, n = 0;
+
+	for (i = 0; i < x->nxf; i++)
+		n += x->xf[i].bus == bus && x->xf[i].dev == dev &&
+		    !x->xf[i].synth;
+	return n;
+}
+
 /* The device, its descriptors, what is exported; -1 with err set. */
 static int
 dx_plan(struct dec_export *x, struct dx_plan *pl, char *err, size_t errlen)
@@ -289,19 +312,43 @@ dx_plan(struct dec_export *x, struct dx_plan *pl, char *err, size_t errlen)
 		    (t->bus != x->want_bus || t->dev != x->want_dev)))
 			continue;
 		if (t->setup[3] == USB_DT_DEVICE && t->nin >= 18 &&
+		    x->want_vid >= 0 && (get_le16(t->in + 8) != x->want_vid ||
+		    get_le16(t->in + 10) != x->want_pid))
+			continue;
+		if (t->setup[3] == USB_DT_DEVICE && t->nin >= 18 &&
 		    (found == 0 ? t->in[4] != DX_CLASS_HUB ||
-		    x->want_dev != 0 : t->bus == pl->bus && t->dev == pl->dev)) {
+		    x->want_dev != 0 || x->want_vid >= 0 :
+		    t->bus == pl->bus && t->dev == pl->dev)) {
 			if (!found) {
 				pl->bus = t->bus;
 				pl->dev = t->dev;
 			}
 			pl->vid = get_le16(t->in + 8);
 			pl->pid = get_le16(t->in + 10);
+			pl->devdesc = t->in;
 			found = 1;
 		}
 	}
+	/* several devices with the IDs asked for (one unplugged and
+	 * plugged again): the one that did the most */
+	for (i = 0; found && x->want_vid >= 0 && i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (is_ctrl(t) && t->setup[0] == 0x80 && t->setup[1] ==
+		    USB_REQ_GET_DESCRIPTOR && t->setup[3] == USB_DT_DEVICE &&
+		    t->status == 0 && t->dev != 0 && t->nin >= 18 &&
+		    get_le16(t->in + 8) == x->want_vid &&
+		    get_le16(t->in + 10) == x->want_pid &&
+		    dx_done(x, t->bus, t->dev) > dx_done(x, pl->bus, pl->dev)) {
+			pl->bus = t->bus;
+			pl->dev = t->dev;
+			pl->devdesc = t->in;
+		}
+	}
 	if (!found) {
-		if (x->want_dev != 0)
+		if (x->want_vid >= 0)
+			snprintf(err, errlen, "no device %04x:%04x described "
+			    "itself in the capture", x->want_vid, x->want_pid);
+		else if (x->want_dev != 0)
 			snprintf(err, errlen, "device %d.%d's device "
 			    "descriptor is not in the capture", x->want_bus,
 			    x->want_dev);
@@ -326,8 +373,11 @@ dx_plan(struct dec_export *x, struct dx_plan *pl, char *err, size_t errlen)
 	    pl->config[off] >= 2; off += pl->config[off]) {
 		d = pl->config + off;
 		if (d[1] == USB_DT_INTERFACE && d[0] >= 9 &&
-		    off + 9 <= pl->config_len)
+		    off + 9 <= pl->config_len) {
 			intf = d[2];
+			pl->intf_class[intf][0] = d[5];
+			pl->intf_class[intf][1] = d[6];
+		}
 		else if (d[1] == USB_DT_ENDPOINT && d[0] >= 7 && intf >= 0 &&
 		    off + 7 <= pl->config_len)
 			pl->intf_of_ep[ep_index(d[2])] = (uint8_t)intf;
@@ -560,7 +610,7 @@ dx_call_c(const struct dx_xfer *t, const struct dx_plan *pl,
 		sb_printf(b, "\tmemcpy(buf, out_%llu, %u);\n", rec, nout);
 	if (is_ctrl(t) && t->setup[0] == 0 &&
 	    t->setup[1] == USB_REQ_SET_CONFIGURATION) {
-		sb_printf(b, "\tcheck(%llu, libusb_set_configuration(h, %u), "
+		sb_printf(b, "\tcheck(%llu, set_configuration(h, %u), "
 		    "%s, NULL, 0);\n", rec, t->setup[2], t->status == 0 ?
 		    "0" : want);
 		return;
@@ -609,7 +659,7 @@ dx_call_py(const struct dx_xfer *t, const struct dx_plan *pl,
 		snprintf(arg, sizeof arg, "%s", is_ctrl(t) ? "None" : "b\"\"");
 	if (is_ctrl(t) && t->setup[1] == USB_REQ_SET_CONFIGURATION &&
 	    dx_special(t))
-		snprintf(call, sizeof call, "dev.set_configuration(%u) or 0",
+		snprintf(call, sizeof call, "set_configuration(dev, %u)",
 		    t->setup[2]);
 	else if (dx_special(t))
 		snprintf(call, sizeof call, "dev.set_interface_altsetting(%u, "
@@ -734,12 +784,14 @@ dx_write_c(const struct dec_export *x, const struct dx_plan *pl,
 	    "length, or an error)\n * and, for IN, the bytes in buf. */\n"
 	    "static void\ncheck(unsigned long long rec, int rc, int want_rc, "
 	    "const unsigned char *want,\n    int nwant)\n{\n\tint\t i;\n\n"
-	    "\tif (rc != want_rc) {\n\t\tprintf(\"record %llu: %s, recorded "
-	    "%s\\n\", rec,\n\t\t    rc < 0 ? libusb_error_name(rc) : "
-	    "\"a length\",\n\t\t    want_rc < 0 ? libusb_error_name(want_rc) "
-	    ": \"a length\");\n\t\tif (rc >= 0 && want_rc >= 0)\n"
-	    "\t\t\tprintf(\"record %llu: %d bytes, recorded %d\\n\", rec, "
-	    "rc,\n\t\t\t    want_rc);\n\t\tdivergences++;\n\t\treturn;\n\t}\n"
+	    "\tif (rc != want_rc && (rc < 0 || want_rc < 0))\n"
+	    "\t\tprintf(\"record %llu: %s, recorded %s\\n\", rec,\n"
+	    "\t\t    rc < 0 ? libusb_error_name(rc) : \"a length\",\n"
+	    "\t\t    want_rc < 0 ? libusb_error_name(want_rc) : "
+	    "\"a length\");\n\telse if (rc != want_rc)\n"
+	    "\t\tprintf(\"record %llu: %d bytes, recorded %d\\n\", rec, "
+	    "rc,\n\t\t    want_rc);\n\tif (rc != want_rc) {\n"
+	    "\t\tdivergences++;\n\t\treturn;\n\t}\n"
 	    "\tfor (i = 0; want != NULL && i < nwant && i < rc; i++) {\n"
 	    "\t\tif (buf[i] != want[i]) {\n\t\t\tprintf(\"record %llu: byte "
 	    "%d is 0x%02x, recorded 0x%02x\\n\",\n\t\t\t    rec, i, buf[i], "
@@ -753,17 +805,48 @@ dx_write_c(const struct dec_export *x, const struct dx_plan *pl,
 			sb_printf(b, "\tif ((rc = libusb_claim_interface(h, %d)) "
 			    "!= 0)\n\t\tfprintf(stderr, \"interface %d: %%s\\n\", "
 			    "libusb_error_name(rc));\n", k, k);
-	sb_puts(b, "\treturn rc;\n}\n");
+	sb_puts(b, "\treturn rc;\n}\n\n/* Let them go: their kernel drivers "
+	    "bind again. */\nstatic void\nrelease(libusb_device_handle *h)\n"
+	    "{\n\t(void)h;\n");
+	for (k = 0; k < 256; k++)
+		if (pl->claim[k])
+			sb_printf(b, "\tlibusb_release_interface(h, %d);\n", k);
+	sb_puts(b, "}\n\n/* SET_CONFIGURATION: nothing when the device is in "
+	    "that configuration\n * already (libusb would reset it). */\n"
+	    "static int\nset_configuration(libusb_device_handle *h, int n)\n"
+	    "{\n\tint\t cur;\n\n\tif (libusb_get_configuration(h, &cur) == 0 "
+	    "&& cur == n)\n\t\treturn 0;\n\treturn libusb_set_configuration(h, "
+	    "n);\n}\n\n");
+	/* two devices may share VID:PID (QEMU's keyboard and tablet): the
+	 * one whose descriptor is the recording's */
+	sb_printf(b, "/* The first device with VID:PID whose descriptor is "
+	    "the recording's (release,\n * strings), else the first with "
+	    "VID:PID. */\nstatic libusb_device_handle *\nopen_device(void)\n"
+	    "{\n\tstruct libusb_device_descriptor d;\n\tlibusb_device\t**list, "
+	    "*pick = NULL;\n\tlibusb_device_handle *h = NULL;\n\tssize_t\t\t "
+	    "i, n;\n\n\tif ((n = libusb_get_device_list(NULL, &list)) < 0)\n"
+	    "\t\treturn NULL;\n\tfor (i = 0; i < n; i++) {\n"
+	    "\t\tif (libusb_get_device_descriptor(list[i], &d) != 0 ||\n"
+	    "\t\t    d.idVendor != VID || d.idProduct != PID)\n\t\t\tcontinue;\n"
+	    "\t\tif (pick == NULL)\n\t\t\tpick = list[i];\n"
+	    "\t\tif (d.bcdDevice == 0x%04x && d.iManufacturer == %u &&\n"
+	    "\t\t    d.iProduct == %u && d.iSerialNumber == %u) {\n"
+	    "\t\t\tpick = list[i];\n\t\t\tbreak;\n\t\t}\n\t}\n"
+	    "\tif (pick != NULL && libusb_open(pick, &h) != 0)\n\t\th = NULL;\n"
+	    "\tlibusb_free_device_list(list, 1);\n\treturn h;\n}\n",
+	    get_le16(pl->devdesc + 12), pl->devdesc[14], pl->devdesc[15],
+	    pl->devdesc[16]);
 	dx_phases(x, pl, b, 0);
 	sb_puts(b, "\nint\nmain(void)\n{\n\tlibusb_device_handle *h;\n\n"
 	    "\tif (libusb_init(NULL) != 0) {\n\t\tfprintf(stderr, "
 	    "\"libusb_init failed\\n\");\n\t\treturn 2;\n\t}\n"
-	    "\tif ((h = libusb_open_device_with_vid_pid(NULL, VID, PID)) == "
-	    "NULL) {\n\t\tfprintf(stderr, \"no device %04x:%04x (or no "
-	    "access to it)\\n\", VID,\n\t\t    PID);\n\t\tlibusb_exit(NULL);"
-	    "\n\t\treturn 2;\n\t}\n\tlibusb_set_auto_detach_kernel_driver(h, "
-	    "1);\n\t(void)xfer;\t/* in case the capture has none */\n"
-	    "\t(void)check;\n\tsetup(h);\n\tdata(h);\n\tlibusb_close(h);\n"
+	    "\tif ((h = open_device()) == NULL) {\n\t\tfprintf(stderr, "
+	    "\"no device %04x:%04x (or no access to it)\\n\", VID,\n\t\t    "
+	    "PID);\n\t\tlibusb_exit(NULL);\n\t\treturn 2;\n\t}\n"
+	    "\tlibusb_set_auto_detach_kernel_driver(h, 1);\n"
+	    "\t(void)xfer;\t/* in case the capture has none */\n"
+	    "\t(void)check;\n\t(void)set_configuration;\n\tsetup(h);\n"
+	    "\tdata(h);\n\trelease(h);\n\tlibusb_close(h);\n"
 	    "\tlibusb_exit(NULL);\n\tprintf(\"%d divergence%s\\n\", "
 	    "divergences, divergences == 1 ? \"\" : \"s\");\n"
 	    "\treturn divergences != 0;\n}\n");
@@ -822,11 +905,40 @@ dx_write_py(const struct dec_export *x, const struct dx_plan *pl,
 	}
 	if (n == 0)
 		sb_puts(b, "    pass\n");
+	sb_puts(b, "\n\ndef release(dev):\n    \"\"\"Let them go: their "
+	    "kernel drivers bind again.\"\"\"\n");
+	n = 0;
+	for (k = 0; k < 256; k++) {
+		if (!pl->claim[k])
+			continue;
+		sb_printf(b, "    usb.util.release_interface(dev, %d)\n"
+		    "    try:\n        dev.attach_kernel_driver(%d)\n"
+		    "    except usb.core.USBError:\n        pass\n", k, k);
+		n++;
+	}
+	if (n == 0)
+		sb_puts(b, "    pass\n");
+	sb_puts(b, "\n\ndef set_configuration(dev, n):\n    \"\"\"Nothing "
+	    "when the device is in configuration n already.\"\"\"\n"
+	    "    try:\n        if dev.get_active_configuration()."
+	    "bConfigurationValue == n:\n            return 0\n"
+	    "    except usb.core.USBError:\n        pass\n"
+	    "    dev.set_configuration(n)\n    return 0\n");
+	sb_printf(b, "\n\ndef find():\n    \"\"\"The first device with "
+	    "VID:PID whose descriptor is the recording's\n    (release, "
+	    "strings), else the first with VID:PID.\"\"\"\n"
+	    "    devs = list(usb.core.find(find_all=True, idVendor=VID, "
+	    "idProduct=PID))\n    for d in devs:\n"
+	    "        if (d.bcdDevice, d.iManufacturer, d.iProduct, "
+	    "d.iSerialNumber) == \\\n                (0x%04x, %u, %u, %u):\n"
+	    "            return d\n    return devs[0] if devs else None\n",
+	    get_le16(pl->devdesc + 12), pl->devdesc[14], pl->devdesc[15],
+	    pl->devdesc[16]);
 	dx_phases(x, pl, b, 1);
-	sb_puts(b, "\n\ndef main():\n    dev = usb.core.find(idVendor=VID, "
-	    "idProduct=PID)\n    if dev is None:\n        print(\"no device "
+	sb_puts(b, "\n\ndef main():\n    dev = find()\n    if dev is None:\n        print(\"no device "
 	    "%04x:%04x\" % (VID, PID), file=sys.stderr)\n        return 2\n"
-	    "    setup(dev)\n    data(dev)\n    usb.util.dispose_resources("
+	    "    setup(dev)\n    data(dev)\n    release(dev)\n"
+	    "    usb.util.dispose_resources("
 	    "dev)\n    print(\"%d divergence%s\" % (divergences, \"\" if "
 	    "divergences == 1 else \"s\"))\n    return 1 if divergences "
 	    "else 0\n\n\nif __name__ == \"__main__\":\n    sys.exit(main())\n");
@@ -854,4 +966,122 @@ dec_export_finish(struct dec_export *x, struct sbuf *b, char *err,
 		return -1;
 	}
 	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * The transfers for a live replay (cmd/cmd-replay.c): every transfer of
+ * the device in completion order, each with what replay does with it.
+ */
+
+/* DFU's interface (DFU 1.1 4.2.3: class 0xfe, subclass 1) and its
+ * DFU_DNLOAD request (6.1.1), a firmware download. */
+#define DX_CLASS_APP		0xfe
+#define DX_SUBCLASS_DFU		0x01
+#define DX_DFU_DNLOAD		0x01
+#define DX_TYPE_CLASS		0x20
+#define DX_TYPE_VENDOR		0x40
+
+static int
+dx_kind(const struct dec_export *x, const struct dx_plan *pl, size_t i)
+{
+	const struct dx_xfer *t = &x->xf[i];
+	int		 type = t->setup[0] & DX_TYPE_MASK;
+	int		 rt = t->setup[0] & DX_RECIP_MASK;
+
+	if (is_ctrl(t) && t->setup[0] == 0 &&
+	    t->setup[1] == USB_REQ_SET_ADDRESS)
+		return DEC_STEP_ADDRESS;
+	if (t->status == -2 || t->status == -104 || t->status == -108)
+		return DEC_STEP_CANCELLED;
+	if (t->type == XFER_ISO)
+		return DEC_STEP_ISO;
+	if (!is_ctrl(t) || dx_in(t))
+		return DEC_STEP_DO;	/* reading changes nothing */
+	if (type == DX_TYPE_STANDARD) {
+		if (t->setup[1] == USB_REQ_SET_CONFIGURATION && rt == 0)
+			return DEC_STEP_CONFIG;
+		if (dx_special(t) || (t->setup[1] == USB_REQ_CLEAR_FEATURE &&
+		    rt == DX_RECIP_ENDPOINT))
+			return DEC_STEP_DO;
+		return i < pl->first_config ? DEC_STEP_ENUM : DEC_STEP_STATE;
+	}
+	if (type == DX_TYPE_VENDOR)
+		return DEC_STEP_STATE;
+	if (type == DX_TYPE_CLASS && rt == DX_RECIP_INTERFACE &&
+	    t->setup[1] == DX_DFU_DNLOAD &&
+	    pl->intf_class[t->setup[4]][0] == DX_CLASS_APP &&
+	    pl->intf_class[t->setup[4]][1] == DX_SUBCLASS_DFU)
+		return DEC_STEP_STATE;
+	return DEC_STEP_DO;
+}
+
+int
+dec_export_replay(struct dec_export *x, struct dec_replay *rp, char *err,
+    size_t errlen)
+{
+	struct dx_plan	 pl;
+	struct dx_xfer	*t;
+	struct dec_step	*v;
+	size_t		 i;
+	int		 rt;
+	uint8_t		 e;
+
+	memset(rp, 0, sizeof *rp);
+	if (x->oom) {
+		snprintf(err, errlen, "%s", ue_strerror(UE_NOMEM));
+		return -1;
+	}
+	if (dx_plan(x, &pl, err, errlen) != 0)
+		return -1;
+	rp->bus = pl.bus;
+	rp->dev = pl.dev;
+	rp->vid = pl.vid;
+	rp->pid = pl.pid;
+	memcpy(rp->devdesc, pl.devdesc, sizeof rp->devdesc);
+	if ((rp->xfer = calloc(x->nxf > 0 ? x->nxf : 1, sizeof *rp->xfer)) ==
+	    NULL) {
+		snprintf(err, errlen, "%s", ue_strerror(UE_NOMEM));
+		return -1;
+	}
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (t->bus != pl.bus || t->dev != pl.dev || t->synth)
+			continue;
+		v = &rp->xfer[rp->nxfer++];
+		v->recno = t->recno;
+		v->kind = dx_kind(x, &pl, i);
+		v->ep = t->ep;
+		v->type = t->type;
+		v->ctrl = is_ctrl(t);
+		v->in = dx_in(t);
+		memcpy(v->setup, t->setup, 8);
+		v->len = dx_len(t) > DX_MAX_LEN ? DX_MAX_LEN : dx_len(t);
+		v->out = t->out;
+		v->nout = t->nout > v->len ? v->len : t->nout;
+		v->data = t->in;
+		v->ndata = t->nin > v->len ? v->len : t->nin;
+		v->actual = t->actual > v->len ? v->len : t->actual;
+		v->status = t->status;
+		v->cut = t->cut;
+		v->comment = dx_text(t);
+		if (v->kind != DEC_STEP_DO)
+			continue;
+		/* the interfaces it needs: its endpoint's, its request's */
+		rt = t->setup[0] & DX_RECIP_MASK;
+		e = !v->ctrl ? t->ep : rt == DX_RECIP_ENDPOINT ?
+		    t->setup[4] : 0;
+		if (v->ctrl && rt == DX_RECIP_INTERFACE)
+			rp->claim[t->setup[4]] = 1;
+		else if ((e & 0x0f) != 0 &&
+		    pl.intf_of_ep[ep_index(e)] != 0xff)
+			rp->claim[pl.intf_of_ep[ep_index(e)]] = 1;
+	}
+	return 0;
+}
+
+void
+dec_replay_free(struct dec_replay *rp)
+{
+	free(rp->xfer);
+	memset(rp, 0, sizeof *rp);
 }

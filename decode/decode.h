@@ -2125,6 +2125,55 @@ int		 dec_export_record(struct dec_export *x,
 int		 dec_export_finish(struct dec_export *x, struct sbuf *b,
 		     char *err, size_t errlen);
 void		 dec_export_free(struct dec_export *x);
+/* Or the device that described itself as vid:pid. */
+void		 dec_export_vidpid(struct dec_export *x, uint16_t vid,
+		     uint16_t pid);
+
+/*
+ * The same device's transfers for a replay against a live device
+ * (urbscope replay): each in completion order with what replay does
+ * with it.  The pointers are into the dec_export, alive as long as it.
+ */
+#define DEC_STEP_DO		0	/* sent, its answer compared */
+#define DEC_STEP_ADDRESS	1	/* SET_ADDRESS: never sent */
+#define DEC_STEP_CANCELLED	2	/* -ENOENT, -ECONNRESET, -ESHUTDOWN */
+#define DEC_STEP_ISO		3	/* isochronous */
+#define DEC_STEP_ENUM		4	/* a standard OUT request of the
+					 * enumeration: the host's USB core's */
+#define DEC_STEP_STATE		5	/* changes the device's state (vendor
+					 * OUT, DFU_DNLOAD, SET_FEATURE...) */
+#define DEC_STEP_CONFIG		6	/* SET_CONFIGURATION */
+struct dec_step {
+	uint64_t	 recno;		/* of its submission */
+	int		 kind;		/* DEC_STEP_* */
+	uint8_t		 ep;		/* address, IN bit included */
+	uint8_t		 type;		/* XFER_* */
+	uint8_t		 ctrl;		/* endpoint 0 */
+	uint8_t		 in;		/* data IN (a control's: its setup) */
+	uint8_t		 setup[8];
+	uint32_t	 len;		/* bytes asked (IN) or sent (OUT) */
+	const uint8_t	*out;		/* OUT: nout bytes recorded, zeros */
+	uint32_t	 nout;		/* after them */
+	const uint8_t	*data;		/* IN: the bytes recorded */
+	uint32_t	 ndata;
+	uint32_t	 actual;	/* the length recorded */
+	int32_t		 status;	/* recorded, Linux's (0, -EPIPE...) */
+	int		 cut;		/* data cut by the snap length */
+	const char	*comment;	/* its request, decoded */
+};
+struct dec_replay {
+	uint16_t	 bus;		/* the device in the capture */
+	uint8_t		 dev;
+	uint16_t	 vid, pid;
+	uint8_t		 devdesc[18];	/* its device descriptor */
+	uint8_t		 claim[256];	/* the interfaces sent transfers use */
+	struct dec_step	*xfer;
+	size_t		 nxfer;
+};
+/* 0, or -1 with err set (no such device, out of memory). */
+int		 dec_export_replay(struct dec_export *x,
+		     struct dec_replay *rp, char *err, size_t errlen);
+void		 dec_replay_free(struct dec_replay *rp);
 
 /* One-line summary of a packet with no URB meaning. */
 void		 dec_usbll_summary(const struct urb_rec *r, struct sbuf *b);

@@ -15,7 +15,7 @@ captures=$(ls samples/*.pcap samples/*.pcapng samples/*.mon samples/*.txt \
     "$LINUX61"/*.pcap "$LINUX61"/*.bin "$LINUX61"/*.txt \
     tests/data/*/*.pcapng 2>/dev/null)
 n=$(echo "$captures" | wc -l)
-plan $((n + 17))
+plan $((n + 19))
 
 LIBUSB=$(pkg-config --cflags --libs libusb-1.0 2>/dev/null)
 exported=0
@@ -44,10 +44,15 @@ check "the header: the device, its VID:PID, the enumeration left out" sh -c \
     "grep -q '^ \* device 1.2 (1209:0001): 18 transfers, in the order they completed;' '$TMP/kb.c' &&
     grep -q '^ \* left out: 7 of its enumeration, 0 cancelled, 0 isochronous.' '$TMP/kb.c' &&
     grep -q '^#define VID		0x1209' '$TMP/kb.c'"
-check "SET_CONFIGURATION through libusb, then interface 0 claimed" sh -c \
+check "SET_CONFIGURATION through libusb (none when the device is in it), then interface 0 claimed" sh -c \
     "grep -A1 'record 94: SET_CONFIGURATION 1 \*/' '$TMP/kb.c' |
-    grep -q 'check(94, libusb_set_configuration(h, 1), 0, NULL, 0);' &&
+    grep -q 'check(94, set_configuration(h, 1), 0, NULL, 0);' &&
     grep -q 'libusb_claim_interface(h, 0)' '$TMP/kb.c'"
+check "the device by VID:PID and its descriptor (QEMU's keyboard and tablet share IDs), let go at the end" \
+    sh -c "grep -q 'if (d.bcdDevice == 0x0100 && d.iManufacturer == 1 &&' '$TMP/kb.c' &&
+    grep -q 'd.iProduct == 2 && d.iSerialNumber == 3) {' '$TMP/kb.c' &&
+    grep -A3 '^release(libusb_device_handle \*h)' '$TMP/kb.c' | grep -q 'libusb_release_interface(h, 0);' &&
+    grep -q '^	release(h);' '$TMP/kb.c'"
 check "a class request with its decode in a comment, its data in an array" \
     sh -c "grep -q '/\* record 102: SET_REPORT output id 0 intf 0 len 1: LEDs none \*/' '$TMP/kb.c' &&
     grep -q 'memcpy(buf, out_102, 1);' '$TMP/kb.c'"
@@ -79,7 +84,15 @@ check "python: bulk OUT and IN through pyusb, checked" sh -c \
     2>"$TMP/err"
 check "QEMU's capture (URB ids reused): each call with its own request and answer" \
     sh -c "grep -A1 'record 24: FTDI_GET_LATENCY_TIMER' '$TMP/qs.c' | grep -q 'check(24, libusb_control_transfer(h, 0xc0, 0x0a, 0x0000, 0x0000, buf, 1, TIMEOUT), 1, in_24, 1);' &&
-    grep -A1 'record 22: SET_CONFIGURATION 1 \*/' '$TMP/qs.c' | grep -q 'libusb_set_configuration(h, 1)'"
+    grep -A1 'record 22: SET_CONFIGURATION 1 \*/' '$TMP/qs.c' | grep -q 'set_configuration(h, 1)'"
+
+# a capture cut short: the program of the records before the cut, exit 1
+head -c 9000 samples/hid-keyboard.pcap >"$TMP/cut.pcap"
+"$US" export --format c "$TMP/cut.pcap" -o "$TMP/cut.c" 2>"$TMP/err"
+check "a capture cut short: exit 1, said, the records before it exported" \
+    sh -c "test $? -eq 1 && grep -q 'the file ends inside the record (61 of 80 bytes) (the records before it are used)' '$TMP/err' &&
+    grep -q 'check(104, xfer(h, 0x81, 1, 8), 8, in_104, 8);' '$TMP/cut.c' &&
+    cc -Wall -Wextra -Werror -o '$TMP/cut' '$TMP/cut.c' $LIBUSB"
 
 # -Y and -s
 "$US" export --format c samples/hid-keyboard.pcap \

@@ -6,7 +6,8 @@
  * -T fields, usbmon text, the transfers view (text, JSON, the tree);
  * and counted by `urbscope stats`, printed in every form it has; every
  * driver event through the rules a traced kernel's events get; and every
- * record into the programs `urbscope export` writes (C and Python).
+ * record into the programs `urbscope export` writes (C and Python) and
+ * the transfers `urbscope replay` makes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct dec_xfer	 xf[3];
 	struct dec_rules *rules;
 	struct dec_export *ex[2];
+	struct dec_replay rp;
 	struct drv_event broken[4];
 	size_t		 i;
 	struct sbuf	 out = { 0 };
@@ -138,6 +140,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		dec_xfer_end(&xf[k], "never completed", &out);
 		dec_xfer_free(&xf[k]);
 	}
+	if (dec_export_replay(ex[0], &rp, err, sizeof err) == 0)
+		dec_replay_free(&rp);
 	for (k = 0; k < 2; k++) {
 		out.len = 0;
 		(void)dec_export_finish(ex[k], &out, err, sizeof err);

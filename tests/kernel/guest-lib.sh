@@ -38,6 +38,17 @@ usb_settle() {
 	return 1
 }
 
+# wait_for CMD...: until CMD succeeds, 30 s at most; its output the last
+# time
+wait_for() {
+	i=0
+	while ! "$@" >/dev/null 2>&1 && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	"$@" 2>/dev/null
+}
+
 # host_do ACTION [ARG...]: ask the host program (vm.sh --host) to do
 # ACTION and wait for its answer (60 s at most).  The request is the file
 # /share/sync/ACTION.req holding the arguments; the host answers with

@@ -20,16 +20,6 @@
 mkdir -p /tmp/out
 cd /tmp/out || exit 1
 
-# wait_for CMD...: until CMD succeeds, 30 s at most
-wait_for() {
-	i=0
-	while ! "$@" >/dev/null 2>&1 && [ $i -lt 300 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	"$@" 2>/dev/null
-}
-
 load_usbmon || exit 1
 modprobe vhci-hcd && modprobe sd_mod && modprobe usb-storage &&
     modprobe evdev && modprobe usbhid && modprobe hid-generic &&

@@ -13,6 +13,9 @@ with ACTION.done holding "ok" or the error.  Actions:
   click                press and release the left button
   mouse DX,DY[,W] ...  relative moves (and wheel steps W), one event each
   qmp JSON             any QMP command, e.g. {"execute": "query-status"}
+  build NAME...        compile $SHARE/NAME.c into $SHARE/NAME for the
+                       guest against libusb-1.0 (vm.sh's $BUILD_CC and
+                       $BUILD_LIBUSB), with -Wall -Wextra -Werror
 
 Every QMP exchange is logged to $OUT/qmp.log.  Runs until QEMU closes the
 monitor.
@@ -20,6 +23,7 @@ monitor.
 import json
 import os
 import socket
+import subprocess
 import sys
 import time
 
@@ -149,6 +153,22 @@ def act_qmp(q, args):
     q.raw(json.loads(args))
 
 
+def act_build(q, args):
+    share = os.environ["SHARE"]
+    for name in args.split():
+        src = os.path.join(share, name + ".c")
+        cmd = (os.environ.get("BUILD_CC", "cc").split() +
+               ["-Wall", "-Wextra", "-Werror", "-o",
+                os.path.join(share, name), src] +
+               os.environ.get("BUILD_LIBUSB", "").split())
+        p = subprocess.run(cmd, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True)
+        with open(os.path.join(share, name + ".build.txt"), "w") as fp:
+            fp.write(" ".join(cmd) + "\n" + p.stdout)
+        if p.returncode != 0:
+            raise RuntimeError("%s: cc exit %d" % (name, p.returncode))
+
+
 ACTIONS = {
     "keys": act_keys,
     "device_del": act_device_del,
@@ -157,6 +177,7 @@ ACTIONS = {
     "click": act_click,
     "mouse": act_mouse,
     "qmp": act_qmp,
+    "build": act_build,
 }
 
 

@@ -24,7 +24,7 @@
 KERNELS_ALL="6.1 6.12 6.12-rt 6.1-drvwrap 7 arm64-6.1 arm64-6.12"
 # the parts run.sh runs on a kernel whose name (- and . as _) has a line
 KERNEL_TESTS_6_1_drvwrap=drivers
-KERNEL_TESTS_7="main drivers serve"
+KERNEL_TESTS_7="main drivers serve replay"
 
 
 

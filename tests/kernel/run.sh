@@ -15,12 +15,14 @@
 # (guest-drivers.sh, check-drivers.py); the test of our own kernel modules
 # (kmod.sh, guest-kmod.sh, check-kmod.py; "skip - ... kmod: REASON"
 # without the kernel's headers); the test of devices served over USB/IP
-# (guest-serve.sh, check-serve.py).  KERNEL_TEST=main, drivers, kmod or
-# serve runs only that one.
+# (guest-serve.sh, check-serve.py); the test of replay and the exported C
+# programs against QEMU's keyboard and disk (guest-replay.sh,
+# check-replay.py).  KERNEL_TEST=main, drivers, kmod, serve or replay runs
+# only that one.
 cd "$(dirname "$0")/../.." || exit 1
 base=${KERNEL_TEST_OUT:-build/kernel/run}
 base=${base%/}
-tests=${KERNEL_TEST:-main drivers kmod serve}
+tests=${KERNEL_TEST:-main drivers kmod serve replay}
 . tests/kernel/kver.sh
 kernels=${KERNELS:-$KERNELS_ALL}
 
@@ -31,6 +33,7 @@ n_main=33
 n_drivers=28
 n_kmod=54
 n_serve=20
+n_replay=13
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
 kernel_tests() {
@@ -51,6 +54,7 @@ checks() {
 	case $* in *drivers*) c=$((c + n_drivers)) ;; esac
 	case $* in *kmod*) c=$((c + n_kmod)) ;; esac
 	case $* in *serve*) c=$((c + n_serve)) ;; esac
+	case $* in *replay*) c=$((c + n_replay)) ;; esac
 	echo "$c"
 }
 total=0
@@ -187,6 +191,24 @@ one_kernel() {
 			echo "# serve: $(($(date +%s) - start)) s" \
 			    "(guest $(cat "$out-serve/seconds") s); files in" \
 			    "$out-serve" ;;
+		1)	crc=1 ;;
+		esac
+	esac
+
+	# urbscope replay and export --format c: a capture of QEMU's
+	# keyboard and disk made again to them and to devices that differ
+	# (guest-replay.sh, check-replay.py)
+	case $tests in *replay*)
+		start=$(date +%s)
+		guest replay "$n_replay checks" "$out-replay" \
+		    --guest tests/kernel/guest-replay.sh \
+		    --host tests/kernel/host.py --timeout 200
+		case $? in
+		0)	python3 tests/kernel/check-replay.py "$out-replay" ||
+			    crc=1
+			echo "# replay: $(($(date +%s) - start)) s" \
+			    "(guest $(cat "$out-replay/seconds") s); files in" \
+			    "$out-replay" ;;
 		1)	crc=1 ;;
 		esac
 	esac

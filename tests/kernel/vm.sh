@@ -382,13 +382,17 @@ for f in $files; do
 done
 
 # The disk behind usb-storage: 8 MiB with a recognisable pattern, so reads
-# show real bytes.
+# show real bytes; disk2.img, the same but for sectors 9 and 2060, for a
+# disk that differs (guest-replay.sh plugs it in through QMP).
 python3 -c '
 import sys
 blk = bytearray()
 for i in range(8 * 1024 * 1024 // 16):
     blk += b"urbscope%08x" % i
-open(sys.argv[1], "wb").write(blk)' "$out/disk.img" || exit 1
+open(sys.argv[1], "wb").write(blk)
+for lba in (9, 2060):
+    blk[lba * 512:lba * 512 + 32] = b"a sector that differs: %08d\n" % lba
+open(sys.argv[2], "wb").write(blk)' "$out/disk.img" "$out/disk2.img" || exit 1
 
 qemu_pid=
 host_pid=
@@ -442,8 +446,18 @@ if [ -n "$host" ]; then
 	*.py) set -- python3 "$host" ;;
 	*) set -- "$host" ;;
 	esac
-	OUT=$out QMP=$out/qmp.sock SHARE=$out/share "$@" </dev/null \
-	    >host.log 2>&1 &
+	# the guest's C compiler for host.py's build action: this machine's,
+	# or the arm64 cross compiler with its sysroot's libusb
+	if [ "$arch" = arm64 ]; then
+		bcc="aarch64-linux-gnu-gcc --sysroot=$sysroot"
+		blib=$(PKG_CONFIG_SYSROOT_DIR="$sysroot" PKG_CONFIG_LIBDIR="$sysroot/usr/lib/aarch64-linux-gnu/pkgconfig:$sysroot/usr/share/pkgconfig" \
+		    pkg-config --cflags --libs libusb-1.0 2>/dev/null)
+	else
+		bcc=cc
+		blib=$(pkg-config --cflags --libs libusb-1.0 2>/dev/null)
+	fi
+	OUT=$out QMP=$out/qmp.sock SHARE=$out/share BUILD_CC=$bcc \
+	    BUILD_LIBUSB=$blib "$@" </dev/null >host.log 2>&1 &
 	host_pid=$!
 fi
 wait "$qemu_pid"
