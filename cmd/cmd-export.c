@@ -1,8 +1,9 @@
 /*
- * cmd/cmd-export.c - `urbscope export --format c|python FILE [-s BUS.DEV]
- * [-Y FILTER] [-o OUT]`: a capture turned back into a program that does
- * what the host did to one device and checks what the device answers
- * (the generator is decode/dec-export.c).  -Y chooses the records
+ * cmd/cmd-export.c - `urbscope export --format c|python|syzkaller FILE
+ * [-s BUS.DEV] [-Y FILTER] [-o OUT]`: a capture turned back into a
+ * program that does what the host did to one device and checks what the
+ * device answers, or (syzkaller) one that emulates the device for
+ * syzkaller's USB fuzzing (the generator is decode/dec-export.c).  -Y chooses the records
  * exported; -s the device (default: the first that is no hub).  Each
  * transfer's comment is its submission's summary as `urbscope read`
  * gives it.
@@ -20,8 +21,8 @@ static void
 export_usage(FILE *f)
 {
 	fprintf(f,
-	    "usage: urbscope export --format c|python FILE [-s BUS.DEV] "
-	    "[-Y FILTER] [-o OUT]\n"
+	    "usage: urbscope export --format c|python|syzkaller FILE "
+	    "[-s BUS.DEV] [-Y FILTER]\n              [-o OUT]\n"
 	    "A capture turned back into a program: what the host did to "
 	    "one device, in\nthe order its transfers completed, each "
 	    "answer checked against the\nrecording (status, length, bytes),"
@@ -33,8 +34,14 @@ export_usage(FILE *f)
 	    "their kernel drivers) and exits 0\nwhen the device answered as "
 	    "recorded.  The enumeration (SET_ADDRESS, the\nstandard "
 	    "requests before SET_CONFIGURATION), cancelled URBs and\n"
-	    "isochronous ones are left out, and counted in its header.\n\n"
-	    "  --format LANG  c or python\n"
+	    "isochronous ones are left out, and counted in its header.\n"
+	    "syzkaller: the device's side instead, a syzkaller program that "
+	    "emulates it\n(sys/linux/vusb.txt): syz_usb_connect with its "
+	    "descriptors, then a\nsyz_usb_control_io with the recorded answer "
+	    "of each control request after\nSET_CONFIGURATION, "
+	    "syz_usb_ep_write and syz_usb_ep_read for bulk and\ninterrupt "
+	    "data.\n\n"
+	    "  --format LANG  c, python or syzkaller\n"
 	    "  -s BUS.DEV     the device (default: the first that answered\n"
 	    "                 GET_DESCRIPTOR(DEVICE) and is no hub)\n"
 	    "  -Y FILTER      only the records FILTER shows\n"
@@ -96,13 +103,15 @@ export_exec(const struct cmd_entry *ce, struct cmd_args *a)
 
 	(void)ce;
 	if (format == NULL || (strcmp(format, "c") != 0 &&
-	    strcmp(format, "python") != 0)) {
-		cmd_warnx("export: --format c or python%s%s",
+	    strcmp(format, "python") != 0 &&
+	    strcmp(format, "syzkaller") != 0)) {
+		cmd_warnx("export: --format c, python or syzkaller%s%s",
 		    format != NULL ? ", not " : " is required",
 		    format != NULL ? format : "");
 		return EXIT_USAGE;
 	}
-	lang = strcmp(format, "c") == 0 ? DEC_EXPORT_C : DEC_EXPORT_PYTHON;
+	lang = strcmp(format, "c") == 0 ? DEC_EXPORT_C :
+	    strcmp(format, "python") == 0 ? DEC_EXPORT_PYTHON : DEC_EXPORT_SYZ;
 	if (dev != NULL && (sscanf(dev, "%d.%d%c", &bus, &devnum, &c) != 2 ||
 	    bus < 1 || bus > 65535 || devnum < 1 || devnum > 127)) {
 		cmd_warnx("export: -s wants BUS.DEV (1.3), not %s", dev);
@@ -141,9 +150,11 @@ static const struct option export_longopts[] = {
 
 const struct cmd_entry cmd_export_entry = {
 	.name = "export",
-	.usage = "--format c|python FILE [-s BUS.DEV] [-Y FILTER] [-o OUT]",
+	.usage = "--format c|python|syzkaller FILE [-s BUS.DEV] [-Y FILTER] "
+	    "[-o OUT]",
 	.help = "a capture as a program that does what the host did and "
-	    "checks the answers (libusb C, pyusb)",
+	    "checks the answers (libusb C, pyusb), or as a syzkaller program "
+	    "that emulates the device",
 	.template = "o:s:Y:",
 	.longopts = export_longopts,
 	.lower = 1,

@@ -944,6 +944,372 @@ dx_write_py(const struct dec_export *x, const struct dx_plan *pl,
 	    "else 0\n\n\nif __name__ == \"__main__\":\n    sys.exit(main())\n");
 }
 
+/* ------------------------------------------------------------------------
+ * syzkaller: the device's side, emulated.  syzkaller's USB fuzzing
+ * pseudo-syscalls (sys/linux/vusb.txt, run by executor/common_usb.h and
+ * executor/common_usb_linux.h over the kernel's raw gadget) make the
+ * kernel see a device: syz_usb_connect gives it the device descriptor and
+ * one configuration descriptor (dev) and what else the enumeration asks
+ * (conn_descs: the device qualifier, the BOS, the string descriptors by
+ * index) and answers every request up to SET_CONFIGURATION from them;
+ * each syz_usb_control_io then answers one control request, an IN one
+ * from its descriptors (GET_DESCRIPTOR) or responses (the others);
+ * syz_usb_ep_write sends a bulk or interrupt IN's data, syz_usb_ep_read
+ * takes an OUT's.
+ *
+ * Descriptors whose bytes vusb.txt's structs cannot hold as they are (its
+ * usb_device_descriptor has one interface of 9-byte endpoints; a HID
+ * report descriptor is no usb_generic_descriptor) go as syzkaller's
+ * squashed form, ANY=[@ANYBLOB="hex"], which prog/encoding.go takes for
+ * any pointer (prog/any.go: a pointer to a varlen struct is squashable).
+ */
+#define DX_SYZ_BASE	0x7f0000000000ull	/* prog/encoding.go */
+#define DX_SYZ_MEM	(16u << 20)	/* its data area: 4096 pages */
+#define DX_SYZ_PACKET	4096	/* USB_MAX_PACKET_SIZE, common_usb_linux.h */
+#define DX_SYZ_NDESCS	5	/* vusb_descriptors' pointers after len */
+#define DX_SYZ_NRESPS	22	/* vusb_responses' pointers after len */
+#define DX_SYZ_PTR	8	/* a pointer's bytes (amd64, arm64) */
+/* enum usb_device_speed (include/uapi/linux/usb/ch9.h) */
+#define DX_SPEED_LOW	1
+#define DX_SPEED_FULL	2
+#define DX_SPEED_HIGH	3
+#define DX_SPEED_SUPER	5
+
+struct dx_syz {
+	struct sbuf	*b;
+	uint64_t	 addr;		/* the next free address of the call */
+	size_t		 nctrl, nwrite, nread, nbefore, nfailed, ncut;
+};
+
+/* The longest answer of the device to GET_DESCRIPTOR(type, index) (index
+ * -1: any), at least min bytes; NULL if none. */
+static const struct dx_xfer *
+dx_syz_desc(const struct dec_export *x, const struct dx_plan *pl,
+    uint8_t type, int index, uint32_t min)
+{
+	const struct dx_xfer *t, *best = NULL;
+	size_t		 i;
+
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (t->bus != pl->bus || t->dev != pl->dev || !is_ctrl(t) ||
+		    t->setup[0] != 0x80 || t->setup[1] !=
+		    USB_REQ_GET_DESCRIPTOR || t->setup[3] != type ||
+		    (index >= 0 && t->setup[2] != index) || t->status != 0 ||
+		    t->nin < min || (best != NULL && t->nin <= best->nin))
+			continue;
+		best = t;
+	}
+	return best;
+}
+
+/* The speed syz_usb_connect asks for: the capture does not say it, the
+ * descriptors do (USB 2.0 5.5.3, 5.7.3, 5.8.3: a low-speed device has
+ * an 8-byte endpoint 0 and interrupt endpoints of 8 bytes at most; only
+ * a high-speed one has endpoints over 64 bytes; 3.2 devices say 0x03xx). */
+static int
+dx_syz_speed(const uint8_t *dev, const struct dx_plan *pl)
+{
+	const uint8_t	*d;
+	uint32_t	 off;
+	int		 low = dev[7] == 8, high = 0;
+
+	if (get_le16(dev + 2) >= 0x0300)
+		return DX_SPEED_SUPER;
+	for (off = 0; pl->config != NULL && off + 2 <= pl->config_len &&
+	    pl->config[off] >= 2; off += pl->config[off]) {
+		d = pl->config + off;
+		if (d[1] != USB_DT_ENDPOINT || d[0] < 7 ||
+		    off + 7 > pl->config_len)
+			continue;
+		if ((get_le16(d + 4) & 0x7ff) > 64)
+			high = 1;
+		if ((d[3] & 3) != 3 || (get_le16(d + 4) & 0x7ff) > 8)
+			low = 0;
+	}
+	return high ? DX_SPEED_HIGH : low ? DX_SPEED_LOW : DX_SPEED_FULL;
+}
+
+/* A pointer's address: &(0x7f...), n bytes taken. */
+static void
+dx_syz_addr(struct dx_syz *s, uint32_t n)
+{
+	sb_printf(s->b, "&(0x%llx)", (unsigned long long)(DX_SYZ_BASE +
+	    s->addr));
+	s->addr += (n + 0x3f) & ~0x3fu;
+	if (s->addr >= DX_SYZ_MEM)	/* never with DX_SYZ_PACKET data */
+		s->addr = 0;
+}
+
+static void
+dx_syz_hex(struct dx_syz *s, const uint8_t *p, uint32_t n)
+{
+	sb_putc(s->b, '"');
+	sb_hexbytes(s->b, p, n);
+	sb_putc(s->b, '"');
+}
+
+/* A pointer to n squashed bytes: &(A)=ANY=[@ANYBLOB="..."], a and b
+ * one after the other. */
+static void
+dx_syz_any(struct dx_syz *s, const uint8_t *a, uint32_t na,
+    const uint8_t *p, uint32_t n)
+{
+	dx_syz_addr(s, na + n);
+	sb_puts(s->b, "=ANY=[@ANYBLOB=\"");
+	sb_hexbytes(s->b, a, na);
+	sb_hexbytes(s->b, p, n);
+	sb_puts(s->b, "\"]");
+}
+
+/* One string descriptor of conn_descs, a vusb_connect_string_descriptor:
+ * a usb_string_descriptor field by field when it is one (bLength its
+ * size, lang_id and data after it), else squashed. */
+static void
+dx_syz_string(struct dx_syz *s, const struct dx_xfer *t)
+{
+	uint32_t n;
+
+	if (t == NULL) {
+		sb_puts(s->b, "{0x0, 0x0}");
+		return;
+	}
+	n = t->nin > 255 ? 255 : t->nin;
+	sb_printf(s->b, "{0x%x, ", n);
+	if (n >= 4 && t->in[0] == n) {
+		dx_syz_addr(s, n);
+		sb_printf(s->b, "={0x%x, 0x%x, 0x%x, ", n, USB_DT_STRING,
+		    get_le16(t->in + 2));
+		dx_syz_hex(s, t->in + 4, n - 4);
+		sb_puts(s->b, "}}");
+	} else {
+		dx_syz_any(s, NULL, 0, t->in, n);
+		sb_puts(s->b, "}");
+	}
+}
+
+/* The comment line of a call: its record and summary. */
+static void
+dx_syz_comment(struct dx_syz *s, const struct dx_xfer *t, const char *more)
+{
+	sb_printf(s->b, "# record %llu: ", (unsigned long long)t->recno);
+	dx_plain(s->b, dx_text(t), 0);
+	sb_printf(s->b, "%s\n", more);
+}
+
+/* syz_usb_connect: the device and configuration descriptors, the
+ * qualifier, the BOS and the strings the capture holds. */
+static void
+dx_syz_connect(const struct dec_export *x, const struct dx_plan *pl,
+    struct dx_syz *s, const uint8_t *dev)
+{
+	const struct dx_xfer *t, *strs[256];
+	uint8_t		 cfg[9];
+	int		 i, nstrs = 0;
+
+	memcpy(cfg, pl->config, 9);
+	cfg[2] = pl->config_len & 0xff;		/* wTotalLength: what is */
+	cfg[3] = (pl->config_len >> 8) & 0xff;	/* there */
+	for (i = 0; i < 256; i++)
+		if ((strs[i] = dx_syz_desc(x, pl, USB_DT_STRING, i, 2)) != NULL)
+			nstrs = i + 1;
+	s->addr = 0;
+	sb_printf(s->b, "r0 = syz_usb_connect(0x%x, 0x%x, ",
+	    dx_syz_speed(dev, pl), 18 + pl->config_len);
+	dx_syz_addr(s, 18 + pl->config_len);
+	sb_puts(s->b, "=ANY=[@ANYBLOB=\"");
+	sb_hexbytes(s->b, dev, 18);
+	sb_hexbytes(s->b, cfg, 9);
+	sb_hexbytes(s->b, pl->config + 9, pl->config_len - 9);
+	sb_puts(s->b, "\"], ");
+	/* vusb_connect_descriptors: qual_len, qual, bos_len, bos, strs_len,
+	 * strs */
+	dx_syz_addr(s, 28 + 12 * nstrs);
+	sb_puts(s->b, "={");
+	t = dx_syz_desc(x, pl, USB_DT_DEVICE_QUALIFIER, -1, 10);
+	if (t != NULL && t->nin == 10 && t->in[0] == 10 &&
+	    t->in[1] == USB_DT_DEVICE_QUALIFIER) {
+		sb_puts(s->b, "0xa, ");
+		dx_syz_addr(s, 10);
+		sb_printf(s->b, "={0xa, 0x6, 0x%x, 0x%x, 0x%x, 0x%x, 0x%x, "
+		    "0x%x, 0x%x}, ", get_le16(t->in + 2), t->in[4], t->in[5],
+		    t->in[6], t->in[7], t->in[8], t->in[9]);
+	} else
+		sb_puts(s->b, "0x0, 0x0, ");
+	t = dx_syz_desc(x, pl, USB_DT_BOS, -1, 5);
+	if (t != NULL && t->in[0] == 5 && t->in[1] == USB_DT_BOS &&
+	    get_le16(t->in + 2) == t->nin && t->nin <= DX_SYZ_PACKET) {
+		sb_printf(s->b, "0x%x, ", t->nin);
+		dx_syz_any(s, NULL, 0, t->in, t->nin);
+		sb_puts(s->b, ", ");
+	} else
+		sb_puts(s->b, "0x0, 0x0, ");
+	sb_printf(s->b, "0x%x, [", nstrs);
+	for (i = 0; i < nstrs; i++) {
+		if (i > 0)
+			sb_puts(s->b, ", ");
+		dx_syz_string(s, strs[i]);
+	}
+	sb_puts(s->b, "]})\n");
+}
+
+/* One control request after SET_CONFIGURATION: an IN one's answer as the
+ * GET_DESCRIPTOR descriptor or the response of its type and request (the
+ * generic ones, which answer whatever syzkaller did not name); an OUT one
+ * or a failed IN one has neither (the executor takes an OUT's data, and
+ * stalls an IN it has no answer for). */
+static void
+dx_syz_control(const struct dx_xfer *t, struct dx_syz *s)
+{
+	uint8_t		 hdr[6];
+	uint32_t	 n = t->nin > DX_SYZ_PACKET ? DX_SYZ_PACKET : t->nin;
+	int		 k, in = dx_in(t) && t->status == 0;
+
+	dx_syz_comment(s, t, !dx_in(t) || t->status == 0 ? "" :
+	    " (failed: stalled)");
+	s->addr = 0;
+	s->nctrl++;
+	if (!in) {
+		sb_puts(s->b, "syz_usb_control_io(r0, 0x0, 0x0)\n");
+		return;
+	}
+	hdr[0] = t->setup[0] & DX_TYPE_MASK;
+	hdr[2] = n & 0xff;
+	hdr[3] = (n >> 8) & 0xff;
+	hdr[4] = hdr[5] = 0;
+	if (t->setup[1] == USB_REQ_GET_DESCRIPTOR) {
+		/* vusb_descriptors {len, generic, string, bos, hub_hs,
+		 * hub_ss}; generic a vusb_descriptor_generic */
+		hdr[1] = t->setup[3];
+		sb_puts(s->b, "syz_usb_control_io(r0, ");
+		dx_syz_addr(s, 4 + DX_SYZ_PTR * DX_SYZ_NDESCS);
+		sb_printf(s->b, "={0x%x, ", 4 + DX_SYZ_PTR * DX_SYZ_NDESCS);
+		dx_syz_any(s, hdr, 6, t->in, n);
+		for (k = 1; k < DX_SYZ_NDESCS; k++)
+			sb_puts(s->b, ", 0x0");
+		sb_puts(s->b, "}, 0x0)\n");
+		return;
+	}
+	/* vusb_responses {len, generic, ...}; generic a
+	 * vusb_response_generic {type, req, len, data}, field by field */
+	sb_puts(s->b, "syz_usb_control_io(r0, 0x0, ");
+	dx_syz_addr(s, 4 + DX_SYZ_PTR * DX_SYZ_NRESPS);
+	sb_printf(s->b, "={0x%x, ", 4 + DX_SYZ_PTR * DX_SYZ_NRESPS);
+	dx_syz_addr(s, 6 + n);
+	sb_printf(s->b, "={0x%x, 0x%x, 0x%x, ", hdr[0], t->setup[1], n);
+	dx_syz_hex(s, t->in, n);
+	sb_putc(s->b, '}');
+	for (k = 1; k < DX_SYZ_NRESPS; k++)
+		sb_puts(s->b, ", 0x0");
+	sb_puts(s->b, "})\n");
+}
+
+/* A bulk or interrupt transfer: an IN's data written to its endpoint, an
+ * OUT's read from it. */
+static void
+dx_syz_ep(const struct dx_xfer *t, struct dx_syz *s)
+{
+	uint32_t	 n;
+	int		 cut;
+
+	s->addr = 0;
+	if (dx_in(t)) {
+		n = t->nin > DX_SYZ_PACKET ? DX_SYZ_PACKET : t->nin;
+		cut = t->cut || n < t->nin;
+		dx_syz_comment(s, t, cut ? " (data cut)" : "");
+		sb_printf(s->b, "syz_usb_ep_write(r0, 0x%x, 0x%x, ", t->ep, n);
+		dx_syz_addr(s, n);
+		sb_putc(s->b, '=');
+		dx_syz_hex(s, t->in, n);
+		sb_puts(s->b, ")\n");
+		s->nwrite++;
+	} else {
+		n = t->actual > DX_SYZ_PACKET ? DX_SYZ_PACKET : t->actual;
+		cut = n < t->actual;
+		dx_syz_comment(s, t, cut ? " (data cut)" : "");
+		sb_printf(s->b, "syz_usb_ep_read(r0, 0x%x, 0x%x, ", t->ep, n);
+		dx_syz_addr(s, n);
+		sb_printf(s->b, "=\"\"/%u)\n", n);
+		s->nread++;
+	}
+	s->ncut += cut;
+}
+
+static int
+dx_write_syz(const struct dec_export *x, const struct dx_plan *pl,
+    struct sbuf *b, char *err, size_t errlen)
+{
+	const struct dx_xfer *t, *devd;
+	struct dx_syz	 s;
+	struct sbuf	 calls;
+	size_t		 i;
+	int		 before, oom;
+
+	devd = dx_syz_desc(x, pl, USB_DT_DEVICE, -1, 18);
+	if (devd == NULL || pl->config == NULL || pl->config_len < 9 ||
+	    pl->config[1] != USB_DT_CONFIG) {
+		snprintf(err, errlen, "device %u.%u's configuration descriptor "
+		    "is not in the capture: syz_usb_connect needs it", pl->bus,
+		    pl->dev);
+		return -1;
+	}
+	memset(&s, 0, sizeof s);
+	memset(&calls, 0, sizeof calls);
+	s.b = &calls;
+	dx_syz_connect(x, pl, &s, devd->in);
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (dx_what(x, pl, i) != DX_DO || i == pl->first_config)
+			continue;
+		before = pl->first_config < x->nxf && i < pl->first_config;
+		if (is_ctrl(t) && before)
+			s.nbefore++;	/* syz_usb_connect stalls them */
+		else if (is_ctrl(t))
+			dx_syz_control(t, &s);
+		else if (t->status != 0)
+			s.nfailed++;
+		else
+			dx_syz_ep(t, &s);
+	}
+	sb_puts(b, "# Generated by urbscope export --format syzkaller from ");
+	dx_plain(b, x->source, 0);
+	sb_printf(b, ",\n# device %u.%u (%04x:%04x), emulated for syzkaller's "
+	    "USB fuzzing (sys/linux/vusb.txt):\n# syz_usb_connect gives its "
+	    "device descriptor, its configuration descriptor\n# (%u bytes, "
+	    "the longest the capture holds), the string descriptors and the\n"
+	    "# qualifier and BOS the capture holds, and answers the "
+	    "enumeration from them;\n# then %zu control requests, each a "
+	    "syz_usb_control_io with the recorded answer\n# (none for OUT "
+	    "ones), %zu bulk or interrupt IN answers (syz_usb_ep_write) and\n"
+	    "# %zu OUT transfers taken (syz_usb_ep_read), in the order they "
+	    "completed.\n", pl->bus, pl->dev, pl->vid, pl->pid,
+	    pl->config_len, s.nctrl, s.nwrite, s.nread);
+	sb_printf(b, "# Left out: %zu of the enumeration (syz_usb_connect "
+	    "answers it), %zu class or\n# vendor requests before "
+	    "SET_CONFIGURATION (syz_usb_connect stalls them), %zu\n"
+	    "# cancelled, %zu isochronous, %zu bulk or interrupt transfers "
+	    "that failed.\n", pl->nenum, s.nbefore, pl->ncancel, pl->niso,
+	    s.nfailed);
+	if (s.ncut > 0)
+		sb_printf(b, "# %zu transfers had data cut (the capture's snap "
+		    "length, or the executor's 4096\n# bytes a call).\n",
+		    s.ncut);
+	sb_puts(b, "# Not emulated: other configurations than the one given "
+	    "(the executor takes\n# one), a stall of an OUT request, the "
+	    "speed as the bus said it (guessed from\n# the descriptors). "
+	    "Descriptors vusb.txt's structs cannot hold byte for byte\n"
+	    "# (one interface of 9-byte endpoints in usb_device_descriptor, "
+	    "no report\n# descriptor in usb_generic_descriptor) go squashed, "
+	    "as ANY=[@ANYBLOB=...].\n");
+	if (calls.len > 0)
+		sb_putn(b, calls.s, calls.len);
+	oom = calls.oom;
+	sb_free(&calls);
+	if (oom)
+		snprintf(err, errlen, "%s", ue_strerror(UE_NOMEM));
+	return oom ? -1 : 0;
+}
+
 int
 dec_export_finish(struct dec_export *x, struct sbuf *b, char *err,
     size_t errlen)
@@ -957,7 +1323,10 @@ dec_export_finish(struct dec_export *x, struct sbuf *b, char *err,
 	if (dx_plan(x, &pl, err, errlen) != 0)
 		return -1;
 	dx_count(x, &pl);
-	if (x->lang == DEC_EXPORT_PYTHON)
+	if (x->lang == DEC_EXPORT_SYZ) {
+		if (dx_write_syz(x, &pl, b, err, errlen) != 0)
+			return -1;
+	} else if (x->lang == DEC_EXPORT_PYTHON)
 		dx_write_py(x, &pl, b);
 	else
 		dx_write_c(x, &pl, b);

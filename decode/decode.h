@@ -2106,12 +2106,15 @@ void		 dec_usbll_tree(const struct urb_rec *r, struct dec_tree *t);
 /*
  * A capture turned back into a program (decode/dec-export.c): one
  * device's transfers, as the host made them, in C on libusb-1.0 or in
- * Python on pyusb, each answer checked against the recording.  Records
- * go in with the summary of each submission (its comment); the program
- * comes out of dec_export_finish.
+ * Python on pyusb, each answer checked against the recording; or the
+ * device's side, as a syzkaller program that emulates it (DEC_EXPORT_SYZ:
+ * syz_usb_connect and syz_usb_control_io of syzkaller's
+ * sys/linux/vusb.txt).  Records go in with the summary of each
+ * submission (its comment); the program comes out of dec_export_finish.
  */
 #define DEC_EXPORT_C		0
 #define DEC_EXPORT_PYTHON	1
+#define DEC_EXPORT_SYZ		2
 struct dec_export;
 struct dec_export *dec_export_new(int lang, const char *source);
 /* The device to export, bus.dev (default: the first that is no hub). */

@@ -1,9 +1,13 @@
 #!/bin/sh
-# tests/e2e/export.sh - `urbscope export --format c|python`: every capture
-# of samples/ and tests/data either becomes a C program that compiles with
-# cc -Wall -Wextra -Werror against libusb-1.0 and a Python one that
-# py_compile takes, or is refused for its reason (no device but hubs
-# described itself); the programs of two captures read as the issue asks
+# tests/e2e/export.sh - `urbscope export --format c|python|syzkaller`:
+# every capture of samples/ and tests/data either becomes a C program that
+# compiles with cc -Wall -Wextra -Werror against libusb-1.0, a Python one
+# that py_compile takes and a syzkaller one that tests/tools/syzcheck.py
+# takes (syzkaller's program syntax, the layouts of its
+# sys/linux/vusb.txt), or is refused for its reason (no device but hubs
+# described itself); the checker rejects its mutations of a good program;
+# the keyboard's syzkaller program emulates it (descriptors, the report
+# descriptor, SET_IDLE and SET_REPORT, its reports); the programs of two captures read as the issue asks
 # (the device's VID:PID, its configuration, its interfaces claimed, each
 # transfer with its decoded request in a comment, the enumeration left
 # out and counted); -s, -Y, -o; a program run where its device is not:
@@ -15,7 +19,7 @@ captures=$(ls samples/*.pcap samples/*.pcapng samples/*.mon samples/*.txt \
     "$LINUX61"/*.pcap "$LINUX61"/*.bin "$LINUX61"/*.txt \
     tests/data/*/*.pcapng 2>/dev/null)
 n=$(echo "$captures" | wc -l)
-plan $((n + 19))
+plan $((n + 26))
 
 LIBUSB=$(pkg-config --cflags --libs libusb-1.0 2>/dev/null)
 exported=0
@@ -23,17 +27,23 @@ for f in $captures; do
 	b=$(basename "$f")
 	"$US" export --format c "$f" -o "$TMP/x.c" 2>"$TMP/err"
 	rc=$?
+	"$US" export --format syzkaller "$f" -o "$TMP/x.syz" 2>"$TMP/serr"
+	src=$?
 	if [ $rc -ne 0 ]; then
-		check "$b: refused, for its reason" grep -q \
-		    "no device (but hubs) answered GET_DESCRIPTOR(DEVICE)" \
-		    "$TMP/err"
+		check "$b: refused, for its reason (syzkaller too)" sh -c \
+		    "grep -q 'no device (but hubs) answered GET_DESCRIPTOR(DEVICE)' '$TMP/err' &&
+		    test $src -ne 0 &&
+		    grep -q 'no device (but hubs) answered GET_DESCRIPTOR(DEVICE)' '$TMP/serr'"
 		continue
 	fi
 	exported=$((exported + 1))
 	"$US" export --format python "$f" -o "$TMP/x.py" 2>>"$TMP/err"
-	check "$b: C compiles with -Wall -Wextra -Werror, Python with py_compile" \
+	cat "$TMP/serr" >>"$TMP/err"
+	check "$b: C compiles with -Wall -Wextra -Werror, Python with py_compile, syzkaller passes syzcheck.py" \
 	    sh -c "cc -Wall -Wextra -Werror -o '$TMP/x' '$TMP/x.c' $LIBUSB &&
-	    python3 -m py_compile '$TMP/x.py' && ! grep -q . '$TMP/err'"
+	    python3 -m py_compile '$TMP/x.py' && test $src -eq 0 &&
+	    python3 tests/tools/syzcheck.py '$TMP/x.syz' &&
+	    ! grep -q . '$TMP/err'"
 done
 check "most captures export (10 or more): $exported" test "$exported" -ge 10
 
@@ -107,15 +117,47 @@ check "-s a device not there: exit 1, said" sh -c \
 "$US" export --format c samples/hid-keyboard.pcap -s bogus >/dev/null \
     2>&1
 check_eq "-s not BUS.DEV: exit 2" 2 $?
-"$US" export --format syzkaller samples/hid-keyboard.pcap >/dev/null \
+
+# syzkaller: the checker first, then what the keyboard's program says
+python3 tests/tools/syzcheck.py --self-test >"$TMP/st" 2>&1
+check "syzcheck.py: its good program passes, each of its mutations fails" \
+    sh -c "test \$(grep -c '^ok - rejected' '$TMP/st') -ge 25 &&
+    ! grep -q '^not ok' '$TMP/st'"
+"$US" export --format syzkaller samples/hid-keyboard.pcap -o "$TMP/kb.syz" \
     2>"$TMP/err"
-check_eq "--format syzkaller (not yet): exit 2" 2 $?
+python3 tests/tools/syzcheck.py --self-test "$TMP/kb.syz" >"$TMP/st" 2>&1
+check "syzcheck.py: the keyboard's program passes, its mutations fail" \
+    sh -c "test \$(grep -c '^ok - rejected' '$TMP/st') -ge 20 &&
+    ! grep -q '^not ok' '$TMP/st'"
+check "syzkaller: the device descriptor (1209:0001, full speed) and its 34-byte configuration, dev_len 52" \
+    grep -q '^r0 = syz_usb_connect(0x2, 0x34, &(0x7f0000000000)=ANY=\[@ANYBLOB="1201000200000040091201000001010203010902220001' \
+    "$TMP/kb.syz"
+check "syzkaller: its four string descriptors, the language 0x409 first" \
+    grep -q '0x4, \[{0x4, &(0x7f00000000c0)={0x4, 0x3, 0x409, ""}}, {0x12, ' \
+    "$TMP/kb.syz"
+check "syzkaller: the HID report descriptor, the answer to record 100" \
+    sh -c "grep -A1 '^# record 100: GET_DESCRIPTOR HID_REPORT intf 0 len 63' '$TMP/kb.syz' |
+    grep -q '^syz_usb_control_io(r0, &(0x7f0000000000)={0x2c, &(0x7f0000000040)=ANY=\[@ANYBLOB=\"00223f00000005010906a101'"
+check "syzkaller: SET_IDLE and SET_REPORT taken, no answer" sh -c \
+    "grep -A1 '^# record 98: SET_IDLE infinite id 0 intf 0' '$TMP/kb.syz' | grep -q '^syz_usb_control_io(r0, 0x0, 0x0)' &&
+    grep -A1 '^# record 102: SET_REPORT output id 0 intf 0 len 1: LEDs none' '$TMP/kb.syz' | grep -q '^syz_usb_control_io(r0, 0x0, 0x0)' &&
+    ! grep -q '^# record [0-9]*: SET_\(CONFIGURATION\|ADDRESS\)' '$TMP/kb.syz'"
+check "syzkaller: the 12 reports written to endpoint 0x81, h first" sh -c \
+    "test \$(grep -c '^syz_usb_ep_write(r0, 0x81, 0x8, ' '$TMP/kb.syz') -eq 12 &&
+    grep -A1 '^# record 104: ' '$TMP/kb.syz' | grep -q '=\"00000b0000000000\")$'"
+"$US" export --format syzkaller samples/mass-storage.pcapng \
+    -o "$TMP/ms.syz" 2>"$TMP/err"
+check "syzkaller: the disk at high speed, GET_MAX_LUN's answer, a CBW read" \
+    sh -c "grep -q '^r0 = syz_usb_connect(0x3, ' '$TMP/ms.syz' &&
+    grep -q '={0xb4, &(0x7f00000000c0)={0x20, 0xfe, 0x1, \"00\"}, 0x0' '$TMP/ms.syz' &&
+    grep -q '^syz_usb_ep_read(r0, 0x2, 0x1f, &(0x7f0000000000)=\"\"/31)' '$TMP/ms.syz'"
 
 # no sanitizer report on the fuzzers' inputs
 : >"$TMP/err"
 for f in tests/fuzz/regress/*; do
 	"$US" export --format c "$f" -o "$TMP/z.c" 2>>"$TMP/err"
 	"$US" export --format python "$f" -o "$TMP/z.py" 2>>"$TMP/err"
+	"$US" export --format syzkaller "$f" -o "$TMP/z.syz" 2>>"$TMP/err"
 done
 check "the fuzzers' regression inputs: no sanitizer report" \
     no_sanitizer_report "$TMP/err"

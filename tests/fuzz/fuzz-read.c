@@ -6,8 +6,8 @@
  * -T fields, usbmon text, the transfers view (text, JSON, the tree);
  * and counted by `urbscope stats`, printed in every form it has; every
  * driver event through the rules a traced kernel's events get; and every
- * record into the programs `urbscope export` writes (C and Python) and
- * the transfers `urbscope replay` makes.
+ * record into the programs `urbscope export` writes (C, Python and
+ * syzkaller) and the transfers `urbscope replay` makes.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +44,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    .utf8 = 1 };
 	struct dec_xfer	 xf[3];
 	struct dec_rules *rules;
-	struct dec_export *ex[2];
+	struct dec_export *ex[3];
 	struct dec_replay rp;
 	struct drv_event broken[4];
 	size_t		 i;
@@ -81,9 +81,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	for (k = 0; k < 3; k++)
 		dec_xfer_init(&xf[k], k == 1, k == 2);
-	for (k = 0; k < 2; k++)
-		if ((ex[k] = dec_export_new(k == 0 ? DEC_EXPORT_C :
-		    DEC_EXPORT_PYTHON, name)) == NULL)
+	for (k = 0; k < 3; k++)
+		if ((ex[k] = dec_export_new(k == 0 ? DEC_EXPORT_C : k == 1 ?
+		    DEC_EXPORT_PYTHON : DEC_EXPORT_SYZ, name)) == NULL)
 			abort();
 	while ((rc = cap_pipe_next(&pipe)) > 0) {
 		out.len = 0;
@@ -118,7 +118,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			dec_fmt_line(&fmt[k], &pipe.r, &pipe.info, &out);
 		out.len = 0;
 		dec_fmt_summary(&fmt[0], &pipe.r, &pipe.info, &out);
-		for (k = 0; k < 2; k++)
+		for (k = 0; k < 3; k++)
 			(void)dec_export_record(ex[k], &pipe.r, out.len > 0 ?
 			    out.s : "", pipe.info.pair_recno);
 		dec_tree_init(&tree, nodes, DEC_TREE_NODES, arena,
@@ -142,7 +142,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (dec_export_replay(ex[0], &rp, err, sizeof err) == 0)
 		dec_replay_free(&rp);
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 3; k++) {
 		out.len = 0;
 		(void)dec_export_finish(ex[k], &out, err, sizeof err);
 		dec_export_free(ex[k]);
