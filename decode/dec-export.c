@@ -1278,12 +1278,13 @@ dx_write_syz(const struct dec_export *x, const struct dx_plan *pl,
 	    "device descriptor, its configuration descriptor\n# (%u bytes, "
 	    "the longest the capture holds), the string descriptors and the\n"
 	    "# qualifier and BOS the capture holds, and answers the "
-	    "enumeration from them;\n# then %zu control requests, each a "
+	    "enumeration from them;\n# then %zu control request%s, each a "
 	    "syz_usb_control_io with the recorded answer\n# (none for OUT "
 	    "ones), %zu bulk or interrupt IN answers (syz_usb_ep_write) and\n"
 	    "# %zu OUT transfers taken (syz_usb_ep_read), in the order they "
 	    "completed.\n", pl->bus, pl->dev, pl->vid, pl->pid,
-	    pl->config_len, s.nctrl, s.nwrite, s.nread);
+	    pl->config_len, s.nctrl, s.nctrl == 1 ? "" : "s", s.nwrite,
+	    s.nread);
 	sb_printf(b, "# Left out: %zu of the enumeration (syz_usb_connect "
 	    "answers it), %zu class or\n# vendor requests before "
 	    "SET_CONFIGURATION (syz_usb_connect stalls them), %zu\n"

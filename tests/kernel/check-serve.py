@@ -277,6 +277,24 @@ def main():
            ["key codes %s, expected %s" % (rk, want_rk)] +
            rd("replay.err").splitlines())
 
+    # urbscope replay to served models: the capture the keyboard model
+    # replays (its control requests), a capture of the disk model read
+    rr = rd("rr-kbd.txt")
+    report(rd("rr-kbd.rc").strip() == "exit 0" and
+           re.search(r"^12 sent: 12 as recorded, 0 diverged", rr, re.M),
+           "replay: samples/hid-keyboard.pcap's control requests made to "
+           "the model replaying it, as recorded",
+           rr.splitlines() + rd("rr-kbd.err").splitlines())
+    rr = rd("rr-disk.txt")
+    m = re.search(r"^(\d+) sent: (\d+) as recorded, 0 diverged", rr, re.M)
+    report(rd("rr-disk.rc").strip() == "exit 0" and m is not None and
+           int(m.group(1)) >= 9 and m.group(1) == m.group(2) and
+           "/dev/sda back" in rr,
+           "replay: a capture of the disk model's reads made again to it, "
+           "as recorded, usb-storage bound again after",
+           rr.splitlines() + rd("rr-disk.err").splitlines() +
+           rd("rr-cap.err").splitlines())
+
     # a disk replayed from tests/data/linux61's capture: usb-storage bound
     # it, vfat mounted it and its files are the capture's; the blocks
     # read past the page cache are the capture's last data at each LBA,

@@ -11,6 +11,8 @@
 # (-i), the pattern written and read back through usb-storage's error
 # handling (clear-halt, bulk-only reset, the command again).  Last, a
 # device replayed from a capture (samples/hid-keyboard.pcap's keyboard),
+# with `urbscope replay` of that capture made to it, a capture of the disk
+# model made again to the model by `urbscope replay`,
 # a disk replayed from a capture (tests/data/linux61's, mounted),
 # a disk that goes away in the middle of a transfer, a disk too slow for
 # the SCSI timeout, the speaker under snd-usb-audio (isochronous), and a
@@ -111,7 +113,30 @@ cat "$rkbd" >replay-keys.bin &
 rdr=$!
 sleep 6
 kill "$rdr" 2>/dev/null
+# urbscope replay of the same capture to the model replaying it: its
+# control requests (usbhid has had the reports), as recorded
+urbscope replay /share/hid-keyboard.pcap --detach -Y \
+    'usb.transfer_type == 2' >rr-kbd.txt 2>rr-kbd.err
+echo "exit $?" >rr-kbd.rc
 stop_pid $srv INT >replay.rc
+sleep 1
+
+say "PHASE replay to a model"
+# a capture of the disk model read twice, replayed to the same model
+urbscope serve -A disk:8M 2>rr-serve.err &
+srv=$!
+wait_for [ -b /dev/sda ] || say "no /dev/sda for the replayed model"
+urbscope capture -i usbmon0 -w rr-disk.pcapng 2>rr-cap.err &
+rcap=$!
+wait_for grep -q "capturing on" rr-cap.err
+dd if=/dev/sda of=/dev/null bs=4k count=2 iflag=direct 2>/dev/null
+sleep 0.5
+stop_pid $rcap INT >rr-cap.rc
+urbscope replay rr-disk.pcapng --detach >rr-disk.txt 2>rr-disk.err
+echo "exit $?" >rr-disk.rc
+wait_for [ -b /dev/sda ] >/dev/null
+[ -b /dev/sda ] && echo "/dev/sda back" >>rr-disk.txt
+stop_pid $srv INT >/dev/null
 sleep 1
 
 say "PHASE replay disk"
@@ -252,6 +277,7 @@ cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     scenario.pcapng gp-nodes.txt gp-*.bin keys2.bin scenario-dmesg.txt \
     audio.err audio.rc audio.pcapng tone.txt replay-disk.err \
     replay-disk.rc rd-mount.txt rd-ls.txt rd-hello.txt rd-pattern.bin \
-    rd-head.bin rd-dd.txt \
+    rd-head.bin rd-dd.txt rr-kbd.txt rr-kbd.err rr-kbd.rc rr-disk.txt \
+    rr-disk.err rr-disk.rc rr-cap.err rr-cap.rc \
     /share/
 say "PHASE done"
