@@ -9,8 +9,10 @@
  * SET_ADDRESS never; the enumeration's standard OUT requests are the
  * host's USB core's; requests that change the device's state (vendor
  * OUT, DFU_DNLOAD, SET_FEATURE, SET_CONFIGURATION to another
- * configuration) only with --allow-state; cancelled and isochronous URBs
- * are counted, not sent.  The interfaces the sent transfers use are
+ * configuration) only with --allow-state; cancelled URBs are counted,
+ * not sent, and so are isochronous ones whose packets the capture does
+ * not all describe (usbmon text keeps five); the others go packet by
+ * packet through libusb's asynchronous API.  The interfaces the sent transfers use are
  * claimed; a kernel driver bound to one is detached only with --detach,
  * and attached again at the end.  Every transfer has a timeout, so a
  * device that stops answering or goes away ends the replay with what
@@ -48,6 +50,7 @@ enum { ANS_OK, ANS_STALL, ANS_OVERFLOW, ANS_TIMEOUT, ANS_GONE, ANS_ERROR };
 
 struct replay {
 	const struct dec_replay *rp;
+	libusb_context	*ctx;
 	libusb_device_handle *h;
 	unsigned int	 timeout;
 	int		 allow_state;
@@ -114,7 +117,11 @@ describe(const struct dec_step *v, char *s, size_t n)
 	static const char *const type[] = { "isochronous", "interrupt",
 	    "control", "bulk" };
 
-	if (v->ctrl)
+	if (v->type == XFER_ISO)
+		snprintf(s, n, "isochronous %s 0x%02x, %u packets, %u bytes",
+		    v->in ? "IN" : "OUT", v->ep, v->niso, v->in ? v->len :
+		    v->nout);
+	else if (v->ctrl)
 		snprintf(s, n, "control %02x %02x %04x %04x %04x",
 		    v->setup[0], v->setup[1], get_le16(v->setup + 2),
 		    get_le16(v->setup + 4), get_le16(v->setup + 6));
@@ -247,6 +254,123 @@ send_one(struct replay *r, const struct dec_step *v)
 	compare(r, v, rc);
 }
 
+static int
+iso_answer(enum libusb_transfer_status st)
+{
+	switch (st) {
+	case LIBUSB_TRANSFER_COMPLETED:	return ANS_OK;
+	case LIBUSB_TRANSFER_STALL:	return ANS_STALL;
+	case LIBUSB_TRANSFER_OVERFLOW:	return ANS_OVERFLOW;
+	case LIBUSB_TRANSFER_TIMED_OUT:	return ANS_TIMEOUT;
+	case LIBUSB_TRANSFER_NO_DEVICE:	return ANS_GONE;
+	default:			return ANS_ERROR;
+	}
+}
+
+static void LIBUSB_CALL
+iso_done(struct libusb_transfer *tr)
+{
+	*(int *)tr->user_data = 1;
+}
+
+/*
+ * An isochronous URB: its packets of the recorded lengths in one libusb
+ * transfer (OUT with the recorded bytes), each packet's answer held
+ * against the recording: its status and, IN, its length and bytes.  The
+ * first packet that differs is said, with the number that do.
+ */
+static void
+send_iso(struct replay *r, const struct dec_step *v)
+{
+	struct libusb_transfer *tr;
+	struct timeval	 tv = { 0, 100000 };
+	const struct urb_iso *ps, *pc;
+	unsigned char	*buf, *p;
+	uint32_t	 i, total = 0, n, off, bad = 0, first = 0;
+	int		 done = 0, a, want, fa = 0, rc;
+
+	for (i = 0; i < v->niso; i++)
+		total += v->iso_s[i].len;
+	if ((tr = libusb_alloc_transfer((int)v->niso)) == NULL ||
+	    (buf = calloc(1, total > 0 ? total : 1)) == NULL) {
+		libusb_free_transfer(tr);
+		cmd_warnx("out of memory");
+		r->gone = 1;
+		return;
+	}
+	for (i = 0, off = 0; i < v->niso; off += v->iso_s[i++].len) {
+		ps = &v->iso_s[i];
+		if (!v->in && ps->off < v->nout)
+			memcpy(buf + off, v->out + ps->off, ps->len <
+			    v->nout - ps->off ? ps->len : v->nout - ps->off);
+	}
+	libusb_fill_iso_transfer(tr, r->h, v->ep, buf, (int)total,
+	    (int)v->niso, iso_done, &done, r->timeout);
+	for (i = 0; i < v->niso; i++)
+		tr->iso_packet_desc[i].length = v->iso_s[i].len;
+	r->sent++;
+	if ((rc = libusb_submit_transfer(tr)) != 0) {
+		done = 1;
+		tr->status = rc == LIBUSB_ERROR_NO_DEVICE ?
+		    LIBUSB_TRANSFER_NO_DEVICE : LIBUSB_TRANSFER_ERROR;
+	}
+	while (!done)
+		if (libusb_handle_events_timeout_completed(r->ctx, &tv,
+		    &done) != 0 && replay_stop)
+			libusb_cancel_transfer(tr);
+	if (tr->status != LIBUSB_TRANSFER_COMPLETED) {
+		a = iso_answer(tr->status);
+		if (a == ANS_GONE)
+			r->gone = 1;
+		r->diverged++;
+		printf("record %llu: %s: %s, recorded %u packets\n",
+		    (unsigned long long)v->recno, v->comment, answer_name(a),
+		    v->niso);
+		goto out;
+	}
+	for (i = 0; i < v->niso; i++) {
+		pc = &v->iso_c[i];
+		a = iso_answer(tr->iso_packet_desc[i].status);
+		want = linux_answer(pc->status);
+		n = tr->iso_packet_desc[i].actual_length;
+		p = libusb_get_iso_packet_buffer(tr, i);
+		if (a == want && (!v->in || a != ANS_OK || (n == pc->len &&
+		    (pc->off >= v->ndata || memcmp(p, v->data + pc->off,
+		    n < v->ndata - pc->off ? n : v->ndata - pc->off) == 0))))
+			continue;
+		if (bad++ == 0) {
+			first = i;
+			fa = a;
+		}
+	}
+	if (bad == 0) {
+		r->same++;
+		if (r->verbose)
+			printf("record %llu: %s: %u packets as recorded\n",
+			    (unsigned long long)v->recno, v->comment, v->niso);
+		goto out;
+	}
+	r->diverged++;
+	pc = &v->iso_c[first];
+	n = tr->iso_packet_desc[first].actual_length;
+	printf("record %llu: %s: %u of %u packets differ; packet %u: ",
+	    (unsigned long long)v->recno, v->comment, bad, v->niso, first);
+	if (fa != linux_answer(pc->status))
+		printf("%s, recorded %s (%d)\n", answer_name(fa),
+		    answer_name(linux_answer(pc->status)), (int)pc->status);
+	else if (n != pc->len)
+		printf("%u bytes, recorded %u\n", n, pc->len);
+	else {
+		printf("%u bytes as recorded, other bytes\n", n);
+		byte_diff(libusb_get_iso_packet_buffer(tr, first),
+		    v->data + pc->off, n < v->ndata - pc->off ? n :
+		    v->ndata - pc->off);
+	}
+out:
+	libusb_free_transfer(tr);
+	free(buf);
+}
+
 /* SET_CONFIGURATION: nothing when the device is in it already, else
  * only with --allow-state (the interfaces let go and claimed again). */
 static int
@@ -324,7 +448,8 @@ release_all(struct replay *r)
 
 static const char *const kind_name[] = {
 	NULL, "SET_ADDRESS (never sent)", "cancelled",
-	"isochronous", "enumeration (the USB core's)",
+	"isochronous with its packets not in the capture",
+	"enumeration (the USB core's)",
 	"changing the device's state (--allow-state)",
 	"SET_CONFIGURATION to another configuration (--allow-state)"
 };
@@ -448,6 +573,8 @@ replay_run(struct replay *r, int detach)
 		v = &rp->xfer[i];
 		if (v->kind == DEC_STEP_CONFIG)
 			set_config(r, v);
+		else if (v->kind == DEC_STEP_DO && v->type == XFER_ISO)
+			send_iso(r, v);
 		else if (v->kind == DEC_STEP_DO || (r->allow_state &&
 		    v->kind == DEC_STEP_STATE))
 			send_one(r, v);
@@ -610,6 +737,7 @@ replay_exec(const struct cmd_entry *ce, struct cmd_args *a)
 	    libusb_get_bus_number(ld), libusb_get_device_address(ld),
 	    rp.nxfer);
 	fflush(stdout);
+	r.ctx = ctx;
 	status = replay_run(&r, detach);
 	libusb_close(r.h);
 	if (bad)
@@ -641,8 +769,10 @@ replay_usage(FILE *f)
 	    "standard OUT requests are\nthe USB core's; requests that "
 	    "change the device's state (vendor OUT, a DFU\ndownload, "
 	    "SET_FEATURE, SET_CONFIGURATION to another configuration) "
-	    "only with\n--allow-state; cancelled and isochronous URBs are "
-	    "counted, not sent.\nExit status 0 when the device answered as "
+	    "only with\n--allow-state; cancelled URBs are counted, not "
+	    "sent; isochronous ones go packet\nby packet (each packet's "
+	    "status, length and bytes compared), unless the\ncapture lacks "
+	    "their packets' descriptors (usbmon text keeps five).\nExit status 0 when the device answered as "
 	    "recorded, 1 when it did not, 3\nwhen it cannot be replayed to "
 	    "(not there, no access, an interface busy).\n\n"
 	    "  -d VID:PID     the device with these IDs, live and in the "

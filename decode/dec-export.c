@@ -54,6 +54,10 @@ struct dx_xfer {
 	char		*comment;
 	int		 cut;		/* data cut by the snap length */
 	int		 synth;		/* urbscope's, from sysfs: never sent */
+	struct urb_iso	*iso_s;		/* isochronous: the packets asked */
+	uint32_t	 niso_s;	/* (0: not all in the capture) */
+	struct urb_iso	*iso_c;		/* and as they came back */
+	uint32_t	 niso_c;
 };
 
 struct dec_export {
@@ -104,6 +108,8 @@ dx_free(struct dx_xfer *t)
 	free(t->out);
 	free(t->in);
 	free(t->comment);
+	free(t->iso_s);
+	free(t->iso_c);
 	memset(t, 0, sizeof *t);
 }
 
@@ -125,6 +131,17 @@ dec_export_free(struct dec_export *x)
 
 static int	is_ctrl(const struct dx_xfer *t);
 static int	dx_in(const struct dx_xfer *t);
+
+/* r's isochronous packet descriptors, copied; NULL when out of memory. */
+static struct urb_iso *
+dx_isodup(const struct urb_rec *r)
+{
+	struct urb_iso	*p;
+
+	if ((p = calloc(r->niso, sizeof *p)) != NULL)
+		memcpy(p, r->iso, r->niso * sizeof *p);
+	return p;
+}
 
 int
 dec_export_record(struct dec_export *x, const struct urb_rec *r,
@@ -169,6 +186,13 @@ dec_export_record(struct dec_export *x, const struct urb_rec *r,
 		if ((t->comment = strdup(summary != NULL ? summary : ""))
 		    == NULL)
 			goto oom;
+		/* every packet's descriptor, or none (usbmon text has 5) */
+		if (r->xfer_type == XFER_ISO && r->niso > 0 &&
+		    r->niso >= (uint32_t)r->iso_numdesc) {
+			if ((t->iso_s = dx_isodup(r)) == NULL)
+				goto oom;
+			t->niso_s = r->niso;
+		}
 		x->np++;
 		return 0;
 	}
@@ -206,6 +230,11 @@ dec_export_record(struct dec_export *x, const struct urb_rec *r,
 		t->cut |= r->data_len < r->len_urb;
 		if ((t->in = dec_memdup(r->data, r->data_len)) == NULL)
 			goto oom;
+	}
+	if (t->niso_s > 0 && r->niso == t->niso_s) {
+		if ((t->iso_c = dx_isodup(r)) == NULL)
+			goto oom;
+		t->niso_c = r->niso;
 	}
 	if (dec_grow(&x->xf, x->nxf, &x->capxf, sizeof *x->xf) != 0)
 		goto oom;
@@ -1364,7 +1393,7 @@ dx_kind(const struct dec_export *x, const struct dx_plan *pl, size_t i)
 	if (t->status == -2 || t->status == -104 || t->status == -108)
 		return DEC_STEP_CANCELLED;
 	if (t->type == XFER_ISO)
-		return DEC_STEP_ISO;
+		return t->niso_c > 0 ? DEC_STEP_DO : DEC_STEP_ISO;
 	if (!is_ctrl(t) || dx_in(t))
 		return DEC_STEP_DO;	/* reading changes nothing */
 	if (type == DX_TYPE_STANDARD) {
@@ -1434,6 +1463,16 @@ dec_export_replay(struct dec_export *x, struct dec_replay *rp, char *err,
 		v->status = t->status;
 		v->cut = t->cut;
 		v->comment = dx_text(t);
+		v->iso_s = t->iso_s;
+		v->iso_c = t->iso_c;
+		v->niso = t->niso_c;
+		if (v->kind == DEC_STEP_DO && t->type == XFER_ISO) {
+			/* the data as recorded, whatever the snap length */
+			v->out = t->out;
+			v->nout = t->nout;
+			v->data = t->in;
+			v->ndata = t->nin;
+		}
 		if (v->kind != DEC_STEP_DO)
 			continue;
 		/* the interfaces it needs: its endpoint's, its request's */

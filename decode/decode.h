@@ -2140,7 +2140,8 @@ void		 dec_export_vidpid(struct dec_export *x, uint16_t vid,
 #define DEC_STEP_DO		0	/* sent, its answer compared */
 #define DEC_STEP_ADDRESS	1	/* SET_ADDRESS: never sent */
 #define DEC_STEP_CANCELLED	2	/* -ENOENT, -ECONNRESET, -ESHUTDOWN */
-#define DEC_STEP_ISO		3	/* isochronous */
+#define DEC_STEP_ISO		3	/* isochronous, its packets not all
+					 * in the capture */
 #define DEC_STEP_ENUM		4	/* a standard OUT request of the
 					 * enumeration: the host's USB core's */
 #define DEC_STEP_STATE		5	/* changes the device's state (vendor
@@ -2163,6 +2164,11 @@ struct dec_step {
 	int32_t		 status;	/* recorded, Linux's (0, -EPIPE...) */
 	int		 cut;		/* data cut by the snap length */
 	const char	*comment;	/* its request, decoded */
+	/* isochronous: each packet as asked (iso_s: offset into out or
+	 * data, length) and as it came back (iso_c: status, offset into
+	 * data, length) */
+	const struct urb_iso *iso_s, *iso_c;
+	uint32_t	 niso;
 };
 struct dec_replay {
 	uint16_t	 bus;		/* the device in the capture */

@@ -4,13 +4,14 @@
 # and disk): --dry-run says, for each transfer of the capture's device in
 # completion order, what it would send and expect or why not (SET_ADDRESS
 # never, SET_CONFIGURATION only to another configuration, the enumeration's
-# standard OUT requests, vendor OUT only with --allow-state, cancelled and
-# isochronous URBs counted); -Y, -d, --from choose; usage errors exit 2, a
-# device not here 3, a capture with no such device 1.
+# standard OUT requests, vendor OUT only with --allow-state, cancelled URBs
+# counted, isochronous ones packet by packet); -Y, -d, --from choose;
+# usage errors exit 2, a device not here 3, a capture with no such
+# device 1.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-plan 20
+plan 21
 
 kb=samples/hid-keyboard.pcap
 "$US" replay --dry-run "$kb" >"$TMP/dry" 2>"$TMP/err"
@@ -55,6 +56,16 @@ head -c 9000 "$kb" >"$TMP/cut.pcap"
 check "a capture cut short: exit 1, said, the transfers before the cut" \
     sh -c "test $? -eq 1 && grep -q '(the records before it are used)' '$TMP/err' &&
     tail -n 1 '$TMP/cut' | grep -q '^record 104: send interrupt IN 0x81'"
+
+# isochronous: the packets of the recorded lengths, when the capture has
+# every packet's descriptor (usbmon text keeps five)
+"$US" replay --dry-run samples/iso.pcap >"$TMP/iso" 2>/dev/null
+"$US" convert samples/iso.pcap -F usbmon -w "$TMP/iso.mon" 2>/dev/null
+"$US" replay --dry-run "$TMP/iso.mon" >"$TMP/isot" 2>/dev/null
+check "isochronous URBs sent packet by packet (10 IN, 5 OUT), not from usbmon text" \
+    sh -c "test \$(grep -c '^record [0-9]*: send isochronous IN 0x81, 8 packets, 1600 bytes, expect ' '$TMP/iso') -eq 10 &&
+    test \$(grep -c '^record [0-9]*: send isochronous OUT 0x02, 8 packets, 1536 bytes, expect done' '$TMP/iso') -eq 5 &&
+    test \$(grep -c '^record [0-9]*: not sent, isochronous with its packets not in the capture: ' '$TMP/isot') -eq 15"
 
 # choosing the device
 "$US" replay --dry-run --from 1.2 "$kb" >"$TMP/from" 2>&1

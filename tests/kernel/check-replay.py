@@ -61,6 +61,14 @@ def is_std(s, req, rt=0x00):
     return s.xfer == 2 and s.setup[0] == rt and s.setup[1] == req
 
 
+def sent(xs):
+    """What replay sends of transfers(): every completed transfer but
+    SET_ADDRESS, SET_CONFIGURATION and cancelled ones."""
+    return [sn for sn, s, c in xs
+            if not is_std(s, 5) and not is_std(s, 9) and
+            c.status not in CANCELLED]
+
+
 def main():
     out = sys.argv[1]
     share = os.path.join(out, "share")
@@ -86,12 +94,6 @@ def main():
                                      "keyboard transfers %d, reads %d" %
                                      (len(kx), len(reads))])
 
-    # what replay sends: every completed transfer but SET_ADDRESS,
-    # SET_CONFIGURATION and cancelled ones
-    def sent(xs):
-        return [sn for sn, s, c in xs
-                if not is_std(s, 5) and not is_std(s, 9) and
-                c.status not in CANCELLED]
     ksent, dsent = sent(kx), sent(dx)
     dry = read(share, "kbd-dry.txt")
     dry_sent = [int(n) for n in re.findall(r"^record (\d+): send ", dry,

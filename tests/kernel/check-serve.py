@@ -7,6 +7,7 @@ usb-storage and usbhid bound to them and worked, usbmon (and, with
 the server stopped.  Prints "ok - " / "not ok - " lines (N_SERVE in
 run.sh)."""
 import hashlib
+import importlib.util
 import math
 import os
 import re
@@ -16,10 +17,14 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from check import (load_check_drivers, read_raw, report,  # noqa: E402
-                   results)
+from check import (load_check_drivers, read_pcapng, read_raw,  # noqa: E402
+                   report, results)
 
 check_drivers = load_check_drivers()
+_spec = importlib.util.spec_from_file_location(
+    "check_replay", os.path.join(HERE, "check-replay.py"))
+check_replay = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(check_replay)
 
 # What the guest typed and wrote (guest-serve.sh).
 TEXT = "urbscope"
@@ -294,6 +299,35 @@ def main():
            "as recorded, usb-storage bound again after",
            rr.splitlines() + rd("rr-disk.err").splitlines() +
            rd("rr-cap.err").splitlines())
+
+    # isochronous: a capture of a tone to the speaker model made again to
+    # it (OUT), samples/uvc-webcam.pcapng made again to the model
+    # replaying it (IN, the video's packets checked one by one)
+    for name, path, what in (
+            ("rr-spk", os.path.join(out, "share", "rr-spk.pcapng"),
+             "a capture of a tone to the speaker model made again to it "
+             "(isochronous OUT)"),
+            ("rr-cam", os.path.join(HERE, "..", "..", "samples",
+                                    "uvc-webcam.pcapng"),
+             "samples/uvc-webcam.pcapng made again to the model replaying "
+             "it (isochronous IN, packet by packet)")):
+        try:
+            revs, _ = read_pcapng(path)
+        except (OSError, ValueError):
+            revs = []
+        dev = max(((e.bus, e.dev) for e in revs if not e.synthetic and
+                   e.xfer == 0), default=(0, 0))
+        want = len(check_replay.sent(check_replay.transfers(revs, *dev)))
+        niso = sum(1 for e in revs if (e.bus, e.dev) == dev and
+                   e.xfer == 0 and e.type == "C" and
+                   e.status not in check_replay.CANCELLED)
+        t = rd(name + ".txt")
+        report(rd(name + ".rc").strip() == "exit 0" and niso > 0 and
+               re.search(r"^%d sent: %d as recorded, 0 diverged" %
+                         (want, want), t, re.M) is not None,
+               "replay: %s: %d transfers (%d isochronous), as recorded" %
+               (what, want, niso), t.splitlines() +
+               rd(name + ".err").splitlines())
 
     # a disk replayed from tests/data/linux61's capture: usb-storage bound
     # it, vfat mounted it and its files are the capture's; the blocks

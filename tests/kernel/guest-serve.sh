@@ -217,6 +217,33 @@ cat /proc/asound/card0/stream0 >>tone.txt 2>&1
 stop_pid $srv INT >audio.rc
 sleep 1
 
+say "PHASE replay isochronous"
+# isochronous OUT: a capture of a short tone to the speaker model made
+# again to it; isochronous IN: samples/uvc-webcam.pcapng made again to the
+# model replaying it (snd-usb-audio binds its audio interface)
+urbscope serve -A speaker 2>rr-spk-serve.err &
+srv=$!
+wait_for [ -c /dev/snd/pcmC0D0p ] || say "no /dev/snd/pcmC0D0p"
+urbscope capture -i usbmon0 -w rr-spk.pcapng 2>rr-spk-cap.err &
+rcap=$!
+wait_for grep -q "capturing on" rr-spk-cap.err
+classes-tool tone /dev/snd/pcmC0D0p 100 >/dev/null 2>&1
+sleep 0.5
+stop_pid $rcap INT >/dev/null
+urbscope replay rr-spk.pcapng --detach >rr-spk.txt 2>rr-spk.err
+echo "exit $?" >rr-spk.rc
+stop_pid $srv INT >/dev/null
+sleep 1
+urbscope serve -A 'replay:/share/uvc-webcam.pcapng' 2>rr-cam-serve.err &
+srv=$!
+wait_for grep -qx 0005 /sys/bus/usb/devices/*/idProduct
+sleep 1
+urbscope replay /share/uvc-webcam.pcapng --detach >rr-cam.txt \
+    2>rr-cam.err
+echo "exit $?" >rr-cam.rc
+stop_pid $srv INT >/dev/null
+sleep 1
+
 say "PHASE scenario"
 # serve -s: devices over time, on the wall clock.  A game pad plugged in
 # (its script of reports 2.5 s after its configuration, so the evdev
@@ -278,6 +305,8 @@ cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     audio.err audio.rc audio.pcapng tone.txt replay-disk.err \
     replay-disk.rc rd-mount.txt rd-ls.txt rd-hello.txt rd-pattern.bin \
     rd-head.bin rd-dd.txt rr-kbd.txt rr-kbd.err rr-kbd.rc rr-disk.txt \
-    rr-disk.err rr-disk.rc rr-cap.err rr-cap.rc \
+    rr-disk.err rr-disk.rc rr-cap.err rr-cap.rc rr-spk.txt rr-spk.err \
+    rr-spk.rc rr-spk.pcapng rr-cam.txt rr-cam.err rr-cam.rc \
+    rr-cam-serve.err rr-spk-serve.err \
     /share/
 say "PHASE done"

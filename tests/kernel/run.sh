@@ -32,7 +32,7 @@ kernels=${KERNELS:-$KERNELS_ALL}
 n_main=33
 n_drivers=28
 n_kmod=54
-n_serve=22
+n_serve=24
 n_replay=13
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
@@ -184,6 +184,7 @@ one_kernel() {
 		    --guest tests/kernel/guest-serve.sh --devices serve \
 		    --timeout 200 --env "CAPTURE_OPTS=$sopts" \
 		    --file samples/hid-keyboard.pcap \
+		    --file samples/uvc-webcam.pcapng \
 		    --file tests/data/linux61/usbmon0.bin
 		case $? in
 		0)	python3 tests/kernel/check-serve.py "$out-serve" \
