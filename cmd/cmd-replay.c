@@ -31,6 +31,7 @@
 #include <libusb.h>
 
 #include "capture/capture.h"
+#include "decode/ch9.h"
 #include "cmd.h"
 
 #define REPLAY_OPT_DRYRUN	0x130
@@ -42,7 +43,7 @@
 #define REPLAY_TIMEOUT		1000	/* ms, a transfer's default */
 #define REPLAY_DIFF_ROWS	4	/* rows of a byte diff shown */
 /* bmRequestType bits, the endpoint halt feature (USB 2.0 9.3, 9.4) */
-#define RT_RECIP_MASK		0x1f
+#define RT_RECIP_INTERFACE	0x01
 #define RT_RECIP_ENDPOINT	0x02
 
 /* What an answer was, libusb's and Linux's statuses alike. */
@@ -226,12 +227,13 @@ send_one(struct replay *r, const struct dec_step *v)
 	memset(r->buf, 0, len > 0 ? len : 1);
 	if (!v->in && v->nout > 0)
 		memcpy(r->buf, v->out, v->nout);
-	if (v->ctrl && v->setup[0] == 0x01 &&
-	    v->setup[1] == 0x0b) {		/* SET_INTERFACE */
+	if (v->ctrl && v->setup[0] == RT_RECIP_INTERFACE &&
+	    v->setup[1] == USB_REQ_SET_INTERFACE) {
 		rc = libusb_set_interface_alt_setting(r->h, v->setup[4],
 		    v->setup[2]);
 	} else if (v->ctrl && v->setup[0] == RT_RECIP_ENDPOINT &&
-	    v->setup[1] == 0x01 && get_le16(v->setup + 2) == 0) {
+	    v->setup[1] == USB_REQ_CLEAR_FEATURE &&
+	    get_le16(v->setup + 2) == 0) {
 		/* CLEAR_FEATURE(ENDPOINT_HALT): libusb's own, which resets
 		 * the host's data toggle too */
 		rc = libusb_clear_halt(r->h, v->setup[4]);

@@ -300,6 +300,19 @@ def main():
            rr.splitlines() + rd("rr-disk.err").splitlines() +
            rd("rr-cap.err").splitlines())
 
+    # a device that stops answering and goes away mid-replay
+    t = rd("rr-gone.txt")
+    m = re.match(r"exit (\d+) after (\d+) s", rd("rr-gone.rc"))
+    report(m is not None and m.group(1) == "1" and int(m.group(2)) < 30 and
+           re.search(r"^record \d+: .*: no answer \(timed out\), "
+                     r"recorded 8 bytes$", t, re.M) is not None and
+           re.search(r"^the device went away at record \d+: \d+ of 25 "
+                     r"transfers not made$", t, re.M) is not None,
+           "replay: a keyboard that sends no report and is pulled out: "
+           "its reports time out, the replay says where the device went "
+           "and ends (%s)" % rd("rr-gone.rc").strip(),
+           t.splitlines() + rd("rr-gone.err").splitlines())
+
     # isochronous: a capture of a tone to the speaker model made again to
     # it (OUT), samples/uvc-webcam.pcapng made again to the model
     # replaying it (IN, the video's packets checked one by one)

@@ -217,6 +217,22 @@ cat /proc/asound/card0/stream0 >>tone.txt 2>&1
 stop_pid $srv INT >audio.rc
 sleep 1
 
+say "PHASE replay to a keyboard that goes"
+# samples/hid-keyboard.pcap to the keyboard model, which types nothing
+# (its reports time out, a second each) and is pulled out 5 s after it
+# settled: replay says so and ends, nothing waits
+printf 'plug 1 keyboard\nsettle 1\nwait 5000\nunplug 1\nwait 1000\n' \
+    >gone.scn
+urbscope serve -A -s gone.scn 2>rr-gone-serve.err &
+srv=$!
+wait_for input_node "Keyboard" >/dev/null || say "no keyboard to replay to"
+t0=$(cut -d. -f1 /proc/uptime)
+urbscope replay /share/hid-keyboard.pcap --detach --timeout 1000 \
+    >rr-gone.txt 2>rr-gone.err
+echo "exit $? after $(($(cut -d. -f1 /proc/uptime) - t0)) s" >rr-gone.rc
+stop_pid $srv INT >/dev/null
+sleep 1
+
 say "PHASE replay isochronous"
 # isochronous OUT: a capture of a short tone to the speaker model made
 # again to it; isochronous IN: samples/uvc-webcam.pcapng made again to the
@@ -307,6 +323,7 @@ cp serve.err serve.rc serve-cap.pcapng serve-cap.err serve-cap.rc \
     rd-head.bin rd-dd.txt rr-kbd.txt rr-kbd.err rr-kbd.rc rr-disk.txt \
     rr-disk.err rr-disk.rc rr-cap.err rr-cap.rc rr-spk.txt rr-spk.err \
     rr-spk.rc rr-spk.pcapng rr-cam.txt rr-cam.err rr-cam.rc \
-    rr-cam-serve.err rr-spk-serve.err \
+    rr-cam-serve.err rr-spk-serve.err rr-gone.txt rr-gone.err rr-gone.rc \
+    rr-gone-serve.err \
     /share/
 say "PHASE done"

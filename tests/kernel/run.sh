@@ -32,7 +32,7 @@ kernels=${KERNELS:-$KERNELS_ALL}
 n_main=33
 n_drivers=28
 n_kmod=54
-n_serve=24
+n_serve=25
 n_replay=13
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
