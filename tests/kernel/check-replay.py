@@ -5,7 +5,8 @@ again, its enumeration recorded) and disk (read at sectors 0 and 2048)
 replayed by `urbscope replay` and by the C programs `urbscope export
 --format c` wrote, to the same devices (nothing diverges) and to devices
 that differ (a keyboard with another serial number, a disk with other
-bytes at sectors 9 and 2060: exactly those records diverge).  What should
+bytes at sectors 9 and 2060: exactly those records diverge); and a
+CDC-ACM gadget on dummy_hcd that echoes, as recorded.  What should
 diverge is read from the capture here, with check.py's own pcapng reader,
 not with urbscope.  Prints "ok - " / "not ok - " lines (n_replay in
 run.sh)."""
@@ -183,6 +184,26 @@ def main():
            "the C program to that disk: the same two records, the first "
            "byte that differs", ["diverged %s, expected %s" %
                                  (diverged(t), dwant)] + t.split("\n"))
+    # the CDC-ACM gadget: its control requests and the line through its
+    # echo, as recorded (its notifications left out by -Y)
+    m = re.search(r"acm (\d+)\.(\d+)", read(share, "addr.txt"))
+    try:
+        aevs, _ = read_pcapng(os.path.join(share, "acm.pcapng"))
+    except (OSError, ValueError):
+        aevs = []
+    ax = [t for t in transfers(aevs, int(m.group(1)), int(m.group(2)))
+          if t[1].xfer != 1] if m else []
+    awant = sent(ax)
+    t = read(share, "acm-same.txt")
+    line = b"through the gadget and back\n"
+    report(read(share, "acm-back.txt") == line.decode() and
+           any(s.xfer == 3 and s.ep & 0x80 and c.data == line
+               for _, s, c in ax) and rc(share, "acm-same") == "0" and
+           re.search(r"^%d sent: %d as recorded, 0 diverged" %
+                     (len(awant), len(awant)), t, re.M) is not None,
+           "replay to a CDC-ACM gadget that echoes: %d transfers (the line "
+           "coding, the line out and back), as recorded" % len(awant),
+           ["back: %r" % read(share, "acm-back.txt")] + t.split("\n"))
     return 0 if all(results) else 1
 
 

@@ -5,7 +5,9 @@
 # same devices with `urbscope replay` and with the C programs `urbscope
 # export --format c` writes (built on the host: host.py's build action),
 # then to devices that differ: a keyboard with another serial number, a
-# disk (disk2.img) with two other sectors.  Everything lands in /share.
+# disk (disk2.img) with two other sectors.  Last, a CDC-ACM gadget on
+# dummy_hcd whose side echoes: a line written through cdc-acm and read
+# back, replayed.  Everything lands in /share.
 mkdir -p /tmp/out
 cd /share || exit 1
 
@@ -84,4 +86,45 @@ run disk-differ urbscope replay -s "$(addr "$disk" | tr . :)" --detach \
 wait_for [ -b /dev/sda ]
 run kbd-c-differ ./kbd
 run disk-c-differ ./disk
+
+say "PHASE acm"
+# a CDC-ACM gadget on dummy_hcd (the kernel's own gadget stack), its side
+# echoing what comes: cdc-acm's traffic captured (the line set, a line
+# written and read back), replayed to it with --detach
+modprobe configfs && modprobe libcomposite && modprobe usb_f_acm &&
+    modprobe cdc-acm && modprobe dummy_hcd || say "acm: modprobe failed"
+grep -q configfs /proc/mounts ||
+    mount -t configfs none /sys/kernel/config || say "acm: no configfs"
+g=/sys/kernel/config/usb_gadget/acm
+mkdir -p $g/strings/0x409 $g/configs/c.1 $g/functions/acm.usb0 &&
+    echo 0x1d6b >$g/idVendor && echo 0x0104 >$g/idProduct &&
+    echo urbscope >$g/strings/0x409/manufacturer &&
+    echo "ACM gadget" >$g/strings/0x409/product &&
+    echo 4711 >$g/strings/0x409/serialnumber &&
+    ln -s $g/functions/acm.usb0 $g/configs/c.1/ &&
+    echo dummy_udc.0 >$g/UDC || say "acm: no gadget"
+wait_for [ -c /dev/ttyACM0 ] || say "acm: no /dev/ttyACM0"
+wait_for [ -c /dev/ttyGS0 ] || say "acm: no /dev/ttyGS0"
+stty -F /dev/ttyGS0 raw -echo 2>/dev/null
+cat /dev/ttyGS0 >/dev/ttyGS0 &
+echo_pid=$!
+urbscope capture -i usbmon0 -w /tmp/out/acm.pcapng 2>acm-cap.err &
+cap=$!
+wait_for grep -q "capturing on" acm-cap.err
+stty -F /dev/ttyACM0 115200 raw -echo 2>/dev/null
+{
+	printf 'through the gadget and back\n' >&3
+	timeout 5 head -n 1 <&3 >acm-back.txt
+} 3<>/dev/ttyACM0
+sleep 0.5
+stop_pid $cap INT >/dev/null
+cp /tmp/out/acm.pcapng acm.pcapng
+acm=$(usbdev "ACM gadget")
+aaddr=$(addr "$acm")
+echo "acm $aaddr" >>addr.txt
+# the gadget's SERIAL_STATE notifications follow its own side's events
+# (its tty opened, closed), not the host's requests: left out
+run acm-same urbscope replay --from "$aaddr" --detach \
+    -Y '!(usb.transfer_type == 1)' acm.pcapng
+kill $echo_pid 2>/dev/null
 say "PHASE done"

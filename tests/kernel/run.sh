@@ -33,7 +33,7 @@ n_main=33
 n_drivers=28
 n_kmod=54
 n_serve=25
-n_replay=13
+n_replay=14
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
 kernel_tests() {
@@ -203,7 +203,9 @@ one_kernel() {
 		start=$(date +%s)
 		guest replay "$n_replay checks" "$out-replay" \
 		    --guest tests/kernel/guest-replay.sh \
-		    --host tests/kernel/host.py --timeout 200
+		    --host tests/kernel/host.py --timeout 200 \
+		    --load configfs --load dummy_hcd --load libcomposite \
+		    --load usb_f_acm --load cdc-acm
 		case $? in
 		0)	python3 tests/kernel/check-replay.py "$out-replay" ||
 			    crc=1
