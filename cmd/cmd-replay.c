@@ -9,7 +9,7 @@
  * SET_ADDRESS never; the enumeration's standard OUT requests are the
  * host's USB core's; requests that change the device's state (vendor
  * OUT, DFU_DNLOAD, SET_FEATURE, SET_CONFIGURATION to another
- * configuration) only with --allow-state; cancelled URBs are counted,
+ * configuration, a Bulk-Only disk's SCSI writes) only with --allow-state; cancelled URBs are counted,
  * not sent, and so are isochronous ones whose packets the capture does
  * not all describe (usbmon text keeps five); the others go packet by
  * packet through libusb's asynchronous API.  The interfaces the sent transfers use are
@@ -770,8 +770,8 @@ replay_usage(FILE *f)
 	    "differ.\nSET_ADDRESS is never sent; the enumeration's other "
 	    "standard OUT requests are\nthe USB core's; requests that "
 	    "change the device's state (vendor OUT, a DFU\ndownload, "
-	    "SET_FEATURE, SET_CONFIGURATION to another configuration) "
-	    "only with\n--allow-state; cancelled URBs are counted, not "
+	    "SET_FEATURE, SET_CONFIGURATION to another configuration, a "
+	    "disk's\nSCSI writes) only with --allow-state; cancelled URBs are counted, not "
 	    "sent; isochronous ones go packet\nby packet (each packet's "
 	    "status, length and bytes compared), unless the\ncapture lacks "
 	    "their packets' descriptors (usbmon text keeps five).\nExit status 0 when the device answered as "

@@ -1414,6 +1414,54 @@ dx_kind(const struct dec_export *x, const struct dx_plan *pl, size_t i)
 	return DEC_STEP_DO;
 }
 
+/* Does a SCSI command with opcode op write the medium (SBC-3: FORMAT
+ * UNIT, WRITE, WRITE AND VERIFY, WRITE BUFFER, WRITE SAME, UNMAP,
+ * COMPARE AND WRITE)? */
+static int
+dx_scsi_writes(uint8_t op)
+{
+	static const uint8_t w[] = { 0x04, 0x0a, 0x2a, 0x2e, 0x3b, 0x41, 0x42,
+	    0x89, 0x8a, 0x8e, 0x93, 0xaa, 0xae };
+	size_t	 i;
+
+	for (i = 0; i < sizeof w; i++)
+		if (w[i] == op)
+			return 1;
+	return 0;
+}
+
+/*
+ * A Bulk-Only disk's commands that write its medium change its state as
+ * much as a vendor request does: each such CBW, its data and its CSW
+ * (USB Mass Storage Class Bulk-Only Transport 1.0, 5.1 and 5.2: "USBC",
+ * the tag at 4, the command block at 15; "USBS", the same tag).
+ */
+static void
+dx_mark_writes(struct dec_replay *rp)
+{
+	struct dec_step	*v;
+	size_t		 i;
+	const uint8_t	*tag = NULL;
+
+	for (i = 0; i < rp->nxfer; i++) {
+		v = &rp->xfer[i];
+		if (v->type != XFER_BULK || v->kind != DEC_STEP_DO)
+			continue;
+		if (!v->in && v->nout == 31 && memcmp(v->out, "USBC", 4) == 0) {
+			tag = dx_scsi_writes(v->out[15]) ? v->out + 4 : NULL;
+			if (tag != NULL)
+				v->kind = DEC_STEP_STATE;
+			continue;
+		}
+		if (tag == NULL)
+			continue;
+		v->kind = DEC_STEP_STATE;
+		if (v->in && v->ndata == 13 && memcmp(v->data, "USBS", 4) ==
+		    0 && memcmp(v->data + 4, tag, 4) == 0)
+			tag = NULL;	/* its status: the command's end */
+	}
+}
+
 int
 dec_export_replay(struct dec_export *x, struct dec_replay *rp, char *err,
     size_t errlen)
@@ -1485,6 +1533,7 @@ dec_export_replay(struct dec_export *x, struct dec_replay *rp, char *err,
 		    pl.intf_of_ep[ep_index(e)] != 0xff)
 			rp->claim[pl.intf_of_ep[ep_index(e)]] = 1;
 	}
+	dx_mark_writes(rp);
 	return 0;
 }
 

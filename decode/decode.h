@@ -2145,7 +2145,8 @@ void		 dec_export_vidpid(struct dec_export *x, uint16_t vid,
 #define DEC_STEP_ENUM		4	/* a standard OUT request of the
 					 * enumeration: the host's USB core's */
 #define DEC_STEP_STATE		5	/* changes the device's state (vendor
-					 * OUT, DFU_DNLOAD, SET_FEATURE...) */
+					 * OUT, DFU_DNLOAD, SET_FEATURE, a
+					 * disk's SCSI WRITE...) */
 #define DEC_STEP_CONFIG		6	/* SET_CONFIGURATION */
 struct dec_step {
 	uint64_t	 recno;		/* of its submission */

@@ -11,7 +11,7 @@
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
 
-plan 21
+plan 22
 
 kb=samples/hid-keyboard.pcap
 "$US" replay --dry-run "$kb" >"$TMP/dry" 2>"$TMP/err"
@@ -49,6 +49,15 @@ check "--allow-state: sent" test \
 check "a disk: CBW, data, CSW on its bulk endpoints" sh -c \
     "grep -q '^record 98: send bulk OUT 0x02, 31 bytes, expect done: .*CBW tag 1 INQUIRY' '$TMP/msc' &&
     grep -q '^record 100: send bulk IN 0x81, 36 bytes, expect 36 bytes: ' '$TMP/msc'"
+"$US" replay --dry-run --allow-state samples/mass-storage.pcapng \
+    >"$TMP/msc2" 2>&1
+check "a disk's WRITE(10)s, their data and status: only with --allow-state" \
+    sh -c "test \$(grep -c '^record 1[456][0-9]: not sent, changing the device.s state (--allow-state): ' '$TMP/msc') -eq 6 &&
+    grep -q '^record 148: not sent, .*CBW tag 10 WRITE(10) lba 8192' '$TMP/msc' &&
+    grep -q '^record 152: not sent, .*CSW tag 10 WRITE(10) passed' '$TMP/msc' &&
+    grep -q '^record 154: send bulk OUT 0x02, 31 bytes, .*CBW tag 11 READ(10)' '$TMP/msc' &&
+    ! grep -q 'not sent, changing' '$TMP/msc2' &&
+    grep -q '^record 150: send bulk OUT 0x02, 8192 bytes, ' '$TMP/msc2'"
 
 # a capture cut short: what came before it, exit 1
 head -c 9000 "$kb" >"$TMP/cut.pcap"
