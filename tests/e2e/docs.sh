@@ -8,7 +8,7 @@
 # --help` lists them); and wrapped usage lines go on under their column.
 cd "$(dirname "$0")/../.." || exit 1
 . tests/lib.sh
-plan 148
+plan 151
 
 MAN=docs/urbscope.1
 
