@@ -118,6 +118,19 @@ def main():
                "replay to the same %s: %d transfers, as recorded" %
                ({"kbd": "keyboard", "disk": "disk"}[name], len(xs)),
                t.split("\n"))
+    # to the tablet: the LED report (SET_REPORT) stalled, said, and the
+    # replay went on to its end
+    t = read(share, "kbd-tablet.txt")
+    leds = [sn for sn, s, c in kx if s.xfer == 2 and s.setup[0] == 0x21 and
+            s.setup[1] == 0x09]
+    report(rc(share, "kbd-tablet") == "1" and len(leds) >= 1 and
+           all(re.search(r"^record %d: SET_REPORT .*: a stall, recorded "
+                         r"done$" % n, t, re.M) for n in leds) and
+           re.search(r"^%d sent: \d+ as recorded, \d+ diverged" %
+                     len(ksent), t, re.M) is not None,
+           "replay -s to QEMU's tablet (the keyboard's IDs): its stall of "
+           "the %d SET_REPORT said, the replay to its end" % len(leds),
+           t.split("\n"))
     report("sda yes kbd yes" in read(share, "bound.txt"),
            "replay --detach: usb-storage and usbhid bound again after it",
            [read(share, "bound.txt")])

@@ -33,7 +33,7 @@ n_main=33
 n_drivers=28
 n_kmod=54
 n_serve=25
-n_replay=14
+n_replay=15
 # kernel_tests K: the parts to run on kernel K: $tests, or those of them
 # its KERNEL_TESTS_ line names (tests/kernel/kver.sh)
 kernel_tests() {
