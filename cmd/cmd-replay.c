@@ -57,7 +57,6 @@ struct replay {
 	int		 allow_state;
 	int		 verbose;
 	unsigned char	*buf;
-	uint32_t	 buflen;
 	int		 claimed[256];
 	int		 detached[256];
 	size_t		 sent, same, diverged;
@@ -316,10 +315,13 @@ send_iso(struct replay *r, const struct dec_step *v)
 		tr->status = rc == LIBUSB_ERROR_NO_DEVICE ?
 		    LIBUSB_TRANSFER_NO_DEVICE : LIBUSB_TRANSFER_ERROR;
 	}
-	while (!done)
-		if (libusb_handle_events_timeout_completed(r->ctx, &tv,
-		    &done) != 0 && replay_stop)
+	/* SIGINT cancels it (again and again is harmless: NOT_FOUND) */
+	while (!done) {
+		(void)libusb_handle_events_timeout_completed(r->ctx, &tv,
+		    &done);
+		if (replay_stop && !done)
 			libusb_cancel_transfer(tr);
+	}
 	if (tr->status != LIBUSB_TRANSFER_COMPLETED) {
 		a = iso_answer(tr->status);
 		if (a == ANS_GONE)
@@ -562,7 +564,6 @@ replay_run(struct replay *r, int detach)
 		cmd_warnx("out of memory");
 		return EXIT_INPUT;
 	}
-	r->buflen = max;
 	if (claim_all(r, detach) != 0) {
 		release_all(r);
 		return EXIT_DEVICE;

@@ -320,11 +320,34 @@ dx_done(const struct dec_export *x, uint16_t bus, uint8_t dev)
 	return n;
 }
 
+/* The longest answer of the device to GET_DESCRIPTOR(type, index) (index
+ * -1: any), at least min bytes; NULL if none. */
+static const struct dx_xfer *
+dx_desc(const struct dec_export *x, const struct dx_plan *pl,
+    uint8_t type, int index, uint32_t min)
+{
+	const struct dx_xfer *t, *best = NULL;
+	size_t		 i;
+
+	for (i = 0; i < x->nxf; i++) {
+		t = &x->xf[i];
+		if (t->bus != pl->bus || t->dev != pl->dev || !is_ctrl(t) ||
+		    t->setup[0] != 0x80 || t->setup[1] !=
+		    USB_REQ_GET_DESCRIPTOR || t->setup[3] != type ||
+		    (index >= 0 && t->setup[2] != index) || t->status != 0 ||
+		    t->nin < min || (best != NULL && t->nin <= best->nin))
+			continue;
+		best = t;
+	}
+	return best;
+}
+
 /* The device, its descriptors, what is exported; -1 with err set. */
 static int
 dx_plan(struct dec_export *x, struct dx_plan *pl, char *err, size_t errlen)
 {
 	struct dx_xfer	*t;
+	const struct dx_xfer *cfg;
 	const uint8_t	*d;
 	size_t		 i, off;
 	int		 intf = -1, found = 0;
@@ -387,15 +410,9 @@ dx_plan(struct dec_export *x, struct dx_plan *pl, char *err, size_t errlen)
 			    "VID:PID would open it");
 		return -1;
 	}
-	for (i = 0; i < x->nxf; i++) {
-		t = &x->xf[i];
-		if (t->bus != pl->bus || t->dev != pl->dev || !is_ctrl(t) ||
-		    t->setup[0] != 0x80 || t->setup[1] !=
-		    USB_REQ_GET_DESCRIPTOR || t->setup[3] != USB_DT_CONFIG ||
-		    t->status != 0 || t->nin <= pl->config_len)
-			continue;
-		pl->config = t->in;
-		pl->config_len = t->nin;
+	if ((cfg = dx_desc(x, pl, USB_DT_CONFIG, -1, 1)) != NULL) {
+		pl->config = cfg->in;
+		pl->config_len = cfg->nin;
 	}
 	/* each endpoint's interface (USB 2.0 9.6.5, 9.6.6) */
 	for (off = 0; pl->config != NULL && off + 2 <= pl->config_len &&
@@ -1010,28 +1027,6 @@ struct dx_syz {
 	size_t		 nctrl, nwrite, nread, nbefore, nfailed, ncut;
 };
 
-/* The longest answer of the device to GET_DESCRIPTOR(type, index) (index
- * -1: any), at least min bytes; NULL if none. */
-static const struct dx_xfer *
-dx_syz_desc(const struct dec_export *x, const struct dx_plan *pl,
-    uint8_t type, int index, uint32_t min)
-{
-	const struct dx_xfer *t, *best = NULL;
-	size_t		 i;
-
-	for (i = 0; i < x->nxf; i++) {
-		t = &x->xf[i];
-		if (t->bus != pl->bus || t->dev != pl->dev || !is_ctrl(t) ||
-		    t->setup[0] != 0x80 || t->setup[1] !=
-		    USB_REQ_GET_DESCRIPTOR || t->setup[3] != type ||
-		    (index >= 0 && t->setup[2] != index) || t->status != 0 ||
-		    t->nin < min || (best != NULL && t->nin <= best->nin))
-			continue;
-		best = t;
-	}
-	return best;
-}
-
 /* The speed syz_usb_connect asks for: the capture does not say it, the
  * descriptors do (USB 2.0 5.5.3, 5.7.3, 5.8.3: a low-speed device has
  * an 8-byte endpoint 0 and interrupt endpoints of 8 bytes at most; only
@@ -1140,7 +1135,7 @@ dx_syz_connect(const struct dec_export *x, const struct dx_plan *pl,
 	cfg[2] = pl->config_len & 0xff;		/* wTotalLength: what is */
 	cfg[3] = (pl->config_len >> 8) & 0xff;	/* there */
 	for (i = 0; i < 256; i++)
-		if ((strs[i] = dx_syz_desc(x, pl, USB_DT_STRING, i, 2)) != NULL)
+		if ((strs[i] = dx_desc(x, pl, USB_DT_STRING, i, 2)) != NULL)
 			nstrs = i + 1;
 	s->addr = 0;
 	sb_printf(s->b, "r0 = syz_usb_connect(0x%x, 0x%x, ",
@@ -1155,7 +1150,7 @@ dx_syz_connect(const struct dec_export *x, const struct dx_plan *pl,
 	 * strs */
 	dx_syz_addr(s, 28 + 12 * nstrs);
 	sb_puts(s->b, "={");
-	t = dx_syz_desc(x, pl, USB_DT_DEVICE_QUALIFIER, -1, 10);
+	t = dx_desc(x, pl, USB_DT_DEVICE_QUALIFIER, -1, 10);
 	if (t != NULL && t->nin == 10 && t->in[0] == 10 &&
 	    t->in[1] == USB_DT_DEVICE_QUALIFIER) {
 		sb_puts(s->b, "0xa, ");
@@ -1165,7 +1160,7 @@ dx_syz_connect(const struct dec_export *x, const struct dx_plan *pl,
 		    t->in[6], t->in[7], t->in[8], t->in[9]);
 	} else
 		sb_puts(s->b, "0x0, 0x0, ");
-	t = dx_syz_desc(x, pl, USB_DT_BOS, -1, 5);
+	t = dx_desc(x, pl, USB_DT_BOS, -1, 5);
 	if (t != NULL && t->in[0] == 5 && t->in[1] == USB_DT_BOS &&
 	    get_le16(t->in + 2) == t->nin && t->nin <= DX_SYZ_PACKET) {
 		sb_printf(s->b, "0x%x, ", t->nin);
@@ -1268,14 +1263,13 @@ static int
 dx_write_syz(const struct dec_export *x, const struct dx_plan *pl,
     struct sbuf *b, char *err, size_t errlen)
 {
-	const struct dx_xfer *t, *devd;
+	const struct dx_xfer *t;
 	struct dx_syz	 s;
 	struct sbuf	 calls;
 	size_t		 i;
 	int		 before, oom;
 
-	devd = dx_syz_desc(x, pl, USB_DT_DEVICE, -1, 18);
-	if (devd == NULL || pl->config == NULL || pl->config_len < 9 ||
+	if (pl->config == NULL || pl->config_len < 9 ||
 	    pl->config[1] != USB_DT_CONFIG) {
 		snprintf(err, errlen, "device %u.%u's configuration descriptor "
 		    "is not in the capture: syz_usb_connect needs it", pl->bus,
@@ -1285,7 +1279,7 @@ dx_write_syz(const struct dec_export *x, const struct dx_plan *pl,
 	memset(&s, 0, sizeof s);
 	memset(&calls, 0, sizeof calls);
 	s.b = &calls;
-	dx_syz_connect(x, pl, &s, devd->in);
+	dx_syz_connect(x, pl, &s, pl->devdesc);
 	for (i = 0; i < x->nxf; i++) {
 		t = &x->xf[i];
 		if (dx_what(x, pl, i) != DX_DO || i == pl->first_config)
@@ -1509,7 +1503,6 @@ dec_export_replay(struct dec_export *x, struct dec_replay *rp, char *err,
 		v->ndata = t->nin > v->len ? v->len : t->nin;
 		v->actual = t->actual > v->len ? v->len : t->actual;
 		v->status = t->status;
-		v->cut = t->cut;
 		v->comment = dx_text(t);
 		v->iso_s = t->iso_s;
 		v->iso_c = t->iso_c;

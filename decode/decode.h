@@ -2163,7 +2163,6 @@ struct dec_step {
 	uint32_t	 ndata;
 	uint32_t	 actual;	/* the length recorded */
 	int32_t		 status;	/* recorded, Linux's (0, -EPIPE...) */
-	int		 cut;		/* data cut by the snap length */
 	const char	*comment;	/* its request, decoded */
 	/* isochronous: each packet as asked (iso_s: offset into out or
 	 * data, length) and as it came back (iso_c: status, offset into
